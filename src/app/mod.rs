@@ -1,0 +1,3 @@
+//! Glue per subcommand: clap arguments → options → `cmd/` → printer, and the exit code.
+
+pub mod search;

@@ -1,0 +1,4 @@
+//! The one integration-test binary: every test runs the real `llm` binary.
+
+mod generate;
+mod util;
