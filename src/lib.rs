@@ -16,6 +16,7 @@ pub mod envelope;
 pub mod error;
 pub mod fsio;
 pub mod generate;
+pub mod indent;
 pub mod lang;
 pub mod mutation;
 pub mod output;
