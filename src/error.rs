@@ -51,6 +51,18 @@ codes! {
     InvalidRegex = "SEARCH_E001", Error, "the search pattern is not a valid regular expression";
     BinarySearched = "SEARCH_E002", Ok, "a binary file named on the command line was searched; text fields are lossy (warning)";
     InvalidArgument = "SEARCH_E003", Error, "an option value is out of range or contradicts another option";
+    // The mutation core, shared by transform, patch and write; `tool` names the command.
+    ChecksumMismatch = "LLM_E101", Rejected, "the file's SHA-256 is not the expected checksum: it changed since it was read";
+    ConcurrentModification = "LLM_E102", Rejected, "another process changed the file between its read and the write";
+    EditOutOfRange = "LLM_E103", Error, "an edit's byte range is reversed or past the end of the file";
+    EditsOverlap = "LLM_E104", Error, "two edits overlap (or one file appears twice in a request)";
+    EditSplitsChar = "LLM_E105", Error, "an edit boundary falls inside a UTF-8 character";
+    SyntaxIntroduced = "LLM_E106", Rejected, "the change introduces a syntax error (ERROR or MISSING node)";
+    OutsideRoot = "LLM_E107", Error, "the target is outside the workspace root (by `..` or through a symlink)";
+    NotAFile = "LLM_E108", Error, "the target is not a regular file (directory, dangling symlink, device)";
+    HardLinked = "LLM_E109", Error, "the target has several hard links; an atomic replace would split them";
+    WriteFailed = "LLM_E110", Error, "writing failed (permissions, disk full); files already replaced were restored";
+    FileExists = "LLM_E111", Rejected, "the file already exists and replacing it was not asked for";
     // check: the external checkers shared by `write --check/--lsp` and `patch --check`
     CheckerNotAvailable = "CHECK_E001", Rejected, "a requested checker (cargo, python3, a language server) is not installed or could not start; never counted as a pass";
     CheckerTimedOut = "CHECK_E002", Rejected, "a checker did not finish within its timeout (it was stopped); never counted as a pass";

@@ -12,20 +12,24 @@ pub mod app;
 pub mod check;
 pub mod cli;
 pub mod cmd;
+pub mod edit;
 pub mod envelope;
 pub mod error;
 pub mod fsio;
 pub mod generate;
+pub mod indent;
 pub mod lang;
+pub mod mutation;
 pub mod output;
 pub mod span;
 pub mod suggest;
 pub mod walk;
 
 use cli::{Cli, Command};
-use envelope::JsonResponse;
+use envelope::{JsonResponse, OperationResult};
 use error::Error;
 use output::{Format, Printer};
+use serde::Serialize;
 use std::io::{self, Write};
 
 /// Runs a parsed command line and returns the process exit code (0 found/applied, 1 nothing
@@ -135,4 +139,37 @@ pub fn usage_error(err: clap::Error, args: &[String]) -> u8 {
     let code = fail_query(&mut printer, command, serde_json::Value::Null, &e).unwrap_or(2);
     let _ = printer.flush();
     code
+}
+
+/// Prints a mutation's envelope: json/jsonl as one envelope (jsonl tags it `summary`); human as
+/// a status line, a line per file and a dry run's diff on stdout, diagnostics on stderr.
+/// `mutation` picks the shared mutation result out of the command's result for human output.
+pub fn print_operation<R: Serialize>(
+    printer: &mut Printer,
+    env: &OperationResult<R>,
+    mutation: impl Fn(&R) -> Option<&mutation::MutationResult>,
+) -> io::Result<u8> {
+    match printer.format {
+        Format::Json => {
+            let pretty = printer.tty;
+            output::json::envelope(printer.out(), env, pretty)?;
+        }
+        Format::Jsonl => output::json::tagged_line(printer.out(), "summary", env)?,
+        Format::Human => {
+            let style = output::human::Style { on: printer.color };
+            let result = env.result.as_ref().and_then(mutation);
+            output::human::mutation::print(
+                printer.out(),
+                &style,
+                env.status,
+                &env.message,
+                result,
+            )?;
+            printer.diagnostics_to_stderr(&env.diagnostics);
+            if let Some(e) = &env.error {
+                printer.diagnostics_to_stderr(std::slice::from_ref(e));
+            }
+        }
+    }
+    Ok(env.status.exit_code())
 }

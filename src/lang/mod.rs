@@ -42,6 +42,12 @@ impl Language {
     }
 }
 
+impl std::fmt::Debug for Language {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
 /// The language registered for a file extension.
 pub fn for_path(path: &Path) -> Option<&'static Language> {
     let ext = path.extension()?.to_str()?;

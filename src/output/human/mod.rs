@@ -1,5 +1,6 @@
 //! Human (ripgrep-like) rendering: colours, diagnostics, and one file per command.
 
+pub mod mutation;
 pub mod search;
 
 use crate::envelope::{DiagnosticPayload, Level};

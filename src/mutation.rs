@@ -1,0 +1,582 @@
+//! The mutation core shared by `transform`, `patch` and `write`: every file change goes
+//! prepare → commit → (optional external check) → keep or roll back.
+//!
+//! - [`prepare`] reads each file, checks the caller's expected checksum, applies the edits in
+//!   memory (line endings and BOM kept), re-parses supported languages and rejects syntax errors
+//!   the change introduced, and computes line counts and diffs. Nothing is written; `--dry-run`
+//!   stops here.
+//! - [`Prepared::commit`] locks the files' directories (exclusive, in path order), re-reads every
+//!   file and compares it with what was prepared (compare-and-swap: a concurrent writer is
+//!   detected, never overwritten), stages every new content in a temp file beside its target
+//!   (same permissions, fsync), then renames them all in; if one rename fails the files already
+//!   replaced are restored. All or nothing.
+//! - [`Committed`] keeps the locks so a caller can run a checker on the real project and then
+//!   [`Committed::rollback`] (restores old contents, removes created files) or
+//!   [`Committed::keep`].
+
+use crate::edit::{self, Edit, LineEnding, BOM};
+use crate::envelope::{DiagnosticPayload, Level};
+use crate::error::{Code, Error};
+use crate::fsio::{self, Confinement, Keep, Lock};
+use crate::lang::{self, Language};
+use crate::span::{checksum, LineIndex, Span};
+use crate::walk::display_path;
+use serde::Serialize;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+/// Options every mutation shares (`--root`, `--allow-outside-root`, `--dry-run`, `--force`).
+#[derive(Debug, Clone)]
+pub struct MutationOptions {
+    /// Workspace root; nothing is written outside it unless `allow_outside_root`.
+    pub root: PathBuf,
+    pub allow_outside_root: bool,
+    /// Compute everything and include a diff; write nothing.
+    pub dry_run: bool,
+    /// Write even when validation finds introduced syntax errors (reported as warnings).
+    pub force: bool,
+    /// Convert `\n` in new text to the file's line ending (CRLF files stay CRLF). `false` keeps
+    /// new text byte for byte.
+    pub match_line_endings: bool,
+    /// Name of the subcommand, for diagnostics.
+    pub tool: &'static str,
+}
+
+/// What to do to one file.
+#[derive(Debug, Clone)]
+pub enum Content {
+    /// Byte edits on the file as it is (the file must exist).
+    Edits(Vec<Edit>),
+    /// The whole new content (the file may or may not exist; see [`Change::create`]).
+    Replace(Vec<u8>),
+}
+
+/// Whether the target may or must exist.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Existence {
+    /// Edit an existing file.
+    MustExist,
+    /// Create a new file; refuse if it exists.
+    MustNotExist,
+    /// Create or replace.
+    Either,
+}
+
+/// One file's change request.
+#[derive(Debug, Clone)]
+pub struct Change {
+    pub path: PathBuf,
+    pub content: Content,
+    /// Refuse (rejected) unless the file's SHA-256 is this.
+    pub expected_checksum: Option<String>,
+    pub existence: Existence,
+    /// Language for the syntax check; `None` = from the extension.
+    pub language: Option<&'static Language>,
+}
+
+impl Change {
+    /// Byte edits on an existing file.
+    pub fn edits(
+        path: impl Into<PathBuf>,
+        edits: Vec<Edit>,
+        expected_checksum: Option<String>,
+    ) -> Self {
+        Change {
+            path: path.into(),
+            content: Content::Edits(edits),
+            expected_checksum,
+            existence: Existence::MustExist,
+            language: None,
+        }
+    }
+}
+
+/// Where one edit landed.
+#[derive(Debug, Clone, Serialize)]
+pub struct EditReport {
+    /// Position of the edit in the request.
+    pub index: usize,
+    /// The new text's span in the file after the change.
+    pub span: Span,
+    /// The replaced range in the file before the change.
+    pub old_span: Span,
+    pub status: &'static str,
+}
+
+/// What happened (or would happen, in a dry run) to one file.
+#[derive(Debug, Clone, Serialize)]
+pub struct FileReport {
+    pub file_path: String,
+    pub created: bool,
+    /// SHA-256 before (null for a created file).
+    pub before_checksum: Option<String>,
+    pub after_checksum: String,
+    pub edits: Vec<EditReport>,
+    pub lines_added: usize,
+    pub lines_removed: usize,
+    pub total_byte_shift: i64,
+    pub applied_count: usize,
+    pub skipped_count: usize,
+    /// `lf` or `crlf`: the file's line ending, kept.
+    pub line_ending: &'static str,
+    /// The file starts with a UTF-8 BOM (kept).
+    pub bom: bool,
+    /// Unified diff (dry runs).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diff: Option<String>,
+}
+
+/// The mutation part of every mutation's `result`.
+#[derive(Debug, Clone, Serialize)]
+pub struct MutationResult {
+    pub dry_run: bool,
+    pub files: Vec<FileReport>,
+    pub applied_count: usize,
+    pub skipped_count: usize,
+    pub lines_added: usize,
+    pub lines_removed: usize,
+}
+
+impl MutationResult {
+    /// The unified diff of every file (dry runs).
+    pub fn diff(&self) -> String {
+        self.files
+            .iter()
+            .filter_map(|f| f.diff.as_deref())
+            .collect()
+    }
+}
+
+struct PreparedFile {
+    real: PathBuf,
+    display: String,
+    before: Option<Vec<u8>>,
+    after: Vec<u8>,
+    keep: Option<Keep>,
+}
+
+/// Changes computed and validated in memory; nothing written yet.
+pub struct Prepared {
+    files: Vec<PreparedFile>,
+    /// The result to report (checksums, spans, counts, diffs on dry runs).
+    pub result: MutationResult,
+    /// Warnings (e.g. syntax errors written anyway with `--force`).
+    pub diagnostics: Vec<DiagnosticPayload>,
+}
+
+/// Reads, checks and computes every change. Errors: bad input or I/O (`error`); a checksum
+/// mismatch or an introduced syntax error (`rejected`, with each error's span in
+/// `error.related`). Nothing is written.
+pub fn prepare(changes: &[Change], opts: &MutationOptions) -> Result<Prepared, Error> {
+    let confine = Confinement::new(&opts.root, opts.allow_outside_root)?;
+    let mut files = Vec::with_capacity(changes.len());
+    let mut reports = Vec::with_capacity(changes.len());
+    let mut rejected: Vec<DiagnosticPayload> = Vec::new();
+    let mut warnings = Vec::new();
+    for change in changes {
+        let display = display_path(&change.path);
+        let real = confine.resolve(&change.path, &display)?;
+        if files.iter().any(|f: &PreparedFile| f.real == real) {
+            return Err(Error::new(
+                Code::EditsOverlap,
+                format!("{display} appears twice in one request"),
+                "put all edits of one file in one request entry",
+            )
+            .with_file(&display));
+        }
+        let exists = std::fs::symlink_metadata(&real).is_ok();
+        match (change.existence, exists) {
+            (Existence::MustExist, false) => {
+                return Err(Error::new(
+                    Code::PathNotFound,
+                    format!("{display} does not exist"),
+                    "check the path (relative to the current directory); use `llm write` to create files",
+                )
+                .with_file(&display))
+            }
+            (Existence::MustNotExist, true) => {
+                return Err(Error::new(
+                    Code::FileExists,
+                    format!("{display} already exists"),
+                    "pass --overwrite (with --expected-checksum from a prior read) to replace it",
+                )
+                .with_file(&display))
+            }
+            _ => {}
+        }
+        let (before, keep) = if exists {
+            let keep = fsio::check_replaceable(&real, &display)?;
+            (Some(fsio::read(&real, &display)?), Some(keep))
+        } else {
+            (None, None)
+        };
+        let before_sum = before.as_deref().map(checksum);
+        if let Some(expected) = &change.expected_checksum {
+            let actual = before_sum.as_deref().unwrap_or("(file does not exist)");
+            if !expected.eq_ignore_ascii_case(actual) {
+                return Err(Error::new(
+                    Code::ChecksumMismatch,
+                    format!("{display} changed since it was read: expected checksum {expected}, found {actual}"),
+                    "re-run the query that produced the edit (or re-read the file) and build the edit from the current content",
+                )
+                .with_file(&display)
+                .rejected());
+            }
+        }
+        let old = before.as_deref().unwrap_or(b"");
+        let ending = edit::detect_line_ending(old);
+        let adapt = |text: &[u8]| {
+            if opts.match_line_endings && before.is_some() {
+                edit::to_line_ending(text, ending)
+            } else {
+                text.to_vec()
+            }
+        };
+        let (after, placed) = match &change.content {
+            Content::Edits(edits) => {
+                let adapted: Vec<Edit> = edits
+                    .iter()
+                    .map(|e| Edit {
+                        new_content: adapt(&e.new_content),
+                        ..e.clone()
+                    })
+                    .collect();
+                let applied = edit::apply(old, &adapted, &display)?;
+                (applied.bytes, applied.placed)
+            }
+            Content::Replace(new) => {
+                let mut new = adapt(new);
+                if old.starts_with(BOM) && !new.starts_with(BOM) {
+                    new.splice(0..0, BOM.iter().copied());
+                }
+                let placed = vec![edit::Placed {
+                    index: 0,
+                    old: 0..old.len(),
+                    new: 0..new.len(),
+                }];
+                (new, placed)
+            }
+        };
+        let language = change.language.or_else(|| lang::for_path(&change.path));
+        if let Some(language) = language {
+            let found = introduced_syntax_errors(
+                language,
+                old,
+                &after,
+                &placed,
+                before.is_none(),
+                &display,
+                opts.tool,
+            );
+            if opts.force {
+                warnings.extend(found.into_iter().map(|mut d| {
+                    d.level = Level::Warning;
+                    d.note = Some(format!(
+                        "{} (written anyway: --force)",
+                        d.note.unwrap_or_default()
+                    ));
+                    d
+                }));
+            } else {
+                rejected.extend(found);
+            }
+        }
+        let old_index = LineIndex::new(old);
+        let new_index = LineIndex::new(&after);
+        let mut edit_reports: Vec<EditReport> = placed
+            .iter()
+            .map(|p| EditReport {
+                index: p.index,
+                span: new_index.span(&display, p.new.clone()),
+                old_span: old_index.span(&display, p.old.clone()),
+                status: "applied",
+            })
+            .collect();
+        edit_reports.sort_by_key(|e| e.index);
+        let (lines_added, lines_removed, diff) = line_changes(old, &after, &display, opts.dry_run);
+        reports.push(FileReport {
+            file_path: display.clone(),
+            created: before.is_none(),
+            before_checksum: before_sum,
+            after_checksum: checksum(&after),
+            applied_count: edit_reports.len(),
+            edits: edit_reports,
+            lines_added,
+            lines_removed,
+            total_byte_shift: after.len() as i64 - old.len() as i64,
+            skipped_count: 0,
+            line_ending: match ending {
+                LineEnding::Lf => "lf",
+                LineEnding::CrLf => "crlf",
+            },
+            bom: after.starts_with(BOM),
+            diff,
+        });
+        files.push(PreparedFile {
+            real,
+            display,
+            before,
+            after,
+            keep,
+        });
+    }
+    if !rejected.is_empty() {
+        let first = rejected[0].clone();
+        let mut err = Error::new(
+            Code::SyntaxIntroduced,
+            format!(
+                "the change introduces {} syntax error{} ({}); nothing was written",
+                rejected.len(),
+                if rejected.len() == 1 { "" } else { "s" },
+                first.message
+            ),
+            "fix the new text (see each diagnostic's span, in the file as it would be after the change), or pass --force to write it anyway",
+        )
+        .rejected()
+        .with_related(rejected);
+        if let Some(span) = first.span {
+            err = err.with_span(span);
+        }
+        return Err(err);
+    }
+    let result = MutationResult {
+        dry_run: opts.dry_run,
+        applied_count: reports.iter().map(|r| r.applied_count).sum(),
+        skipped_count: 0,
+        lines_added: reports.iter().map(|r| r.lines_added).sum(),
+        lines_removed: reports.iter().map(|r| r.lines_removed).sum(),
+        files: reports,
+    };
+    Ok(Prepared {
+        files,
+        result,
+        diagnostics: warnings,
+    })
+}
+
+/// Syntax errors in `after` that `before` did not have: more errors than before, or any error
+/// touching an edited range. Spans are in the file after the change.
+fn introduced_syntax_errors(
+    language: &Language,
+    before: &[u8],
+    after: &[u8],
+    placed: &[edit::Placed],
+    created: bool,
+    display: &str,
+    tool: &str,
+) -> Vec<DiagnosticPayload> {
+    let after_errors = lang::syntax_errors(&language.parse(after));
+    if after_errors.is_empty() {
+        return Vec::new();
+    }
+    let before_count = if created {
+        0
+    } else {
+        lang::syntax_errors(&language.parse(before)).len()
+    };
+    let touches = |r: &Range<usize>| {
+        placed
+            .iter()
+            .any(|p| r.start <= p.new.end && p.new.start <= r.end)
+    };
+    let more = after_errors.len() > before_count;
+    let index = LineIndex::new(after);
+    after_errors
+        .iter()
+        .filter(|e| more || touches(&e.range))
+        .map(|e| {
+            let span = index.span(display, e.range.clone());
+            let line =
+                String::from_utf8_lossy(index.line_text(after, span.start_line)).into_owned();
+            let message = if e.missing {
+                format!(
+                    "syntax error: missing `{}`",
+                    e.expected.as_deref().unwrap_or("?")
+                )
+            } else {
+                let text = String::from_utf8_lossy(&after[e.range.clone()]);
+                let shown: String = text.chars().take(40).collect();
+                format!("syntax error: unexpected `{}`", shown.trim())
+            };
+            let mut d = Error::new(
+                Code::SyntaxIntroduced,
+                format!(
+                    "{message} at {display}:{}:{}",
+                    span.start_line,
+                    span.start_col + 1
+                ),
+                "fix the new text at this position, or pass --force",
+            )
+            .with_span(span)
+            .with_note(format!(
+                "{} parse of the changed file; line {}: {line}",
+                language.name,
+                index.position(e.range.start).0
+            ))
+            .diagnostic(Level::Error);
+            d.tool = tool.to_string();
+            d
+        })
+        .collect()
+}
+
+/// Lines added and removed (a line diff), and the unified diff when asked.
+fn line_changes(
+    old: &[u8],
+    new: &[u8],
+    display: &str,
+    want_diff: bool,
+) -> (usize, usize, Option<String>) {
+    let old_s = String::from_utf8_lossy(old);
+    let new_s = String::from_utf8_lossy(new);
+    let diff = similar::TextDiff::from_lines(old_s.as_ref(), new_s.as_ref());
+    let (mut added, mut removed) = (0, 0);
+    for op in diff.ops() {
+        for change in diff.iter_changes(op) {
+            match change.tag() {
+                similar::ChangeTag::Insert => added += 1,
+                similar::ChangeTag::Delete => removed += 1,
+                similar::ChangeTag::Equal => {}
+            }
+        }
+    }
+    let text = want_diff.then(|| {
+        diff.unified_diff()
+            .context_radius(3)
+            .header(&format!("a/{display}"), &format!("b/{display}"))
+            .to_string()
+    });
+    (added, removed, text)
+}
+
+impl Prepared {
+    /// Writes every prepared file, all or nothing, and keeps the directory locks until the
+    /// returned [`Committed`] is kept or rolled back.
+    pub fn commit(self) -> Result<Committed, Error> {
+        let mut dirs: Vec<PathBuf> = self
+            .files
+            .iter()
+            .map(|f| f.real.parent().unwrap_or(Path::new("/")).to_path_buf())
+            .collect();
+        dirs.sort();
+        dirs.dedup();
+        let mut locks = Vec::with_capacity(dirs.len());
+        for d in &dirs {
+            locks.push(Lock::acquire(d, &d.display().to_string())?);
+        }
+        // Compare-and-swap, under the locks: the files must still be what was prepared.
+        for f in &self.files {
+            let now = match std::fs::read(&f.real) {
+                Ok(b) => Some(b),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+                Err(e) => {
+                    return Err(Error::new(
+                        Code::PathUnreadable,
+                        format!("{}: {e}", f.display),
+                        "check the file's permissions",
+                    )
+                    .with_file(&f.display))
+                }
+            };
+            if now != f.before {
+                return Err(Error::new(
+                    Code::ConcurrentModification,
+                    format!(
+                        "{} was changed by another process after it was read; nothing was written",
+                        f.display
+                    ),
+                    "re-read the file and redo the edit on its current content",
+                )
+                .with_file(&f.display)
+                .rejected());
+            }
+        }
+        let mut staged = Vec::with_capacity(self.files.len());
+        for f in &self.files {
+            staged.push(fsio::stage(&f.real, &f.after, f.keep.as_ref(), &f.display)?);
+        }
+        let mut done: Vec<usize> = Vec::new();
+        for (i, tmp) in staged.into_iter().enumerate() {
+            let f = &self.files[i];
+            if let Err(e) = fsio::install(tmp, &f.real, f.before.is_none(), &f.display) {
+                let restored = restore(&self.files, &done);
+                return Err(e.with_note(format!(
+                    "{} file(s) already replaced in this request were restored{}",
+                    done.len(),
+                    if restored {
+                        ""
+                    } else {
+                        " (some could not be: see their paths)"
+                    }
+                )));
+            }
+            done.push(i);
+        }
+        Ok(Committed {
+            files: self.files,
+            result: self.result,
+            diagnostics: self.diagnostics,
+            _locks: locks,
+        })
+    }
+}
+
+/// Puts back the old content of the files at `indices` (removes the ones that were created).
+fn restore(files: &[PreparedFile], indices: &[usize]) -> bool {
+    let mut ok = true;
+    for &i in indices {
+        let f = &files[i];
+        match &f.before {
+            None => fsio::remove_created(&f.real),
+            Some(old) => {
+                let put = fsio::stage(&f.real, old, f.keep.as_ref(), &f.display)
+                    .and_then(|t| fsio::install(t, &f.real, false, &f.display));
+                ok &= put.is_ok();
+            }
+        }
+    }
+    ok
+}
+
+/// Files written, locks still held.
+pub struct Committed {
+    files: Vec<PreparedFile>,
+    pub result: MutationResult,
+    pub diagnostics: Vec<DiagnosticPayload>,
+    _locks: Vec<Lock>,
+}
+
+impl Committed {
+    /// The real paths written (for checkers that run on the project).
+    pub fn paths(&self) -> Vec<&Path> {
+        self.files.iter().map(|f| f.real.as_path()).collect()
+    }
+
+    /// Keeps the new contents and releases the locks.
+    pub fn keep(self) -> (MutationResult, Vec<DiagnosticPayload>) {
+        (self.result, self.diagnostics)
+    }
+
+    /// Restores every file to its old content (created files are removed); returns whether
+    /// every restore succeeded.
+    pub fn rollback(self) -> bool {
+        let all: Vec<usize> = (0..self.files.len()).collect();
+        restore(&self.files, &all)
+    }
+}
+
+/// Prepares and, unless it is a dry run, commits and keeps. The common path for commands
+/// without an external check.
+pub fn run(
+    changes: &[Change],
+    opts: &MutationOptions,
+) -> Result<(MutationResult, Vec<DiagnosticPayload>), Error> {
+    let prepared = prepare(changes, opts)?;
+    if opts.dry_run {
+        return Ok((prepared.result, prepared.diagnostics));
+    }
+    Ok(prepared.commit()?.keep())
+}
+
+#[cfg(test)]
+mod tests;
