@@ -68,6 +68,12 @@ codes! {
     CheckerTimedOut = "CHECK_E002", Rejected, "a checker did not finish within its timeout (it was stopped); never counted as a pass";
     CheckerFailed = "CHECK_E003", Rejected, "a checker ran but could not do its job (bad Cargo.toml, server crashed, protocol error)";
     CheckerSkipped = "CHECK_E004", Ok, "the checker does not apply to this file (e.g. a Rust file outside any Cargo package, or not reached by any `mod`) (warning)";
+    // write
+    NoContent = "WRITE_E001", Error, "no content was given, or more than one source (--content, --content-file, stdin)";
+    ValidationFailed = "WRITE_E002", Rejected, "a validator (tree-sitter, --check, --lsp) reported errors; nothing was written";
+    SuspiciousContent = "WRITE_E003", Rejected, "the content is not UTF-8, or shrinks the file drastically while containing elision markers";
+    ParentMissing = "WRITE_E004", Error, "the file's directory does not exist (pass --parents to create it)";
+    UnknownLanguage = "WRITE_E005", Error, "--lang names no language llm knows";
 }
 
 /// A failure with a stable code and a remediation. Carried up to the printer, which turns it

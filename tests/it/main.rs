@@ -2,3 +2,4 @@
 
 mod generate;
 mod util;
+mod write;
