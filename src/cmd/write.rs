@@ -374,9 +374,11 @@ fn finish(
         (false, false) => "created",
     };
     let message = format!(
-        "{verb} {display} ({} bytes, {} lines; {})",
+        "{verb} {display} ({} byte{}, {} line{}; {})",
         data.bytes,
+        if data.bytes == 1 { "" } else { "s" },
         data.lines,
+        if data.lines == 1 { "" } else { "s" },
         summary(&data.validators)
     );
     Ok(WriteOutcome {
