@@ -1,5 +1,7 @@
 //! Human (ripgrep-like) rendering: colours, diagnostics, and one file per command.
 
+pub mod ast;
+pub mod find;
 pub mod search;
 
 use crate::envelope::{DiagnosticPayload, Level};
