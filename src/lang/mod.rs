@@ -225,6 +225,70 @@ mod tests {
     }
 
     #[test]
+    fn symbol_queries_compile_and_capture_only_kinds() {
+        for l in ALL {
+            let q = l.symbol_query();
+            for name in q.capture_names() {
+                assert!(
+                    *name == "name" || SymbolKind::from_name(name).is_some(),
+                    "{}: capture @{name} is neither @name nor a kind",
+                    l.name
+                );
+            }
+            assert!(!l.rules.identifier_kinds.is_empty());
+            for k in l.rules.identifier_kinds {
+                assert!(
+                    l.named_node_kinds().contains(k),
+                    "{}: {k} is not a node kind",
+                    l.name
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn every_language_has_a_fixture_exercising_every_kind() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        let mut fixtures = HashSet::new();
+        for l in ALL {
+            assert!(fixtures.insert(l.fixture), "fixture {} shared", l.fixture);
+            let path = dir.join(l.fixture);
+            assert_eq!(for_path(&path).map(|x| x.name), Some(l.name));
+            let src = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let tree = l.parse(&src);
+            assert!(
+                syntax_errors(&tree).is_empty(),
+                "{} fixture has errors",
+                l.name
+            );
+            let syms = symbols(l, &src, &tree, l.fixture);
+            for k in l.kinds {
+                assert!(
+                    syms.iter().any(|s| s.kind == *k),
+                    "{} fixture has no {k:?}",
+                    l.name
+                );
+            }
+            for s in &syms {
+                assert!(
+                    l.kinds.contains(&s.kind),
+                    "{}: unlisted kind {:?}",
+                    l.name,
+                    s.kind
+                );
+                assert_eq!(&src[s.name_span.range()], s.name.as_bytes());
+                assert!(s.span.byte_start <= s.node_span.byte_start);
+                assert_eq!(s.span.byte_end, s.node_span.byte_end);
+                if let Some(b) = &s.body_span {
+                    assert!(
+                        s.node_span.byte_start < b.byte_start && b.byte_end <= s.node_span.byte_end
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
     fn syntax_errors_found() {
         let rust = by_name("rust").unwrap();
         assert!(syntax_errors(&rust.parse(b"fn main() {}\n")).is_empty());

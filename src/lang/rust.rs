@@ -146,6 +146,23 @@ fn is_reference(node: Node) -> bool {
     )
 }
 
+/// Inside a macro's token tree there is no syntax, only tokens: judge by the neighbours.
+fn token_tree_context(node: Node) -> RefContext {
+    let prev = node.prev_sibling().map(|p| p.kind());
+    let next = node.next_sibling();
+    let called = next
+        .is_some_and(|n| n.kind() == "token_tree" && n.child(0).is_some_and(|c| c.kind() == "("))
+        || next.is_some_and(|n| n.kind() == "!");
+    match prev {
+        Some(".") if called => RefContext::Call,
+        Some(".") => RefContext::Attribute,
+        Some("::") => RefContext::Path,
+        _ if next.is_some_and(|n| n.kind() == "::") => RefContext::Path,
+        _ if called => RefContext::Call,
+        _ => RefContext::Identifier,
+    }
+}
+
 fn ref_context(node: Node) -> RefContext {
     let mut n = node;
     // Climb through the path that contains the identifier to see what it is part of.
@@ -164,6 +181,9 @@ fn ref_context(node: Node) -> RefContext {
         }
     }
     let parent = node.parent();
+    if parent.is_some_and(|p| p.kind() == "token_tree") {
+        return token_tree_context(node);
+    }
     match parent.map(|p| p.kind()) {
         Some("field_expression") if node.kind() == "field_identifier" => {
             if parent

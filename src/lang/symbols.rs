@@ -358,3 +358,92 @@ pub fn last_segment(name: &str) -> &str {
     let after_colons = name.rsplit("::").next().unwrap_or(name);
     after_colons.rsplit('.').next().unwrap_or(after_colons)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lang::by_name;
+
+    fn syms(lang: &str, src: &str) -> Vec<Symbol> {
+        let l = by_name(lang).unwrap();
+        let tree = l.parse(src.as_bytes());
+        symbols(l, src.as_bytes(), &tree, "f")
+    }
+
+    fn text<'a>(src: &'a str, s: &Span) -> &'a str {
+        &src[s.range()]
+    }
+
+    #[test]
+    fn rust_attributes_docs_and_body() {
+        let src = "// plain\n/// doc\n#[inline]\n// between\npub fn f() -> u8 { 1 }\n";
+        let s = &syms("rust", src)[0];
+        assert_eq!(
+            text(src, &s.span),
+            "/// doc\n#[inline]\n// between\npub fn f() -> u8 { 1 }"
+        );
+        assert_eq!(text(src, &s.node_span), "pub fn f() -> u8 { 1 }");
+        assert_eq!(text(src, s.body_span.as_ref().unwrap()), "{ 1 }");
+        assert_eq!(s.signature, "pub fn f() -> u8 { 1 }");
+    }
+
+    #[test]
+    fn rust_impl_of_generic_trait_names_the_type() {
+        let src = "impl<T: Clone> std::fmt::Display for a::Wrap<T> {\n    fn fmt(&self) {}\n}\n";
+        let s = syms("rust", src);
+        assert_eq!((s[0].kind, s[0].name.as_str()), (SymbolKind::Impl, "Wrap"));
+        assert_eq!(text(src, &s[0].name_span), "Wrap");
+        assert_eq!(
+            (s[1].kind, s[1].qualified_name.as_str()),
+            (SymbolKind::Method, "Wrap::fmt")
+        );
+        assert_eq!(s[1].parent.as_deref(), Some("Wrap"));
+        assert_eq!(s[1].depth, 1);
+    }
+
+    #[test]
+    fn python_decorators_attach_and_methods_nest() {
+        let src = "class A:\n    @property\n    def x(self):\n        return 1\n";
+        let s = syms("python", src);
+        assert_eq!(s[1].qualified_name, "A.x");
+        assert_eq!(s[1].kind, SymbolKind::Method);
+        assert_eq!(
+            text(src, &s[1].span),
+            "@property\n    def x(self):\n        return 1"
+        );
+        assert_eq!(text(src, s[1].body_span.as_ref().unwrap()), "return 1");
+    }
+
+    #[test]
+    fn symbol_ids_are_stable_and_distinct() {
+        let a = syms("rust", "fn a() {}\nfn b() {}\n");
+        let b = syms("rust", "fn b() {}\n\n\nfn a() {}\n");
+        assert_eq!(a[0].symbol_id, b[1].symbol_id);
+        assert_ne!(a[0].symbol_id, a[1].symbol_id);
+        let twice = syms("rust", "impl A { fn f() {} }\nimpl A { fn f() {} }\n");
+        let ids: std::collections::HashSet<_> = twice.iter().map(|s| &s.symbol_id).collect();
+        assert_eq!(ids.len(), 4);
+    }
+
+    #[test]
+    fn references_skip_comments_and_strings() {
+        let src = "use crate::util::inc;\n// inc\nfn f(o: O) { let s = \"inc\"; util::inc(o.inc); inc!(); }\nfn inc() {}\n";
+        let l = by_name("rust").unwrap();
+        let tree = l.parse(src.as_bytes());
+        let refs = references(l, src.as_bytes(), &tree, "util::inc", "f");
+        let ctx: Vec<RefContext> = refs.iter().map(|r| r.context).collect();
+        assert_eq!(
+            ctx,
+            vec![
+                RefContext::Import,
+                RefContext::Path,
+                RefContext::Attribute,
+                RefContext::Call,
+                RefContext::Definition
+            ]
+        );
+        assert!(refs.iter().all(|r| &src[r.span.range()] == "inc"));
+        assert_eq!(refs[1].enclosing.as_deref(), Some("f"));
+        assert!(refs[4].is_definition);
+    }
+}

@@ -66,7 +66,11 @@ fn node(out: &mut impl Write, style: &Style, n: &TreeNode, depth: usize) -> io::
         Some(t) if !t.is_empty() => {
             let first = t.lines().next().unwrap_or("");
             let cut: String = first.chars().take(60).collect();
-            let ell = if cut.len() < t.len() { "…" } else { "" };
+            let ell = if cut.len() < t.trim_end().len() {
+                "…"
+            } else {
+                ""
+            };
             format!(" {}", style.matched(&format!("{cut:?}{ell}")))
         }
         _ => String::new(),
