@@ -29,6 +29,8 @@ Register-ArgumentCompleter -Native -CommandName 'llm' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Regex or literal text search over files and directories (ripgrep''s engine)')
+            [CompletionResult]::new('ast', 'ast', [CompletionResultType]::ParameterValue, 'Tree-sitter query search over Rust and Python files; `--tree` prints a file''s syntax tree')
+            [CompletionResult]::new('find', 'find', [CompletionResultType]::ParameterValue, 'Symbol definitions by name or kind, file outlines (`--outline`), references (`--refs`)')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write shell completions and man pages (for packagers and this repository)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -95,6 +97,60 @@ Register-ArgumentCompleter -Native -CommandName 'llm' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'llm;ast' {
+            [CompletionResult]::new('--query-file', '--query-file', [CompletionResultType]::ParameterName, 'Read the query from a file')
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Only these languages (repeatable): rust (rs), python (py). Also the language of a named file whose extension is not registered')
+            [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'Only these languages (repeatable): rust (rs), python (py). Also the language of a named file whose extension is not registered')
+            [CompletionResult]::new('--tree', '--tree', [CompletionResultType]::ParameterName, 'Print the syntax tree of FILE (named nodes with field names and spans) instead of querying')
+            [CompletionResult]::new('--at', '--at', [CompletionResultType]::ParameterName, 'With --tree: show the path from the root to the smallest named node at LINE:COL (1-indexed line, 0-indexed byte column) and that node''s subtree')
+            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Include or exclude files by glob (repeatable; `!` negates), e.g. `-g ''*.rs'' -g ''!tests/**''`')
+            [CompletionResult]::new('--glob', '--glob', [CompletionResultType]::ParameterName, 'Include or exclude files by glob (repeatable; `!` negates), e.g. `-g ''*.rs'' -g ''!tests/**''`')
+            [CompletionResult]::new('--max-filesize', '--max-filesize', [CompletionResultType]::ParameterName, 'Skip files larger than this (bytes, or with a K, M or G suffix)')
+            [CompletionResult]::new('--max-results', '--max-results', [CompletionResultType]::ParameterName, 'At most NUM matches in the whole run; the rest are still counted (status `partial`)')
+            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Number of threads (0 = one per core)')
+            [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Number of threads (0 = one per core)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output. `auto` colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('--hidden', '--hidden', [CompletionResultType]::ParameterName, 'Search hidden files and directories')
+            [CompletionResult]::new('--no-ignore', '--no-ignore', [CompletionResultType]::ParameterName, 'Do not respect .gitignore, .ignore and similar files')
+            [CompletionResult]::new('-L', '-L ', [CompletionResultType]::ParameterName, 'Follow symbolic links')
+            [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'Follow symbolic links')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Shorthand for `--format json`')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'llm;find' {
+            [CompletionResult]::new('-k', '-k', [CompletionResultType]::ParameterName, 'Only symbols of this kind (repeatable): function, method, struct, enum, variant, trait, impl, type, const, static, module, macro, field, union, class, constant')
+            [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'Only symbols of this kind (repeatable): function, method, struct, enum, variant, trait, impl, type, const, static, module, macro, field, union, class, constant')
+            [CompletionResult]::new('--parent', '--parent', [CompletionResultType]::ParameterName, 'Only symbols whose enclosing symbol has this name or qualified name (a method''s impl type or class)')
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Only these languages (repeatable): rust (rs), python (py)')
+            [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'Only these languages (repeatable): rust (rs), python (py)')
+            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Include or exclude files by glob (repeatable; `!` negates), e.g. `-g ''*.rs'' -g ''!tests/**''`')
+            [CompletionResult]::new('--glob', '--glob', [CompletionResultType]::ParameterName, 'Include or exclude files by glob (repeatable; `!` negates), e.g. `-g ''*.rs'' -g ''!tests/**''`')
+            [CompletionResult]::new('--max-filesize', '--max-filesize', [CompletionResultType]::ParameterName, 'Skip files larger than this (bytes, or with a K, M or G suffix)')
+            [CompletionResult]::new('--max-results', '--max-results', [CompletionResultType]::ParameterName, 'At most NUM matches in the whole run; the rest are still counted (status `partial`)')
+            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Number of threads (0 = one per core)')
+            [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Number of threads (0 = one per core)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output. `auto` colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('--outline', '--outline', [CompletionResultType]::ParameterName, 'Every symbol of the files, nested, in file order (no NAME)')
+            [CompletionResult]::new('--refs', '--refs', [CompletionResultType]::ParameterName, 'Occurrences of NAME as an identifier (calls, paths like util::inc, obj.inc, imports); never inside comments or strings. Definitions are flagged is_definition')
+            [CompletionResult]::new('--regex', '--regex', [CompletionResultType]::ParameterName, 'NAME is a regular expression matched against names and qualified names')
+            [CompletionResult]::new('--prefix', '--prefix', [CompletionResultType]::ParameterName, 'NAME is a prefix of the name or qualified name')
+            [CompletionResult]::new('--hidden', '--hidden', [CompletionResultType]::ParameterName, 'Search hidden files and directories')
+            [CompletionResult]::new('--no-ignore', '--no-ignore', [CompletionResultType]::ParameterName, 'Do not respect .gitignore, .ignore and similar files')
+            [CompletionResult]::new('-L', '-L ', [CompletionResultType]::ParameterName, 'Follow symbolic links')
+            [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'Follow symbolic links')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Shorthand for `--format json`')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'llm;generate' {
             [CompletionResult]::new('--out-dir', '--out-dir', [CompletionResultType]::ParameterName, 'Directory under which `completions/` and `man/` are written')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)')
@@ -108,11 +164,19 @@ Register-ArgumentCompleter -Native -CommandName 'llm' -ScriptBlock {
         }
         'llm;help' {
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Regex or literal text search over files and directories (ripgrep''s engine)')
+            [CompletionResult]::new('ast', 'ast', [CompletionResultType]::ParameterValue, 'Tree-sitter query search over Rust and Python files; `--tree` prints a file''s syntax tree')
+            [CompletionResult]::new('find', 'find', [CompletionResultType]::ParameterValue, 'Symbol definitions by name or kind, file outlines (`--outline`), references (`--refs`)')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write shell completions and man pages (for packagers and this repository)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'llm;help;search' {
+            break
+        }
+        'llm;help;ast' {
+            break
+        }
+        'llm;help;find' {
             break
         }
         'llm;help;generate' {

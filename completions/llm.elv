@@ -26,6 +26,8 @@ set edit:completion:arg-completer[llm] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand search 'Regex or literal text search over files and directories (ripgrep''s engine)'
+            cand ast 'Tree-sitter query search over Rust and Python files; `--tree` prints a file''s syntax tree'
+            cand find 'Symbol definitions by name or kind, file outlines (`--outline`), references (`--refs`)'
             cand generate 'Write shell completions and man pages (for packagers and this repository)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -90,6 +92,58 @@ set edit:completion:arg-completer[llm] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'llm;ast'= {
+            cand --query-file 'Read the query from a file'
+            cand -l 'Only these languages (repeatable): rust (rs), python (py). Also the language of a named file whose extension is not registered'
+            cand --lang 'Only these languages (repeatable): rust (rs), python (py). Also the language of a named file whose extension is not registered'
+            cand --tree 'Print the syntax tree of FILE (named nodes with field names and spans) instead of querying'
+            cand --at 'With --tree: show the path from the root to the smallest named node at LINE:COL (1-indexed line, 0-indexed byte column) and that node''s subtree'
+            cand -g 'Include or exclude files by glob (repeatable; `!` negates), e.g. `-g ''*.rs'' -g ''!tests/**''`'
+            cand --glob 'Include or exclude files by glob (repeatable; `!` negates), e.g. `-g ''*.rs'' -g ''!tests/**''`'
+            cand --max-filesize 'Skip files larger than this (bytes, or with a K, M or G suffix)'
+            cand --max-results 'At most NUM matches in the whole run; the rest are still counted (status `partial`)'
+            cand -j 'Number of threads (0 = one per core)'
+            cand --threads 'Number of threads (0 = one per core)'
+            cand --format 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)'
+            cand --color 'When to use colour in human output. `auto` colours a terminal unless NO_COLOR is set'
+            cand --hidden 'Search hidden files and directories'
+            cand --no-ignore 'Do not respect .gitignore, .ignore and similar files'
+            cand -L 'Follow symbolic links'
+            cand --follow 'Follow symbolic links'
+            cand --json 'Shorthand for `--format json`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'llm;find'= {
+            cand -k 'Only symbols of this kind (repeatable): function, method, struct, enum, variant, trait, impl, type, const, static, module, macro, field, union, class, constant'
+            cand --kind 'Only symbols of this kind (repeatable): function, method, struct, enum, variant, trait, impl, type, const, static, module, macro, field, union, class, constant'
+            cand --parent 'Only symbols whose enclosing symbol has this name or qualified name (a method''s impl type or class)'
+            cand -l 'Only these languages (repeatable): rust (rs), python (py)'
+            cand --lang 'Only these languages (repeatable): rust (rs), python (py)'
+            cand -g 'Include or exclude files by glob (repeatable; `!` negates), e.g. `-g ''*.rs'' -g ''!tests/**''`'
+            cand --glob 'Include or exclude files by glob (repeatable; `!` negates), e.g. `-g ''*.rs'' -g ''!tests/**''`'
+            cand --max-filesize 'Skip files larger than this (bytes, or with a K, M or G suffix)'
+            cand --max-results 'At most NUM matches in the whole run; the rest are still counted (status `partial`)'
+            cand -j 'Number of threads (0 = one per core)'
+            cand --threads 'Number of threads (0 = one per core)'
+            cand --format 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)'
+            cand --color 'When to use colour in human output. `auto` colours a terminal unless NO_COLOR is set'
+            cand --outline 'Every symbol of the files, nested, in file order (no NAME)'
+            cand --refs 'Occurrences of NAME as an identifier (calls, paths like util::inc, obj.inc, imports); never inside comments or strings. Definitions are flagged is_definition'
+            cand --regex 'NAME is a regular expression matched against names and qualified names'
+            cand --prefix 'NAME is a prefix of the name or qualified name'
+            cand --hidden 'Search hidden files and directories'
+            cand --no-ignore 'Do not respect .gitignore, .ignore and similar files'
+            cand -L 'Follow symbolic links'
+            cand --follow 'Follow symbolic links'
+            cand --json 'Shorthand for `--format json`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'llm;generate'= {
             cand --out-dir 'Directory under which `completions/` and `man/` are written'
             cand --format 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)'
@@ -102,10 +156,16 @@ set edit:completion:arg-completer[llm] = {|@words|
         }
         &'llm;help'= {
             cand search 'Regex or literal text search over files and directories (ripgrep''s engine)'
+            cand ast 'Tree-sitter query search over Rust and Python files; `--tree` prints a file''s syntax tree'
+            cand find 'Symbol definitions by name or kind, file outlines (`--outline`), references (`--refs`)'
             cand generate 'Write shell completions and man pages (for packagers and this repository)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'llm;help;search'= {
+        }
+        &'llm;help;ast'= {
+        }
+        &'llm;help;find'= {
         }
         &'llm;help;generate'= {
         }

@@ -34,6 +34,8 @@ complete -c llm -n "__fish_llm_needs_command" -l json -d 'Shorthand for `--forma
 complete -c llm -n "__fish_llm_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c llm -n "__fish_llm_needs_command" -s V -l version -d 'Print version'
 complete -c llm -n "__fish_llm_needs_command" -f -a "search" -d 'Regex or literal text search over files and directories (ripgrep\'s engine)'
+complete -c llm -n "__fish_llm_needs_command" -f -a "ast" -d 'Tree-sitter query search over Rust and Python files; `--tree` prints a file\'s syntax tree'
+complete -c llm -n "__fish_llm_needs_command" -f -a "find" -d 'Symbol definitions by name or kind, file outlines (`--outline`), references (`--refs`)'
 complete -c llm -n "__fish_llm_needs_command" -f -a "generate" -d 'Write shell completions and man pages (for packagers and this repository)'
 complete -c llm -n "__fish_llm_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c llm -n "__fish_llm_using_subcommand search" -s e -l regexp -d 'A pattern to search for (repeatable; a line matching any of them matches). Use it for patterns that start with `-`' -r
@@ -76,6 +78,49 @@ complete -c llm -n "__fish_llm_using_subcommand search" -l column -d 'Accepted f
 complete -c llm -n "__fish_llm_using_subcommand search" -l json -d 'Shorthand for `--format json`'
 complete -c llm -n "__fish_llm_using_subcommand search" -s h -l help -d 'Print help'
 complete -c llm -n "__fish_llm_using_subcommand search" -s V -l version -d 'Print version'
+complete -c llm -n "__fish_llm_using_subcommand ast" -l query-file -d 'Read the query from a file' -r -F
+complete -c llm -n "__fish_llm_using_subcommand ast" -s l -l lang -d 'Only these languages (repeatable): rust (rs), python (py). Also the language of a named file whose extension is not registered' -r
+complete -c llm -n "__fish_llm_using_subcommand ast" -l tree -d 'Print the syntax tree of FILE (named nodes with field names and spans) instead of querying' -r -F
+complete -c llm -n "__fish_llm_using_subcommand ast" -l at -d 'With --tree: show the path from the root to the smallest named node at LINE:COL (1-indexed line, 0-indexed byte column) and that node\'s subtree' -r
+complete -c llm -n "__fish_llm_using_subcommand ast" -s g -l glob -d 'Include or exclude files by glob (repeatable; `!` negates), e.g. `-g \'*.rs\' -g \'!tests/**\'`' -r
+complete -c llm -n "__fish_llm_using_subcommand ast" -l max-filesize -d 'Skip files larger than this (bytes, or with a K, M or G suffix)' -r
+complete -c llm -n "__fish_llm_using_subcommand ast" -l max-results -d 'At most NUM matches in the whole run; the rest are still counted (status `partial`)' -r
+complete -c llm -n "__fish_llm_using_subcommand ast" -s j -l threads -d 'Number of threads (0 = one per core)' -r
+complete -c llm -n "__fish_llm_using_subcommand ast" -l format -d 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)' -r -f -a "human\t''
+json\t''
+jsonl\t''"
+complete -c llm -n "__fish_llm_using_subcommand ast" -l color -d 'When to use colour in human output. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c llm -n "__fish_llm_using_subcommand ast" -l hidden -d 'Search hidden files and directories'
+complete -c llm -n "__fish_llm_using_subcommand ast" -l no-ignore -d 'Do not respect .gitignore, .ignore and similar files'
+complete -c llm -n "__fish_llm_using_subcommand ast" -s L -l follow -d 'Follow symbolic links'
+complete -c llm -n "__fish_llm_using_subcommand ast" -l json -d 'Shorthand for `--format json`'
+complete -c llm -n "__fish_llm_using_subcommand ast" -s h -l help -d 'Print help'
+complete -c llm -n "__fish_llm_using_subcommand ast" -s V -l version -d 'Print version'
+complete -c llm -n "__fish_llm_using_subcommand find" -s k -l kind -d 'Only symbols of this kind (repeatable): function, method, struct, enum, variant, trait, impl, type, const, static, module, macro, field, union, class, constant' -r
+complete -c llm -n "__fish_llm_using_subcommand find" -l parent -d 'Only symbols whose enclosing symbol has this name or qualified name (a method\'s impl type or class)' -r
+complete -c llm -n "__fish_llm_using_subcommand find" -s l -l lang -d 'Only these languages (repeatable): rust (rs), python (py)' -r
+complete -c llm -n "__fish_llm_using_subcommand find" -s g -l glob -d 'Include or exclude files by glob (repeatable; `!` negates), e.g. `-g \'*.rs\' -g \'!tests/**\'`' -r
+complete -c llm -n "__fish_llm_using_subcommand find" -l max-filesize -d 'Skip files larger than this (bytes, or with a K, M or G suffix)' -r
+complete -c llm -n "__fish_llm_using_subcommand find" -l max-results -d 'At most NUM matches in the whole run; the rest are still counted (status `partial`)' -r
+complete -c llm -n "__fish_llm_using_subcommand find" -s j -l threads -d 'Number of threads (0 = one per core)' -r
+complete -c llm -n "__fish_llm_using_subcommand find" -l format -d 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)' -r -f -a "human\t''
+json\t''
+jsonl\t''"
+complete -c llm -n "__fish_llm_using_subcommand find" -l color -d 'When to use colour in human output. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c llm -n "__fish_llm_using_subcommand find" -l outline -d 'Every symbol of the files, nested, in file order (no NAME)'
+complete -c llm -n "__fish_llm_using_subcommand find" -l refs -d 'Occurrences of NAME as an identifier (calls, paths like util::inc, obj.inc, imports); never inside comments or strings. Definitions are flagged is_definition'
+complete -c llm -n "__fish_llm_using_subcommand find" -l regex -d 'NAME is a regular expression matched against names and qualified names'
+complete -c llm -n "__fish_llm_using_subcommand find" -l prefix -d 'NAME is a prefix of the name or qualified name'
+complete -c llm -n "__fish_llm_using_subcommand find" -l hidden -d 'Search hidden files and directories'
+complete -c llm -n "__fish_llm_using_subcommand find" -l no-ignore -d 'Do not respect .gitignore, .ignore and similar files'
+complete -c llm -n "__fish_llm_using_subcommand find" -s L -l follow -d 'Follow symbolic links'
+complete -c llm -n "__fish_llm_using_subcommand find" -l json -d 'Shorthand for `--format json`'
+complete -c llm -n "__fish_llm_using_subcommand find" -s h -l help -d 'Print help'
+complete -c llm -n "__fish_llm_using_subcommand find" -s V -l version -d 'Print version'
 complete -c llm -n "__fish_llm_using_subcommand generate" -l out-dir -d 'Directory under which `completions/` and `man/` are written' -r -F
 complete -c llm -n "__fish_llm_using_subcommand generate" -l format -d 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)' -r -f -a "human\t''
 json\t''
@@ -86,6 +131,8 @@ never\t''"
 complete -c llm -n "__fish_llm_using_subcommand generate" -l json -d 'Shorthand for `--format json`'
 complete -c llm -n "__fish_llm_using_subcommand generate" -s h -l help -d 'Print help'
 complete -c llm -n "__fish_llm_using_subcommand generate" -s V -l version -d 'Print version'
-complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search generate help" -f -a "search" -d 'Regex or literal text search over files and directories (ripgrep\'s engine)'
-complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search generate help" -f -a "generate" -d 'Write shell completions and man pages (for packagers and this repository)'
-complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find generate help" -f -a "search" -d 'Regex or literal text search over files and directories (ripgrep\'s engine)'
+complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find generate help" -f -a "ast" -d 'Tree-sitter query search over Rust and Python files; `--tree` prints a file\'s syntax tree'
+complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find generate help" -f -a "find" -d 'Symbol definitions by name or kind, file outlines (`--outline`), references (`--refs`)'
+complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find generate help" -f -a "generate" -d 'Write shell completions and man pages (for packagers and this repository)'
+complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -91,6 +91,10 @@ impl GlobalArgs {
 pub enum Command {
     /// Regex or literal text search over files and directories (ripgrep's engine).
     Search(SearchArgs),
+    /// Tree-sitter query search over Rust and Python files; `--tree` prints a file's syntax tree.
+    Ast(AstArgs),
+    /// Symbol definitions by name or kind, file outlines (`--outline`), references (`--refs`).
+    Find(FindArgs),
     /// Write shell completions and man pages (for packagers and this repository).
     #[command(hide = true)]
     Generate(GenerateArgs),
@@ -207,6 +211,319 @@ pub struct SearchArgs {
     /// Number of threads (0 = one per core).
     #[arg(short = 'j', long, value_name = "NUM", default_value_t = 0)]
     pub threads: usize,
+}
+
+/// File-walking flags shared by `llm ast` and `llm find` (same meaning as in `llm search`).
+#[derive(Debug, Args, Clone)]
+pub struct WalkArgs {
+    /// Include or exclude files by glob (repeatable; `!` negates), e.g. `-g '*.rs' -g '!tests/**'`.
+    #[arg(short = 'g', long = "glob", value_name = "GLOB")]
+    pub globs: Vec<String>,
+    /// Search hidden files and directories.
+    #[arg(long)]
+    pub hidden: bool,
+    /// Do not respect .gitignore, .ignore and similar files.
+    #[arg(long)]
+    pub no_ignore: bool,
+    /// Follow symbolic links.
+    #[arg(short = 'L', long)]
+    pub follow: bool,
+    /// Skip files larger than this (bytes, or with a K, M or G suffix).
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    pub max_filesize: Option<u64>,
+    /// At most NUM matches in the whole run; the rest are still counted (status `partial`).
+    #[arg(long, value_name = "NUM")]
+    pub max_results: Option<usize>,
+    /// Number of threads (0 = one per core).
+    #[arg(short = 'j', long, value_name = "NUM", default_value_t = 0)]
+    pub threads: usize,
+}
+
+impl WalkArgs {
+    fn walk_options(&self, paths: Vec<PathBuf>) -> crate::walk::WalkOptions {
+        crate::walk::WalkOptions {
+            paths,
+            globs: self.globs.clone(),
+            types: Vec::new(),
+            types_not: Vec::new(),
+            hidden: self.hidden,
+            no_ignore: self.no_ignore,
+            follow: self.follow,
+            max_filesize: self.max_filesize,
+        }
+    }
+
+    fn max_results(&self, tool: &str) -> Result<Option<usize>, Error> {
+        if self.max_results == Some(0) {
+            return Err(Error::new(
+                Code::InvalidArgument,
+                "--max-results must be at least 1",
+                format!("drop --max-results or give a positive number (`llm {tool}`)"),
+            ));
+        }
+        Ok(self.max_results)
+    }
+}
+
+/// `--lang` names → registered languages (with a "did you mean" for a misspelt one).
+fn languages(names: &[String]) -> Result<Vec<&'static crate::lang::Language>, Error> {
+    names
+        .iter()
+        .map(|n| {
+            crate::lang::by_name(n).ok_or_else(|| {
+                let all = crate::lang::ALL
+                    .iter()
+                    .flat_map(|l| std::iter::once(l.name).chain(l.aliases.iter().copied()));
+                let close = crate::suggest::closest(n, all, 3);
+                Error::new(
+                    Code::UnknownLanguage,
+                    format!("unknown language `{n}`"),
+                    format!(
+                        "{}registered languages: {}",
+                        if close.is_empty() {
+                            String::new()
+                        } else {
+                            format!("did you mean {}? ", close.join(", "))
+                        },
+                        crate::lang::ALL
+                            .iter()
+                            .map(|l| format!("{} ({})", l.name, l.aliases.join(", ")))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                )
+            })
+        })
+        .collect()
+}
+
+/// `llm ast [OPTIONS] QUERY [PATH]...`
+#[derive(Debug, Args)]
+#[command(
+    after_help = "The query is a tree-sitter S-expression query; predicates #eq?, #not-eq?, \
+#match?, #not-match?, #any-of? work. Without --lang it runs on every registered language whose grammar \
+accepts it. Files that cannot match (the query needs a literal such as `#eq? @m \"unwrap\"` or an \
+anonymous node `\"unsafe\"` that the file lacks) are skipped unparsed (stats.files_skipped_prefilter).\n\n\
+JSON: data.matches[] each have match_id, span (covering all captures), pattern_index, language, \
+captures[] {name, span, content}; data.files[] carry checksums; data.stats counts files parsed, \
+skipped by the prefilter, and with parse errors.\n\nExamples:\n  llm ast '(function_item name: (identifier) @name)' -l rust src\n  \
+llm ast '(call_expression function: (field_expression field: (field_identifier) @m) (#eq? @m \"unwrap\"))' --json\n  \
+llm ast --tree src/lib.rs --at 12:4"
+)]
+pub struct AstArgs {
+    /// Tree-sitter query. With --query-file or --tree, the first positional argument is a path.
+    #[arg(value_name = "QUERY", required_unless_present_any = ["query_file", "tree"])]
+    pub query: Option<String>,
+    /// Files or directories to search (default: the current directory).
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// Read the query from a file.
+    #[arg(long, value_name = "FILE", conflicts_with = "tree")]
+    pub query_file: Option<PathBuf>,
+    /// Only these languages (repeatable): rust (rs), python (py). Also the language of a named
+    /// file whose extension is not registered.
+    #[arg(short = 'l', long = "lang", value_name = "LANG")]
+    pub langs: Vec<String>,
+    /// Print the syntax tree of FILE (named nodes with field names and spans) instead of querying.
+    #[arg(long, value_name = "FILE")]
+    pub tree: Option<PathBuf>,
+    /// With --tree: show the path from the root to the smallest named node at LINE:COL
+    /// (1-indexed line, 0-indexed byte column) and that node's subtree.
+    #[arg(long, value_name = "LINE:COL", requires = "tree", value_parser = parse_position)]
+    pub at: Option<(usize, usize)>,
+    #[command(flatten)]
+    pub walk: WalkArgs,
+}
+
+fn parse_position(s: &str) -> Result<(usize, usize), String> {
+    let (l, c) = s.split_once(':').unwrap_or((s, "0"));
+    match (l.trim().parse::<usize>(), c.trim().parse::<usize>()) {
+        (Ok(l), Ok(c)) if l >= 1 => Ok((l, c)),
+        _ => Err(format!(
+            "`{s}` is not LINE:COL (1-indexed line, 0-indexed byte column)"
+        )),
+    }
+}
+
+/// What `llm ast` was asked to do.
+pub enum AstRequest {
+    Query(crate::cmd::ast::AstOptions),
+    Tree(crate::cmd::tree::TreeOptions),
+}
+
+impl AstArgs {
+    /// Turns the flags into the plain options `cmd::ast` / `cmd::tree` run on.
+    pub fn into_request(self) -> Result<AstRequest, Error> {
+        let langs = languages(&self.langs)?;
+        if let Some(file) = self.tree {
+            if langs.len() > 1 {
+                return Err(Error::new(
+                    Code::InvalidArgument,
+                    "--tree takes at most one --lang",
+                    "pass the one language the file is written in",
+                ));
+            }
+            return Ok(AstRequest::Tree(crate::cmd::tree::TreeOptions {
+                file,
+                lang: langs.first().copied(),
+                at: self.at,
+            }));
+        }
+        let mut paths = self.paths;
+        let query = match self.query_file {
+            Some(f) => {
+                if let Some(p) = self.query {
+                    paths.insert(0, PathBuf::from(p));
+                }
+                std::fs::read_to_string(&f).map_err(|e| {
+                    Error::new(
+                        Code::QueryFileUnreadable,
+                        format!("--query-file {}: {e}", f.display()),
+                        "check the path (relative to the current directory) and that it is UTF-8 text",
+                    )
+                })?
+            }
+            None => self.query.unwrap_or_default(),
+        };
+        Ok(AstRequest::Query(crate::cmd::ast::AstOptions {
+            query,
+            langs,
+            max_results: self.walk.max_results("ast")?,
+            threads: crate::walk::thread_count(self.walk.threads),
+            walk: self.walk.walk_options(paths),
+        }))
+    }
+}
+
+/// `llm find [OPTIONS] NAME [PATH]...`
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Symbols — Rust: function, method (fn in an impl or trait; parent = the impl's \
+type), struct, union, enum, variant, trait, impl (named after its type), type, const, static, module, \
+macro (macro_rules!), field. Python: function (async too), method, class, constant (module-level \
+assignment), field (class-level assignment).\n\n\
+span covers the whole definition including what is directly attached to it: Rust outer attributes \
+(#[...]) and outer doc comments (///, /** */) right above it; Python decorators. node_span is the item \
+alone; name_span the identifier; body_span the block/suite `llm patch --body` replaces. \
+qualified_name joins enclosing symbols (Parser::parse, Outer.Inner.method); NAME may use either \
+separator and may be a suffix of it. symbol_id hashes file path, qualified name and kind: stable when \
+the symbol moves within its file.\n\n\
+Only files whose bytes contain NAME's last segment are parsed.\n\nExamples:\n  llm find parse src\n  \
+llm find Parser::parse --json\n  llm find --prefix test_ -k function tests\n  llm find --outline src/lib.rs\n  \
+llm find --refs inc src"
+)]
+pub struct FindArgs {
+    /// Symbol name or qualified name (`parse`, `Parser::parse`, `Class.method`). With --outline,
+    /// the first positional argument is a path.
+    #[arg(value_name = "NAME")]
+    pub name: Option<String>,
+    /// Files or directories to search (default: the current directory).
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// Every symbol of the files, nested, in file order (no NAME).
+    #[arg(long, conflicts_with_all = ["refs", "regex", "prefix"])]
+    pub outline: bool,
+    /// Occurrences of NAME as an identifier (calls, paths like util::inc, obj.inc, imports);
+    /// never inside comments or strings. Definitions are flagged is_definition.
+    #[arg(long, conflicts_with_all = ["regex", "prefix"])]
+    pub refs: bool,
+    /// NAME is a regular expression matched against names and qualified names.
+    #[arg(long, conflicts_with = "prefix")]
+    pub regex: bool,
+    /// NAME is a prefix of the name or qualified name.
+    #[arg(long)]
+    pub prefix: bool,
+    /// Only symbols of this kind (repeatable): function, method, struct, enum, variant, trait,
+    /// impl, type, const, static, module, macro, field, union, class, constant.
+    #[arg(short = 'k', long = "kind", value_name = "KIND")]
+    pub kinds: Vec<String>,
+    /// Only symbols whose enclosing symbol has this name or qualified name (a method's impl type
+    /// or class).
+    #[arg(long, value_name = "NAME")]
+    pub parent: Option<String>,
+    /// Only these languages (repeatable): rust (rs), python (py).
+    #[arg(short = 'l', long = "lang", value_name = "LANG")]
+    pub langs: Vec<String>,
+    #[command(flatten)]
+    pub walk: WalkArgs,
+}
+
+impl FindArgs {
+    /// Turns the flags into the plain options `cmd::find` runs on.
+    pub fn into_options(self) -> Result<crate::cmd::find::FindOptions, Error> {
+        use crate::cmd::find::{Mode, NameMatch};
+        use crate::lang::SymbolKind;
+        let mut paths = self.paths;
+        let mode = if self.outline {
+            Mode::Outline
+        } else if self.refs {
+            Mode::Refs
+        } else {
+            Mode::Symbols
+        };
+        let name = if mode == Mode::Outline {
+            if let Some(p) = self.name {
+                paths.insert(0, PathBuf::from(p));
+            }
+            None
+        } else {
+            let n = self.name.filter(|n| !n.is_empty()).ok_or_else(|| {
+                Error::new(
+                    Code::FindArguments,
+                    "NAME is required",
+                    "give a symbol name (`llm find parse`), or --outline to list every symbol",
+                )
+            })?;
+            Some(if self.regex {
+                NameMatch::Regex(regex::Regex::new(&n).map_err(|e| {
+                    Error::new(
+                        Code::InvalidNameRegex,
+                        format!("invalid --regex `{n}`"),
+                        "fix the regex (Rust syntax), or drop --regex for an exact name",
+                    )
+                    .with_note(e.to_string())
+                })?)
+            } else if self.prefix {
+                NameMatch::Prefix(n)
+            } else {
+                NameMatch::Exact(n)
+            })
+        };
+        let kinds = self
+            .kinds
+            .iter()
+            .flat_map(|k| k.split(','))
+            .map(|k| {
+                SymbolKind::from_name(k.trim()).ok_or_else(|| {
+                    let names = SymbolKind::ALL.iter().map(|k| k.as_str());
+                    let close = crate::suggest::closest(k, names.clone(), 3);
+                    Error::new(
+                        Code::UnknownKind,
+                        format!("unknown symbol kind `{k}`"),
+                        format!(
+                            "{}kinds: {}",
+                            if close.is_empty() {
+                                String::new()
+                            } else {
+                                format!("did you mean {}? ", close.join(", "))
+                            },
+                            names.collect::<Vec<_>>().join(", ")
+                        ),
+                    )
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(crate::cmd::find::FindOptions {
+            mode,
+            name,
+            kinds,
+            parent: self.parent,
+            langs: languages(&self.langs)?,
+            max_results: self.walk.max_results("find")?,
+            threads: crate::walk::thread_count(self.walk.threads),
+            walk: self.walk.walk_options(paths),
+        })
+    }
 }
 
 /// `llm generate`

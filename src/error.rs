@@ -63,6 +63,19 @@ codes! {
     HardLinked = "LLM_E109", Error, "the target has several hard links; an atomic replace would split them";
     WriteFailed = "LLM_E110", Error, "writing failed (permissions, disk full); files already replaced were restored";
     FileExists = "LLM_E111", Rejected, "the file already exists and replacing it was not asked for";
+    // ast
+    InvalidQuery = "AST_E001", Error, "the tree-sitter query does not compile for any language it was tried on";
+    UnknownLanguage = "AST_E002", Error, "a --lang name is not a registered language";
+    QueryFileUnreadable = "AST_E003", Error, "the --query-file could not be read";
+    SyntaxErrors = "AST_E004", Ok, "a file has syntax errors; matches inside the broken region may be missing (warning)";
+    NoLanguage = "AST_E005", Error, "a file named on the command line has no registered language (pass --lang)";
+    BadPosition = "AST_E006", Error, "a --at position is not LINE:COL inside the file";
+    // find
+    UnknownKind = "FIND_E001", Error, "a --kind name is not a symbol kind";
+    InvalidNameRegex = "FIND_E002", Error, "the --regex NAME is not a valid regular expression";
+    FindSyntaxErrors = "FIND_E003", Ok, "a file has syntax errors; symbols inside the broken region may be missing (warning)";
+    FindArguments = "FIND_E004", Error, "NAME is missing (it is required unless --outline)";
+    NoSuchSymbol = "FIND_E005", NoMatches, "no symbol matched NAME; the remediation lists close names";
 }
 
 /// A failure with a stable code and a remediation. Carried up to the printer, which turns it

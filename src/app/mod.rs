@@ -1,3 +1,5 @@
 //! Glue per subcommand: clap arguments → options → `cmd/` → printer, and the exit code.
 
+pub mod ast;
+pub mod find;
 pub mod search;

@@ -1,4 +1,7 @@
 //! The commands' logic: each takes plain options and returns data. Nothing here parses
 //! arguments or prints.
 
+pub mod ast;
+pub mod find;
 pub mod search;
+pub mod tree;

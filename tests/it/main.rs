@@ -1,4 +1,6 @@
 //! The one integration-test binary: every test runs the real `llm` binary.
 
+mod ast;
+mod find;
 mod generate;
 mod util;
