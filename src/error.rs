@@ -63,6 +63,17 @@ codes! {
     HardLinked = "LLM_E109", Error, "the target has several hard links; an atomic replace would split them";
     WriteFailed = "LLM_E110", Error, "writing failed (permissions, disk full); files already replaced were restored";
     FileExists = "LLM_E111", Rejected, "the file already exists and replacing it was not asked for";
+    // transform
+    BadRequest = "TRANSFORM_E001", Error, "the edit request (stdin or --edits) is not valid JSON or lacks a required field";
+    NoEdits = "TRANSFORM_E002", Error, "the input holds no edits (empty request, or query output without matches)";
+    OldTextNotFound = "TRANSFORM_E003", Rejected, "--old text occurs nowhere in the file, even after normalising line endings and indentation";
+    OldTextAmbiguous = "TRANSFORM_E004", Rejected, "--old text occurs more than once and --all was not given";
+    AlreadyApplied = "TRANSFORM_E005", Rejected, "--old text is absent but --new text is present: the edit was probably applied before";
+    NoReplacement = "TRANSFORM_E006", Error, "query output piped in has no replacement (search without -r, ast/find without --replace)";
+    TransformArgs = "TRANSFORM_E007", Error, "the options contradict each other or the input (e.g. --expected-checksum with several files)";
+    OldTextMismatch = "TRANSFORM_E008", Rejected, "an edit's recorded old text (matched_text/old_content) is not what the file holds at its range";
+    UnknownCapture = "TRANSFORM_E009", Error, "a --replace template names a capture the match does not have";
+    FailedQueryInput = "TRANSFORM_E010", Error, "the query output piped in is a failed run (status error) with nothing to apply";
 }
 
 /// A failure with a stable code and a remediation. Carried up to the printer, which turns it

@@ -2,3 +2,4 @@
 //! arguments or prints.
 
 pub mod search;
+pub mod transform;
