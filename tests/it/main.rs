@@ -1,4 +1,6 @@
 //! The one integration-test binary: every test runs the real `llm` binary.
 
 mod generate;
+mod transform;
+mod transform_safety;
 mod util;
