@@ -95,6 +95,8 @@ pub enum Command {
     Ast(AstArgs),
     /// Symbol definitions by name or kind, file outlines (`--outline`), references (`--refs`).
     Find(FindArgs),
+    /// Apply byte-span or exact-text edits, guarded by the file's SHA-256 (atomic, all or nothing).
+    Transform(TransformArgs),
     /// Write shell completions and man pages (for packagers and this repository).
     #[command(hide = true)]
     Generate(GenerateArgs),
@@ -522,6 +524,170 @@ impl FindArgs {
             max_results: self.walk.max_results("find")?,
             threads: crate::walk::thread_count(self.walk.threads),
             walk: self.walk.walk_options(paths),
+        })
+    }
+}
+
+/// `llm transform [FILE --old TEXT --new TEXT] [OPTIONS]`
+#[derive(Debug, Args)]
+#[command(after_help = "Input (one of):\n  \
+an edit request on stdin or --edits FILE: {\"file_path\", \"expected_checksum\", \"edits\": \
+[{\"byte_start\", \"byte_end\", \"new_content\"}]} (one object, an array, or JSON lines; several files \
+are all or nothing)\n  \
+FILE --old TEXT --new TEXT: exact text, which must occur once (or --all)\n  \
+the --json output of `llm search -r TEXT`, or of `llm ast`/`llm find` with --replace TEXT\n\n\
+JSON: result.files[] each have before_checksum, after_checksum, edits[] (span in the new file, \
+old_span), lines_added/lines_removed, total_byte_shift; result.source and result.matched_with say \
+how the edits were found.\n\nExamples:\n  \
+llm transform src/lib.rs --old 'fn old()' --new 'fn new()'\n  \
+llm search -r 'new_$1' 'old_(\\w+)' --json | llm transform --dry-run\n  \
+llm transform --edits edits.json --json")]
+pub struct TransformArgs {
+    /// The file to edit with --old/--new.
+    #[arg(value_name = "FILE", requires = "old_text")]
+    pub file: Option<PathBuf>,
+    /// Exact text to replace (must occur exactly once unless --all).
+    #[arg(
+        long = "old",
+        value_name = "TEXT",
+        requires = "file",
+        group = "old_text"
+    )]
+    pub old: Option<String>,
+    /// Read the text to replace from a file.
+    #[arg(
+        long,
+        value_name = "PATH",
+        conflicts_with = "old",
+        requires = "file",
+        group = "old_text"
+    )]
+    pub old_file: Option<PathBuf>,
+    /// Text that replaces --old (`''` deletes it).
+    #[arg(
+        long = "new",
+        value_name = "TEXT",
+        requires = "old_text",
+        group = "new_text"
+    )]
+    pub new: Option<String>,
+    /// Read the replacement text from a file.
+    #[arg(
+        long,
+        value_name = "PATH",
+        conflicts_with = "new",
+        requires = "old_text",
+        group = "new_text"
+    )]
+    pub new_file: Option<PathBuf>,
+    /// Replace every occurrence of --old (otherwise several occurrences are rejected).
+    #[arg(long, requires = "old_text")]
+    pub all: bool,
+    /// Read the edit request (or piped query output) from this file instead of stdin (`-` = stdin).
+    #[arg(long, value_name = "FILE", conflicts_with = "file")]
+    pub edits: Option<PathBuf>,
+    /// For piped `llm ast`/`llm find` output: replace each match's span with TEXT (`$name`
+    /// expands a capture, `$$` is `$`). For `llm search` output: used literally instead of -r.
+    #[arg(long, value_name = "TEXT", conflicts_with = "file")]
+    pub replace: Option<String>,
+    /// Refuse (rejected) unless the file's SHA-256 is this (a checksum from an earlier read).
+    #[arg(long, value_name = "SHA256")]
+    pub expected_checksum: Option<String>,
+    #[command(flatten)]
+    pub mutation: MutationArgs,
+}
+
+/// Options every mutation (transform, patch, write) shares.
+#[derive(Debug, Args, Clone)]
+pub struct MutationArgs {
+    /// Compute everything and show a unified diff; write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Write even when the change introduces syntax errors (reported as warnings).
+    #[arg(long)]
+    pub force: bool,
+    /// Workspace root: nothing is written outside it.
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub root: PathBuf,
+    /// Allow writing outside --root (and through symlinks that leave it).
+    #[arg(long)]
+    pub allow_outside_root: bool,
+    /// Keep inserted text byte for byte: do not convert its `\n` to `\r\n` in CRLF files.
+    #[arg(long)]
+    pub raw_line_endings: bool,
+}
+
+impl MutationArgs {
+    /// The mutation core's options for `tool`.
+    pub fn options(&self, tool: &'static str) -> crate::mutation::MutationOptions {
+        crate::mutation::MutationOptions {
+            root: self.root.clone(),
+            allow_outside_root: self.allow_outside_root,
+            dry_run: self.dry_run,
+            force: self.force,
+            match_line_endings: !self.raw_line_endings,
+            tool,
+        }
+    }
+}
+
+impl TransformArgs {
+    /// Turns the flags into the plain options `cmd::transform` runs on; `stdin` supplies the
+    /// JSON input when neither exact text nor `--edits FILE` is given.
+    pub fn into_options(
+        self,
+        stdin: impl FnOnce() -> Result<Vec<u8>, Error>,
+    ) -> Result<crate::cmd::transform::TransformOptions, Error> {
+        use crate::cmd::transform::Input;
+        let read_arg = |p: &PathBuf, flag: &str| {
+            std::fs::read(p).map_err(|e| {
+                Error::new(
+                    Code::PathNotFound,
+                    format!("{flag} {}: {e}", p.display()),
+                    format!("pass a readable file to {flag}"),
+                )
+            })
+        };
+        let input = if let Some(file) = self.file {
+            let old = match (self.old, &self.old_file) {
+                (Some(t), _) => t.into_bytes(),
+                (None, Some(p)) => read_arg(p, "--old-file")?,
+                (None, None) => unreachable!("clap requires --old or --old-file"),
+            };
+            let new = match (self.new, &self.new_file) {
+                (Some(t), _) => t.into_bytes(),
+                (None, Some(p)) => read_arg(p, "--new-file")?,
+                (None, None) => {
+                    return Err(Error::new(
+                        Code::TransformArgs,
+                        "--old needs --new (or --new-file)",
+                        "pass --new TEXT (`--new ''` deletes the old text)",
+                    ))
+                }
+            };
+            Input::Exact {
+                file,
+                old,
+                new,
+                all: self.all,
+            }
+        } else {
+            match self.edits.as_ref().filter(|p| p.as_os_str() != "-") {
+                Some(p) => Input::Json {
+                    text: read_arg(p, "--edits")?,
+                    origin: p.display().to_string(),
+                },
+                None => Input::Json {
+                    text: stdin()?,
+                    origin: "stdin".to_string(),
+                },
+            }
+        };
+        Ok(crate::cmd::transform::TransformOptions {
+            mutation: self.mutation.options("transform"),
+            input,
+            expected_checksum: self.expected_checksum,
+            replace: self.replace,
         })
     }
 }

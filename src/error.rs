@@ -76,6 +76,17 @@ codes! {
     FindSyntaxErrors = "FIND_E003", Ok, "a file has syntax errors; symbols inside the broken region may be missing (warning)";
     FindArguments = "FIND_E004", Error, "NAME is missing (it is required unless --outline)";
     NoSuchSymbol = "FIND_E005", NoMatches, "no symbol matched NAME; the remediation lists close names";
+    // transform
+    BadRequest = "TRANSFORM_E001", Error, "the edit request (stdin or --edits) is not valid JSON or lacks a required field";
+    NoEdits = "TRANSFORM_E002", Error, "the input holds no edits (empty request, or query output without matches)";
+    OldTextNotFound = "TRANSFORM_E003", Rejected, "--old text occurs nowhere in the file, even after normalising line endings and indentation";
+    OldTextAmbiguous = "TRANSFORM_E004", Rejected, "--old text occurs more than once and --all was not given";
+    AlreadyApplied = "TRANSFORM_E005", Rejected, "--old text is absent but --new text is present: the edit was probably applied before";
+    NoReplacement = "TRANSFORM_E006", Error, "query output piped in has no replacement (search without -r, ast/find without --replace)";
+    TransformArgs = "TRANSFORM_E007", Error, "the options contradict each other or the input (e.g. --expected-checksum with several files)";
+    OldTextMismatch = "TRANSFORM_E008", Rejected, "an edit's recorded old text (matched_text/old_content) is not what the file holds at its range";
+    UnknownCapture = "TRANSFORM_E009", Error, "a --replace template names a capture the match does not have";
+    FailedQueryInput = "TRANSFORM_E010", Error, "the query output piped in is a failed run (status error) with nothing to apply";
 }
 
 /// A failure with a stable code and a remediation. Carried up to the printer, which turns it

@@ -40,6 +40,7 @@ pub fn run(cli: Cli) -> u8 {
         Command::Search(args) => app::search::run(args, &mut printer),
         Command::Ast(args) => app::ast::run(args, &mut printer),
         Command::Find(args) => app::find::run(args, &mut printer),
+        Command::Transform(args) => app::transform::run(args, &mut printer),
         Command::Generate(args) => generate::run(&args.out_dir, &mut printer),
     };
     let code = match result {

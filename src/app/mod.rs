@@ -3,3 +3,4 @@
 pub mod ast;
 pub mod find;
 pub mod search;
+pub mod transform;

@@ -4,4 +4,5 @@
 pub mod ast;
 pub mod find;
 pub mod search;
+pub mod transform;
 pub mod tree;

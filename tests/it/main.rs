@@ -3,4 +3,6 @@
 mod ast;
 mod find;
 mod generate;
+mod transform;
+mod transform_safety;
 mod util;
