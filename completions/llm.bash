@@ -34,6 +34,9 @@ _llm() {
             llm,transform)
                 cmd="llm__subcmd__transform"
                 ;;
+            llm,write)
+                cmd="llm__subcmd__write"
+                ;;
             llm__subcmd__help,ast)
                 cmd="llm__subcmd__help__subcmd__ast"
                 ;;
@@ -52,6 +55,9 @@ _llm() {
             llm__subcmd__help,transform)
                 cmd="llm__subcmd__help__subcmd__transform"
                 ;;
+            llm__subcmd__help,write)
+                cmd="llm__subcmd__help__subcmd__write"
+                ;;
             *)
                 ;;
         esac
@@ -59,7 +65,7 @@ _llm() {
 
     case "${cmd}" in
         llm)
-            opts="-h -V --format --json --color --help --version search ast find transform generate help"
+            opts="-h -V --format --json --color --help --version search ast find transform write generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -239,7 +245,7 @@ _llm() {
             return 0
             ;;
         llm__subcmd__help)
-            opts="search ast find transform generate help"
+            opts="search ast find transform write generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -323,6 +329,20 @@ _llm() {
             return 0
             ;;
         llm__subcmd__help__subcmd__transform)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        llm__subcmd__help__subcmd__write)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -486,6 +506,60 @@ _llm() {
                     return 0
                     ;;
                 --expected-checksum)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "human json jsonl" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        llm__subcmd__write)
+            opts="-p -h -V --content --content-file --parents --overwrite --expected-checksum --lang --check --check-timeout --lsp --no-lsp --lsp-timeout --root --allow-outside-root --dry-run --force --format --json --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --content)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --content-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --expected-checksum)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lang)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --check-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lsp)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lsp-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

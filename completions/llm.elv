@@ -29,6 +29,7 @@ set edit:completion:arg-completer[llm] = {|@words|
             cand ast 'Tree-sitter query search over Rust and Python files; `--tree` prints a file''s syntax tree'
             cand find 'Symbol definitions by name or kind, file outlines (`--outline`), references (`--refs`)'
             cand transform 'Apply byte-span or exact-text edits, guarded by the file''s SHA-256 (atomic, all or nothing)'
+            cand write 'Create or replace a file only when it is valid: tree-sitter syntax, then optionally the language''s checker (--check) and a language server (--lsp)'
             cand generate 'Write shell completions and man pages (for packagers and this repository)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -167,6 +168,31 @@ set edit:completion:arg-completer[llm] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'llm;write'= {
+            cand --content 'The new content as an argument'
+            cand --content-file 'Read the new content from a file (`-` for stdin). Without --content or --content-file, the content is read from stdin'
+            cand --expected-checksum 'With --overwrite: refuse unless the existing file''s SHA-256 is this (from a prior read)'
+            cand --lang 'Language for validation (rust, python…); default: from the extension'
+            cand --check-timeout 'Seconds --check may take (a cold `cargo check` can be slow)'
+            cand --lsp 'Validate with a language server over stdio, e.g. `pylsp` or `pyright-langserver --stdio`. Default: the LLM_LSP_<LANG> environment variable (LLM_LSP_PYTHON, LLM_LSP_RUST)'
+            cand --lsp-timeout 'Seconds the language server may take to start and publish diagnostics'
+            cand --root 'Workspace root; nothing is written outside it'
+            cand --format 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)'
+            cand --color 'When to use colour in human output. `auto` colours a terminal unless NO_COLOR is set'
+            cand -p 'Create missing parent directories (inside the root)'
+            cand --parents 'Create missing parent directories (inside the root)'
+            cand --overwrite 'Replace the file if it exists (otherwise an existing file is refused)'
+            cand --check 'Also run the language''s own checker: `cargo check` for a Rust file in a Cargo package, Python''s compile() for Python'
+            cand --no-lsp 'Do not use a language server, even if LLM_LSP_<LANG> is set'
+            cand --allow-outside-root 'Allow writing outside --root'
+            cand --dry-run 'Validate and report (with a diff), write nothing'
+            cand --force 'Write even when validators report errors, or the content looks suspicious (they are reported as warnings)'
+            cand --json 'Shorthand for `--format json`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'llm;generate'= {
             cand --out-dir 'Directory under which `completions/` and `man/` are written'
             cand --format 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)'
@@ -182,6 +208,7 @@ set edit:completion:arg-completer[llm] = {|@words|
             cand ast 'Tree-sitter query search over Rust and Python files; `--tree` prints a file''s syntax tree'
             cand find 'Symbol definitions by name or kind, file outlines (`--outline`), references (`--refs`)'
             cand transform 'Apply byte-span or exact-text edits, guarded by the file''s SHA-256 (atomic, all or nothing)'
+            cand write 'Create or replace a file only when it is valid: tree-sitter syntax, then optionally the language''s checker (--check) and a language server (--lsp)'
             cand generate 'Write shell completions and man pages (for packagers and this repository)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -192,6 +219,8 @@ set edit:completion:arg-completer[llm] = {|@words|
         &'llm;help;find'= {
         }
         &'llm;help;transform'= {
+        }
+        &'llm;help;write'= {
         }
         &'llm;help;generate'= {
         }

@@ -37,6 +37,7 @@ complete -c llm -n "__fish_llm_needs_command" -f -a "search" -d 'Regex or litera
 complete -c llm -n "__fish_llm_needs_command" -f -a "ast" -d 'Tree-sitter query search over Rust and Python files; `--tree` prints a file\'s syntax tree'
 complete -c llm -n "__fish_llm_needs_command" -f -a "find" -d 'Symbol definitions by name or kind, file outlines (`--outline`), references (`--refs`)'
 complete -c llm -n "__fish_llm_needs_command" -f -a "transform" -d 'Apply byte-span or exact-text edits, guarded by the file\'s SHA-256 (atomic, all or nothing)'
+complete -c llm -n "__fish_llm_needs_command" -f -a "write" -d 'Create or replace a file only when it is valid: tree-sitter syntax, then optionally the language\'s checker (--check) and a language server (--lsp)'
 complete -c llm -n "__fish_llm_needs_command" -f -a "generate" -d 'Write shell completions and man pages (for packagers and this repository)'
 complete -c llm -n "__fish_llm_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c llm -n "__fish_llm_using_subcommand search" -s e -l regexp -d 'A pattern to search for (repeatable; a line matching any of them matches). Use it for patterns that start with `-`' -r
@@ -144,6 +145,30 @@ complete -c llm -n "__fish_llm_using_subcommand transform" -l raw-line-endings -
 complete -c llm -n "__fish_llm_using_subcommand transform" -l json -d 'Shorthand for `--format json`'
 complete -c llm -n "__fish_llm_using_subcommand transform" -s h -l help -d 'Print help'
 complete -c llm -n "__fish_llm_using_subcommand transform" -s V -l version -d 'Print version'
+complete -c llm -n "__fish_llm_using_subcommand write" -l content -d 'The new content as an argument' -r
+complete -c llm -n "__fish_llm_using_subcommand write" -l content-file -d 'Read the new content from a file (`-` for stdin). Without --content or --content-file, the content is read from stdin' -r -F
+complete -c llm -n "__fish_llm_using_subcommand write" -l expected-checksum -d 'With --overwrite: refuse unless the existing file\'s SHA-256 is this (from a prior read)' -r
+complete -c llm -n "__fish_llm_using_subcommand write" -l lang -d 'Language for validation (rust, python…); default: from the extension' -r
+complete -c llm -n "__fish_llm_using_subcommand write" -l check-timeout -d 'Seconds --check may take (a cold `cargo check` can be slow)' -r
+complete -c llm -n "__fish_llm_using_subcommand write" -l lsp -d 'Validate with a language server over stdio, e.g. `pylsp` or `pyright-langserver --stdio`. Default: the LLM_LSP_<LANG> environment variable (LLM_LSP_PYTHON, LLM_LSP_RUST)' -r
+complete -c llm -n "__fish_llm_using_subcommand write" -l lsp-timeout -d 'Seconds the language server may take to start and publish diagnostics' -r
+complete -c llm -n "__fish_llm_using_subcommand write" -l root -d 'Workspace root; nothing is written outside it' -r -F
+complete -c llm -n "__fish_llm_using_subcommand write" -l format -d 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)' -r -f -a "human\t''
+json\t''
+jsonl\t''"
+complete -c llm -n "__fish_llm_using_subcommand write" -l color -d 'When to use colour in human output. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c llm -n "__fish_llm_using_subcommand write" -s p -l parents -d 'Create missing parent directories (inside the root)'
+complete -c llm -n "__fish_llm_using_subcommand write" -l overwrite -d 'Replace the file if it exists (otherwise an existing file is refused)'
+complete -c llm -n "__fish_llm_using_subcommand write" -l check -d 'Also run the language\'s own checker: `cargo check` for a Rust file in a Cargo package, Python\'s compile() for Python'
+complete -c llm -n "__fish_llm_using_subcommand write" -l no-lsp -d 'Do not use a language server, even if LLM_LSP_<LANG> is set'
+complete -c llm -n "__fish_llm_using_subcommand write" -l allow-outside-root -d 'Allow writing outside --root'
+complete -c llm -n "__fish_llm_using_subcommand write" -l dry-run -d 'Validate and report (with a diff), write nothing'
+complete -c llm -n "__fish_llm_using_subcommand write" -l force -d 'Write even when validators report errors, or the content looks suspicious (they are reported as warnings)'
+complete -c llm -n "__fish_llm_using_subcommand write" -l json -d 'Shorthand for `--format json`'
+complete -c llm -n "__fish_llm_using_subcommand write" -s h -l help -d 'Print help'
+complete -c llm -n "__fish_llm_using_subcommand write" -s V -l version -d 'Print version'
 complete -c llm -n "__fish_llm_using_subcommand generate" -l out-dir -d 'Directory under which `completions/` and `man/` are written' -r -F
 complete -c llm -n "__fish_llm_using_subcommand generate" -l format -d 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)' -r -f -a "human\t''
 json\t''
@@ -154,9 +179,10 @@ never\t''"
 complete -c llm -n "__fish_llm_using_subcommand generate" -l json -d 'Shorthand for `--format json`'
 complete -c llm -n "__fish_llm_using_subcommand generate" -s h -l help -d 'Print help'
 complete -c llm -n "__fish_llm_using_subcommand generate" -s V -l version -d 'Print version'
-complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform generate help" -f -a "search" -d 'Regex or literal text search over files and directories (ripgrep\'s engine)'
-complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform generate help" -f -a "ast" -d 'Tree-sitter query search over Rust and Python files; `--tree` prints a file\'s syntax tree'
-complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform generate help" -f -a "find" -d 'Symbol definitions by name or kind, file outlines (`--outline`), references (`--refs`)'
-complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform generate help" -f -a "transform" -d 'Apply byte-span or exact-text edits, guarded by the file\'s SHA-256 (atomic, all or nothing)'
-complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform generate help" -f -a "generate" -d 'Write shell completions and man pages (for packagers and this repository)'
-complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform write generate help" -f -a "search" -d 'Regex or literal text search over files and directories (ripgrep\'s engine)'
+complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform write generate help" -f -a "ast" -d 'Tree-sitter query search over Rust and Python files; `--tree` prints a file\'s syntax tree'
+complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform write generate help" -f -a "find" -d 'Symbol definitions by name or kind, file outlines (`--outline`), references (`--refs`)'
+complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform write generate help" -f -a "transform" -d 'Apply byte-span or exact-text edits, guarded by the file\'s SHA-256 (atomic, all or nothing)'
+complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform write generate help" -f -a "write" -d 'Create or replace a file only when it is valid: tree-sitter syntax, then optionally the language\'s checker (--check) and a language server (--lsp)'
+complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform write generate help" -f -a "generate" -d 'Write shell completions and man pages (for packagers and this repository)'
+complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform write generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

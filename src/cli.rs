@@ -97,6 +97,9 @@ pub enum Command {
     Find(FindArgs),
     /// Apply byte-span or exact-text edits, guarded by the file's SHA-256 (atomic, all or nothing).
     Transform(TransformArgs),
+    /// Create or replace a file only when it is valid: tree-sitter syntax, then optionally the
+    /// language's checker (--check) and a language server (--lsp).
+    Write(WriteArgs),
     /// Write shell completions and man pages (for packagers and this repository).
     #[command(hide = true)]
     Generate(GenerateArgs),
@@ -688,6 +691,167 @@ impl TransformArgs {
             input,
             expected_checksum: self.expected_checksum,
             replace: self.replace,
+        })
+    }
+}
+
+/// `llm write PATH [--content TEXT | --content-file FILE | stdin]`
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Validators run in order: tree-sitter syntax; with --check, `cargo check` (Rust \
+file in a Cargo package: placed, checked, removed/restored if rejected, under a lock) or Python's \
+compile(); with --lsp (or LLM_LSP_<LANG>, e.g. LLM_LSP_PYTHON=pylsp), a language server. Any \
+error → status rejected and nothing left on disk. A checker that is missing or times out is an \
+error, never a pass.\n\nJSON: result has path, language, checksum, bytes, lines, written, \
+validators[] (name, version, duration_ms, verdict, diagnostics), lsp_used, diagnostics[], and the \
+mutation fields (files[], lines_added…, diff with --dry-run).\n\nExamples:\n  \
+llm write src/util.rs --content-file /tmp/util.rs --check\n  \
+printf 'def f():\\n    return 1\\n' | llm write pkg/f.py --parents --lsp pylsp --json\n  \
+llm write app.py --overwrite --expected-checksum SHA256 --content-file new.py"
+)]
+pub struct WriteArgs {
+    /// File to create (or replace, with --overwrite).
+    #[arg(value_name = "PATH")]
+    pub path: PathBuf,
+    /// The new content as an argument.
+    #[arg(long, value_name = "TEXT", conflicts_with = "content_file")]
+    pub content: Option<String>,
+    /// Read the new content from a file (`-` for stdin). Without --content or --content-file,
+    /// the content is read from stdin.
+    #[arg(long, value_name = "FILE")]
+    pub content_file: Option<PathBuf>,
+    /// Create missing parent directories (inside the root).
+    #[arg(short = 'p', long)]
+    pub parents: bool,
+    /// Replace the file if it exists (otherwise an existing file is refused).
+    #[arg(long)]
+    pub overwrite: bool,
+    /// With --overwrite: refuse unless the existing file's SHA-256 is this (from a prior read).
+    #[arg(long, value_name = "SHA256", requires = "overwrite")]
+    pub expected_checksum: Option<String>,
+    /// Language for validation (rust, python…); default: from the extension.
+    #[arg(long, value_name = "LANG")]
+    pub lang: Option<String>,
+    /// Also run the language's own checker: `cargo check` for a Rust file in a Cargo package,
+    /// Python's compile() for Python.
+    #[arg(long)]
+    pub check: bool,
+    /// Seconds --check may take (a cold `cargo check` can be slow).
+    #[arg(long, value_name = "SECS", default_value_t = 300.0)]
+    pub check_timeout: f64,
+    /// Validate with a language server over stdio, e.g. `pylsp` or `pyright-langserver --stdio`.
+    /// Default: the LLM_LSP_<LANG> environment variable (LLM_LSP_PYTHON, LLM_LSP_RUST).
+    #[arg(long, value_name = "CMD")]
+    pub lsp: Option<String>,
+    /// Do not use a language server, even if LLM_LSP_<LANG> is set.
+    #[arg(long, conflicts_with = "lsp")]
+    pub no_lsp: bool,
+    /// Seconds the language server may take to start and publish diagnostics.
+    #[arg(long, value_name = "SECS", default_value_t = 10.0)]
+    pub lsp_timeout: f64,
+    /// Workspace root; nothing is written outside it.
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub root: PathBuf,
+    /// Allow writing outside --root.
+    #[arg(long)]
+    pub allow_outside_root: bool,
+    /// Validate and report (with a diff), write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Write even when validators report errors, or the content looks suspicious (they are
+    /// reported as warnings).
+    #[arg(long)]
+    pub force: bool,
+}
+
+impl WriteArgs {
+    /// The plain options: resolves --lang and the LSP default, and reads the content.
+    pub fn into_options(self) -> Result<crate::cmd::write::WriteOptions, Error> {
+        use std::io::{IsTerminal, Read};
+        let language = match &self.lang {
+            None => None,
+            Some(name) => Some(crate::lang::by_name(name).ok_or_else(|| {
+                let names = crate::lang::ALL.iter().map(|l| l.name);
+                let mut fix = format!(
+                    "use one of: {}",
+                    crate::lang::ALL
+                        .iter()
+                        .map(|l| l.name)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+                if let Some(best) = crate::suggest::closest(name, names, 1).first() {
+                    fix = format!("did you mean `{best}`? {fix}");
+                }
+                Error::new(
+                    Code::WriteUnknownLanguage,
+                    format!("unknown language `{name}`"),
+                    fix,
+                )
+            })?),
+        };
+        let no_content = || {
+            Error::new(
+                Code::NoContent,
+                "no content: pass --content TEXT, --content-file FILE, or pipe the content on stdin",
+                "give the file's full new content one of those ways",
+            )
+        };
+        let content = match (&self.content, &self.content_file) {
+            (Some(text), None) => text.clone().into_bytes(),
+            (None, Some(f)) if f.as_os_str() == "-" => read_stdin()?,
+            (None, Some(f)) => crate::fsio::read(f, &f.display().to_string())?,
+            (None, None) if std::io::stdin().is_terminal() => return Err(no_content()),
+            (None, None) => read_stdin()?,
+            (Some(_), Some(_)) => return Err(no_content()),
+        };
+        fn read_stdin() -> Result<Vec<u8>, Error> {
+            let mut buf = Vec::new();
+            std::io::stdin().read_to_end(&mut buf).map_err(|e| {
+                Error::new(
+                    Code::NoContent,
+                    format!("could not read stdin: {e}"),
+                    "pipe the content, or use --content-file",
+                )
+            })?;
+            Ok(buf)
+        }
+        let lang_for_env = language.or_else(|| crate::lang::for_path(&self.path));
+        let lsp = match (&self.lsp, self.no_lsp, lang_for_env) {
+            (Some(cmd), _, _) => Some(cmd.clone()),
+            (None, false, Some(l)) => {
+                std::env::var(format!("LLM_LSP_{}", l.name.to_ascii_uppercase()))
+                    .ok()
+                    .filter(|v| !v.trim().is_empty())
+            }
+            _ => None,
+        };
+        let secs = |s: f64, flag: &str| {
+            if s.is_finite() && s > 0.0 {
+                Ok(std::time::Duration::from_secs_f64(s))
+            } else {
+                Err(Error::new(
+                    Code::UsageInvalid,
+                    format!("{flag} must be a positive number of seconds, not {s}"),
+                    format!("pass e.g. {flag} 10"),
+                ))
+            }
+        };
+        Ok(crate::cmd::write::WriteOptions {
+            path: self.path,
+            content,
+            parents: self.parents,
+            overwrite: self.overwrite,
+            expected_checksum: self.expected_checksum,
+            language,
+            check: self.check,
+            check_timeout: secs(self.check_timeout, "--check-timeout")?,
+            lsp,
+            lsp_timeout: secs(self.lsp_timeout, "--lsp-timeout")?,
+            root: self.root,
+            allow_outside_root: self.allow_outside_root,
+            dry_run: self.dry_run,
+            force: self.force,
         })
     }
 }

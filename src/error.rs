@@ -87,6 +87,17 @@ codes! {
     OldTextMismatch = "TRANSFORM_E008", Rejected, "an edit's recorded old text (matched_text/old_content) is not what the file holds at its range";
     UnknownCapture = "TRANSFORM_E009", Error, "a --replace template names a capture the match does not have";
     FailedQueryInput = "TRANSFORM_E010", Error, "the query output piped in is a failed run (status error) with nothing to apply";
+    // check: the external checkers shared by `write --check/--lsp` and `patch --check`
+    CheckerNotAvailable = "CHECK_E001", Rejected, "a requested checker (cargo, python3, a language server) is not installed or could not start; never counted as a pass";
+    CheckerTimedOut = "CHECK_E002", Rejected, "a checker did not finish within its timeout (it was stopped); never counted as a pass";
+    CheckerFailed = "CHECK_E003", Rejected, "a checker ran but could not do its job (bad Cargo.toml, server crashed, protocol error)";
+    CheckerSkipped = "CHECK_E004", Ok, "the checker does not apply to this file (e.g. a Rust file outside any Cargo package, or not reached by any `mod`) (warning)";
+    // write
+    NoContent = "WRITE_E001", Error, "no content was given, or more than one source (--content, --content-file, stdin)";
+    ValidationFailed = "WRITE_E002", Rejected, "a validator (tree-sitter, --check, --lsp) reported errors; nothing was written";
+    SuspiciousContent = "WRITE_E003", Rejected, "the content is not UTF-8, or shrinks the file drastically while containing elision markers";
+    ParentMissing = "WRITE_E004", Error, "the file's directory does not exist (pass --parents to create it)";
+    WriteUnknownLanguage = "WRITE_E005", Error, "--lang names no language llm knows";
 }
 
 /// A failure with a stable code and a remediation. Carried up to the printer, which turns it

@@ -9,6 +9,7 @@
 #![allow(clippy::result_large_err)]
 
 pub mod app;
+pub mod check;
 pub mod cli;
 pub mod cmd;
 pub mod edit;
@@ -41,6 +42,7 @@ pub fn run(cli: Cli) -> u8 {
         Command::Ast(args) => app::ast::run(args, &mut printer),
         Command::Find(args) => app::find::run(args, &mut printer),
         Command::Transform(args) => app::transform::run(args, &mut printer),
+        Command::Write(args) => app::write::run(args, &mut printer),
         Command::Generate(args) => generate::run(&args.out_dir, &mut printer),
     };
     let code = match result {

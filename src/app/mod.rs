@@ -4,3 +4,4 @@ pub mod ast;
 pub mod find;
 pub mod search;
 pub mod transform;
+pub mod write;

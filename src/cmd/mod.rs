@@ -6,3 +6,4 @@ pub mod find;
 pub mod search;
 pub mod transform;
 pub mod tree;
+pub mod write;

@@ -6,3 +6,4 @@ mod generate;
 mod transform;
 mod transform_safety;
 mod util;
+mod write;

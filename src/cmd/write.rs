@@ -1,0 +1,699 @@
+//! `llm write`: create or replace a whole file only when it is valid. Flow: content checks
+//! (UTF-8, elision markers) → the mutation core's prepare (confinement, existence, checksum,
+//! tree-sitter syntax) → `--check` (python `compile()`, or `cargo check` with the file placed
+//! under the core's lock) → `--lsp` → keep, or roll back so nothing invalid is left on disk.
+
+use crate::check::{cargo, lsp, python, ValidatorReport, Verdict};
+use crate::envelope::{DiagnosticPayload, Level, Status};
+use crate::error::{Code, Error};
+use crate::lang::{self, Language};
+use crate::mutation::{self, Change, Content, Existence, MutationOptions, MutationResult};
+use crate::span::LineIndex;
+use crate::walk::{display_path, normalize};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// Everything `llm write` needs, already parsed.
+#[derive(Debug, Clone)]
+pub struct WriteOptions {
+    pub path: PathBuf,
+    /// The new content, byte for byte (line endings kept as given).
+    pub content: Vec<u8>,
+    /// Create missing parent directories.
+    pub parents: bool,
+    /// Replace an existing file (otherwise an existing file is refused).
+    pub overwrite: bool,
+    pub expected_checksum: Option<String>,
+    /// `--lang`, already resolved.
+    pub language: Option<&'static Language>,
+    /// Run the language's checker (`cargo check`, Python `compile()`).
+    pub check: bool,
+    pub check_timeout: Duration,
+    /// Language server command line (`--lsp`, or `LLM_LSP_<LANG>`).
+    pub lsp: Option<String>,
+    pub lsp_timeout: Duration,
+    pub root: PathBuf,
+    pub allow_outside_root: bool,
+    pub dry_run: bool,
+    pub force: bool,
+}
+
+/// `result` of `llm write`.
+#[derive(Debug, Clone, Serialize)]
+pub struct WriteData {
+    pub path: String,
+    /// Language used for validation; null when unknown (written without syntax validation).
+    pub language: Option<&'static str>,
+    /// Whether the file was (or, in a dry run, would be) created rather than replaced.
+    pub created: bool,
+    /// SHA-256 of the content written.
+    pub checksum: String,
+    /// SHA-256 of the file it replaced (null when created).
+    pub before_checksum: Option<String>,
+    pub bytes: usize,
+    pub lines: usize,
+    /// Whether the content is on disk now (false for dry runs and rejections).
+    pub written: bool,
+    /// Each validator that ran, in order.
+    pub validators: Vec<ValidatorReport>,
+    /// The language server command used, if any.
+    pub lsp_used: Option<String>,
+    /// Every validator diagnostic (errors turned into warnings with `--force`).
+    pub diagnostics: Vec<DiagnosticPayload>,
+    #[serde(flatten)]
+    pub mutation: MutationResult,
+}
+
+/// How a run ended: status, message, the data when there is some, and the error when it failed.
+pub struct WriteOutcome {
+    pub status: Status,
+    pub message: String,
+    pub data: Option<WriteData>,
+    pub diagnostics: Vec<DiagnosticPayload>,
+    pub error: Option<Error>,
+}
+
+impl WriteOutcome {
+    fn failed(e: Error) -> Self {
+        WriteOutcome {
+            status: e.status(),
+            message: e.message.clone(),
+            data: None,
+            diagnostics: Vec::new(),
+            error: Some(e),
+        }
+    }
+}
+
+/// The name of the syntax validator.
+const SYNTAX: &str = "tree-sitter";
+
+/// Runs `llm write`.
+pub fn run(opts: &WriteOptions) -> WriteOutcome {
+    match write(opts) {
+        Ok(o) => o,
+        Err(e) => WriteOutcome::failed(e),
+    }
+}
+
+fn write(opts: &WriteOptions) -> Result<WriteOutcome, Error> {
+    let display = display_path(&opts.path);
+    let abs = absolute(&opts.path);
+    let language = opts.language.or_else(|| lang::for_path(&opts.path));
+    let confine = crate::fsio::Confinement::new(&opts.root, opts.allow_outside_root)?;
+    confine.resolve(&opts.path, &display)?;
+    let missing_dirs = missing_parents(&abs);
+    if let Some(top) = missing_dirs.last() {
+        if !opts.parents {
+            return Err(Error::new(
+                Code::ParentMissing,
+                format!(
+                    "{display}: directory {} does not exist",
+                    display_path(&missing_dirs[0])
+                ),
+                "pass --parents to create missing directories, or fix the path",
+            )
+            .with_file(&display));
+        }
+        // The deepest existing ancestor must be inside the root (a symlink must not lead the
+        // new directories out of it).
+        if let Some(existing) = top.parent() {
+            confine.resolve(existing, &display_path(existing))?;
+        }
+    }
+    let exists = std::fs::symlink_metadata(&abs).is_ok();
+    if !opts.force {
+        suspicious(opts, &display, exists)?;
+    }
+
+    let started = Instant::now();
+    let change = Change {
+        path: opts.path.clone(),
+        content: Content::Replace(opts.content.clone()),
+        expected_checksum: opts.expected_checksum.clone(),
+        existence: if opts.overwrite {
+            Existence::Either
+        } else {
+            Existence::MustNotExist
+        },
+        language,
+        tree: None,
+    };
+    let mopts = MutationOptions {
+        root: opts.root.clone(),
+        allow_outside_root: opts.allow_outside_root,
+        dry_run: opts.dry_run,
+        // Syntax errors come back as warnings; the verdict is ours (all validators together).
+        force: true,
+        match_line_endings: false,
+        tool: "write",
+    };
+    let prepared = mutation::prepare(std::slice::from_ref(&change), &mopts)?;
+    let mut validators = vec![syntax_report(language, &prepared.diagnostics, started)];
+    let core_warnings: Vec<DiagnosticPayload> = prepared
+        .diagnostics
+        .iter()
+        .filter(|d| d.code.as_deref() != Some(Code::SyntaxIntroduced.id()))
+        .cloned()
+        .collect();
+    let written_text = written_bytes(&prepared.result, opts);
+    let syntax_ok = validators[0].errors().next().is_none();
+
+    // Validators that work on the text alone run before anything is placed; `cargo check`
+    // needs the file in place, so it commits (under the core's lock) and may roll back.
+    let go_on = syntax_ok || opts.force;
+    let mut placement = Placement::Prepared(prepared, missing_dirs);
+    if go_on && opts.check {
+        match language.map(|l| l.name) {
+            Some("python") => {
+                let popts = python::PythonOptions {
+                    timeout: opts.check_timeout,
+                    ..Default::default()
+                };
+                validators.push(python::check(&written_text, &display, &popts));
+            }
+            Some("rust") if opts.dry_run => validators.push(skipped(
+                cargo::NAME,
+                &display,
+                "a dry run writes nothing, and `cargo check` needs the file in place; it was not run",
+                "run again without --dry-run to check with cargo",
+            )),
+            Some("rust") => {
+                let copts = cargo::CargoOptions {
+                    timeout: opts.check_timeout,
+                    ..Default::default()
+                };
+                match cargo::find_package(&abs) {
+                    None => validators.push(cargo::check_file(&abs, &copts)),
+                    Some(pkg) => {
+                        let Placement::Prepared(prepared, missing) = placement else {
+                            unreachable!("nothing is committed before cargo check")
+                        };
+                        let before = cargo::check(&pkg, None, &copts);
+                        let created = make_dirs(&missing, &display)?;
+                        let committed = prepared.commit().inspect_err(|_| remove_dirs(&created))?;
+                        let after = cargo::check(&pkg, Some(&abs), &copts);
+                        validators.push(judge_cargo(after, &before, &display));
+                        placement = Placement::Committed(committed, created);
+                    }
+                }
+            }
+            _ => validators.push(skipped(
+                "check",
+                &display,
+                &format!(
+                    "--check has no checker for {}; only the syntax check ran",
+                    language.map_or("files of unknown language", |l| l.name)
+                ),
+                "drop --check, or pass --lang rust|python if the extension hides the language",
+            )),
+        }
+    }
+    finish(
+        opts,
+        display,
+        language,
+        validators,
+        core_warnings,
+        written_text,
+        placement,
+        exists,
+    )
+}
+
+/// Where the new content stands when the text-only validators are done.
+enum Placement {
+    /// Not written yet, with the directories a commit must create first.
+    Prepared(mutation::Prepared, Vec<PathBuf>),
+    /// Already written (for `cargo check`), with the directories created for it.
+    Committed(mutation::Committed, Vec<PathBuf>),
+}
+
+/// Runs the language server, reaches the verdict, then keeps or rolls back.
+#[allow(clippy::too_many_arguments)]
+fn finish(
+    opts: &WriteOptions,
+    display: String,
+    language: Option<&'static Language>,
+    mut validators: Vec<ValidatorReport>,
+    core_warnings: Vec<DiagnosticPayload>,
+    text: Vec<u8>,
+    placement: Placement,
+    existed: bool,
+) -> Result<WriteOutcome, Error> {
+    let syntax_ok = validators[0].errors().next().is_none();
+    let mut lsp_used = None;
+    if let Some(cmd) = opts.lsp.as_deref().filter(|_| syntax_ok || opts.force) {
+        let lopts = lsp::LspOptions {
+            timeout: opts.lsp_timeout,
+            ..lsp::LspOptions::new(cmd, absolute(&opts.root))
+        };
+        let language_id = language.map_or("plaintext", |l| l.name);
+        validators.push(lsp::check(
+            &lopts,
+            &absolute(&opts.path),
+            &display,
+            language_id,
+            &text,
+        ));
+        lsp_used = Some(cmd.to_string());
+    }
+    let mut diagnostics: Vec<DiagnosticPayload> = validators
+        .iter()
+        .flat_map(|v| v.diagnostics.iter().cloned())
+        .collect();
+    let errors = diagnostics
+        .iter()
+        .filter(|d| d.level == Level::Error)
+        .count();
+    let reject = errors > 0 && !opts.force;
+    if opts.force {
+        for d in diagnostics.iter_mut().filter(|d| d.level == Level::Error) {
+            d.level = Level::Warning;
+            d.note = Some(match d.note.take() {
+                Some(n) => format!("{n} (written anyway: --force)"),
+                None => "written anyway: --force".into(),
+            });
+        }
+    }
+
+    // Keep or undo.
+    let (mutation, written) = match placement {
+        Placement::Committed(c, created) => {
+            if reject {
+                let result = c.result.clone();
+                let restored = c.rollback();
+                remove_dirs(&created);
+                if !restored {
+                    return Err(Error::new(
+                        Code::WriteFailed,
+                        format!("{display} was rejected, but restoring its old content failed"),
+                        "inspect the file: the rejected content may still be in place",
+                    )
+                    .with_file(&display));
+                }
+                (result, false)
+            } else {
+                (c.keep().0, true)
+            }
+        }
+        Placement::Prepared(p, missing) => {
+            if reject || opts.dry_run {
+                (p.result, false)
+            } else {
+                let created = make_dirs(&missing, &display)?;
+                let c = p.commit().inspect_err(|_| remove_dirs(&created))?;
+                (c.keep().0, true)
+            }
+        }
+    };
+    let file = &mutation.files[0];
+    let data = WriteData {
+        path: display.clone(),
+        language: language.map(|l| l.name),
+        created: !existed,
+        checksum: file.after_checksum.clone(),
+        before_checksum: file.before_checksum.clone(),
+        bytes: text.len(),
+        lines: if text.is_empty() {
+            0
+        } else {
+            LineIndex::new(&text).line_count()
+        },
+        written,
+        validators,
+        lsp_used,
+        diagnostics: diagnostics.clone(),
+        mutation,
+    };
+    let mut warnings = core_warnings;
+    warnings.extend(
+        diagnostics
+            .iter()
+            .filter(|d| d.level == Level::Warning)
+            .cloned(),
+    );
+    if reject {
+        let failed: Vec<&str> = data
+            .validators
+            .iter()
+            .filter(|v| v.errors().next().is_some())
+            .map(|v| v.name.as_str())
+            .collect();
+        let first = diagnostics
+            .iter()
+            .find(|d| d.level == Level::Error)
+            .cloned();
+        let mut e = Error::new(
+            Code::ValidationFailed,
+            format!(
+                "{display} not written: {errors} error{} from {}{}",
+                if errors == 1 { "" } else { "s" },
+                failed.join(", "),
+                if existed { "; the old file is intact" } else { "" }
+            ),
+            "fix the content at each diagnostic's span (see result.diagnostics), or pass --force to write it anyway",
+        )
+        .rejected()
+        .with_file(&display);
+        if let Some(span) = first.and_then(|d| d.span) {
+            e = e.with_span(span);
+        }
+        return Ok(WriteOutcome {
+            status: Status::Rejected,
+            message: e.message.clone(),
+            data: Some(data),
+            diagnostics: warnings,
+            error: Some(e),
+        });
+    }
+    let verb = match (opts.dry_run, existed) {
+        (true, true) => "would replace",
+        (true, false) => "would create",
+        (false, true) => "replaced",
+        (false, false) => "created",
+    };
+    let message = format!(
+        "{verb} {display} ({} bytes, {} lines; {})",
+        data.bytes,
+        data.lines,
+        summary(&data.validators)
+    );
+    Ok(WriteOutcome {
+        status: Status::Ok,
+        message,
+        data: Some(data),
+        diagnostics: warnings,
+        error: None,
+    })
+}
+
+/// `validated by tree-sitter, cargo check` / `no syntax validation (unknown language)`.
+fn summary(validators: &[ValidatorReport]) -> String {
+    let parts: Vec<String> = validators
+        .iter()
+        .map(|v| match v.verdict {
+            Verdict::Passed => format!("{} passed", v.name),
+            other => format!(
+                "{} {}",
+                v.name,
+                serde_json::to_value(other)
+                    .ok()
+                    .and_then(|s| s.as_str().map(|s| s.replace('_', " ")))
+                    .unwrap_or_default()
+            ),
+        })
+        .collect();
+    parts.join(", ")
+}
+
+/// The tree-sitter validator's report, from the syntax diagnostics the core computed.
+fn syntax_report(
+    language: Option<&'static Language>,
+    core: &[DiagnosticPayload],
+    started: Instant,
+) -> ValidatorReport {
+    let Some(language) = language else {
+        let mut r = skipped(
+            SYNTAX,
+            "",
+            "unknown language: written without syntax validation",
+            "pass --lang rust|python to validate the syntax",
+        );
+        r.duration_ms = 0;
+        return r;
+    };
+    let diagnostics: Vec<DiagnosticPayload> = core
+        .iter()
+        .filter(|d| d.code.as_deref() == Some(Code::SyntaxIntroduced.id()))
+        .map(|d| {
+            let mut d = d.clone();
+            d.level = Level::Error;
+            d.note = d
+                .note
+                .map(|n| n.trim_end_matches(" (written anyway: --force)").to_string());
+            d.remediation = Some("fix the syntax at this position, or pass --force".into());
+            d
+        })
+        .collect();
+    let mut r = ValidatorReport::from_diagnostics(SYNTAX, None, started, diagnostics);
+    r.version = Some(format!("tree-sitter-{}", language.name));
+    r
+}
+
+/// A validator that did not apply: verdict `skipped`, one warning saying why.
+fn skipped(name: &str, display: &str, why: &str, fix: &str) -> ValidatorReport {
+    let mut e = Error::new(Code::CheckerSkipped, why, fix);
+    if !display.is_empty() {
+        e = e.with_file(display);
+    }
+    ValidatorReport::unavailable(name, None, Instant::now(), Verdict::Skipped, e, "write")
+}
+
+/// `cargo check` after the write, judged against the run before it: every error in the
+/// written file counts; errors elsewhere count only if the write introduced them.
+fn judge_cargo(after: ValidatorReport, before: &ValidatorReport, display: &str) -> ValidatorReport {
+    if !after.verdict.ran() || !before.verdict.ran() {
+        return after;
+    }
+    let (ours, theirs): (Vec<_>, Vec<_>) = after
+        .diagnostics
+        .iter()
+        .cloned()
+        .partition(|d| d.file.as_deref() == Some(display));
+    let other = ValidatorReport {
+        diagnostics: theirs,
+        ..after.clone()
+    };
+    let judged = other.relative_to(before);
+    let mut diagnostics = ours;
+    diagnostics.extend(judged.diagnostics);
+    let failed = diagnostics.iter().any(|d| d.level == Level::Error);
+    ValidatorReport {
+        verdict: if failed {
+            Verdict::Failed
+        } else {
+            Verdict::Passed
+        },
+        diagnostics,
+        ..after
+    }
+}
+
+/// The exact bytes the core will write (it may add the old file's BOM).
+fn written_bytes(result: &MutationResult, opts: &WriteOptions) -> Vec<u8> {
+    let bom = result.files.first().is_some_and(|f| f.bom);
+    let bom_bytes = crate::edit::BOM;
+    if bom && !opts.content.starts_with(bom_bytes) {
+        let mut v = bom_bytes.to_vec();
+        v.extend_from_slice(&opts.content);
+        v
+    } else {
+        opts.content.clone()
+    }
+}
+
+/// Refuses content that is not UTF-8, or an overwrite that shrinks the file drastically while
+/// containing elision markers (`// ... existing code ...`): a model's abbreviated rewrite.
+fn suspicious(opts: &WriteOptions, display: &str, exists: bool) -> Result<(), Error> {
+    if let Err(e) = std::str::from_utf8(&opts.content) {
+        let idx = LineIndex::new(&opts.content);
+        let (line, col) = idx.position(e.valid_up_to());
+        return Err(Error::new(
+            Code::SuspiciousContent,
+            format!("the content for {display} is not valid UTF-8 (first bad byte at line {line}, column {})", col + 1),
+            "send UTF-8 text (re-encode it), or pass --force to write the bytes as they are",
+        )
+        .with_file(display)
+        .rejected());
+    }
+    if !(opts.overwrite && exists) {
+        return Ok(());
+    }
+    let Ok(old) = std::fs::read(absolute(&opts.path)) else {
+        return Ok(()); // the core reports unreadable files
+    };
+    let new = &opts.content;
+    let shrinks = new.len() * 2 < old.len() && old.len() >= 200;
+    if !shrinks {
+        return Ok(());
+    }
+    let text = String::from_utf8_lossy(new);
+    let old_text = String::from_utf8_lossy(&old);
+    if let Some((n, line)) = text
+        .lines()
+        .enumerate()
+        .find(|(_, l)| is_elision(l) && !old_text.contains(l.trim()))
+    {
+        return Err(Error::new(
+            Code::SuspiciousContent,
+            format!(
+                "the content for {display} looks abbreviated: it shrinks the file from {} to {} bytes and line {} reads {:?}",
+                old.len(),
+                new.len(),
+                n + 1,
+                line.trim()
+            ),
+            "send the complete file (not `... existing code ...` placeholders), use `llm patch` to change one symbol, or pass --force if this is really the whole file",
+        )
+        .with_file(display)
+        .rejected());
+    }
+    Ok(())
+}
+
+/// A line that stands for omitted code: a comment (or bare line) saying the rest is unchanged.
+pub fn is_elision(line: &str) -> bool {
+    let l = line.trim().to_lowercase();
+    let body = l
+        .trim_start_matches(['/', '#', '*', '-', '<', '!', ';'])
+        .trim_end_matches(['/', '*', '>', '-'])
+        .trim();
+    if body.is_empty() || body.len() > 80 {
+        return false;
+    }
+    let was_comment = body.len() < l.len();
+    let dots = body.starts_with("...")
+        || body.starts_with('…')
+        || body.ends_with("...")
+        || body.ends_with('…');
+    const PHRASES: &[&str] = &[
+        "rest unchanged",
+        "rest of the file",
+        "rest of file",
+        "rest of the code",
+        "rest of code",
+        "rest of the function",
+        "rest of the class",
+        "existing code",
+        "unchanged code",
+        "code unchanged",
+        "remains unchanged",
+        "remain unchanged",
+        "same as before",
+        "previous code",
+        "other methods",
+        "remaining code",
+        "omitted for brevity",
+        "truncated",
+    ];
+    let phrase = PHRASES.iter().any(|p| body.contains(p));
+    (phrase && (was_comment || dots)) || (was_comment && (body == "..." || body == "…"))
+}
+
+/// Directories from the file's parent upward that do not exist, deepest first.
+fn missing_parents(abs: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut dir = abs.parent();
+    while let Some(d) = dir {
+        if d.as_os_str().is_empty() || d.exists() {
+            break;
+        }
+        out.push(d.to_path_buf());
+        dir = d.parent();
+    }
+    out
+}
+
+/// Creates the missing directories (shallowest first); returns the ones created, deepest first.
+fn make_dirs(missing: &[PathBuf], display: &str) -> Result<Vec<PathBuf>, Error> {
+    let mut created = Vec::new();
+    for d in missing.iter().rev() {
+        match std::fs::create_dir(d) {
+            Ok(()) => created.insert(0, d.clone()),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => {
+                remove_dirs(&created);
+                return Err(Error::new(
+                    Code::WriteFailed,
+                    format!("could not create directory {}: {e}", display_path(d)),
+                    "check the permissions of the parent directory",
+                )
+                .with_file(display));
+            }
+        }
+    }
+    Ok(created)
+}
+
+/// Removes directories this run created (deepest first), if they are still empty.
+fn remove_dirs(created: &[PathBuf]) {
+    for d in created {
+        let _ = std::fs::remove_dir(d);
+    }
+}
+
+fn absolute(path: &Path) -> PathBuf {
+    if path.is_absolute() {
+        normalize(path)
+    } else {
+        normalize(&std::env::current_dir().unwrap_or_default().join(path))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elision_markers() {
+        for yes in [
+            "// ... existing code ...",
+            "    # ... rest unchanged ...",
+            "/* rest of the file unchanged */",
+            "// existing code",
+            "<!-- rest of file -->",
+            "    // ...",
+            "# … remaining code …",
+        ] {
+            assert!(is_elision(yes), "{yes}");
+        }
+        for no in [
+            "let x = 1;",
+            "print('...')",
+            "// TODO: handle the rest",
+            "...",
+            "x = y  # keep existing code paths fast and simple to read later on",
+        ] {
+            assert!(!is_elision(no), "{no}");
+        }
+    }
+
+    #[test]
+    fn cargo_judgement_counts_every_error_in_our_file_and_new_ones_elsewhere() {
+        let d = |file: &str, msg: &str| DiagnosticPayload {
+            tool: "cargo".into(),
+            level: Level::Error,
+            code: Some("E0308".into()),
+            message: msg.into(),
+            file: Some(file.into()),
+            span: None,
+            note: None,
+            remediation: None,
+        };
+        let t = Instant::now();
+        let before = ValidatorReport::from_diagnostics(
+            "cargo check",
+            None,
+            t,
+            vec![d("src/a.rs", "old"), d("src/w.rs", "x")],
+        );
+        let after = ValidatorReport::from_diagnostics(
+            "cargo check",
+            None,
+            t,
+            vec![d("src/a.rs", "old"), d("src/w.rs", "x")],
+        );
+        let j = judge_cargo(after, &before, "src/w.rs");
+        assert_eq!(j.verdict, Verdict::Failed);
+        assert_eq!(j.diagnostics.len(), 1);
+        assert_eq!(j.diagnostics[0].file.as_deref(), Some("src/w.rs"));
+        let after =
+            ValidatorReport::from_diagnostics("cargo check", None, t, vec![d("src/a.rs", "old")]);
+        assert_eq!(
+            judge_cargo(after, &before, "src/w.rs").verdict,
+            Verdict::Passed
+        );
+    }
+}
