@@ -91,6 +91,8 @@ impl GlobalArgs {
 pub enum Command {
     /// Regex or literal text search over files and directories (ripgrep's engine).
     Search(SearchArgs),
+    /// Replace, delete, insert beside, or rename a named symbol (function, method, class…).
+    Patch(PatchArgs),
     /// Write shell completions and man pages (for packagers and this repository).
     #[command(hide = true)]
     Generate(GenerateArgs),
@@ -207,6 +209,101 @@ pub struct SearchArgs {
     /// Number of threads (0 = one per core).
     #[arg(short = 'j', long, value_name = "NUM", default_value_t = 0)]
     pub threads: usize,
+}
+
+/// Options every mutation shares (transform, patch, write).
+#[derive(Debug, Args, Clone)]
+pub struct MutationArgs {
+    /// Workspace root: nothing is written outside it (by `..` or through a symlink).
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub root: PathBuf,
+    /// Allow writing outside --root.
+    #[arg(long)]
+    pub allow_outside_root: bool,
+    /// Compute everything and print a unified diff; write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Write even if the change introduces syntax errors (they are reported as warnings).
+    #[arg(long)]
+    pub force: bool,
+    /// Refuse (status `rejected`) unless the file's SHA-256 is this, e.g. the `checksum` of a
+    /// prior `llm search`/`llm find`.
+    #[arg(long, value_name = "SHA256")]
+    pub expected_checksum: Option<String>,
+    /// Keep new text's line endings byte for byte (by default `\n` in new text becomes `\r\n`
+    /// in a CRLF file).
+    #[arg(long)]
+    pub raw_line_endings: bool,
+}
+
+impl MutationArgs {
+    /// The mutation core's options for `tool`.
+    pub fn options(&self, tool: &'static str) -> crate::mutation::MutationOptions {
+        crate::mutation::MutationOptions {
+            root: self.root.clone(),
+            allow_outside_root: self.allow_outside_root,
+            dry_run: self.dry_run,
+            force: self.force,
+            match_line_endings: !self.raw_line_endings,
+            tool,
+        }
+    }
+}
+
+/// `llm patch --file FILE --symbol NAME [selection] [ACTION] [OPTIONS]`
+#[derive(Debug, Args)]
+#[command(
+    after_help = "The symbol's span covers its attributes (#[...]), doc comments (///, //!, /** */) \
+and Python decorators directly attached to it; replace and delete include them, --body keeps them.\n\n\
+New text is re-indented to where it goes (send a method at column 0 or at any depth), with tabs or \
+spaces as the file uses. Stdin is the new text, or the JSON output of `llm find` for one symbol \
+(then its checksum guards the patch and --with/--with-text give the text).\n\nExamples:\n  \
+llm patch --file src/lib.rs --symbol Parser::parse --with new_parse.rs\n  \
+llm patch --file app.py --symbol Shape.area --body --with-text 'return 0'\n  \
+llm patch --file src/util.rs --symbol inc --rename increment --dry-run"
+)]
+pub struct PatchArgs {
+    /// The file holding the symbol.
+    #[arg(long, value_name = "FILE")]
+    pub file: Option<PathBuf>,
+    /// Name or qualified name (`parse`, `Parser::parse`, `Parser.parse`).
+    #[arg(long, value_name = "NAME")]
+    pub symbol: Option<String>,
+    /// Only symbols of this kind (repeatable): function, method, struct, enum, class, impl…
+    #[arg(short = 'k', long, value_name = "KIND")]
+    pub kind: Vec<String>,
+    /// Only symbols whose parent (impl type, class, module) has this name.
+    #[arg(long, value_name = "NAME")]
+    pub parent: Option<String>,
+    /// The symbol whose definition contains this line (innermost wins).
+    #[arg(long, value_name = "N")]
+    pub line: Option<usize>,
+    /// Read the new text from FILE.
+    #[arg(long, value_name = "FILE", conflicts_with = "with_text")]
+    pub with: Option<PathBuf>,
+    /// The new text.
+    #[arg(long, value_name = "TEXT")]
+    pub with_text: Option<String>,
+    /// Replace only the body (block of a Rust fn/impl/trait/mod; suite of a Python def/class).
+    #[arg(long, group = "action")]
+    pub body: bool,
+    /// Delete the definition, with what is attached to it and the blank line it leaves.
+    #[arg(long, group = "action")]
+    pub delete: bool,
+    /// Insert the new text before the symbol, separated as its neighbours are.
+    #[arg(long, group = "action")]
+    pub insert_before: bool,
+    /// Insert the new text after the symbol, separated as its neighbours are.
+    #[arg(long, group = "action")]
+    pub insert_after: bool,
+    /// Rename the definition and every reference `llm find --refs` finds (all files at once).
+    #[arg(long, group = "action", value_name = "NEW")]
+    pub rename: Option<String>,
+    /// Where --rename looks for references (repeatable; default: --root).
+    #[arg(long = "in", value_name = "PATH", requires = "rename")]
+    pub rename_in: Vec<PathBuf>,
+    #[command(flatten)]
+    pub mutation: MutationArgs,
 }
 
 /// `llm generate`
