@@ -72,6 +72,9 @@ pub struct Change {
     pub existence: Existence,
     /// Language for the syntax check; `None` = from the extension.
     pub language: Option<&'static Language>,
+    /// The file's syntax tree as the caller already parsed it (same bytes as on disk): the
+    /// check after the edit is then an incremental re-parse instead of a full one.
+    pub tree: Option<tree_sitter::Tree>,
 }
 
 impl Change {
@@ -87,7 +90,14 @@ impl Change {
             expected_checksum,
             existence: Existence::MustExist,
             language: None,
+            tree: None,
         }
+    }
+
+    /// Hands over the tree the caller parsed from the file's current bytes.
+    pub fn with_tree(mut self, tree: tree_sitter::Tree) -> Self {
+        self.tree = Some(tree);
+        self
     }
 }
 
@@ -418,6 +428,55 @@ fn introduced_syntax_errors(
             d
         })
         .collect()
+}
+
+/// Incremental re-parse: the old tree is told about every edit (last first, so earlier offsets
+/// stay valid) and only the changed regions are parsed again.
+fn reparse(
+    language: &Language,
+    before: &[u8],
+    tree: &tree_sitter::Tree,
+    after: &[u8],
+    placed: &[edit::Placed],
+) -> tree_sitter::Tree {
+    let mut tree = tree.clone();
+    let index = LineIndex::new(before);
+    let point = |off: usize| {
+        let (line, col) = index.position(off);
+        tree_sitter::Point {
+            row: line - 1,
+            column: col,
+        }
+    };
+    for p in placed.iter().rev() {
+        let start = point(p.old.start);
+        let new_text = &after[p.new.clone()];
+        let newlines = memchr::memchr_iter(b'\n', new_text).count();
+        let new_end = if newlines == 0 {
+            tree_sitter::Point {
+                row: start.row,
+                column: start.column + new_text.len(),
+            }
+        } else {
+            let last = new_text.iter().rposition(|&b| b == b'\n').unwrap_or(0);
+            tree_sitter::Point {
+                row: start.row + newlines,
+                column: new_text.len() - last - 1,
+            }
+        };
+        tree.edit(&tree_sitter::InputEdit {
+            start_byte: p.old.start,
+            old_end_byte: p.old.end,
+            new_end_byte: p.old.start + new_text.len(),
+            start_position: start,
+            old_end_position: point(p.old.end),
+            new_end_position: new_end,
+        });
+    }
+    language
+        .parser()
+        .parse(after, Some(&tree))
+        .unwrap_or_else(|| language.parse(after))
 }
 
 /// Lines added and removed (a line diff), and the unified diff when asked.

@@ -53,6 +53,7 @@ fn replace_keeps_bom_and_mode() {
         expected_checksum: None,
         existence: Existence::Either,
         language: None,
+        tree: None,
     };
     run(&[c], &d.opts()).unwrap();
     assert_eq!(std::fs::read(&p).unwrap(), b"\xEF\xBB\xBFecho 2\n");
@@ -245,6 +246,7 @@ fn rollback_restores_and_removes_created() {
             expected_checksum: None,
             existence: Existence::MustNotExist,
             language: None,
+            tree: None,
         },
     ];
     let committed = prepare(&changes, &d.opts()).unwrap().commit().unwrap();
@@ -265,6 +267,24 @@ fn create_refuses_existing() {
         expected_checksum: None,
         existence: Existence::MustNotExist,
         language: None,
+        tree: None,
     };
     assert_eq!(run(&[c], &d.opts()).unwrap_err().code, Code::FileExists);
+}
+
+#[test]
+fn incremental_reparse_agrees_with_full_parse() {
+    let d = Dir::new();
+    let src = b"fn a() -> i32 {\n    1\n}\n\nfn b() {}\n";
+    let p = d.file("lib.rs", src);
+    let rust = crate::lang::by_name("rust").unwrap();
+    // A valid multi-line edit and an invalid one, each judged from the caller's tree.
+    let ok = Change::edits(&p, vec![Edit::new(20..21, "let x = 2;\n    x")], None)
+        .with_tree(rust.parse(src));
+    let mut o = d.opts();
+    o.dry_run = true;
+    run(&[ok], &o).unwrap();
+    let bad =
+        Change::edits(&p, vec![Edit::new(25..34, "fn b( {}")], None).with_tree(rust.parse(src));
+    assert_eq!(run(&[bad], &o).unwrap_err().code, Code::SyntaxIntroduced);
 }
