@@ -269,9 +269,14 @@ pub fn prepare(changes: &[Change], opts: &MutationOptions) -> Result<Prepared, E
         };
         let language = change.language.or_else(|| lang::for_path(&change.path));
         if let Some(language) = language {
+            let old_tree = change
+                .tree
+                .as_ref()
+                .filter(|_| matches!(change.content, Content::Edits(_)));
             let found = introduced_syntax_errors(
                 language,
                 old,
+                old_tree,
                 &after,
                 &placed,
                 before.is_none(),
@@ -366,23 +371,29 @@ pub fn prepare(changes: &[Change], opts: &MutationOptions) -> Result<Prepared, E
 
 /// Syntax errors in `after` that `before` did not have: more errors than before, or any error
 /// touching an edited range. Spans are in the file after the change.
+#[allow(clippy::too_many_arguments)]
 fn introduced_syntax_errors(
     language: &Language,
     before: &[u8],
+    before_tree: Option<&tree_sitter::Tree>,
     after: &[u8],
     placed: &[edit::Placed],
     created: bool,
     display: &str,
     tool: &str,
 ) -> Vec<DiagnosticPayload> {
-    let after_errors = lang::syntax_errors(&language.parse(after));
+    let after_tree = match before_tree {
+        Some(t) => reparse(language, before, t, after, placed),
+        None => language.parse(after),
+    };
+    let after_errors = lang::syntax_errors(&after_tree);
     if after_errors.is_empty() {
         return Vec::new();
     }
-    let before_count = if created {
-        0
-    } else {
-        lang::syntax_errors(&language.parse(before)).len()
+    let before_count = match (created, before_tree) {
+        (true, _) => 0,
+        (false, Some(t)) => lang::syntax_errors(t).len(),
+        (false, None) => lang::syntax_errors(&language.parse(before)).len(),
     };
     let touches = |r: &Range<usize>| {
         placed

@@ -288,3 +288,21 @@ fn incremental_reparse_agrees_with_full_parse() {
         Change::edits(&p, vec![Edit::new(25..34, "fn b( {}")], None).with_tree(rust.parse(src));
     assert_eq!(run(&[bad], &o).unwrap_err().code, Code::SyntaxIntroduced);
 }
+
+#[test]
+fn reparse_tree_equals_full_parse() {
+    let rust = crate::lang::by_name("rust").unwrap();
+    let src: &[u8] = "fn a() -> i32 {\n    1\n}\n\n// é\nfn b() {}\nstruct S { x: u8 }\n".as_bytes();
+    let cases: Vec<Vec<Edit>> = vec![
+        vec![Edit::new(20..21, "let x = 2;\n    x")],
+        vec![Edit::new(0..0, "use std::io;\n"), Edit::new(src.len()..src.len(), "\nfn c() {}\n")],
+        vec![Edit::new(3..4, "alpha"), Edit::new(42..43, "beta\n")],
+        vec![Edit::new(26..35, "")],
+    ];
+    for edits in cases {
+        let applied = crate::edit::apply(src, &edits, "f").unwrap();
+        let incremental = reparse(rust, src, &rust.parse(src), &applied.bytes, &applied.placed);
+        let full = rust.parse(&applied.bytes);
+        assert_eq!(incremental.root_node().to_sexp(), full.root_node().to_sexp(), "{edits:?}");
+    }
+}
