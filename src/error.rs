@@ -63,6 +63,11 @@ codes! {
     HardLinked = "LLM_E109", Error, "the target has several hard links; an atomic replace would split them";
     WriteFailed = "LLM_E110", Error, "writing failed (permissions, disk full); files already replaced were restored";
     FileExists = "LLM_E111", Rejected, "the file already exists and replacing it was not asked for";
+    // check: the external checkers shared by `write --check/--lsp` and `patch --check`
+    CheckerNotAvailable = "CHECK_E001", Rejected, "a requested checker (cargo, python3, a language server) is not installed or could not start; never counted as a pass";
+    CheckerTimedOut = "CHECK_E002", Rejected, "a checker did not finish within its timeout (it was stopped); never counted as a pass";
+    CheckerFailed = "CHECK_E003", Rejected, "a checker ran but could not do its job (bad Cargo.toml, server crashed, protocol error)";
+    CheckerSkipped = "CHECK_E004", Ok, "the checker does not apply to this file (e.g. a Rust file outside any Cargo package, or not reached by any `mod`) (warning)";
 }
 
 /// A failure with a stable code and a remediation. Carried up to the printer, which turns it

@@ -9,6 +9,7 @@
 #![allow(clippy::result_large_err)]
 
 pub mod app;
+pub mod check;
 pub mod cli;
 pub mod cmd;
 pub mod edit;

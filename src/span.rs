@@ -151,6 +151,50 @@ impl LineIndex {
         }
     }
 
+    /// Byte offset of a position given as a 0-indexed line and a column counted in `units`
+    /// (LSP positions, Python's and rustc's character columns), within `text` (the indexed text).
+    ///
+    /// As LSP specifies: a line past the end gives the end of the text; a column past the end of
+    /// its line gives the end of the line (before `\r\n` or `\n`). A column that falls inside a
+    /// character (between the halves of a UTF-16 surrogate pair) gives that character's start.
+    /// Invalid UTF-8 counts one unit per byte.
+    pub fn offset_units(&self, text: &[u8], line0: usize, column: usize, units: Units) -> usize {
+        let Some(range) = self.line_range(line0 + 1) else {
+            return self.len;
+        };
+        let line = strip_cr(&text[range.clone()]);
+        let mut counted = 0;
+        let mut at = 0;
+        for chunk in line.utf8_chunks() {
+            for c in chunk.valid().chars() {
+                let width = match units {
+                    Units::Utf8 => c.len_utf8(),
+                    Units::Utf16 => c.len_utf16(),
+                    Units::Utf32 => 1,
+                };
+                if counted + width > column {
+                    return range.start + at;
+                }
+                counted += width;
+                at += c.len_utf8();
+            }
+            for _ in chunk.invalid() {
+                if counted + 1 > column {
+                    return range.start + at;
+                }
+                counted += 1;
+                at += 1;
+            }
+        }
+        range.start + at
+    }
+
+    /// [`LineIndex::offset_units`] for an LSP position in the protocol's default encoding
+    /// (UTF-16 code units).
+    pub fn offset_utf16(&self, text: &[u8], line0: usize, character: usize) -> usize {
+        self.offset_units(text, line0, character, Units::Utf16)
+    }
+
     /// A full [`Span`] for `range` in the file spelled `file_path`.
     pub fn span(&self, file_path: &str, range: Range<usize>) -> Span {
         let (start_line, start_col) = self.position(range.start);
@@ -166,6 +210,17 @@ impl LineIndex {
             end_col,
         }
     }
+}
+
+/// What a column counts, for positions that other tools report in characters rather than bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Units {
+    /// Bytes of UTF-8 (our own columns; LSP `positionEncoding: "utf-8"`).
+    Utf8,
+    /// UTF-16 code units (LSP's default).
+    Utf16,
+    /// Unicode scalar values (Python's `SyntaxError.offset`, rustc's `column_start`, LSP `utf-32`).
+    Utf32,
 }
 
 /// Drops one trailing `\r`, for showing a CRLF line without its terminator.
@@ -250,6 +305,48 @@ mod tests {
             let (l, c) = idx.position(off);
             assert_eq!(idx.offset(l, c), Some(off), "offset {off}");
         }
+    }
+
+    #[test]
+    fn utf16_offsets_multibyte_and_astral() {
+        // "é" is 2 bytes / 1 unit, "😀" is 4 bytes / 2 UTF-16 units / 1 scalar.
+        let text = "ab\r\né😀x\nlast".as_bytes();
+        let idx = LineIndex::new(text);
+        let l1 = 4; // byte offset of line 2 (0-indexed line 1)
+        assert_eq!(idx.offset_utf16(text, 0, 0), 0);
+        assert_eq!(idx.offset_utf16(text, 0, 2), 2);
+        assert_eq!(idx.offset_utf16(text, 0, 99), 2, "clamped before \\r\\n");
+        assert_eq!(idx.offset_utf16(text, 1, 0), l1);
+        assert_eq!(idx.offset_utf16(text, 1, 1), l1 + 2, "after é");
+        assert_eq!(
+            idx.offset_utf16(text, 1, 2),
+            l1 + 2,
+            "inside the surrogate pair"
+        );
+        assert_eq!(idx.offset_utf16(text, 1, 3), l1 + 6, "after 😀");
+        assert_eq!(idx.offset_utf16(text, 1, 4), l1 + 7, "end of line");
+        assert_eq!(idx.offset_utf16(text, 1, 5), l1 + 7, "clamped before \\n");
+        assert_eq!(idx.offset_utf16(text, 2, 4), text.len());
+        assert_eq!(
+            idx.offset_utf16(text, 9, 0),
+            text.len(),
+            "line past the end"
+        );
+        assert_eq!(idx.offset_units(text, 1, 2, Units::Utf32), l1 + 6);
+        assert_eq!(
+            idx.offset_units(text, 1, 3, Units::Utf8),
+            l1 + 2,
+            "inside 😀"
+        );
+        assert_eq!(idx.offset_units(text, 1, 6, Units::Utf8), l1 + 6);
+    }
+
+    #[test]
+    fn utf16_offsets_invalid_utf8_count_bytes() {
+        let text = b"a\xffb\n";
+        let idx = LineIndex::new(text);
+        assert_eq!(idx.offset_utf16(text, 0, 2), 2);
+        assert_eq!(idx.offset_utf16(text, 0, 3), 3);
     }
 
     #[test]
