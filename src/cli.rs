@@ -299,6 +299,11 @@ pub struct PatchArgs {
     /// Rename the definition and every reference `llm find --refs` finds (all files at once).
     #[arg(long, group = "action", value_name = "NEW")]
     pub rename: Option<String>,
+    /// Also run the language's checker on the real project (`cargo check` for a file in a Cargo
+    /// package, Python's compile()), before and after: errors the patch introduces reject it and
+    /// the file is restored. A checker that is not installed rejects, never passes.
+    #[arg(long)]
+    pub check: bool,
     /// Where --rename looks for references (repeatable; default: --root).
     #[arg(long = "in", value_name = "PATH", requires = "rename")]
     pub rename_in: Vec<PathBuf>,

@@ -68,6 +68,15 @@ codes! {
     CheckerTimedOut = "CHECK_E002", Rejected, "a checker did not finish within its timeout (it was stopped); never counted as a pass";
     CheckerFailed = "CHECK_E003", Rejected, "a checker ran but could not do its job (bad Cargo.toml, server crashed, protocol error)";
     CheckerSkipped = "CHECK_E004", Ok, "the checker does not apply to this file (e.g. a Rust file outside any Cargo package, or not reached by any `mod`) (warning)";
+    // patch
+    PatchNoSymbol = "PATCH_E001", Rejected, "no symbol of that name (and kind/parent/line) in the file";
+    PatchAmbiguous = "PATCH_E002", Rejected, "several symbols match; the diagnostics list each with the flag that picks it";
+    PatchNoBody = "PATCH_E003", Error, "--body was asked of a symbol without a body";
+    PatchNoText = "PATCH_E004", Error, "no new text was given (--with, --with-text or stdin)";
+    PatchUnsupportedLanguage = "PATCH_E005", Error, "the file's language is not registered";
+    PatchBadName = "PATCH_E006", Error, "the --rename name is not an identifier";
+    PatchCheckFailed = "PATCH_E007", Rejected, "--check found errors the patch introduced; the files were restored";
+    PatchBadInput = "PATCH_E008", Error, "stdin is neither text nor the JSON output of `llm find` for one symbol";
 }
 
 /// A failure with a stable code and a remediation. Carried up to the printer, which turns it

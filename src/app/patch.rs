@@ -15,7 +15,7 @@ pub fn run(args: PatchArgs, printer: &mut Printer) -> io::Result<u8> {
         .unwrap_or_else(|_| args.mutation.root.clone())
         .display()
         .to_string();
-    let outcome = options(args).and_then(|opts| patch::run(&opts, &mut |_| None));
+    let outcome = options(args).and_then(|opts| patch::run(&opts));
     let env = match outcome {
         Ok((result, message, diags)) => {
             OperationResult::new("patch", Status::Ok, message, workspace, result, diags)
@@ -192,6 +192,7 @@ fn options(args: PatchArgs) -> Result<PatchOptions, Error> {
         text,
         expected_checksum: expected,
         rename_paths: args.rename_in,
+        check: args.check,
         mutation: args.mutation.options("patch"),
     })
 }

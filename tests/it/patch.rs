@@ -482,3 +482,84 @@ fn rename_dry_run_lists_every_site_and_writes_nothing() {
     );
     assert_eq!((code, v["error"]["code"].as_str()), (2, Some("PATCH_E006")));
 }
+
+#[test]
+fn type_error_with_check_is_rejected_and_restored() {
+    let env = crate_env();
+    let (v, code) = patch(
+        &env,
+        &[
+            "--file",
+            "src/util.rs",
+            "--symbol",
+            "inc",
+            "--check",
+            "--with-text",
+            "pub fn inc(x: i32) -> i32 {\n    \"not a number\"\n}",
+        ],
+    );
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(v["status"], "rejected");
+    assert_eq!(v["error"]["code"], "PATCH_E007");
+    let diags = v["diagnostics"].as_array().unwrap();
+    assert!(
+        diags.iter().any(|d| d["code"] == "E0308"),
+        "the compiler's own code: {v}"
+    );
+    let e0308 = diags.iter().find(|d| d["code"] == "E0308").unwrap();
+    assert_eq!(e0308["span"]["file_path"], "src/util.rs");
+    assert_eq!(e0308["span"]["start_line"], 2, "{e0308}");
+    assert_eq!(env.read("src/util.rs"), UTIL.as_bytes(), "restored");
+}
+
+#[test]
+fn check_passes_a_good_patch_and_reports_the_validator() {
+    let env = crate_env();
+    let (v, code) = patch(
+        &env,
+        &[
+            "--file",
+            "src/util.rs",
+            "--symbol",
+            "inc",
+            "--check",
+            "--body",
+            "--with-text",
+            "x + 2",
+        ],
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        env.read("src/util.rs"),
+        b"pub fn inc(x: i32) -> i32 {\n    x + 2\n}\n"
+    );
+    let vals = v["result"]["validators"].as_array().unwrap();
+    assert_eq!(vals[0]["name"], "cargo check");
+    assert_eq!(vals[0]["verdict"], "passed");
+}
+
+#[test]
+fn python_check_uses_compile() {
+    let env = TestEnv::new();
+    env.write("m.py", "def f():\n    return 1\n");
+    let (v, code) = patch(
+        &env,
+        &[
+            "--file",
+            "m.py",
+            "--symbol",
+            "f",
+            "--check",
+            "--body",
+            "--with-text",
+            "return 2",
+        ],
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["result"]["validators"][0]["verdict"], "passed", "{v}");
+    assert_eq!(env.read("m.py"), b"def f():\n    return 2\n");
+    assert!(
+        !env.path().join("__pycache__").exists(),
+        "compile() must not write bytecode"
+    );
+}

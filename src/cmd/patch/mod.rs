@@ -8,6 +8,7 @@ mod select;
 pub use actions::Action;
 pub use select::Selector;
 
+use crate::check::{self, ValidatorReport, Verdict};
 use crate::edit::Edit;
 use crate::envelope::DiagnosticPayload;
 use crate::error::{Code, Error};
@@ -29,6 +30,9 @@ pub struct PatchOptions {
     pub expected_checksum: Option<String>,
     /// Where `--rename` looks for references (default: the workspace root).
     pub rename_paths: Vec<PathBuf>,
+    /// `--check`: run the language's own checker on the real project before and after; errors
+    /// the patch introduced reject it and the files are restored.
+    pub check: bool,
     pub mutation: MutationOptions,
 }
 
@@ -70,11 +74,16 @@ pub struct PatchResult {
     /// Every site a rename changed, in every file.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub sites: Vec<RenameSite>,
+    /// `--check` runs (cargo check / python compile), judged against the run before the patch.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub validators: Vec<ValidatorReport>,
 }
 
 /// A patch ready to be committed: prepared changes plus the result to report.
 pub struct Planned {
     pub prepared: mutation::Prepared,
+    /// The files the patch changes (for `--check`).
+    pub paths: Vec<PathBuf>,
     pub symbol: PatchedSymbol,
     pub span_before: Span,
     pub sites: Vec<RenameSite>,
@@ -112,6 +121,7 @@ impl Planned {
             span_after,
             mutation: m,
             sites,
+            validators: Vec::new(),
         }
     }
 }
@@ -188,7 +198,7 @@ pub fn plan(opts: &PatchOptions) -> Result<Planned, Error> {
         Action::Body => s.body_span.clone().unwrap_or_else(|| s.span.clone()),
         _ => s.span.clone(),
     };
-    let changes = [Change::edits(&opts.file, vec![edit], checksum_now)];
+    let changes = [Change::edits(&opts.file, vec![edit], checksum_now).with_tree(tree)];
     let prepared = mutation::prepare(&changes, &opts.mutation)?;
     let verb = match opts.action {
         Action::Replace => "replaced",
@@ -205,6 +215,7 @@ pub fn plan(opts: &PatchOptions) -> Result<Planned, Error> {
     );
     Ok(Planned {
         prepared,
+        paths: vec![opts.file.clone()],
         symbol,
         span_before,
         sites: Vec::new(),
@@ -300,8 +311,10 @@ fn plan_rename(
         changes.len(),
         if changes.len() == 1 { "" } else { "s" }
     );
+    let paths = changes.iter().map(|c| c.path.clone()).collect();
     Ok(Planned {
         prepared,
+        paths,
         symbol,
         span_before: s.name_span.clone(),
         sites,
@@ -309,21 +322,18 @@ fn plan_rename(
     })
 }
 
-/// Plans and, unless a dry run, commits the patch. `check` runs after the commit with the
-/// locks held; a `Some(diagnostics)` answer means the check found introduced errors: the files
-/// are restored and the patch is rejected with them.
-pub fn run(
-    opts: &PatchOptions,
-    check: &mut dyn FnMut(&[&std::path::Path]) -> Option<Vec<DiagnosticPayload>>,
-) -> Result<(PatchResult, String, Vec<DiagnosticPayload>), Error> {
-    let planned = plan(opts)?;
+/// Plans and, unless a dry run, commits the patch. With `--check`, the language's checker runs
+/// on the project before the commit and again after it (with the core's locks held); errors the
+/// patch introduced — or a checker that could not run — restore the files and reject the patch.
+pub fn run(opts: &PatchOptions) -> Result<(PatchResult, String, Vec<DiagnosticPayload>), Error> {
     let Planned {
         prepared,
+        paths,
         symbol,
         span_before,
         sites,
         message,
-    } = planned;
+    } = plan(opts)?;
     if opts.mutation.dry_run {
         let diags = prepared.diagnostics.clone();
         let result = Planned::result(symbol, &opts.action, span_before, sites, prepared.result);
@@ -333,31 +343,83 @@ pub fn run(
             diags,
         ));
     }
+    let before = if opts.check {
+        run_checks(&paths)
+    } else {
+        Vec::new()
+    };
     let committed = prepared.commit()?;
-    let paths: Vec<PathBuf> = committed.paths().iter().map(|p| p.to_path_buf()).collect();
-    let refs: Vec<&std::path::Path> = paths.iter().map(|p| p.as_path()).collect();
-    if let Some(introduced) = check(&refs) {
-        let restored = committed.rollback();
-        return Err(Error::new(
-            Code::PatchCheckFailed,
-            format!(
-                "the patch introduces {} error(s) the checker reports; the file was restored",
-                introduced.len()
-            ),
-            "fix the new text so the project still builds (see diagnostics), or drop --check",
-        )
-        .with_note(if restored {
-            "restored to the content before the patch".to_string()
-        } else {
-            "RESTORE FAILED for some files: check them".to_string()
-        })
-        .rejected()
-        .with_related(introduced));
+    let mut validators = Vec::new();
+    if opts.check {
+        let after = run_checks(&paths);
+        validators = after
+            .into_iter()
+            .zip(before.iter())
+            .map(|(a, b)| a.relative_to(b))
+            .collect();
+        let refused: Vec<&ValidatorReport> = validators
+            .iter()
+            .filter(|v| !matches!(v.verdict, Verdict::Passed | Verdict::Skipped))
+            .collect();
+        if !refused.is_empty() {
+            let restored = committed.rollback();
+            let diags: Vec<DiagnosticPayload> =
+                refused.iter().flat_map(|v| v.errors().cloned()).collect();
+            let names: Vec<String> = refused
+                .iter()
+                .map(|v| format!("{}: {:?}", v.name, v.verdict).to_lowercase())
+                .collect();
+            return Err(Error::new(
+                Code::PatchCheckFailed,
+                format!(
+                    "--check rejected the patch ({}); {}",
+                    names.join(", "),
+                    if restored {
+                        "the files were restored"
+                    } else {
+                        "RESTORING FAILED: check the files"
+                    }
+                ),
+                "fix the new text so the project still builds (see diagnostics), or drop --check",
+            )
+            .rejected()
+            .with_related(diags));
+        }
     }
     let (m, diags) = committed.keep();
-    Ok((
-        Planned::result(symbol, &opts.action, span_before, sites, m),
-        message,
-        diags,
-    ))
+    let mut result = Planned::result(symbol, &opts.action, span_before, sites, m);
+    result.validators = validators;
+    Ok((result, message, diags))
+}
+
+/// One report per checker: `cargo check` once per Cargo package touched, Python's `compile()`
+/// per Python file.
+fn run_checks(paths: &[PathBuf]) -> Vec<ValidatorReport> {
+    let mut reports = Vec::new();
+    let mut packages = Vec::new();
+    for path in paths {
+        match lang::for_path(path).map(|l| l.name) {
+            Some("rust") => {
+                let pkg = check::cargo::find_package(path).map(|p| p.manifest);
+                if !packages.contains(&pkg) {
+                    packages.push(pkg);
+                    reports.push(check::cargo::check_file(
+                        path,
+                        &check::cargo::CargoOptions::default(),
+                    ));
+                }
+            }
+            Some("python") => {
+                let display = display_path(path);
+                let text = std::fs::read(path).unwrap_or_default();
+                reports.push(check::python::check(
+                    &text,
+                    &display,
+                    &check::python::PythonOptions::default(),
+                ));
+            }
+            _ => {}
+        }
+    }
+    reports
 }
