@@ -32,6 +32,7 @@ Register-ArgumentCompleter -Native -CommandName 'llm' -ScriptBlock {
             [CompletionResult]::new('ast', 'ast', [CompletionResultType]::ParameterValue, 'Tree-sitter query search over Rust and Python files; `--tree` prints a file''s syntax tree')
             [CompletionResult]::new('find', 'find', [CompletionResultType]::ParameterValue, 'Symbol definitions by name or kind, file outlines (`--outline`), references (`--refs`)')
             [CompletionResult]::new('transform', 'transform', [CompletionResultType]::ParameterValue, 'Apply byte-span or exact-text edits, guarded by the file''s SHA-256 (atomic, all or nothing)')
+            [CompletionResult]::new('patch', 'patch', [CompletionResultType]::ParameterValue, 'Replace, delete, insert beside, or rename a named symbol (function, method, class…)')
             [CompletionResult]::new('write', 'write', [CompletionResultType]::ParameterValue, 'Create or replace a file only when it is valid: tree-sitter syntax, then optionally the language''s checker (--check) and a language server (--lsp)')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write shell completions and man pages (for packagers and this repository)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -176,6 +177,37 @@ Register-ArgumentCompleter -Native -CommandName 'llm' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'llm;patch' {
+            [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'The file holding the symbol')
+            [CompletionResult]::new('--symbol', '--symbol', [CompletionResultType]::ParameterName, 'Name or qualified name (`parse`, `Parser::parse`, `Parser.parse`)')
+            [CompletionResult]::new('-k', '-k', [CompletionResultType]::ParameterName, 'Only symbols of this kind (repeatable): function, method, struct, enum, class, impl…')
+            [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'Only symbols of this kind (repeatable): function, method, struct, enum, class, impl…')
+            [CompletionResult]::new('--parent', '--parent', [CompletionResultType]::ParameterName, 'Only symbols whose parent (impl type, class, module) has this name')
+            [CompletionResult]::new('--line', '--line', [CompletionResultType]::ParameterName, 'The symbol whose definition contains this line (innermost wins)')
+            [CompletionResult]::new('--with', '--with', [CompletionResultType]::ParameterName, 'Read the new text from FILE')
+            [CompletionResult]::new('--with-text', '--with-text', [CompletionResultType]::ParameterName, 'The new text')
+            [CompletionResult]::new('--rename', '--rename', [CompletionResultType]::ParameterName, 'Rename the definition and every reference `llm find --refs` finds (all files at once)')
+            [CompletionResult]::new('--in', '--in', [CompletionResultType]::ParameterName, 'Where --rename looks for references (repeatable; default: --root)')
+            [CompletionResult]::new('--expected-checksum', '--expected-checksum', [CompletionResultType]::ParameterName, 'Refuse (status `rejected`) unless the file''s SHA-256 is this, e.g. the `checksum` of a prior `llm find` (piping that output on stdin sets it)')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Workspace root: nothing is written outside it')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output. `auto` colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('--body', '--body', [CompletionResultType]::ParameterName, 'Replace only the body (block of a Rust fn/impl/trait/mod; suite of a Python def/class)')
+            [CompletionResult]::new('--delete', '--delete', [CompletionResultType]::ParameterName, 'Delete the definition, with what is attached to it and the blank line it leaves')
+            [CompletionResult]::new('--insert-before', '--insert-before', [CompletionResultType]::ParameterName, 'Insert the new text before the symbol, separated as its neighbours are')
+            [CompletionResult]::new('--insert-after', '--insert-after', [CompletionResultType]::ParameterName, 'Insert the new text after the symbol, separated as its neighbours are')
+            [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'Also run the language''s checker on the real project (`cargo check` for a file in a Cargo package, Python''s compile()), before and after: errors the patch introduces reject it and the file is restored. A checker that is not installed rejects, never passes')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Compute everything and show a unified diff; write nothing')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Write even when the change introduces syntax errors (reported as warnings)')
+            [CompletionResult]::new('--allow-outside-root', '--allow-outside-root', [CompletionResultType]::ParameterName, 'Allow writing outside --root (and through symlinks that leave it)')
+            [CompletionResult]::new('--raw-line-endings', '--raw-line-endings', [CompletionResultType]::ParameterName, 'Keep inserted text byte for byte: do not convert its `\n` to `\r\n` in CRLF files')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Shorthand for `--format json`')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'llm;write' {
             [CompletionResult]::new('--content', '--content', [CompletionResultType]::ParameterName, 'The new content as an argument')
             [CompletionResult]::new('--content-file', '--content-file', [CompletionResultType]::ParameterName, 'Read the new content from a file (`-` for stdin). Without --content or --content-file, the content is read from stdin')
@@ -218,6 +250,7 @@ Register-ArgumentCompleter -Native -CommandName 'llm' -ScriptBlock {
             [CompletionResult]::new('ast', 'ast', [CompletionResultType]::ParameterValue, 'Tree-sitter query search over Rust and Python files; `--tree` prints a file''s syntax tree')
             [CompletionResult]::new('find', 'find', [CompletionResultType]::ParameterValue, 'Symbol definitions by name or kind, file outlines (`--outline`), references (`--refs`)')
             [CompletionResult]::new('transform', 'transform', [CompletionResultType]::ParameterValue, 'Apply byte-span or exact-text edits, guarded by the file''s SHA-256 (atomic, all or nothing)')
+            [CompletionResult]::new('patch', 'patch', [CompletionResultType]::ParameterValue, 'Replace, delete, insert beside, or rename a named symbol (function, method, class…)')
             [CompletionResult]::new('write', 'write', [CompletionResultType]::ParameterValue, 'Create or replace a file only when it is valid: tree-sitter syntax, then optionally the language''s checker (--check) and a language server (--lsp)')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write shell completions and man pages (for packagers and this repository)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -233,6 +266,9 @@ Register-ArgumentCompleter -Native -CommandName 'llm' -ScriptBlock {
             break
         }
         'llm;help;transform' {
+            break
+        }
+        'llm;help;patch' {
             break
         }
         'llm;help;write' {

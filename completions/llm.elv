@@ -29,6 +29,7 @@ set edit:completion:arg-completer[llm] = {|@words|
             cand ast 'Tree-sitter query search over Rust and Python files; `--tree` prints a file''s syntax tree'
             cand find 'Symbol definitions by name or kind, file outlines (`--outline`), references (`--refs`)'
             cand transform 'Apply byte-span or exact-text edits, guarded by the file''s SHA-256 (atomic, all or nothing)'
+            cand patch 'Replace, delete, insert beside, or rename a named symbol (function, method, class…)'
             cand write 'Create or replace a file only when it is valid: tree-sitter syntax, then optionally the language''s checker (--check) and a language server (--lsp)'
             cand generate 'Write shell completions and man pages (for packagers and this repository)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -168,6 +169,36 @@ set edit:completion:arg-completer[llm] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'llm;patch'= {
+            cand --file 'The file holding the symbol'
+            cand --symbol 'Name or qualified name (`parse`, `Parser::parse`, `Parser.parse`)'
+            cand -k 'Only symbols of this kind (repeatable): function, method, struct, enum, class, impl…'
+            cand --kind 'Only symbols of this kind (repeatable): function, method, struct, enum, class, impl…'
+            cand --parent 'Only symbols whose parent (impl type, class, module) has this name'
+            cand --line 'The symbol whose definition contains this line (innermost wins)'
+            cand --with 'Read the new text from FILE'
+            cand --with-text 'The new text'
+            cand --rename 'Rename the definition and every reference `llm find --refs` finds (all files at once)'
+            cand --in 'Where --rename looks for references (repeatable; default: --root)'
+            cand --expected-checksum 'Refuse (status `rejected`) unless the file''s SHA-256 is this, e.g. the `checksum` of a prior `llm find` (piping that output on stdin sets it)'
+            cand --root 'Workspace root: nothing is written outside it'
+            cand --format 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)'
+            cand --color 'When to use colour in human output. `auto` colours a terminal unless NO_COLOR is set'
+            cand --body 'Replace only the body (block of a Rust fn/impl/trait/mod; suite of a Python def/class)'
+            cand --delete 'Delete the definition, with what is attached to it and the blank line it leaves'
+            cand --insert-before 'Insert the new text before the symbol, separated as its neighbours are'
+            cand --insert-after 'Insert the new text after the symbol, separated as its neighbours are'
+            cand --check 'Also run the language''s checker on the real project (`cargo check` for a file in a Cargo package, Python''s compile()), before and after: errors the patch introduces reject it and the file is restored. A checker that is not installed rejects, never passes'
+            cand --dry-run 'Compute everything and show a unified diff; write nothing'
+            cand --force 'Write even when the change introduces syntax errors (reported as warnings)'
+            cand --allow-outside-root 'Allow writing outside --root (and through symlinks that leave it)'
+            cand --raw-line-endings 'Keep inserted text byte for byte: do not convert its `\n` to `\r\n` in CRLF files'
+            cand --json 'Shorthand for `--format json`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'llm;write'= {
             cand --content 'The new content as an argument'
             cand --content-file 'Read the new content from a file (`-` for stdin). Without --content or --content-file, the content is read from stdin'
@@ -208,6 +239,7 @@ set edit:completion:arg-completer[llm] = {|@words|
             cand ast 'Tree-sitter query search over Rust and Python files; `--tree` prints a file''s syntax tree'
             cand find 'Symbol definitions by name or kind, file outlines (`--outline`), references (`--refs`)'
             cand transform 'Apply byte-span or exact-text edits, guarded by the file''s SHA-256 (atomic, all or nothing)'
+            cand patch 'Replace, delete, insert beside, or rename a named symbol (function, method, class…)'
             cand write 'Create or replace a file only when it is valid: tree-sitter syntax, then optionally the language''s checker (--check) and a language server (--lsp)'
             cand generate 'Write shell completions and man pages (for packagers and this repository)'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -219,6 +251,8 @@ set edit:completion:arg-completer[llm] = {|@words|
         &'llm;help;find'= {
         }
         &'llm;help;transform'= {
+        }
+        &'llm;help;patch'= {
         }
         &'llm;help;write'= {
         }

@@ -97,6 +97,8 @@ pub enum Command {
     Find(FindArgs),
     /// Apply byte-span or exact-text edits, guarded by the file's SHA-256 (atomic, all or nothing).
     Transform(TransformArgs),
+    /// Replace, delete, insert beside, or rename a named symbol (function, method, class…).
+    Patch(PatchArgs),
     /// Create or replace a file only when it is valid: tree-sitter syntax, then optionally the
     /// language's checker (--check) and a language server (--lsp).
     Write(WriteArgs),
@@ -854,6 +856,71 @@ impl WriteArgs {
             force: self.force,
         })
     }
+}
+
+/// `llm patch --file FILE --symbol NAME [selection] [ACTION] [OPTIONS]`
+#[derive(Debug, Args)]
+#[command(
+    after_help = "The symbol's span covers its attributes (#[...]), doc comments (///, //!, /** */) \
+and Python decorators directly attached to it; replace and delete include them, --body keeps them.\n\n\
+New text is re-indented to where it goes (send a method at column 0 or at any depth), with tabs or \
+spaces as the file uses. Stdin is the new text, or the JSON output of `llm find` for one symbol \
+(then its checksum guards the patch and --with/--with-text give the text).\n\nExamples:\n  \
+llm patch --file src/lib.rs --symbol Parser::parse --with new_parse.rs\n  \
+llm patch --file app.py --symbol Shape.area --body --with-text 'return 0'\n  \
+llm patch --file src/util.rs --symbol inc --rename increment --dry-run"
+)]
+pub struct PatchArgs {
+    /// The file holding the symbol.
+    #[arg(long, value_name = "FILE")]
+    pub file: Option<PathBuf>,
+    /// Name or qualified name (`parse`, `Parser::parse`, `Parser.parse`).
+    #[arg(long, value_name = "NAME")]
+    pub symbol: Option<String>,
+    /// Only symbols of this kind (repeatable): function, method, struct, enum, class, impl…
+    #[arg(short = 'k', long, value_name = "KIND")]
+    pub kind: Vec<String>,
+    /// Only symbols whose parent (impl type, class, module) has this name.
+    #[arg(long, value_name = "NAME")]
+    pub parent: Option<String>,
+    /// The symbol whose definition contains this line (innermost wins).
+    #[arg(long, value_name = "N")]
+    pub line: Option<usize>,
+    /// Read the new text from FILE.
+    #[arg(long, value_name = "FILE", conflicts_with = "with_text")]
+    pub with: Option<PathBuf>,
+    /// The new text.
+    #[arg(long, value_name = "TEXT")]
+    pub with_text: Option<String>,
+    /// Replace only the body (block of a Rust fn/impl/trait/mod; suite of a Python def/class).
+    #[arg(long, group = "action")]
+    pub body: bool,
+    /// Delete the definition, with what is attached to it and the blank line it leaves.
+    #[arg(long, group = "action")]
+    pub delete: bool,
+    /// Insert the new text before the symbol, separated as its neighbours are.
+    #[arg(long, group = "action")]
+    pub insert_before: bool,
+    /// Insert the new text after the symbol, separated as its neighbours are.
+    #[arg(long, group = "action")]
+    pub insert_after: bool,
+    /// Rename the definition and every reference `llm find --refs` finds (all files at once).
+    #[arg(long, group = "action", value_name = "NEW")]
+    pub rename: Option<String>,
+    /// Also run the language's checker on the real project (`cargo check` for a file in a Cargo
+    /// package, Python's compile()), before and after: errors the patch introduces reject it and
+    /// the file is restored. A checker that is not installed rejects, never passes.
+    #[arg(long)]
+    pub check: bool,
+    /// Where --rename looks for references (repeatable; default: --root).
+    #[arg(long = "in", value_name = "PATH", requires = "rename")]
+    pub rename_in: Vec<PathBuf>,
+    /// Refuse (status `rejected`) unless the file's SHA-256 is this, e.g. the `checksum` of a
+    /// prior `llm find` (piping that output on stdin sets it).
+    #[arg(long, value_name = "SHA256")]
+    pub expected_checksum: Option<String>,
+    #[command(flatten)]
+    pub mutation: MutationArgs,
 }
 
 /// `llm generate`

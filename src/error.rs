@@ -98,6 +98,15 @@ codes! {
     SuspiciousContent = "WRITE_E003", Rejected, "the content is not UTF-8, or shrinks the file drastically while containing elision markers";
     ParentMissing = "WRITE_E004", Error, "the file's directory does not exist (pass --parents to create it)";
     WriteUnknownLanguage = "WRITE_E005", Error, "--lang names no language llm knows";
+    // patch
+    PatchNoSymbol = "PATCH_E001", Rejected, "no symbol of that name (and kind/parent/line) in the file";
+    PatchAmbiguous = "PATCH_E002", Rejected, "several symbols match; the diagnostics list each with the flag that picks it";
+    PatchNoBody = "PATCH_E003", Error, "--body was asked of a symbol without a body";
+    PatchNoText = "PATCH_E004", Error, "no new text was given (--with, --with-text or stdin)";
+    PatchUnsupportedLanguage = "PATCH_E005", Error, "the file's language is not registered";
+    PatchBadName = "PATCH_E006", Error, "the --rename name is not an identifier";
+    PatchCheckFailed = "PATCH_E007", Rejected, "--check found errors the patch introduced; the files were restored";
+    PatchBadInput = "PATCH_E008", Error, "stdin is neither text nor the JSON output of `llm find` for one symbol";
 }
 
 /// A failure with a stable code and a remediation. Carried up to the printer, which turns it

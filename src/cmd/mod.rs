@@ -3,6 +3,7 @@
 
 pub mod ast;
 pub mod find;
+pub mod patch;
 pub mod search;
 pub mod transform;
 pub mod tree;

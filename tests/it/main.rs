@@ -3,6 +3,7 @@
 mod ast;
 mod find;
 mod generate;
+mod patch;
 mod transform;
 mod transform_safety;
 mod util;
