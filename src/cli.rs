@@ -230,16 +230,38 @@ pub struct TransformArgs {
     #[arg(value_name = "FILE", requires = "old_text")]
     pub file: Option<PathBuf>,
     /// Exact text to replace (must occur exactly once unless --all).
-    #[arg(long = "old", value_name = "TEXT", requires = "file", group = "old_text")]
+    #[arg(
+        long = "old",
+        value_name = "TEXT",
+        requires = "file",
+        group = "old_text"
+    )]
     pub old: Option<String>,
     /// Read the text to replace from a file.
-    #[arg(long, value_name = "PATH", conflicts_with = "old", requires = "file", group = "old_text")]
+    #[arg(
+        long,
+        value_name = "PATH",
+        conflicts_with = "old",
+        requires = "file",
+        group = "old_text"
+    )]
     pub old_file: Option<PathBuf>,
     /// Text that replaces --old (`''` deletes it).
-    #[arg(long = "new", value_name = "TEXT", requires = "old_text", group = "new_text")]
+    #[arg(
+        long = "new",
+        value_name = "TEXT",
+        requires = "old_text",
+        group = "new_text"
+    )]
     pub new: Option<String>,
     /// Read the replacement text from a file.
-    #[arg(long, value_name = "PATH", conflicts_with = "new", requires = "old_text", group = "new_text")]
+    #[arg(
+        long,
+        value_name = "PATH",
+        conflicts_with = "new",
+        requires = "old_text",
+        group = "new_text"
+    )]
     pub new_file: Option<PathBuf>,
     /// Replace every occurrence of --old (otherwise several occurrences are rejected).
     #[arg(long, requires = "old_text")]

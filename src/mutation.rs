@@ -429,7 +429,11 @@ fn line_changes(
 ) -> (usize, usize, Option<String>) {
     let old_s = String::from_utf8_lossy(old);
     let new_s = String::from_utf8_lossy(new);
-    let diff = similar::TextDiff::from_lines(old_s.as_ref(), new_s.as_ref());
+    // A deadline keeps huge rewrites fast (Myers is O(N·D)); past it the diff is still
+    // correct, just not minimal.
+    let diff = similar::TextDiff::configure()
+        .timeout(std::time::Duration::from_millis(500))
+        .diff_lines(old_s.as_ref(), new_s.as_ref());
     let (mut added, mut removed) = (0, 0);
     for op in diff.ops() {
         for change in diff.iter_changes(op) {

@@ -13,7 +13,9 @@ pub fn run(args: TransformArgs, printer: &mut Printer) -> io::Result<u8> {
         .unwrap_or_else(|_| args.mutation.root.clone())
         .display()
         .to_string();
-    let outcome = args.into_options(read_stdin).and_then(|o| transform::run(&o));
+    let outcome = args
+        .into_options(read_stdin)
+        .and_then(|o| transform::run(&o));
     let env: OperationResult<TransformData> = match outcome {
         Ok(o) => OperationResult::new(
             "transform",

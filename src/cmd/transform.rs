@@ -128,11 +128,7 @@ pub fn run(opts: &TransformOptions) -> Result<TransformOutcome, Error> {
             };
             let plan = exact::plan(&bytes, &display, &args)?;
             let change = Change::edits(file, plan.edits, Some(checksum(&bytes)));
-            (
-                "exact".to_string(),
-                Some(plan.matched_with),
-                vec![change],
-            )
+            ("exact".to_string(), Some(plan.matched_with), vec![change])
         }
         Input::Json { text, origin } => {
             let (source, mut planned) = match request::parse(text, origin)? {
@@ -268,10 +264,11 @@ fn apply_cli_checksum(planned: &mut [Planned], cli: Option<&str>) -> Result<(), 
 /// (line/column positions, recorded old texts, templates), and then pins the checksum of
 /// those bytes so the core refuses a file that changed in between.
 fn resolve(p: Planned) -> Result<Change, Error> {
-    let needs_bytes = p
-        .edits
-        .iter()
-        .any(|e| matches!(e.pos, Pos::Lines { .. }) || e.old.is_some() || matches!(e.new, NewText::Template(..)));
+    let needs_bytes = p.edits.iter().any(|e| {
+        matches!(e.pos, Pos::Lines { .. })
+            || e.old.is_some()
+            || matches!(e.new, NewText::Template(..))
+    });
     if !needs_bytes {
         let edits = p
             .edits

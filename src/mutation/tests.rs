@@ -268,3 +268,25 @@ fn create_refuses_existing() {
     };
     assert_eq!(run(&[c], &d.opts()).unwrap_err().code, Code::FileExists);
 }
+
+#[test]
+fn whole_rewrite_of_a_large_file_is_fast() {
+    let d = Dir::new();
+    let old: String = (0..40_000).map(|i| format!("line {i} old\n")).collect();
+    let new: String = (0..40_000).map(|i| format!("row {i} new\n")).collect();
+    let p = d.file("big.txt", old.as_bytes());
+    let started = std::time::Instant::now();
+    let mut opts = d.opts();
+    opts.dry_run = true;
+    let (r, _) = run(
+        &[Change::edits(&p, vec![Edit::new(0..old.len(), new)], None)],
+        &opts,
+    )
+    .unwrap();
+    assert_eq!((r.lines_added, r.lines_removed), (40_000, 40_000));
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
+}

@@ -120,14 +120,20 @@ fn request_applies_and_reports_spans_and_checksums() {
     let (v, rc) = transform(&env, &[], &req.to_string());
     assert_eq!(rc, 0, "{v}");
     let e: Envelope = serde_json::from_value(v.clone()).unwrap();
-    assert_eq!((e.operation_type.as_str(), e.status.as_str()), ("transform", "ok"));
+    assert_eq!(
+        (e.operation_type.as_str(), e.status.as_str()),
+        ("transform", "ok")
+    );
     let after = "fn main() {\n    let alpha = 1;\n    let beta\n    let g = 3 = 2;\n}\n";
     assert_eq!(env.read("src/main.txt"), after.as_bytes());
     let r = e.result.unwrap();
     assert_eq!(r.source, "request");
     assert_eq!((r.applied_count, r.skipped_count), (2, 0));
     let f = &r.files[0];
-    assert_eq!(f.before_checksum.as_deref(), Some(sha(before.as_bytes()).as_str()));
+    assert_eq!(
+        f.before_checksum.as_deref(),
+        Some(sha(before.as_bytes()).as_str())
+    );
     assert_eq!(f.after_checksum, sha(after.as_bytes()));
     assert_eq!(f.total_byte_shift, after.len() as i64 - before.len() as i64);
     assert_eq!((f.lines_added, f.lines_removed), (3, 2));
@@ -161,7 +167,10 @@ fn request_aliases_span_objects_line_columns_and_jsonl() {
     assert_eq!(rc, 0);
     assert_eq!(env.read("a.txt"), b"one 2 three\n4 five\n");
     // --edits FILE, an array.
-    env.write("edits.json", json!([request("b.txt", None, &[(0, 0, ">")])]).to_string());
+    env.write(
+        "edits.json",
+        json!([request("b.txt", None, &[(0, 0, ">")])]).to_string(),
+    );
     let (v, rc) = transform(&env, &["--edits", "edits.json"], "");
     assert_eq!(rc, 0, "{v}");
     assert_eq!(env.read("b.txt"), b">bye\n");
@@ -183,7 +192,10 @@ fn bad_requests_are_coded_errors() {
     env.write("a.txt", "abc\n");
     let (v, rc) = transform(&env, &[], "{\"file_path\": \"a.txt\",\n \"edits\": [}");
     assert_eq!((rc, code(&v)), (2, "TRANSFORM_E001"));
-    assert!(v["error"]["message"].as_str().unwrap().contains("line 2"), "{v}");
+    assert!(
+        v["error"]["message"].as_str().unwrap().contains("line 2"),
+        "{v}"
+    );
     // A typo in `new_content` must not turn into a deletion.
     let (v, rc) = transform(
         &env,
@@ -195,7 +207,11 @@ fn bad_requests_are_coded_errors() {
     assert_eq!((rc, code(&v)), (2, "TRANSFORM_E002"));
     let (v, rc) = transform(&env, &[], "");
     assert_eq!((rc, code(&v)), (2, "TRANSFORM_E002"));
-    let (v, rc) = transform(&env, &[], r#"{"file_path":"nope.txt","edits":[{"byte_start":0,"byte_end":0,"new_content":"x"}]}"#);
+    let (v, rc) = transform(
+        &env,
+        &[],
+        r#"{"file_path":"nope.txt","edits":[{"byte_start":0,"byte_end":0,"new_content":"x"}]}"#,
+    );
     assert_eq!((rc, code(&v)), (2, "LLM_E004"));
     assert!(v["error"]["remediation"].as_str().is_some());
     assert_eq!(env.read("a.txt"), b"abc\n");
@@ -313,21 +329,30 @@ fn search_output_chains_into_transform() {
     let (v, rc) = transform(&env, &[], &String::from_utf8_lossy(&out.stdout));
     assert_eq!((rc, code(&v)), (1, "LLM_E101"), "{v}");
     assert_eq!(env.read("src/a.rs"), b"fn new_one() {}\nfn new_two() {}\n");
-    assert_eq!(env.read("src/b.rs"), b"fn keep() { new_one(); } // edited\n");
+    assert_eq!(
+        env.read("src/b.rs"),
+        b"fn keep() { new_one(); } // edited\n"
+    );
 
     // Search output without -r needs --replace.
     let out = env.llm(&["search", "new_two", "--json"]).output().unwrap();
     let (v, rc) = transform(&env, &[], &String::from_utf8_lossy(&out.stdout));
     assert_eq!((rc, code(&v)), (2, "TRANSFORM_E006"), "{v}");
-    let (v, rc) = transform(&env, &["--replace", "three"], &String::from_utf8_lossy(&out.stdout));
+    let (v, rc) = transform(
+        &env,
+        &["--replace", "three"],
+        &String::from_utf8_lossy(&out.stdout),
+    );
     assert_eq!(rc, 0, "{v}");
     assert_eq!(env.read("src/a.rs"), b"fn new_one() {}\nfn three() {}\n");
 }
 
 /// A hand-written `llm ast --json` envelope in the SPEC's shape.
 fn ast_output(file: &str, text: &str, matches: &[(usize, usize, &str, usize, usize)]) -> Value {
-    let span = |s: usize, e: usize| json!({"span_id": "x", "file_path": file, "byte_start": s, "byte_end": e,
-        "start_line": 1, "start_col": s, "end_line": 1, "end_col": e});
+    let span = |s: usize, e: usize| {
+        json!({"span_id": "x", "file_path": file, "byte_start": s, "byte_end": e,
+        "start_line": 1, "start_col": s, "end_line": 1, "end_col": e})
+    };
     let ms: Vec<Value> = matches
         .iter()
         .map(|(s, e, cap, cs, ce)| {
@@ -346,7 +371,11 @@ fn ast_and_find_output_chain_with_replace() {
     let text = "fn alpha() {}\nfn beta() {}\n";
     env.write("m.rs", text);
     // Two function_item matches, each capturing its name; `$name` expands per match.
-    let out = ast_output("m.rs", text, &[(0, 13, "name", 3, 8), (14, 26, "name", 17, 21)]);
+    let out = ast_output(
+        "m.rs",
+        text,
+        &[(0, 13, "name", 3, 8), (14, 26, "name", 17, 21)],
+    );
     let (v, rc) = transform(&env, &["--replace", "fn ${name}_v2() {}"], &out.to_string());
     assert_eq!(rc, 0, "{v}");
     assert_eq!(v["result"]["source"], "ast");
@@ -357,7 +386,16 @@ fn ast_and_find_output_chain_with_replace() {
     // The stale checksum (file changed since the query) is rejected.
     let (v, rc) = transform(&env, &["--replace", "x"], &out.to_string());
     assert_eq!((rc, code(&v)), (1, "LLM_E101"), "{v}");
-    let (v, rc) = transform(&env, &["--replace", "$nope"], &ast_output("m.rs", "fn alpha_v2() {}\nfn beta_v2() {}\n", &[(3, 11, "name", 3, 11)]).to_string());
+    let (v, rc) = transform(
+        &env,
+        &["--replace", "$nope"],
+        &ast_output(
+            "m.rs",
+            "fn alpha_v2() {}\nfn beta_v2() {}\n",
+            &[(3, 11, "name", 3, 11)],
+        )
+        .to_string(),
+    );
     assert_eq!((rc, code(&v)), (2, "TRANSFORM_E009"), "{v}");
 
     // find: matches carry `name`; `$name` is the symbol's name.
@@ -367,7 +405,11 @@ fn ast_and_find_output_chain_with_replace() {
         "matches": [{"match_id": "m", "name": "run", "kind": "function", "symbol_id": "s",
                      "span": {"file_path": "f.py", "byte_start": 0, "byte_end": 19}}],
         "files": [{"file_path": "f.py", "checksum": sha(text.as_bytes())}]}});
-    let (v, rc) = transform(&env, &["--replace", "def ${name}_fast():\n    return 1"], &find.to_string());
+    let (v, rc) = transform(
+        &env,
+        &["--replace", "def ${name}_fast():\n    return 1"],
+        &find.to_string(),
+    );
     assert_eq!(rc, 0, "{v}");
     assert_eq!(v["result"]["source"], "find");
     assert_eq!(env.read("f.py"), b"def run_fast():\n    return 1\n");
@@ -379,23 +421,53 @@ fn snapshot_human_dry_run_and_json() {
     env.write("greet.py", "def greet(name):\n    print('hi', name)\n");
     redactions(env.path()).bind(|| {
         let out = env
-            .llm(&["transform", "greet.py", "--old", "'hi'", "--new", "'hello'", "--dry-run", "--color", "never"])
+            .llm(&[
+                "transform",
+                "greet.py",
+                "--old",
+                "'hi'",
+                "--new",
+                "'hello'",
+                "--dry-run",
+                "--color",
+                "never",
+            ])
             .output()
             .unwrap();
         assert_eq!(out.status.code(), Some(0));
-        insta::assert_snapshot!("transform_human_dry_run", String::from_utf8_lossy(&out.stdout));
+        insta::assert_snapshot!(
+            "transform_human_dry_run",
+            String::from_utf8_lossy(&out.stdout)
+        );
         let out = env
-            .llm(&["transform", "greet.py", "--old", "print(", "--new", "print((", "--color", "never"])
+            .llm(&[
+                "transform",
+                "greet.py",
+                "--old",
+                "print(",
+                "--new",
+                "print((",
+                "--color",
+                "never",
+            ])
             .output()
             .unwrap();
         assert_eq!(out.status.code(), Some(1));
         insta::assert_snapshot!(
             "transform_human_syntax_rejected",
-            format!("{}--- stderr\n{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
+            format!(
+                "{}--- stderr\n{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            )
         );
         let (v, _) = transform(&env, &["greet.py", "--old", "name", "--new", "who"], "");
         insta::assert_json_snapshot!("transform_json_ambiguous", v);
-        let (v, _) = transform(&env, &["greet.py", "--old", "name", "--new", "who", "--all"], "");
+        let (v, _) = transform(
+            &env,
+            &["greet.py", "--old", "name", "--new", "who", "--all"],
+            "",
+        );
         insta::assert_json_snapshot!("transform_json_applied", v);
     });
 }

@@ -21,15 +21,42 @@ fn crlf_bom_tabs_and_missing_final_newline_are_preserved() {
     let env = TestEnv::new();
     let before = "\u{feff}fn a() {\r\n\tlet x = 1;\r\n}";
     env.write("a.rs", before);
-    let (v, rc) = transform(&env, &["a.rs", "--old", "let x = 1;", "--new", "let x = 1;\nlet y = 2;"], "");
+    let (v, rc) = transform(
+        &env,
+        &[
+            "a.rs",
+            "--old",
+            "let x = 1;",
+            "--new",
+            "let x = 1;\nlet y = 2;",
+        ],
+        "",
+    );
     assert_eq!(rc, 0, "{v}");
-    assert_eq!(env.read("a.rs"), "\u{feff}fn a() {\r\n\tlet x = 1;\r\nlet y = 2;\r\n}".as_bytes());
+    assert_eq!(
+        env.read("a.rs"),
+        "\u{feff}fn a() {\r\n\tlet x = 1;\r\nlet y = 2;\r\n}".as_bytes()
+    );
     assert_eq!(v["result"]["files"][0]["line_ending"], "crlf");
     assert_eq!(v["result"]["files"][0]["bom"], true);
     // --raw-line-endings keeps the inserted text byte for byte.
-    let (v, rc) = transform(&env, &["a.rs", "--old", "let y = 2;", "--new", "let y = 2;\nlet z = 3;", "--raw-line-endings"], "");
+    let (v, rc) = transform(
+        &env,
+        &[
+            "a.rs",
+            "--old",
+            "let y = 2;",
+            "--new",
+            "let y = 2;\nlet z = 3;",
+            "--raw-line-endings",
+        ],
+        "",
+    );
     assert_eq!(rc, 0, "{v}");
-    assert_eq!(env.read("a.rs"), "\u{feff}fn a() {\r\n\tlet x = 1;\r\nlet y = 2;\nlet z = 3;\r\n}".as_bytes());
+    assert_eq!(
+        env.read("a.rs"),
+        "\u{feff}fn a() {\r\n\tlet x = 1;\r\nlet y = 2;\nlet z = 3;\r\n}".as_bytes()
+    );
     // A byte edit next to the BOM keeps it; tabs and the missing final newline stay.
     let sum = sha(&env.read("a.rs"));
     let req = request("a.rs", Some(&sum), &[(3, 5, "pub fn")]);
@@ -84,7 +111,11 @@ fn bad_edits_are_refused_and_the_file_untouched() {
     ];
     for (edits, want) in cases {
         let (v, rc) = transform(&env, &[], &request("u.txt", None, edits).to_string());
-        assert_eq!((rc, code(&v), v["status"].as_str()), (2, *want, Some("error")), "{edits:?}: {v}");
+        assert_eq!(
+            (rc, code(&v), v["status"].as_str()),
+            (2, *want, Some("error")),
+            "{edits:?}: {v}"
+        );
         assert!(v["error"]["remediation"].is_string());
         assert_eq!(env.read("u.txt"), text.as_bytes(), "{edits:?}");
     }
@@ -96,7 +127,10 @@ fn checksum_mismatch_is_rejected() {
     env.write("a.txt", "abc\n");
     let req = request("a.txt", Some(&sha(b"abd\n")), &[(0, 1, "z")]);
     let (v, rc) = transform(&env, &[], &req.to_string());
-    assert_eq!((rc, code(&v), v["status"].as_str()), (1, "LLM_E101", Some("rejected")));
+    assert_eq!(
+        (rc, code(&v), v["status"].as_str()),
+        (1, "LLM_E101", Some("rejected"))
+    );
     assert_eq!(env.read("a.txt"), b"abc\n");
 }
 
@@ -123,9 +157,17 @@ fn racing_writers_one_wins_no_lost_update() {
             .collect();
         for (child, new) in children.iter_mut().zip(&contents) {
             let req = request("race.txt", Some(&sum), &[(0, base.len(), new)]);
-            child.stdin.take().unwrap().write_all(req.to_string().as_bytes()).unwrap();
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(req.to_string().as_bytes())
+                .unwrap();
         }
-        let results: Vec<_> = children.into_iter().map(|c| c.wait_with_output().unwrap()).collect();
+        let results: Vec<_> = children
+            .into_iter()
+            .map(|c| c.wait_with_output().unwrap())
+            .collect();
         let codes: Vec<i32> = results.iter().map(|o| o.status.code().unwrap()).collect();
         let winners: Vec<usize> = (0..2).filter(|&i| codes[i] == 0).collect();
         assert_eq!(winners.len(), 1, "round {round}: exit codes {codes:?}");
@@ -133,7 +175,11 @@ fn racing_writers_one_wins_no_lost_update() {
         assert_eq!(codes[loser], 1, "round {round}");
         let v: serde_json::Value = serde_json::from_slice(&results[loser].stdout).unwrap();
         assert!(["LLM_E101", "LLM_E102"].contains(&code(&v)), "{v}");
-        assert_eq!(env.read("race.txt"), contents[winners[0]].as_bytes(), "round {round}");
+        assert_eq!(
+            env.read("race.txt"),
+            contents[winners[0]].as_bytes(),
+            "round {round}"
+        );
     }
 }
 
@@ -143,7 +189,13 @@ fn multi_file_request_is_all_or_nothing() {
     env.write("one.txt", "1\n");
     env.write("two.txt", "2\n");
     env.write("three.rs", "fn three() {}\n");
-    let snapshot = || (env.read("one.txt"), env.read("two.txt"), env.read("three.rs"));
+    let snapshot = || {
+        (
+            env.read("one.txt"),
+            env.read("two.txt"),
+            env.read("three.rs"),
+        )
+    };
     let before = snapshot();
     let failing_last = [
         // A stale checksum on the last file.
@@ -171,14 +223,24 @@ fn multi_file_request_is_all_or_nothing() {
     let (v, rc) = transform(&env, &[], &req.to_string());
     assert_eq!(rc, 0, "{v}");
     assert_eq!(v["result"]["files"].as_array().unwrap().len(), 3);
-    assert_eq!(snapshot(), (b"one\n".to_vec(), b"two\n".to_vec(), b"pub fn three() {}\n".to_vec()));
+    assert_eq!(
+        snapshot(),
+        (
+            b"one\n".to_vec(),
+            b"two\n".to_vec(),
+            b"pub fn three() {}\n".to_vec()
+        )
+    );
 }
 
 /// A tiny deterministic generator (no extra dependency).
 struct Lcg(u64);
 impl Lcg {
     fn below(&mut self, n: u64) -> u64 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         (self.0 >> 33) % n.max(1)
     }
 }
@@ -189,7 +251,10 @@ fn killed_mid_write_leaves_old_or_new_never_a_mix() {
     let line = |c: char| format!("{}\n", c.to_string().repeat(256 * 1024 - 1));
     let old: String = (0..24).map(|_| line('a')).collect();
     let new: String = (0..24).map(|_| line('b')).collect();
-    env.write("req.json", request("big.txt", None, &[(0, old.len(), &new)]).to_string());
+    env.write(
+        "req.json",
+        request("big.txt", None, &[(0, old.len(), &new)]).to_string(),
+    );
     let run = || {
         Command::new(bin())
             .args(["--json", "transform", "--edits", "req.json"])
@@ -219,9 +284,13 @@ fn killed_mid_write_leaves_old_or_new_never_a_mix() {
         } else if now == new.as_bytes() {
             saw_new += 1;
         } else {
-            panic!("round {round}: the file is neither the old nor the new content ({} bytes)", now.len());
+            panic!(
+                "round {round}: the file is neither the old nor the new content ({} bytes)",
+                now.len()
+            );
         }
     }
+    eprintln!("full run {full}µs; after a kill: {saw_old} old, {saw_new} new");
     assert_eq!(saw_old + saw_new, 20);
 }
 
@@ -230,7 +299,11 @@ fn introduced_syntax_errors_are_rejected_with_their_location() {
     let env = TestEnv::new();
     let rs = "fn main() {\n    let x = compute(1, 2);\n}\n";
     env.write("m.rs", rs);
-    let (v, rc) = transform(&env, &["m.rs", "--old", "compute(1, 2)", "--new", "compute(1, 2"], "");
+    let (v, rc) = transform(
+        &env,
+        &["m.rs", "--old", "compute(1, 2)", "--new", "compute(1, 2"],
+        "",
+    );
     assert_eq!((rc, code(&v)), (1, "LLM_E106"), "{v}");
     let d = &v["diagnostics"][0];
     assert_eq!(d["span"]["start_line"], 2, "{v}");
@@ -239,13 +312,31 @@ fn introduced_syntax_errors_are_rejected_with_their_location() {
 
     let py = "def f(x):\n    return x + 1\n";
     env.write("f.py", py);
-    let (v, rc) = transform(&env, &["f.py", "--old", "return x + 1", "--new", "return (x + 1"], "");
+    let (v, rc) = transform(
+        &env,
+        &["f.py", "--old", "return x + 1", "--new", "return (x + 1"],
+        "",
+    );
     assert_eq!((rc, code(&v)), (1, "LLM_E106"), "{v}");
-    assert!(v["error"]["span"]["start_line"].as_u64().unwrap() >= 2, "{v}");
+    assert!(
+        v["error"]["span"]["start_line"].as_u64().unwrap() >= 2,
+        "{v}"
+    );
     assert_eq!(env.read("f.py"), py.as_bytes());
 
     // --force writes anyway and reports the error as a warning.
-    let (v, rc) = transform(&env, &["f.py", "--old", "return x + 1", "--new", "return (x + 1", "--force"], "");
+    let (v, rc) = transform(
+        &env,
+        &[
+            "f.py",
+            "--old",
+            "return x + 1",
+            "--new",
+            "return (x + 1",
+            "--force",
+        ],
+        "",
+    );
     assert_eq!(rc, 0, "{v}");
     assert_eq!(v["diagnostics"][0]["level"], "warning");
     assert_eq!(env.read("f.py"), b"def f(x):\n    return (x + 1\n");
@@ -258,7 +349,10 @@ fn pre_existing_syntax_error_elsewhere_does_not_block() {
     env.write("b.rs", rs);
     let (v, rc) = transform(&env, &["b.rs", "--old", "    1\n", "--new", "    2\n"], "");
     assert_eq!(rc, 0, "{v}");
-    assert_eq!(env.read("b.rs"), rs.replace("    1\n", "    2\n").as_bytes());
+    assert_eq!(
+        env.read("b.rs"),
+        rs.replace("    1\n", "    2\n").as_bytes()
+    );
 }
 
 #[test]
@@ -271,17 +365,40 @@ fn confinement_outside_root_and_escaping_symlinks() {
     std::os::unix::fs::symlink(&secret, env.path().join("proj/escape.txt")).unwrap();
     let abs = secret.to_string_lossy().to_string();
     for target in [abs.as_str(), "proj/escape.txt"] {
-        let (v, rc) = transform(&env, &["--root", "proj", target, "--old", "keep", "--new", "lost"], "");
+        let (v, rc) = transform(
+            &env,
+            &["--root", "proj", target, "--old", "keep", "--new", "lost"],
+            "",
+        );
         assert_eq!((rc, code(&v)), (2, "LLM_E107"), "{target}: {v}");
-        let (v, rc) = transform(&env, &["--root", "proj"], &request(target, None, &[(0, 4, "lost")]).to_string());
+        let (v, rc) = transform(
+            &env,
+            &["--root", "proj"],
+            &request(target, None, &[(0, 4, "lost")]).to_string(),
+        );
         assert_eq!((rc, code(&v)), (2, "LLM_E107"), "{target}: {v}");
     }
     // `..` out of the root.
-    let (v, rc) = transform(&env, &["--root", "proj"], &request("proj/../x.txt", None, &[(0, 0, "x")]).to_string());
+    let (v, rc) = transform(
+        &env,
+        &["--root", "proj"],
+        &request("proj/../x.txt", None, &[(0, 0, "x")]).to_string(),
+    );
     assert_eq!((rc, code(&v)), (2, "LLM_E107"), "{v}");
     assert_eq!(std::fs::read(&secret).unwrap(), b"keep\n");
     // Allowed when asked for.
-    let (v, rc) = transform(&env, &["--allow-outside-root", &abs, "--old", "keep", "--new", "kept"], "");
+    let (v, rc) = transform(
+        &env,
+        &[
+            "--allow-outside-root",
+            &abs,
+            "--old",
+            "keep",
+            "--new",
+            "kept",
+        ],
+        "",
+    );
     assert_eq!(rc, 0, "{v}");
     assert_eq!(std::fs::read(&secret).unwrap(), b"kept\n");
 }
@@ -302,15 +419,33 @@ fn hard_linked_files_are_refused() {
 fn dry_run_writes_nothing_and_shows_a_diff() {
     let env = TestEnv::new();
     env.write("a.txt", "one\ntwo\n");
-    let (v, rc) = transform(&env, &["a.txt", "--old", "two", "--new", "2", "--dry-run"], "");
+    let (v, rc) = transform(
+        &env,
+        &["a.txt", "--old", "two", "--new", "2", "--dry-run"],
+        "",
+    );
     assert_eq!(rc, 0, "{v}");
     assert_eq!(v["result"]["dry_run"], true);
     let diff = v["result"]["files"][0]["diff"].as_str().unwrap();
     assert!(diff.contains("-two\n+2\n"), "{diff}");
-    let out = env.llm(&["transform", "a.txt", "--old", "two", "--new", "2", "--dry-run"]).output().unwrap();
+    let out = env
+        .llm(&[
+            "transform",
+            "a.txt",
+            "--old",
+            "two",
+            "--new",
+            "2",
+            "--dry-run",
+        ])
+        .output()
+        .unwrap();
     assert!(String::from_utf8_lossy(&out.stdout).contains("+2"));
     assert_eq!(env.read("a.txt"), b"one\ntwo\n");
-    let names: Vec<_> = std::fs::read_dir(env.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    let names: Vec<_> = std::fs::read_dir(env.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
     assert_eq!(names.len(), 1, "no temp files left: {names:?}");
 }
 

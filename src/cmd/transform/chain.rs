@@ -34,7 +34,10 @@ pub fn plan(q: QueryInput, replace: Option<&str>) -> Result<Vec<Planned>, Error>
     if q.matches.is_empty() {
         return Err(Error::new(
             Code::NoEdits,
-            format!("the piped `llm {}` output has no matches: nothing to change", q.command),
+            format!(
+                "the piped `llm {}` output has no matches: nothing to change",
+                q.command
+            ),
             "check the query; it must match something before its matches can be replaced",
         ));
     }
@@ -49,7 +52,10 @@ pub fn plan(q: QueryInput, replace: Option<&str>) -> Result<Vec<Planned>, Error>
         let (file, start, end) = match_range(m).ok_or_else(|| {
             Error::new(
                 Code::BadRequest,
-                format!("match {i} of the piped `llm {}` output has no span", q.command),
+                format!(
+                    "match {i} of the piped `llm {}` output has no span",
+                    q.command
+                ),
                 "pipe the unmodified --json (or --format jsonl) output of llm search/ast/find",
             )
         })?;
@@ -93,7 +99,11 @@ pub fn plan(q: QueryInput, replace: Option<&str>) -> Result<Vec<Planned>, Error>
     Ok(order
         .into_iter()
         .map(|file| {
-            let expected = checksums.get(file.as_str()).copied().flatten().map(str::to_string);
+            let expected = checksums
+                .get(file.as_str())
+                .copied()
+                .flatten()
+                .map(str::to_string);
             let edits = by_file.remove(&file).unwrap_or_default();
             Planned {
                 path: PathBuf::from(&file),

@@ -63,7 +63,11 @@ pub fn parse(text: &[u8], origin: &str) -> Result<Parsed, Error> {
     if queries == 0 {
         for (i, v) in values.iter().enumerate() {
             if !v.is_object() || v.get("edits").is_none() {
-                return Err(bad_item(origin, i, "an object with `file_path` and `edits`"));
+                return Err(bad_item(
+                    origin,
+                    i,
+                    "an object with `file_path` and `edits`",
+                ));
             }
         }
         return Ok(Parsed::Requests(values));
@@ -87,7 +91,9 @@ pub fn parse(text: &[u8], origin: &str) -> Result<Parsed, Error> {
             continue;
         }
         // An envelope (json) or the summary line (jsonl).
-        if v.get("status").and_then(Value::as_str) == Some("error") && v.get("data").is_none_or(Value::is_null) {
+        if v.get("status").and_then(Value::as_str) == Some("error")
+            && v.get("data").is_none_or(Value::is_null)
+        {
             let msg = v
                 .pointer("/error/message")
                 .and_then(Value::as_str)
