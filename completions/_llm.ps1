@@ -29,6 +29,7 @@ Register-ArgumentCompleter -Native -CommandName 'llm' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Regex or literal text search over files and directories (ripgrep''s engine)')
+            [CompletionResult]::new('transform', 'transform', [CompletionResultType]::ParameterValue, 'Apply byte-span or exact-text edits, guarded by the file''s SHA-256 (atomic, all or nothing)')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write shell completions and man pages (for packagers and this repository)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -95,6 +96,29 @@ Register-ArgumentCompleter -Native -CommandName 'llm' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'llm;transform' {
+            [CompletionResult]::new('--old', '--old', [CompletionResultType]::ParameterName, 'Exact text to replace (must occur exactly once unless --all)')
+            [CompletionResult]::new('--old-file', '--old-file', [CompletionResultType]::ParameterName, 'Read the text to replace from a file')
+            [CompletionResult]::new('--new', '--new', [CompletionResultType]::ParameterName, 'Text that replaces --old (`''''` deletes it)')
+            [CompletionResult]::new('--new-file', '--new-file', [CompletionResultType]::ParameterName, 'Read the replacement text from a file')
+            [CompletionResult]::new('--edits', '--edits', [CompletionResultType]::ParameterName, 'Read the edit request (or piped query output) from this file instead of stdin (`-` = stdin)')
+            [CompletionResult]::new('--replace', '--replace', [CompletionResultType]::ParameterName, 'For piped `llm ast`/`llm find` output: replace each match''s span with TEXT (`$name` expands a capture, `$$` is `$`). For `llm search` output: used literally instead of -r')
+            [CompletionResult]::new('--expected-checksum', '--expected-checksum', [CompletionResultType]::ParameterName, 'Refuse (rejected) unless the file''s SHA-256 is this (a checksum from an earlier read)')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Workspace root: nothing is written outside it')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output. `auto` colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Replace every occurrence of --old (otherwise several occurrences are rejected)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Compute everything and show a unified diff; write nothing')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Write even when the change introduces syntax errors (reported as warnings)')
+            [CompletionResult]::new('--allow-outside-root', '--allow-outside-root', [CompletionResultType]::ParameterName, 'Allow writing outside --root (and through symlinks that leave it)')
+            [CompletionResult]::new('--raw-line-endings', '--raw-line-endings', [CompletionResultType]::ParameterName, 'Keep inserted text byte for byte: do not convert its `\n` to `\r\n` in CRLF files')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Shorthand for `--format json`')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'llm;generate' {
             [CompletionResult]::new('--out-dir', '--out-dir', [CompletionResultType]::ParameterName, 'Directory under which `completions/` and `man/` are written')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)')
@@ -108,11 +132,15 @@ Register-ArgumentCompleter -Native -CommandName 'llm' -ScriptBlock {
         }
         'llm;help' {
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Regex or literal text search over files and directories (ripgrep''s engine)')
+            [CompletionResult]::new('transform', 'transform', [CompletionResultType]::ParameterValue, 'Apply byte-span or exact-text edits, guarded by the file''s SHA-256 (atomic, all or nothing)')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write shell completions and man pages (for packagers and this repository)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'llm;help;search' {
+            break
+        }
+        'llm;help;transform' {
             break
         }
         'llm;help;generate' {

@@ -26,6 +26,7 @@ set edit:completion:arg-completer[llm] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand search 'Regex or literal text search over files and directories (ripgrep''s engine)'
+            cand transform 'Apply byte-span or exact-text edits, guarded by the file''s SHA-256 (atomic, all or nothing)'
             cand generate 'Write shell completions and man pages (for packagers and this repository)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -90,6 +91,28 @@ set edit:completion:arg-completer[llm] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'llm;transform'= {
+            cand --old 'Exact text to replace (must occur exactly once unless --all)'
+            cand --old-file 'Read the text to replace from a file'
+            cand --new 'Text that replaces --old (`''''` deletes it)'
+            cand --new-file 'Read the replacement text from a file'
+            cand --edits 'Read the edit request (or piped query output) from this file instead of stdin (`-` = stdin)'
+            cand --replace 'For piped `llm ast`/`llm find` output: replace each match''s span with TEXT (`$name` expands a capture, `$$` is `$`). For `llm search` output: used literally instead of -r'
+            cand --expected-checksum 'Refuse (rejected) unless the file''s SHA-256 is this (a checksum from an earlier read)'
+            cand --root 'Workspace root: nothing is written outside it'
+            cand --format 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)'
+            cand --color 'When to use colour in human output. `auto` colours a terminal unless NO_COLOR is set'
+            cand --all 'Replace every occurrence of --old (otherwise several occurrences are rejected)'
+            cand --dry-run 'Compute everything and show a unified diff; write nothing'
+            cand --force 'Write even when the change introduces syntax errors (reported as warnings)'
+            cand --allow-outside-root 'Allow writing outside --root (and through symlinks that leave it)'
+            cand --raw-line-endings 'Keep inserted text byte for byte: do not convert its `\n` to `\r\n` in CRLF files'
+            cand --json 'Shorthand for `--format json`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'llm;generate'= {
             cand --out-dir 'Directory under which `completions/` and `man/` are written'
             cand --format 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)'
@@ -102,10 +125,13 @@ set edit:completion:arg-completer[llm] = {|@words|
         }
         &'llm;help'= {
             cand search 'Regex or literal text search over files and directories (ripgrep''s engine)'
+            cand transform 'Apply byte-span or exact-text edits, guarded by the file''s SHA-256 (atomic, all or nothing)'
             cand generate 'Write shell completions and man pages (for packagers and this repository)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'llm;help;search'= {
+        }
+        &'llm;help;transform'= {
         }
         &'llm;help;generate'= {
         }

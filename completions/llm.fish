@@ -34,6 +34,7 @@ complete -c llm -n "__fish_llm_needs_command" -l json -d 'Shorthand for `--forma
 complete -c llm -n "__fish_llm_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c llm -n "__fish_llm_needs_command" -s V -l version -d 'Print version'
 complete -c llm -n "__fish_llm_needs_command" -f -a "search" -d 'Regex or literal text search over files and directories (ripgrep\'s engine)'
+complete -c llm -n "__fish_llm_needs_command" -f -a "transform" -d 'Apply byte-span or exact-text edits, guarded by the file\'s SHA-256 (atomic, all or nothing)'
 complete -c llm -n "__fish_llm_needs_command" -f -a "generate" -d 'Write shell completions and man pages (for packagers and this repository)'
 complete -c llm -n "__fish_llm_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c llm -n "__fish_llm_using_subcommand search" -s e -l regexp -d 'A pattern to search for (repeatable; a line matching any of them matches). Use it for patterns that start with `-`' -r
@@ -76,6 +77,28 @@ complete -c llm -n "__fish_llm_using_subcommand search" -l column -d 'Accepted f
 complete -c llm -n "__fish_llm_using_subcommand search" -l json -d 'Shorthand for `--format json`'
 complete -c llm -n "__fish_llm_using_subcommand search" -s h -l help -d 'Print help'
 complete -c llm -n "__fish_llm_using_subcommand search" -s V -l version -d 'Print version'
+complete -c llm -n "__fish_llm_using_subcommand transform" -l old -d 'Exact text to replace (must occur exactly once unless --all)' -r
+complete -c llm -n "__fish_llm_using_subcommand transform" -l old-file -d 'Read the text to replace from a file' -r -F
+complete -c llm -n "__fish_llm_using_subcommand transform" -l new -d 'Text that replaces --old (`\'\'` deletes it)' -r
+complete -c llm -n "__fish_llm_using_subcommand transform" -l new-file -d 'Read the replacement text from a file' -r -F
+complete -c llm -n "__fish_llm_using_subcommand transform" -l edits -d 'Read the edit request (or piped query output) from this file instead of stdin (`-` = stdin)' -r -F
+complete -c llm -n "__fish_llm_using_subcommand transform" -l replace -d 'For piped `llm ast`/`llm find` output: replace each match\'s span with TEXT (`$name` expands a capture, `$$` is `$`). For `llm search` output: used literally instead of -r' -r
+complete -c llm -n "__fish_llm_using_subcommand transform" -l expected-checksum -d 'Refuse (rejected) unless the file\'s SHA-256 is this (a checksum from an earlier read)' -r
+complete -c llm -n "__fish_llm_using_subcommand transform" -l root -d 'Workspace root: nothing is written outside it' -r -F
+complete -c llm -n "__fish_llm_using_subcommand transform" -l format -d 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)' -r -f -a "human\t''
+json\t''
+jsonl\t''"
+complete -c llm -n "__fish_llm_using_subcommand transform" -l color -d 'When to use colour in human output. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c llm -n "__fish_llm_using_subcommand transform" -l all -d 'Replace every occurrence of --old (otherwise several occurrences are rejected)'
+complete -c llm -n "__fish_llm_using_subcommand transform" -l dry-run -d 'Compute everything and show a unified diff; write nothing'
+complete -c llm -n "__fish_llm_using_subcommand transform" -l force -d 'Write even when the change introduces syntax errors (reported as warnings)'
+complete -c llm -n "__fish_llm_using_subcommand transform" -l allow-outside-root -d 'Allow writing outside --root (and through symlinks that leave it)'
+complete -c llm -n "__fish_llm_using_subcommand transform" -l raw-line-endings -d 'Keep inserted text byte for byte: do not convert its `\\n` to `\\r\\n` in CRLF files'
+complete -c llm -n "__fish_llm_using_subcommand transform" -l json -d 'Shorthand for `--format json`'
+complete -c llm -n "__fish_llm_using_subcommand transform" -s h -l help -d 'Print help'
+complete -c llm -n "__fish_llm_using_subcommand transform" -s V -l version -d 'Print version'
 complete -c llm -n "__fish_llm_using_subcommand generate" -l out-dir -d 'Directory under which `completions/` and `man/` are written' -r -F
 complete -c llm -n "__fish_llm_using_subcommand generate" -l format -d 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)' -r -f -a "human\t''
 json\t''
@@ -86,6 +109,7 @@ never\t''"
 complete -c llm -n "__fish_llm_using_subcommand generate" -l json -d 'Shorthand for `--format json`'
 complete -c llm -n "__fish_llm_using_subcommand generate" -s h -l help -d 'Print help'
 complete -c llm -n "__fish_llm_using_subcommand generate" -s V -l version -d 'Print version'
-complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search generate help" -f -a "search" -d 'Regex or literal text search over files and directories (ripgrep\'s engine)'
-complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search generate help" -f -a "generate" -d 'Write shell completions and man pages (for packagers and this repository)'
-complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search transform generate help" -f -a "search" -d 'Regex or literal text search over files and directories (ripgrep\'s engine)'
+complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search transform generate help" -f -a "transform" -d 'Apply byte-span or exact-text edits, guarded by the file\'s SHA-256 (atomic, all or nothing)'
+complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search transform generate help" -f -a "generate" -d 'Write shell completions and man pages (for packagers and this repository)'
+complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search transform generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -101,7 +101,8 @@ fn bad_edits_are_refused_and_the_file_untouched() {
     let env = TestEnv::new();
     let text = "héllo wörld\n";
     env.write("u.txt", text);
-    let cases: &[(&[(usize, usize, &str)], &str)] = &[
+    type Edits<'a> = &'a [(usize, usize, &'a str)];
+    let cases: &[(Edits, &str)] = &[
         (&[(0, 4, "a"), (3, 6, "b")], "LLM_E104"),
         (&[(0, 4, "a"), (3, 3, "b")], "LLM_E104"),
         (&[(10, 99, "x")], "LLM_E103"),
