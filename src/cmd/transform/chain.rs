@@ -104,7 +104,12 @@ pub fn plan(q: QueryInput, replace: Option<&str>) -> Result<Vec<Planned>, Error>
                 .copied()
                 .flatten()
                 .map(str::to_string);
-            let edits = by_file.remove(&file).unwrap_or_default();
+            let mut edits = by_file.remove(&file).unwrap_or_default();
+            if expected.is_some() {
+                // The checksum pins every byte; `matched_text` is only needed without it (and
+                // is lossy for a file that is not UTF-8).
+                edits.iter_mut().for_each(|e| e.old = None);
+            }
             Planned {
                 path: PathBuf::from(&file),
                 edits,
