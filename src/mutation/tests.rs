@@ -290,3 +290,28 @@ fn whole_rewrite_of_a_large_file_is_fast() {
         started.elapsed()
     );
 }
+
+#[test]
+fn owner_and_group_are_kept() {
+    use std::os::unix::fs::MetadataExt;
+    let d = Dir::new();
+    let p = d.file("owned.txt", b"old\n");
+    let me = std::fs::metadata(&p).unwrap().uid();
+    // Only root can hand a file to someone else; as another user the owner is already the
+    // writer's and the check below still holds.
+    let want = if me == 0 {
+        std::os::unix::fs::chown(&p, Some(4321), Some(4322)).unwrap();
+        (4321, 4322)
+    } else {
+        let m = std::fs::metadata(&p).unwrap();
+        (m.uid(), m.gid())
+    };
+    run(
+        &[Change::edits(&p, vec![Edit::new(0..3, "new")], None)],
+        &d.opts(),
+    )
+    .unwrap();
+    let m = std::fs::metadata(&p).unwrap();
+    assert_eq!(std::fs::read(&p).unwrap(), b"new\n");
+    assert_eq!((m.uid(), m.gid()), want);
+}
