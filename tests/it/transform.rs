@@ -498,3 +498,20 @@ fn search_chain_on_a_non_utf8_file_and_without_checksums() {
     assert_eq!(rc, 0, "{v}");
     assert_eq!(env.read("a.txt"), b"one 2\n");
 }
+
+#[test]
+fn search_without_matches_changes_nothing_and_exits_1() {
+    let env = TestEnv::new();
+    env.write("a.txt", "abc\n");
+    let out = env
+        .llm(&["search", "-r", "x", "zzz", "--json"])
+        .output()
+        .unwrap();
+    let (v, rc) = transform(&env, &[], &String::from_utf8_lossy(&out.stdout));
+    assert_eq!(
+        (rc, code(&v), v["status"].as_str()),
+        (1, "TRANSFORM_E002", Some("rejected")),
+        "{v}"
+    );
+    assert_eq!(env.read("a.txt"), b"abc\n");
+}

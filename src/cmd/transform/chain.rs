@@ -39,7 +39,9 @@ pub fn plan(q: QueryInput, replace: Option<&str>) -> Result<Vec<Planned>, Error>
                 q.command
             ),
             "check the query; it must match something before its matches can be replaced",
-        ));
+        )
+        // Like a search that finds nothing: exit 1, not an error.
+        .rejected());
     }
     let checksums: HashMap<&str, Option<&str>> = q
         .files
