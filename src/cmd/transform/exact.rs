@@ -455,6 +455,12 @@ fn not_found(bytes: &[u8], display: &str, old: &[u8]) -> Error {
         "closest region: lines {start}-{end_line} ({:.0}% similar)",
         ratio * 100.0
     );
+    if first_diff.is_none() && old_lines.len() > n {
+        note.push_str(&format!(
+            "; the file ends at line {end_line} but --old goes on with `{}`",
+            shorten(old_lines[n])
+        ));
+    }
     if let Some(k) = first_diff {
         note.push_str(&format!(
             "; first difference at line {}: the file has `{}`, --old has `{}`",
