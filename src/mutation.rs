@@ -499,7 +499,11 @@ fn line_changes(
 ) -> (usize, usize, Option<String>) {
     let old_s = String::from_utf8_lossy(old);
     let new_s = String::from_utf8_lossy(new);
-    let diff = similar::TextDiff::from_lines(old_s.as_ref(), new_s.as_ref());
+    // A deadline keeps huge rewrites fast (Myers is O(N·D)); past it the diff is still
+    // correct, just not minimal.
+    let diff = similar::TextDiff::configure()
+        .timeout(std::time::Duration::from_millis(500))
+        .diff_lines(old_s.as_ref(), new_s.as_ref());
     let (mut added, mut removed) = (0, 0);
     for op in diff.ops() {
         for change in diff.iter_changes(op) {
@@ -568,7 +572,11 @@ impl Prepared {
         let mut done: Vec<usize> = Vec::new();
         for (i, tmp) in staged.into_iter().enumerate() {
             let f = &self.files[i];
-            if let Err(e) = fsio::install(tmp, &f.real, f.before.is_none(), &f.display) {
+            let installed = match injected_failure(i, &f.display) {
+                Some(e) => Err(e),
+                None => fsio::install(tmp, &f.real, f.before.is_none(), &f.display),
+            };
+            if let Err(e) = installed {
                 let restored = restore(&self.files, &done);
                 return Err(e.with_note(format!(
                     "{} file(s) already replaced in this request were restored{}",
@@ -589,6 +597,24 @@ impl Prepared {
             _locks: locks,
         })
     }
+}
+
+/// Test builds only: `LLM_FAILPOINT_INSTALL=N` makes the rename of the N-th file (0-based) of
+/// a request fail, so tests can prove through the real binary that the files already replaced
+/// are restored. Compiled out of release builds.
+fn injected_failure(index: usize, display: &str) -> Option<Error> {
+    if !cfg!(debug_assertions) {
+        return None;
+    }
+    let at: usize = std::env::var("LLM_FAILPOINT_INSTALL").ok()?.parse().ok()?;
+    (at == index).then(|| {
+        Error::new(
+            Code::WriteFailed,
+            format!("could not replace {display}: injected failure (LLM_FAILPOINT_INSTALL)"),
+            "unset LLM_FAILPOINT_INSTALL (a test hook)",
+        )
+        .with_file(display)
+    })
 }
 
 /// Puts back the old content of the files at `indices` (removes the ones that were created).

@@ -380,7 +380,7 @@ fn expand(t: &str, vars: &[(String, Var)], bytes: &[u8], display: &str) -> Resul
     let mut out = Vec::with_capacity(t.len());
     let mut rest = t;
     while let Some(at) = rest.find('$') {
-        out.extend_from_slice(rest[..at].as_bytes());
+        out.extend_from_slice(&rest.as_bytes()[..at]);
         let after = &rest[at + 1..];
         if let Some(r) = after.strip_prefix('$') {
             out.push(b'$');

@@ -314,3 +314,46 @@ fn reparse_tree_equals_full_parse() {
         );
     }
 }
+
+/// A whole rewrite of a 40,000-line file must still produce its line counts (the line diff has
+/// a deadline; without it this took minutes). Speed itself is measured in bench/, not here.
+#[test]
+fn whole_rewrite_of_a_large_file_is_counted() {
+    let d = Dir::new();
+    let old: String = (0..40_000).map(|i| format!("line {i} old\n")).collect();
+    let new: String = (0..40_000).map(|i| format!("row {i} new\n")).collect();
+    let p = d.file("big.txt", old.as_bytes());
+    let mut opts = d.opts();
+    opts.dry_run = true;
+    let (r, _) = run(
+        &[Change::edits(&p, vec![Edit::new(0..old.len(), new)], None)],
+        &opts,
+    )
+    .unwrap();
+    assert_eq!((r.lines_added, r.lines_removed), (40_000, 40_000));
+}
+
+#[test]
+fn owner_and_group_are_kept() {
+    use std::os::unix::fs::MetadataExt;
+    let d = Dir::new();
+    let p = d.file("owned.txt", b"old\n");
+    let me = std::fs::metadata(&p).unwrap().uid();
+    // Only root can hand a file to someone else; as another user the owner is already the
+    // writer's and the check below still holds.
+    let want = if me == 0 {
+        std::os::unix::fs::chown(&p, Some(4321), Some(4322)).unwrap();
+        (4321, 4322)
+    } else {
+        let m = std::fs::metadata(&p).unwrap();
+        (m.uid(), m.gid())
+    };
+    run(
+        &[Change::edits(&p, vec![Edit::new(0..3, "new")], None)],
+        &d.opts(),
+    )
+    .unwrap();
+    let m = std::fs::metadata(&p).unwrap();
+    assert_eq!(std::fs::read(&p).unwrap(), b"new\n");
+    assert_eq!((m.uid(), m.gid()), want);
+}

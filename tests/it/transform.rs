@@ -471,3 +471,47 @@ fn snapshot_human_dry_run_and_json() {
         insta::assert_json_snapshot!("transform_json_applied", v);
     });
 }
+
+#[test]
+fn search_chain_on_a_non_utf8_file_and_without_checksums() {
+    let env = TestEnv::new();
+    env.write("latin1.txt", b"caf\xe9 old_x\n");
+    let out = env
+        .llm(&["search", "-r", "new", "old_x", "--json", "latin1.txt"])
+        .output()
+        .unwrap();
+    let (v, rc) = transform(&env, &[], &String::from_utf8_lossy(&out.stdout));
+    assert_eq!(rc, 0, "{v}");
+    assert_eq!(env.read("latin1.txt"), b"caf\xe9 new\n");
+    // Older search output without data.files: the recorded matched_text guards the edit.
+    env.write("a.txt", "one two\n");
+    let m = |text: &str| {
+        json!({"command": "search", "status": "ok", "data": {"matches": [{
+            "span": {"file_path": "a.txt", "byte_start": 4, "byte_end": 7},
+            "matched_text": text, "replacement": "2"}]}})
+        .to_string()
+    };
+    let (v, rc) = transform(&env, &[], &m("six"));
+    assert_eq!((rc, code(&v)), (1, "TRANSFORM_E008"), "{v}");
+    assert_eq!(env.read("a.txt"), b"one two\n");
+    let (v, rc) = transform(&env, &[], &m("two"));
+    assert_eq!(rc, 0, "{v}");
+    assert_eq!(env.read("a.txt"), b"one 2\n");
+}
+
+#[test]
+fn search_without_matches_changes_nothing_and_exits_1() {
+    let env = TestEnv::new();
+    env.write("a.txt", "abc\n");
+    let out = env
+        .llm(&["search", "-r", "x", "zzz", "--json"])
+        .output()
+        .unwrap();
+    let (v, rc) = transform(&env, &[], &String::from_utf8_lossy(&out.stdout));
+    assert_eq!(
+        (rc, code(&v), v["status"].as_str()),
+        (1, "TRANSFORM_E002", Some("rejected")),
+        "{v}"
+    );
+    assert_eq!(env.read("a.txt"), b"abc\n");
+}

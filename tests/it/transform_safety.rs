@@ -101,7 +101,8 @@ fn bad_edits_are_refused_and_the_file_untouched() {
     let env = TestEnv::new();
     let text = "héllo wörld\n";
     env.write("u.txt", text);
-    let cases: &[(&[(usize, usize, &str)], &str)] = &[
+    type Edits<'a> = &'a [(usize, usize, &'a str)];
+    let cases: &[(Edits, &str)] = &[
         (&[(0, 4, "a"), (3, 6, "b")], "LLM_E104"),
         (&[(0, 4, "a"), (3, 3, "b")], "LLM_E104"),
         (&[(10, 99, "x")], "LLM_E103"),
@@ -290,6 +291,7 @@ fn killed_mid_write_leaves_old_or_new_never_a_mix() {
             );
         }
     }
+    eprintln!("full run {full}µs; after a kill: {saw_old} old, {saw_new} new");
     assert_eq!(saw_old + saw_new, 20);
 }
 
@@ -510,4 +512,53 @@ proptest! {
             }
         }
     }
+}
+
+#[test]
+fn a_failed_rename_restores_the_files_already_replaced() {
+    let env = TestEnv::new();
+    env.write("one.txt", "1\n");
+    env.write("sub/two.txt", "2\n");
+    env.write("three.txt", "3\n");
+    let req = json!([
+        request("one.txt", None, &[(0, 1, "one")]),
+        request("sub/two.txt", None, &[(0, 1, "two")]),
+        request("three.txt", None, &[(0, 1, "three")]),
+    ]);
+    // The debug binary's test hook fails the rename of the last file, after two were replaced.
+    let out = env
+        .llm(&["--json", "transform"])
+        .env("LLM_FAILPOINT_INSTALL", "2")
+        .write_stdin(req.to_string())
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((out.status.code(), code(&v)), (Some(2), "LLM_E110"), "{v}");
+    assert!(
+        v["error"]["note"]
+            .as_str()
+            .unwrap()
+            .contains("2 file(s) already replaced in this request were restored"),
+        "{v}"
+    );
+    assert_eq!(env.read("one.txt"), b"1\n");
+    assert_eq!(env.read("sub/two.txt"), b"2\n");
+    assert_eq!(env.read("three.txt"), b"3\n");
+    let leftovers = |dir: &str| {
+        std::fs::read_dir(env.path().join(dir))
+            .unwrap()
+            .filter(|e| {
+                e.as_ref()
+                    .unwrap()
+                    .file_name()
+                    .to_string_lossy()
+                    .ends_with(".tmp")
+            })
+            .count()
+    };
+    assert_eq!(
+        leftovers(".") + leftovers("sub"),
+        0,
+        "temp files cleaned up"
+    );
 }

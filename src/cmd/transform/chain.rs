@@ -39,7 +39,9 @@ pub fn plan(q: QueryInput, replace: Option<&str>) -> Result<Vec<Planned>, Error>
                 q.command
             ),
             "check the query; it must match something before its matches can be replaced",
-        ));
+        )
+        // Like a search that finds nothing: exit 1, not an error.
+        .rejected());
     }
     let checksums: HashMap<&str, Option<&str>> = q
         .files
@@ -104,7 +106,12 @@ pub fn plan(q: QueryInput, replace: Option<&str>) -> Result<Vec<Planned>, Error>
                 .copied()
                 .flatten()
                 .map(str::to_string);
-            let edits = by_file.remove(&file).unwrap_or_default();
+            let mut edits = by_file.remove(&file).unwrap_or_default();
+            if expected.is_some() {
+                // The checksum pins every byte; `matched_text` is only needed without it (and
+                // is lossy for a file that is not UTF-8).
+                edits.iter_mut().for_each(|e| e.old = None);
+            }
             Planned {
                 path: PathBuf::from(&file),
                 edits,

@@ -7,6 +7,7 @@ use crate::edit::{self, Edit, LineEnding};
 use crate::envelope::{DiagnosticPayload, Level};
 use crate::error::{Code, Error};
 use crate::span::{strip_cr, LineIndex};
+use std::collections::HashSet;
 use std::ops::Range;
 
 /// Where the old text was found and what replaces it.
@@ -78,17 +79,13 @@ pub fn plan(bytes: &[u8], display: &str, args: &ExactArgs) -> Result<ExactPlan, 
             " (with an indentation offset)",
         ));
     }
-    if let Some(found) = already_there(bytes, args.new, ending) {
+    if let Some(found) = already_there(bytes, args.old, args.new, ending) {
         let index = LineIndex::new(bytes);
-        let lines: Vec<String> = found
-            .iter()
-            .map(|r| index.position(r.start).0.to_string())
-            .collect();
+        let lines = line_list(&index, &found);
         return Err(Error::new(
             Code::AlreadyApplied,
             format!(
-                "--old text is not in {display} but --new text is (line {}): the edit was probably applied before; nothing was written",
-                lines.join(", ")
+                "--old text is not in {display} but --new text is (line {lines}): the edit was probably applied before; nothing was written"
             ),
             "re-read the file: if it already has the change, there is nothing to do",
         )
@@ -159,16 +156,12 @@ fn normalize(text: &[u8], ending: LineEnding) -> Vec<u8> {
 
 fn ambiguous(bytes: &[u8], display: &str, found: &[Range<usize>], how: &str) -> Error {
     let index = LineIndex::new(bytes);
-    let lines: Vec<String> = found
-        .iter()
-        .map(|r| index.position(r.start).0.to_string())
-        .collect();
+    let lines = line_list(&index, found);
     Error::new(
         Code::OldTextAmbiguous,
         format!(
-            "--old text occurs {} times in {display}{how} (lines {}); nothing was written",
+            "--old text occurs {} times in {display}{how} (lines {lines}); nothing was written",
             found.len(),
-            lines.join(", ")
         ),
         "add surrounding lines to --old until it is unique, or pass --all to replace every occurrence",
     )
@@ -177,7 +170,23 @@ fn ambiguous(bytes: &[u8], display: &str, found: &[Range<usize>], how: &str) -> 
     .with_related(candidates(bytes, display, found, Code::OldTextAmbiguous, "candidate"))
 }
 
-/// A note per occurrence, with its span and line.
+/// At most this many candidates are listed (the message says how many there are).
+const MAX_CANDIDATES: usize = 20;
+
+/// `3, 7, 12` — the line numbers of the first occurrences, `…` when there are more.
+fn line_list(index: &LineIndex, found: &[Range<usize>]) -> String {
+    let mut s: Vec<String> = found
+        .iter()
+        .take(MAX_CANDIDATES)
+        .map(|r| index.position(r.start).0.to_string())
+        .collect();
+    if found.len() > MAX_CANDIDATES {
+        s.push(format!("… {} more", found.len() - MAX_CANDIDATES));
+    }
+    s.join(", ")
+}
+
+/// A note per occurrence (the first [`MAX_CANDIDATES`]), with its span and line.
 fn candidates(
     bytes: &[u8],
     display: &str,
@@ -188,6 +197,7 @@ fn candidates(
     let index = LineIndex::new(bytes);
     found
         .iter()
+        .take(MAX_CANDIDATES)
         .enumerate()
         .map(|(i, r)| {
             let span = index.span(display, r.clone());
@@ -353,9 +363,17 @@ fn reindent(new: &[u8], old_indent: &[u8], file_indent: &[u8]) -> Vec<u8> {
     out
 }
 
-/// Where `new` already occurs (as is, or with the file's line endings).
-fn already_there(bytes: &[u8], new: &[u8], ending: LineEnding) -> Option<Vec<Range<usize>>> {
-    if is_blank(new) {
+/// Where `new` already occurs (as is, or with the file's line endings). Only for a new text
+/// distinctive enough to say so: not blank, and not much shorter than the old text (a short
+/// replacement such as `x` occurs by chance).
+fn already_there(
+    bytes: &[u8],
+    old: &[u8],
+    new: &[u8],
+    ending: LineEnding,
+) -> Option<Vec<Range<usize>>> {
+    let len = |t: &[u8]| t.iter().filter(|b| !b.is_ascii_whitespace()).count();
+    if len(new) == 0 || (len(new) < 8 && len(new) < len(old)) {
         return None;
     }
     let found = find_all(bytes, new);
@@ -379,17 +397,40 @@ fn not_found(bytes: &[u8], display: &str, old: &[u8]) -> Error {
             .collect::<Vec<_>>()
             .join("\n")
     };
-    // Character-level similarity for ordinary sizes; line-level for huge inputs.
-    let char_level = total.saturating_mul(old.len()) <= 4_000_000;
+    // Rank every window cheaply (shared byte pairs with --old, linear in the file), then
+    // compare the best few character by character (with a deadline).
+    let pairs: HashSet<[u8; 2]> = old_text
+        .as_bytes()
+        .windows(2)
+        .map(|w| [w[0], w[1]])
+        .collect();
+    let mut hits = vec![0usize; total + 1];
+    let mut lens = vec![0usize; total + 1];
+    for l in 1..=total {
+        let t = index.line_text(bytes, l);
+        let h = t
+            .windows(2)
+            .filter(|w| pairs.contains(&[w[0], w[1]]))
+            .count();
+        hits[l] = hits[l - 1] + h;
+        lens[l] = lens[l - 1] + t.len();
+    }
+    let mut ranked: Vec<(f64, usize)> = (1..=total + 1 - n)
+        .map(|s| {
+            let h = (hits[s + n - 1] - hits[s - 1]) as f64;
+            let len = (lens[s + n - 1] - lens[s - 1] + old_text.len()) as f64;
+            (2.0 * h / len.max(1.0), s)
+        })
+        .collect();
+    ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
     let mut best = (0.0f32, 1usize);
-    for start in 1..=total + 1 - n {
+    for &(_, start) in ranked.iter().take(16) {
         let w = window(start);
-        let ratio = if char_level {
-            similar::TextDiff::from_chars(old_text.as_str(), w.as_str()).ratio()
-        } else {
-            similar::TextDiff::from_lines(old_text.as_str(), w.as_str()).ratio()
-        };
-        if ratio > best.0 {
+        let ratio = similar::TextDiff::configure()
+            .timeout(std::time::Duration::from_millis(100))
+            .diff_chars(old_text.as_str(), w.as_str())
+            .ratio();
+        if ratio > best.0 || (ratio == best.0 && start < best.1) {
             best = (ratio, start);
         }
     }
@@ -414,6 +455,12 @@ fn not_found(bytes: &[u8], display: &str, old: &[u8]) -> Error {
         "closest region: lines {start}-{end_line} ({:.0}% similar)",
         ratio * 100.0
     );
+    if first_diff.is_none() && old_lines.len() > n {
+        note.push_str(&format!(
+            "; the file ends at line {end_line} but --old goes on with `{}`",
+            shorten(old_lines[n])
+        ));
+    }
     if let Some(k) = first_diff {
         note.push_str(&format!(
             "; first difference at line {}: the file has `{}`, --old has `{}`",

@@ -267,3 +267,82 @@ pub fn plan(values: Vec<Value>, origin: &str) -> Result<Vec<Planned>, Error> {
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn query(text: &str) -> QueryInput {
+        match parse(text.as_bytes(), "stdin").unwrap_or_else(|e| panic!("{e}")) {
+            Parsed::Query(q) => q,
+            Parsed::Requests(_) => panic!("parsed as requests"),
+        }
+    }
+
+    #[test]
+    fn classifies_inputs() {
+        let r = parse(
+            br#"[{"file":"a","edits":[]},{"path":"b","edits":[]}]"#,
+            "stdin",
+        )
+        .unwrap();
+        assert!(matches!(r, Parsed::Requests(v) if v.len() == 2));
+        let q = query(
+            "{\"type\":\"match\",\"span\":{\"file_path\":\"a\",\"byte_start\":0,\"byte_end\":1}}\n\
+             {\"type\":\"summary\",\"command\":\"search\",\"data\":{\"matches\":[],\"files\":[{\"file_path\":\"a\",\"checksum\":\"c\"}]}}\n",
+        );
+        assert_eq!(q.command, "search");
+        assert_eq!(q.matches.len(), 1);
+        assert_eq!(q.files, vec![("a".to_string(), Some("c".to_string()))]);
+        // No envelope: the command is inferred from the matches' shape.
+        let q = query(r#"{"data":{"matches":[{"captures":[],"span":{}}]}}"#);
+        assert_eq!(q.command, "ast");
+    }
+
+    #[test]
+    fn refuses_mixed_failed_and_unknown_inputs() {
+        let mixed = "{\"file_path\":\"a\",\"edits\":[]}\n{\"command\":\"search\",\"data\":{\"matches\":[]}}";
+        let err = |t: &str| match parse(t.as_bytes(), "stdin") {
+            Err(e) => e.code,
+            Ok(_) => panic!("accepted {t}"),
+        };
+        assert_eq!(err(mixed), Code::BadRequest);
+        assert_eq!(err(r#"{"hello": 1}"#), Code::BadRequest);
+        assert_eq!(err("  \n"), Code::NoEdits);
+        assert_eq!(
+            err(
+                r#"{"command":"search","status":"error","data":null,"error":{"message":"bad regex"}}"#
+            ),
+            Code::FailedQueryInput
+        );
+    }
+
+    #[test]
+    fn edits_need_a_position_and_new_content() {
+        let v = |s: &str| vec![serde_json::from_str::<Value>(s).unwrap()];
+        let e = plan(
+            v(r#"{"file_path":"a","edits":[{"new_content":"x"}]}"#),
+            "stdin",
+        )
+        .unwrap_err();
+        assert_eq!(e.code, Code::BadRequest);
+        let e = plan(
+            v(r#"{"file_path":"a","edits":[{"byte_start":0,"byte_end":1}]}"#),
+            "stdin",
+        )
+        .unwrap_err();
+        assert_eq!(e.code, Code::BadRequest);
+        let p = plan(
+            v(r#"{"file_path":"a","edits":[{"line_number":2,"column_number":1,"line_end":2,"col_end":3,"text":"y"}]}"#),
+            "stdin",
+        )
+        .unwrap();
+        assert_eq!(
+            p[0].edits[0].pos,
+            Pos::Lines {
+                start: (2, 1),
+                end: (2, 3)
+            }
+        );
+    }
+}
