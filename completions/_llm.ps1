@@ -29,6 +29,10 @@ Register-ArgumentCompleter -Native -CommandName 'llm' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Regex or literal text search over files and directories (ripgrep''s engine)')
+            [CompletionResult]::new('ast', 'ast', [CompletionResultType]::ParameterValue, 'Tree-sitter query search over Rust and Python files; `--tree` prints a file''s syntax tree')
+            [CompletionResult]::new('find', 'find', [CompletionResultType]::ParameterValue, 'Symbol definitions by name or kind, file outlines (`--outline`), references (`--refs`)')
+            [CompletionResult]::new('transform', 'transform', [CompletionResultType]::ParameterValue, 'Apply byte-span or exact-text edits, guarded by the file''s SHA-256 (atomic, all or nothing)')
+            [CompletionResult]::new('patch', 'patch', [CompletionResultType]::ParameterValue, 'Replace, delete, insert beside, or rename a named symbol (function, method, class…)')
             [CompletionResult]::new('write', 'write', [CompletionResultType]::ParameterValue, 'Create or replace a file only when it is valid: tree-sitter syntax, then optionally the language''s checker (--check) and a language server (--lsp)')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write shell completions and man pages (for packagers and this repository)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -96,6 +100,114 @@ Register-ArgumentCompleter -Native -CommandName 'llm' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'llm;ast' {
+            [CompletionResult]::new('--query-file', '--query-file', [CompletionResultType]::ParameterName, 'Read the query from a file')
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Only these languages (repeatable): rust (rs), python (py). Also the language of a named file whose extension is not registered')
+            [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'Only these languages (repeatable): rust (rs), python (py). Also the language of a named file whose extension is not registered')
+            [CompletionResult]::new('--tree', '--tree', [CompletionResultType]::ParameterName, 'Print the syntax tree of FILE (named nodes with field names and spans) instead of querying')
+            [CompletionResult]::new('--at', '--at', [CompletionResultType]::ParameterName, 'With --tree: show the path from the root to the smallest named node at LINE:COL (1-indexed line, 0-indexed byte column) and that node''s subtree')
+            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Include or exclude files by glob (repeatable; `!` negates), e.g. `-g ''*.rs'' -g ''!tests/**''`')
+            [CompletionResult]::new('--glob', '--glob', [CompletionResultType]::ParameterName, 'Include or exclude files by glob (repeatable; `!` negates), e.g. `-g ''*.rs'' -g ''!tests/**''`')
+            [CompletionResult]::new('--max-filesize', '--max-filesize', [CompletionResultType]::ParameterName, 'Skip files larger than this (bytes, or with a K, M or G suffix)')
+            [CompletionResult]::new('--max-results', '--max-results', [CompletionResultType]::ParameterName, 'At most NUM matches in the whole run; the rest are still counted (status `partial`)')
+            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Number of threads (0 = one per core)')
+            [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Number of threads (0 = one per core)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output. `auto` colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('--hidden', '--hidden', [CompletionResultType]::ParameterName, 'Search hidden files and directories')
+            [CompletionResult]::new('--no-ignore', '--no-ignore', [CompletionResultType]::ParameterName, 'Do not respect .gitignore, .ignore and similar files')
+            [CompletionResult]::new('-L', '-L ', [CompletionResultType]::ParameterName, 'Follow symbolic links')
+            [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'Follow symbolic links')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Shorthand for `--format json`')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'llm;find' {
+            [CompletionResult]::new('-k', '-k', [CompletionResultType]::ParameterName, 'Only symbols of this kind (repeatable): function, method, struct, enum, variant, trait, impl, type, const, static, module, macro, field, union, class, constant')
+            [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'Only symbols of this kind (repeatable): function, method, struct, enum, variant, trait, impl, type, const, static, module, macro, field, union, class, constant')
+            [CompletionResult]::new('--parent', '--parent', [CompletionResultType]::ParameterName, 'Only symbols whose enclosing symbol has this name or qualified name (a method''s impl type or class)')
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Only these languages (repeatable): rust (rs), python (py)')
+            [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'Only these languages (repeatable): rust (rs), python (py)')
+            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Include or exclude files by glob (repeatable; `!` negates), e.g. `-g ''*.rs'' -g ''!tests/**''`')
+            [CompletionResult]::new('--glob', '--glob', [CompletionResultType]::ParameterName, 'Include or exclude files by glob (repeatable; `!` negates), e.g. `-g ''*.rs'' -g ''!tests/**''`')
+            [CompletionResult]::new('--max-filesize', '--max-filesize', [CompletionResultType]::ParameterName, 'Skip files larger than this (bytes, or with a K, M or G suffix)')
+            [CompletionResult]::new('--max-results', '--max-results', [CompletionResultType]::ParameterName, 'At most NUM matches in the whole run; the rest are still counted (status `partial`)')
+            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'Number of threads (0 = one per core)')
+            [CompletionResult]::new('--threads', '--threads', [CompletionResultType]::ParameterName, 'Number of threads (0 = one per core)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output. `auto` colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('--outline', '--outline', [CompletionResultType]::ParameterName, 'Every symbol of the files, nested, in file order (no NAME)')
+            [CompletionResult]::new('--refs', '--refs', [CompletionResultType]::ParameterName, 'Occurrences of NAME as an identifier (calls, paths like util::inc, obj.inc, imports); never inside comments or strings. Definitions are flagged is_definition')
+            [CompletionResult]::new('--regex', '--regex', [CompletionResultType]::ParameterName, 'NAME is a regular expression matched against names and qualified names')
+            [CompletionResult]::new('--prefix', '--prefix', [CompletionResultType]::ParameterName, 'NAME is a prefix of the name or qualified name')
+            [CompletionResult]::new('--hidden', '--hidden', [CompletionResultType]::ParameterName, 'Search hidden files and directories')
+            [CompletionResult]::new('--no-ignore', '--no-ignore', [CompletionResultType]::ParameterName, 'Do not respect .gitignore, .ignore and similar files')
+            [CompletionResult]::new('-L', '-L ', [CompletionResultType]::ParameterName, 'Follow symbolic links')
+            [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'Follow symbolic links')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Shorthand for `--format json`')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'llm;transform' {
+            [CompletionResult]::new('--old', '--old', [CompletionResultType]::ParameterName, 'Exact text to replace (must occur exactly once unless --all)')
+            [CompletionResult]::new('--old-file', '--old-file', [CompletionResultType]::ParameterName, 'Read the text to replace from a file')
+            [CompletionResult]::new('--new', '--new', [CompletionResultType]::ParameterName, 'Text that replaces --old (`''''` deletes it)')
+            [CompletionResult]::new('--new-file', '--new-file', [CompletionResultType]::ParameterName, 'Read the replacement text from a file')
+            [CompletionResult]::new('--edits', '--edits', [CompletionResultType]::ParameterName, 'Read the edit request (or piped query output) from this file instead of stdin (`-` = stdin)')
+            [CompletionResult]::new('--replace', '--replace', [CompletionResultType]::ParameterName, 'For piped `llm ast`/`llm find` output: replace each match''s span with TEXT (`$name` expands a capture, `$$` is `$`). For `llm search` output: used literally instead of -r')
+            [CompletionResult]::new('--expected-checksum', '--expected-checksum', [CompletionResultType]::ParameterName, 'Refuse (rejected) unless the file''s SHA-256 is this (a checksum from an earlier read)')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Workspace root: nothing is written outside it')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output. `auto` colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Replace every occurrence of --old (otherwise several occurrences are rejected)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Compute everything and show a unified diff; write nothing')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Write even when the change introduces syntax errors (reported as warnings)')
+            [CompletionResult]::new('--allow-outside-root', '--allow-outside-root', [CompletionResultType]::ParameterName, 'Allow writing outside --root (and through symlinks that leave it)')
+            [CompletionResult]::new('--raw-line-endings', '--raw-line-endings', [CompletionResultType]::ParameterName, 'Keep inserted text byte for byte: do not convert its `\n` to `\r\n` in CRLF files')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Shorthand for `--format json`')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'llm;patch' {
+            [CompletionResult]::new('--file', '--file', [CompletionResultType]::ParameterName, 'The file holding the symbol')
+            [CompletionResult]::new('--symbol', '--symbol', [CompletionResultType]::ParameterName, 'Name or qualified name (`parse`, `Parser::parse`, `Parser.parse`)')
+            [CompletionResult]::new('-k', '-k', [CompletionResultType]::ParameterName, 'Only symbols of this kind (repeatable): function, method, struct, enum, class, impl…')
+            [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'Only symbols of this kind (repeatable): function, method, struct, enum, class, impl…')
+            [CompletionResult]::new('--parent', '--parent', [CompletionResultType]::ParameterName, 'Only symbols whose parent (impl type, class, module) has this name')
+            [CompletionResult]::new('--line', '--line', [CompletionResultType]::ParameterName, 'The symbol whose definition contains this line (innermost wins)')
+            [CompletionResult]::new('--with', '--with', [CompletionResultType]::ParameterName, 'Read the new text from FILE')
+            [CompletionResult]::new('--with-text', '--with-text', [CompletionResultType]::ParameterName, 'The new text')
+            [CompletionResult]::new('--rename', '--rename', [CompletionResultType]::ParameterName, 'Rename the definition and every reference `llm find --refs` finds (all files at once)')
+            [CompletionResult]::new('--in', '--in', [CompletionResultType]::ParameterName, 'Where --rename looks for references (repeatable; default: --root)')
+            [CompletionResult]::new('--expected-checksum', '--expected-checksum', [CompletionResultType]::ParameterName, 'Refuse (status `rejected`) unless the file''s SHA-256 is this, e.g. the `checksum` of a prior `llm find` (piping that output on stdin sets it)')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Workspace root: nothing is written outside it')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output. `auto` colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('--body', '--body', [CompletionResultType]::ParameterName, 'Replace only the body (block of a Rust fn/impl/trait/mod; suite of a Python def/class)')
+            [CompletionResult]::new('--delete', '--delete', [CompletionResultType]::ParameterName, 'Delete the definition, with what is attached to it and the blank line it leaves')
+            [CompletionResult]::new('--insert-before', '--insert-before', [CompletionResultType]::ParameterName, 'Insert the new text before the symbol, separated as its neighbours are')
+            [CompletionResult]::new('--insert-after', '--insert-after', [CompletionResultType]::ParameterName, 'Insert the new text after the symbol, separated as its neighbours are')
+            [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'Also run the language''s checker on the real project (`cargo check` for a file in a Cargo package, Python''s compile()), before and after: errors the patch introduces reject it and the file is restored. A checker that is not installed rejects, never passes')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Compute everything and show a unified diff; write nothing')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Write even when the change introduces syntax errors (reported as warnings)')
+            [CompletionResult]::new('--allow-outside-root', '--allow-outside-root', [CompletionResultType]::ParameterName, 'Allow writing outside --root (and through symlinks that leave it)')
+            [CompletionResult]::new('--raw-line-endings', '--raw-line-endings', [CompletionResultType]::ParameterName, 'Keep inserted text byte for byte: do not convert its `\n` to `\r\n` in CRLF files')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Shorthand for `--format json`')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'llm;write' {
             [CompletionResult]::new('--content', '--content', [CompletionResultType]::ParameterName, 'The new content as an argument')
             [CompletionResult]::new('--content-file', '--content-file', [CompletionResultType]::ParameterName, 'Read the new content from a file (`-` for stdin). Without --content or --content-file, the content is read from stdin')
@@ -135,12 +247,28 @@ Register-ArgumentCompleter -Native -CommandName 'llm' -ScriptBlock {
         }
         'llm;help' {
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Regex or literal text search over files and directories (ripgrep''s engine)')
+            [CompletionResult]::new('ast', 'ast', [CompletionResultType]::ParameterValue, 'Tree-sitter query search over Rust and Python files; `--tree` prints a file''s syntax tree')
+            [CompletionResult]::new('find', 'find', [CompletionResultType]::ParameterValue, 'Symbol definitions by name or kind, file outlines (`--outline`), references (`--refs`)')
+            [CompletionResult]::new('transform', 'transform', [CompletionResultType]::ParameterValue, 'Apply byte-span or exact-text edits, guarded by the file''s SHA-256 (atomic, all or nothing)')
+            [CompletionResult]::new('patch', 'patch', [CompletionResultType]::ParameterValue, 'Replace, delete, insert beside, or rename a named symbol (function, method, class…)')
             [CompletionResult]::new('write', 'write', [CompletionResultType]::ParameterValue, 'Create or replace a file only when it is valid: tree-sitter syntax, then optionally the language''s checker (--check) and a language server (--lsp)')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write shell completions and man pages (for packagers and this repository)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'llm;help;search' {
+            break
+        }
+        'llm;help;ast' {
+            break
+        }
+        'llm;help;find' {
+            break
+        }
+        'llm;help;transform' {
+            break
+        }
+        'llm;help;patch' {
             break
         }
         'llm;help;write' {

@@ -34,6 +34,10 @@ complete -c llm -n "__fish_llm_needs_command" -l json -d 'Shorthand for `--forma
 complete -c llm -n "__fish_llm_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c llm -n "__fish_llm_needs_command" -s V -l version -d 'Print version'
 complete -c llm -n "__fish_llm_needs_command" -f -a "search" -d 'Regex or literal text search over files and directories (ripgrep\'s engine)'
+complete -c llm -n "__fish_llm_needs_command" -f -a "ast" -d 'Tree-sitter query search over Rust and Python files; `--tree` prints a file\'s syntax tree'
+complete -c llm -n "__fish_llm_needs_command" -f -a "find" -d 'Symbol definitions by name or kind, file outlines (`--outline`), references (`--refs`)'
+complete -c llm -n "__fish_llm_needs_command" -f -a "transform" -d 'Apply byte-span or exact-text edits, guarded by the file\'s SHA-256 (atomic, all or nothing)'
+complete -c llm -n "__fish_llm_needs_command" -f -a "patch" -d 'Replace, delete, insert beside, or rename a named symbol (function, method, class…)'
 complete -c llm -n "__fish_llm_needs_command" -f -a "write" -d 'Create or replace a file only when it is valid: tree-sitter syntax, then optionally the language\'s checker (--check) and a language server (--lsp)'
 complete -c llm -n "__fish_llm_needs_command" -f -a "generate" -d 'Write shell completions and man pages (for packagers and this repository)'
 complete -c llm -n "__fish_llm_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -77,6 +81,100 @@ complete -c llm -n "__fish_llm_using_subcommand search" -l column -d 'Accepted f
 complete -c llm -n "__fish_llm_using_subcommand search" -l json -d 'Shorthand for `--format json`'
 complete -c llm -n "__fish_llm_using_subcommand search" -s h -l help -d 'Print help'
 complete -c llm -n "__fish_llm_using_subcommand search" -s V -l version -d 'Print version'
+complete -c llm -n "__fish_llm_using_subcommand ast" -l query-file -d 'Read the query from a file' -r -F
+complete -c llm -n "__fish_llm_using_subcommand ast" -s l -l lang -d 'Only these languages (repeatable): rust (rs), python (py). Also the language of a named file whose extension is not registered' -r
+complete -c llm -n "__fish_llm_using_subcommand ast" -l tree -d 'Print the syntax tree of FILE (named nodes with field names and spans) instead of querying' -r -F
+complete -c llm -n "__fish_llm_using_subcommand ast" -l at -d 'With --tree: show the path from the root to the smallest named node at LINE:COL (1-indexed line, 0-indexed byte column) and that node\'s subtree' -r
+complete -c llm -n "__fish_llm_using_subcommand ast" -s g -l glob -d 'Include or exclude files by glob (repeatable; `!` negates), e.g. `-g \'*.rs\' -g \'!tests/**\'`' -r
+complete -c llm -n "__fish_llm_using_subcommand ast" -l max-filesize -d 'Skip files larger than this (bytes, or with a K, M or G suffix)' -r
+complete -c llm -n "__fish_llm_using_subcommand ast" -l max-results -d 'At most NUM matches in the whole run; the rest are still counted (status `partial`)' -r
+complete -c llm -n "__fish_llm_using_subcommand ast" -s j -l threads -d 'Number of threads (0 = one per core)' -r
+complete -c llm -n "__fish_llm_using_subcommand ast" -l format -d 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)' -r -f -a "human\t''
+json\t''
+jsonl\t''"
+complete -c llm -n "__fish_llm_using_subcommand ast" -l color -d 'When to use colour in human output. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c llm -n "__fish_llm_using_subcommand ast" -l hidden -d 'Search hidden files and directories'
+complete -c llm -n "__fish_llm_using_subcommand ast" -l no-ignore -d 'Do not respect .gitignore, .ignore and similar files'
+complete -c llm -n "__fish_llm_using_subcommand ast" -s L -l follow -d 'Follow symbolic links'
+complete -c llm -n "__fish_llm_using_subcommand ast" -l json -d 'Shorthand for `--format json`'
+complete -c llm -n "__fish_llm_using_subcommand ast" -s h -l help -d 'Print help'
+complete -c llm -n "__fish_llm_using_subcommand ast" -s V -l version -d 'Print version'
+complete -c llm -n "__fish_llm_using_subcommand find" -s k -l kind -d 'Only symbols of this kind (repeatable): function, method, struct, enum, variant, trait, impl, type, const, static, module, macro, field, union, class, constant' -r
+complete -c llm -n "__fish_llm_using_subcommand find" -l parent -d 'Only symbols whose enclosing symbol has this name or qualified name (a method\'s impl type or class)' -r
+complete -c llm -n "__fish_llm_using_subcommand find" -s l -l lang -d 'Only these languages (repeatable): rust (rs), python (py)' -r
+complete -c llm -n "__fish_llm_using_subcommand find" -s g -l glob -d 'Include or exclude files by glob (repeatable; `!` negates), e.g. `-g \'*.rs\' -g \'!tests/**\'`' -r
+complete -c llm -n "__fish_llm_using_subcommand find" -l max-filesize -d 'Skip files larger than this (bytes, or with a K, M or G suffix)' -r
+complete -c llm -n "__fish_llm_using_subcommand find" -l max-results -d 'At most NUM matches in the whole run; the rest are still counted (status `partial`)' -r
+complete -c llm -n "__fish_llm_using_subcommand find" -s j -l threads -d 'Number of threads (0 = one per core)' -r
+complete -c llm -n "__fish_llm_using_subcommand find" -l format -d 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)' -r -f -a "human\t''
+json\t''
+jsonl\t''"
+complete -c llm -n "__fish_llm_using_subcommand find" -l color -d 'When to use colour in human output. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c llm -n "__fish_llm_using_subcommand find" -l outline -d 'Every symbol of the files, nested, in file order (no NAME)'
+complete -c llm -n "__fish_llm_using_subcommand find" -l refs -d 'Occurrences of NAME as an identifier (calls, paths like util::inc, obj.inc, imports); never inside comments or strings. Definitions are flagged is_definition'
+complete -c llm -n "__fish_llm_using_subcommand find" -l regex -d 'NAME is a regular expression matched against names and qualified names'
+complete -c llm -n "__fish_llm_using_subcommand find" -l prefix -d 'NAME is a prefix of the name or qualified name'
+complete -c llm -n "__fish_llm_using_subcommand find" -l hidden -d 'Search hidden files and directories'
+complete -c llm -n "__fish_llm_using_subcommand find" -l no-ignore -d 'Do not respect .gitignore, .ignore and similar files'
+complete -c llm -n "__fish_llm_using_subcommand find" -s L -l follow -d 'Follow symbolic links'
+complete -c llm -n "__fish_llm_using_subcommand find" -l json -d 'Shorthand for `--format json`'
+complete -c llm -n "__fish_llm_using_subcommand find" -s h -l help -d 'Print help'
+complete -c llm -n "__fish_llm_using_subcommand find" -s V -l version -d 'Print version'
+complete -c llm -n "__fish_llm_using_subcommand transform" -l old -d 'Exact text to replace (must occur exactly once unless --all)' -r
+complete -c llm -n "__fish_llm_using_subcommand transform" -l old-file -d 'Read the text to replace from a file' -r -F
+complete -c llm -n "__fish_llm_using_subcommand transform" -l new -d 'Text that replaces --old (`\'\'` deletes it)' -r
+complete -c llm -n "__fish_llm_using_subcommand transform" -l new-file -d 'Read the replacement text from a file' -r -F
+complete -c llm -n "__fish_llm_using_subcommand transform" -l edits -d 'Read the edit request (or piped query output) from this file instead of stdin (`-` = stdin)' -r -F
+complete -c llm -n "__fish_llm_using_subcommand transform" -l replace -d 'For piped `llm ast`/`llm find` output: replace each match\'s span with TEXT (`$name` expands a capture, `$$` is `$`). For `llm search` output: used literally instead of -r' -r
+complete -c llm -n "__fish_llm_using_subcommand transform" -l expected-checksum -d 'Refuse (rejected) unless the file\'s SHA-256 is this (a checksum from an earlier read)' -r
+complete -c llm -n "__fish_llm_using_subcommand transform" -l root -d 'Workspace root: nothing is written outside it' -r -F
+complete -c llm -n "__fish_llm_using_subcommand transform" -l format -d 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)' -r -f -a "human\t''
+json\t''
+jsonl\t''"
+complete -c llm -n "__fish_llm_using_subcommand transform" -l color -d 'When to use colour in human output. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c llm -n "__fish_llm_using_subcommand transform" -l all -d 'Replace every occurrence of --old (otherwise several occurrences are rejected)'
+complete -c llm -n "__fish_llm_using_subcommand transform" -l dry-run -d 'Compute everything and show a unified diff; write nothing'
+complete -c llm -n "__fish_llm_using_subcommand transform" -l force -d 'Write even when the change introduces syntax errors (reported as warnings)'
+complete -c llm -n "__fish_llm_using_subcommand transform" -l allow-outside-root -d 'Allow writing outside --root (and through symlinks that leave it)'
+complete -c llm -n "__fish_llm_using_subcommand transform" -l raw-line-endings -d 'Keep inserted text byte for byte: do not convert its `\\n` to `\\r\\n` in CRLF files'
+complete -c llm -n "__fish_llm_using_subcommand transform" -l json -d 'Shorthand for `--format json`'
+complete -c llm -n "__fish_llm_using_subcommand transform" -s h -l help -d 'Print help'
+complete -c llm -n "__fish_llm_using_subcommand transform" -s V -l version -d 'Print version'
+complete -c llm -n "__fish_llm_using_subcommand patch" -l file -d 'The file holding the symbol' -r -F
+complete -c llm -n "__fish_llm_using_subcommand patch" -l symbol -d 'Name or qualified name (`parse`, `Parser::parse`, `Parser.parse`)' -r
+complete -c llm -n "__fish_llm_using_subcommand patch" -s k -l kind -d 'Only symbols of this kind (repeatable): function, method, struct, enum, class, impl…' -r
+complete -c llm -n "__fish_llm_using_subcommand patch" -l parent -d 'Only symbols whose parent (impl type, class, module) has this name' -r
+complete -c llm -n "__fish_llm_using_subcommand patch" -l line -d 'The symbol whose definition contains this line (innermost wins)' -r
+complete -c llm -n "__fish_llm_using_subcommand patch" -l with -d 'Read the new text from FILE' -r -F
+complete -c llm -n "__fish_llm_using_subcommand patch" -l with-text -d 'The new text' -r
+complete -c llm -n "__fish_llm_using_subcommand patch" -l rename -d 'Rename the definition and every reference `llm find --refs` finds (all files at once)' -r
+complete -c llm -n "__fish_llm_using_subcommand patch" -l in -d 'Where --rename looks for references (repeatable; default: --root)' -r -F
+complete -c llm -n "__fish_llm_using_subcommand patch" -l expected-checksum -d 'Refuse (status `rejected`) unless the file\'s SHA-256 is this, e.g. the `checksum` of a prior `llm find` (piping that output on stdin sets it)' -r
+complete -c llm -n "__fish_llm_using_subcommand patch" -l root -d 'Workspace root: nothing is written outside it' -r -F
+complete -c llm -n "__fish_llm_using_subcommand patch" -l format -d 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)' -r -f -a "human\t''
+json\t''
+jsonl\t''"
+complete -c llm -n "__fish_llm_using_subcommand patch" -l color -d 'When to use colour in human output. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c llm -n "__fish_llm_using_subcommand patch" -l body -d 'Replace only the body (block of a Rust fn/impl/trait/mod; suite of a Python def/class)'
+complete -c llm -n "__fish_llm_using_subcommand patch" -l delete -d 'Delete the definition, with what is attached to it and the blank line it leaves'
+complete -c llm -n "__fish_llm_using_subcommand patch" -l insert-before -d 'Insert the new text before the symbol, separated as its neighbours are'
+complete -c llm -n "__fish_llm_using_subcommand patch" -l insert-after -d 'Insert the new text after the symbol, separated as its neighbours are'
+complete -c llm -n "__fish_llm_using_subcommand patch" -l check -d 'Also run the language\'s checker on the real project (`cargo check` for a file in a Cargo package, Python\'s compile()), before and after: errors the patch introduces reject it and the file is restored. A checker that is not installed rejects, never passes'
+complete -c llm -n "__fish_llm_using_subcommand patch" -l dry-run -d 'Compute everything and show a unified diff; write nothing'
+complete -c llm -n "__fish_llm_using_subcommand patch" -l force -d 'Write even when the change introduces syntax errors (reported as warnings)'
+complete -c llm -n "__fish_llm_using_subcommand patch" -l allow-outside-root -d 'Allow writing outside --root (and through symlinks that leave it)'
+complete -c llm -n "__fish_llm_using_subcommand patch" -l raw-line-endings -d 'Keep inserted text byte for byte: do not convert its `\\n` to `\\r\\n` in CRLF files'
+complete -c llm -n "__fish_llm_using_subcommand patch" -l json -d 'Shorthand for `--format json`'
+complete -c llm -n "__fish_llm_using_subcommand patch" -s h -l help -d 'Print help'
+complete -c llm -n "__fish_llm_using_subcommand patch" -s V -l version -d 'Print version'
 complete -c llm -n "__fish_llm_using_subcommand write" -l content -d 'The new content as an argument' -r
 complete -c llm -n "__fish_llm_using_subcommand write" -l content-file -d 'Read the new content from a file (`-` for stdin). Without --content or --content-file, the content is read from stdin' -r -F
 complete -c llm -n "__fish_llm_using_subcommand write" -l expected-checksum -d 'With --overwrite: refuse unless the existing file\'s SHA-256 is this (from a prior read)' -r
@@ -111,7 +209,11 @@ never\t''"
 complete -c llm -n "__fish_llm_using_subcommand generate" -l json -d 'Shorthand for `--format json`'
 complete -c llm -n "__fish_llm_using_subcommand generate" -s h -l help -d 'Print help'
 complete -c llm -n "__fish_llm_using_subcommand generate" -s V -l version -d 'Print version'
-complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search write generate help" -f -a "search" -d 'Regex or literal text search over files and directories (ripgrep\'s engine)'
-complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search write generate help" -f -a "write" -d 'Create or replace a file only when it is valid: tree-sitter syntax, then optionally the language\'s checker (--check) and a language server (--lsp)'
-complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search write generate help" -f -a "generate" -d 'Write shell completions and man pages (for packagers and this repository)'
-complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search write generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform patch write generate help" -f -a "search" -d 'Regex or literal text search over files and directories (ripgrep\'s engine)'
+complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform patch write generate help" -f -a "ast" -d 'Tree-sitter query search over Rust and Python files; `--tree` prints a file\'s syntax tree'
+complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform patch write generate help" -f -a "find" -d 'Symbol definitions by name or kind, file outlines (`--outline`), references (`--refs`)'
+complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform patch write generate help" -f -a "transform" -d 'Apply byte-span or exact-text edits, guarded by the file\'s SHA-256 (atomic, all or nothing)'
+complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform patch write generate help" -f -a "patch" -d 'Replace, delete, insert beside, or rename a named symbol (function, method, class…)'
+complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform patch write generate help" -f -a "write" -d 'Create or replace a file only when it is valid: tree-sitter syntax, then optionally the language\'s checker (--check) and a language server (--lsp)'
+complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform patch write generate help" -f -a "generate" -d 'Write shell completions and man pages (for packagers and this repository)'
+complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform patch write generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -91,6 +91,14 @@ impl GlobalArgs {
 pub enum Command {
     /// Regex or literal text search over files and directories (ripgrep's engine).
     Search(SearchArgs),
+    /// Tree-sitter query search over Rust and Python files; `--tree` prints a file's syntax tree.
+    Ast(AstArgs),
+    /// Symbol definitions by name or kind, file outlines (`--outline`), references (`--refs`).
+    Find(FindArgs),
+    /// Apply byte-span or exact-text edits, guarded by the file's SHA-256 (atomic, all or nothing).
+    Transform(TransformArgs),
+    /// Replace, delete, insert beside, or rename a named symbol (function, method, class…).
+    Patch(PatchArgs),
     /// Create or replace a file only when it is valid: tree-sitter syntax, then optionally the
     /// language's checker (--check) and a language server (--lsp).
     Write(WriteArgs),
@@ -212,6 +220,483 @@ pub struct SearchArgs {
     pub threads: usize,
 }
 
+/// File-walking flags shared by `llm ast` and `llm find` (same meaning as in `llm search`).
+#[derive(Debug, Args, Clone)]
+pub struct WalkArgs {
+    /// Include or exclude files by glob (repeatable; `!` negates), e.g. `-g '*.rs' -g '!tests/**'`.
+    #[arg(short = 'g', long = "glob", value_name = "GLOB")]
+    pub globs: Vec<String>,
+    /// Search hidden files and directories.
+    #[arg(long)]
+    pub hidden: bool,
+    /// Do not respect .gitignore, .ignore and similar files.
+    #[arg(long)]
+    pub no_ignore: bool,
+    /// Follow symbolic links.
+    #[arg(short = 'L', long)]
+    pub follow: bool,
+    /// Skip files larger than this (bytes, or with a K, M or G suffix).
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    pub max_filesize: Option<u64>,
+    /// At most NUM matches in the whole run; the rest are still counted (status `partial`).
+    #[arg(long, value_name = "NUM")]
+    pub max_results: Option<usize>,
+    /// Number of threads (0 = one per core).
+    #[arg(short = 'j', long, value_name = "NUM", default_value_t = 0)]
+    pub threads: usize,
+}
+
+impl WalkArgs {
+    fn walk_options(&self, paths: Vec<PathBuf>) -> crate::walk::WalkOptions {
+        crate::walk::WalkOptions {
+            paths,
+            globs: self.globs.clone(),
+            types: Vec::new(),
+            types_not: Vec::new(),
+            hidden: self.hidden,
+            no_ignore: self.no_ignore,
+            follow: self.follow,
+            max_filesize: self.max_filesize,
+        }
+    }
+
+    fn max_results(&self, tool: &str) -> Result<Option<usize>, Error> {
+        if self.max_results == Some(0) {
+            return Err(Error::new(
+                Code::InvalidArgument,
+                "--max-results must be at least 1",
+                format!("drop --max-results or give a positive number (`llm {tool}`)"),
+            ));
+        }
+        Ok(self.max_results)
+    }
+}
+
+/// `--lang` names → registered languages (with a "did you mean" for a misspelt one).
+fn languages(names: &[String]) -> Result<Vec<&'static crate::lang::Language>, Error> {
+    names
+        .iter()
+        .map(|n| {
+            crate::lang::by_name(n).ok_or_else(|| {
+                let all = crate::lang::ALL
+                    .iter()
+                    .flat_map(|l| std::iter::once(l.name).chain(l.aliases.iter().copied()));
+                let close = crate::suggest::closest(n, all, 3);
+                Error::new(
+                    Code::UnknownLanguage,
+                    format!("unknown language `{n}`"),
+                    format!(
+                        "{}registered languages: {}",
+                        if close.is_empty() {
+                            String::new()
+                        } else {
+                            format!("did you mean {}? ", close.join(", "))
+                        },
+                        crate::lang::ALL
+                            .iter()
+                            .map(|l| format!("{} ({})", l.name, l.aliases.join(", ")))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                )
+            })
+        })
+        .collect()
+}
+
+/// `llm ast [OPTIONS] QUERY [PATH]...`
+#[derive(Debug, Args)]
+#[command(
+    after_help = "The query is a tree-sitter S-expression query; predicates #eq?, #not-eq?, \
+#match?, #not-match?, #any-of? work. Without --lang it runs on every registered language whose grammar \
+accepts it. Files that cannot match (the query needs a literal such as `#eq? @m \"unwrap\"` or an \
+anonymous node `\"unsafe\"` that the file lacks) are skipped unparsed (stats.files_skipped_prefilter).\n\n\
+JSON: data.matches[] each have match_id, span (covering all captures), pattern_index, language, \
+captures[] {name, span, content}; data.files[] carry checksums; data.stats counts files parsed, \
+skipped by the prefilter, and with parse errors.\n\nExamples:\n  llm ast '(function_item name: (identifier) @name)' -l rust src\n  \
+llm ast '(call_expression function: (field_expression field: (field_identifier) @m) (#eq? @m \"unwrap\"))' --json\n  \
+llm ast --tree src/lib.rs --at 12:4"
+)]
+pub struct AstArgs {
+    /// Tree-sitter query. With --query-file or --tree, the first positional argument is a path.
+    #[arg(value_name = "QUERY", required_unless_present_any = ["query_file", "tree"])]
+    pub query: Option<String>,
+    /// Files or directories to search (default: the current directory).
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// Read the query from a file.
+    #[arg(long, value_name = "FILE", conflicts_with = "tree")]
+    pub query_file: Option<PathBuf>,
+    /// Only these languages (repeatable): rust (rs), python (py). Also the language of a named
+    /// file whose extension is not registered.
+    #[arg(short = 'l', long = "lang", value_name = "LANG")]
+    pub langs: Vec<String>,
+    /// Print the syntax tree of FILE (named nodes with field names and spans) instead of querying.
+    #[arg(long, value_name = "FILE")]
+    pub tree: Option<PathBuf>,
+    /// With --tree: show the path from the root to the smallest named node at LINE:COL
+    /// (1-indexed line, 0-indexed byte column) and that node's subtree.
+    #[arg(long, value_name = "LINE:COL", requires = "tree", value_parser = parse_position)]
+    pub at: Option<(usize, usize)>,
+    #[command(flatten)]
+    pub walk: WalkArgs,
+}
+
+fn parse_position(s: &str) -> Result<(usize, usize), String> {
+    let (l, c) = s.split_once(':').unwrap_or((s, "0"));
+    match (l.trim().parse::<usize>(), c.trim().parse::<usize>()) {
+        (Ok(l), Ok(c)) if l >= 1 => Ok((l, c)),
+        _ => Err(format!(
+            "`{s}` is not LINE:COL (1-indexed line, 0-indexed byte column)"
+        )),
+    }
+}
+
+/// What `llm ast` was asked to do.
+pub enum AstRequest {
+    Query(crate::cmd::ast::AstOptions),
+    Tree(crate::cmd::tree::TreeOptions),
+}
+
+impl AstArgs {
+    /// Turns the flags into the plain options `cmd::ast` / `cmd::tree` run on.
+    pub fn into_request(self) -> Result<AstRequest, Error> {
+        let langs = languages(&self.langs)?;
+        if let Some(file) = self.tree {
+            if langs.len() > 1 {
+                return Err(Error::new(
+                    Code::InvalidArgument,
+                    "--tree takes at most one --lang",
+                    "pass the one language the file is written in",
+                ));
+            }
+            return Ok(AstRequest::Tree(crate::cmd::tree::TreeOptions {
+                file,
+                lang: langs.first().copied(),
+                at: self.at,
+            }));
+        }
+        let mut paths = self.paths;
+        let query = match self.query_file {
+            Some(f) => {
+                if let Some(p) = self.query {
+                    paths.insert(0, PathBuf::from(p));
+                }
+                std::fs::read_to_string(&f).map_err(|e| {
+                    Error::new(
+                        Code::QueryFileUnreadable,
+                        format!("--query-file {}: {e}", f.display()),
+                        "check the path (relative to the current directory) and that it is UTF-8 text",
+                    )
+                })?
+            }
+            None => self.query.unwrap_or_default(),
+        };
+        Ok(AstRequest::Query(crate::cmd::ast::AstOptions {
+            query,
+            langs,
+            max_results: self.walk.max_results("ast")?,
+            threads: crate::walk::thread_count(self.walk.threads),
+            walk: self.walk.walk_options(paths),
+        }))
+    }
+}
+
+/// `llm find [OPTIONS] NAME [PATH]...`
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Symbols — Rust: function, method (fn in an impl or trait; parent = the impl's \
+type), struct, union, enum, variant, trait, impl (named after its type), type, const, static, module, \
+macro (macro_rules!), field. Python: function (async too), method, class, constant (module-level \
+assignment), field (class-level assignment).\n\n\
+span covers the whole definition including what is directly attached to it: Rust outer attributes \
+(#[...]) and outer doc comments (///, /** */) right above it; Python decorators. node_span is the item \
+alone; name_span the identifier; body_span the block/suite `llm patch --body` replaces. \
+qualified_name joins enclosing symbols (Parser::parse, Outer.Inner.method); NAME may use either \
+separator and may be a suffix of it. symbol_id hashes file path, qualified name and kind: stable when \
+the symbol moves within its file.\n\n\
+Only files whose bytes contain NAME's last segment are parsed.\n\nExamples:\n  llm find parse src\n  \
+llm find Parser::parse --json\n  llm find --prefix test_ -k function tests\n  llm find --outline src/lib.rs\n  \
+llm find --refs inc src"
+)]
+pub struct FindArgs {
+    /// Symbol name or qualified name (`parse`, `Parser::parse`, `Class.method`). With --outline,
+    /// the first positional argument is a path.
+    #[arg(value_name = "NAME")]
+    pub name: Option<String>,
+    /// Files or directories to search (default: the current directory).
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// Every symbol of the files, nested, in file order (no NAME).
+    #[arg(long, conflicts_with_all = ["refs", "regex", "prefix"])]
+    pub outline: bool,
+    /// Occurrences of NAME as an identifier (calls, paths like util::inc, obj.inc, imports);
+    /// never inside comments or strings. Definitions are flagged is_definition.
+    #[arg(long, conflicts_with_all = ["regex", "prefix"])]
+    pub refs: bool,
+    /// NAME is a regular expression matched against names and qualified names.
+    #[arg(long, conflicts_with = "prefix")]
+    pub regex: bool,
+    /// NAME is a prefix of the name or qualified name.
+    #[arg(long)]
+    pub prefix: bool,
+    /// Only symbols of this kind (repeatable): function, method, struct, enum, variant, trait,
+    /// impl, type, const, static, module, macro, field, union, class, constant.
+    #[arg(short = 'k', long = "kind", value_name = "KIND")]
+    pub kinds: Vec<String>,
+    /// Only symbols whose enclosing symbol has this name or qualified name (a method's impl type
+    /// or class).
+    #[arg(long, value_name = "NAME")]
+    pub parent: Option<String>,
+    /// Only these languages (repeatable): rust (rs), python (py).
+    #[arg(short = 'l', long = "lang", value_name = "LANG")]
+    pub langs: Vec<String>,
+    #[command(flatten)]
+    pub walk: WalkArgs,
+}
+
+impl FindArgs {
+    /// Turns the flags into the plain options `cmd::find` runs on.
+    pub fn into_options(self) -> Result<crate::cmd::find::FindOptions, Error> {
+        use crate::cmd::find::{Mode, NameMatch};
+        use crate::lang::SymbolKind;
+        let mut paths = self.paths;
+        let mode = if self.outline {
+            Mode::Outline
+        } else if self.refs {
+            Mode::Refs
+        } else {
+            Mode::Symbols
+        };
+        let name = if mode == Mode::Outline {
+            if let Some(p) = self.name {
+                paths.insert(0, PathBuf::from(p));
+            }
+            None
+        } else {
+            let n = self.name.filter(|n| !n.is_empty()).ok_or_else(|| {
+                Error::new(
+                    Code::FindArguments,
+                    "NAME is required",
+                    "give a symbol name (`llm find parse`), or --outline to list every symbol",
+                )
+            })?;
+            Some(if self.regex {
+                NameMatch::Regex(regex::Regex::new(&n).map_err(|e| {
+                    Error::new(
+                        Code::InvalidNameRegex,
+                        format!("invalid --regex `{n}`"),
+                        "fix the regex (Rust syntax), or drop --regex for an exact name",
+                    )
+                    .with_note(e.to_string())
+                })?)
+            } else if self.prefix {
+                NameMatch::Prefix(n)
+            } else {
+                NameMatch::Exact(n)
+            })
+        };
+        let kinds = self
+            .kinds
+            .iter()
+            .flat_map(|k| k.split(','))
+            .map(|k| {
+                SymbolKind::from_name(k.trim()).ok_or_else(|| {
+                    let names = SymbolKind::ALL.iter().map(|k| k.as_str());
+                    let close = crate::suggest::closest(k, names.clone(), 3);
+                    Error::new(
+                        Code::UnknownKind,
+                        format!("unknown symbol kind `{k}`"),
+                        format!(
+                            "{}kinds: {}",
+                            if close.is_empty() {
+                                String::new()
+                            } else {
+                                format!("did you mean {}? ", close.join(", "))
+                            },
+                            names.collect::<Vec<_>>().join(", ")
+                        ),
+                    )
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(crate::cmd::find::FindOptions {
+            mode,
+            name,
+            kinds,
+            parent: self.parent,
+            langs: languages(&self.langs)?,
+            max_results: self.walk.max_results("find")?,
+            threads: crate::walk::thread_count(self.walk.threads),
+            walk: self.walk.walk_options(paths),
+        })
+    }
+}
+
+/// `llm transform [FILE --old TEXT --new TEXT] [OPTIONS]`
+#[derive(Debug, Args)]
+#[command(after_help = "Input (one of):\n  \
+an edit request on stdin or --edits FILE: {\"file_path\", \"expected_checksum\", \"edits\": \
+[{\"byte_start\", \"byte_end\", \"new_content\"}]} (one object, an array, or JSON lines; several files \
+are all or nothing)\n  \
+FILE --old TEXT --new TEXT: exact text, which must occur once (or --all)\n  \
+the --json output of `llm search -r TEXT`, or of `llm ast`/`llm find` with --replace TEXT\n\n\
+JSON: result.files[] each have before_checksum, after_checksum, edits[] (span in the new file, \
+old_span), lines_added/lines_removed, total_byte_shift; result.source and result.matched_with say \
+how the edits were found.\n\nExamples:\n  \
+llm transform src/lib.rs --old 'fn old()' --new 'fn new()'\n  \
+llm search -r 'new_$1' 'old_(\\w+)' --json | llm transform --dry-run\n  \
+llm transform --edits edits.json --json")]
+pub struct TransformArgs {
+    /// The file to edit with --old/--new.
+    #[arg(value_name = "FILE", requires = "old_text")]
+    pub file: Option<PathBuf>,
+    /// Exact text to replace (must occur exactly once unless --all).
+    #[arg(
+        long = "old",
+        value_name = "TEXT",
+        requires = "file",
+        group = "old_text"
+    )]
+    pub old: Option<String>,
+    /// Read the text to replace from a file.
+    #[arg(
+        long,
+        value_name = "PATH",
+        conflicts_with = "old",
+        requires = "file",
+        group = "old_text"
+    )]
+    pub old_file: Option<PathBuf>,
+    /// Text that replaces --old (`''` deletes it).
+    #[arg(
+        long = "new",
+        value_name = "TEXT",
+        requires = "old_text",
+        group = "new_text"
+    )]
+    pub new: Option<String>,
+    /// Read the replacement text from a file.
+    #[arg(
+        long,
+        value_name = "PATH",
+        conflicts_with = "new",
+        requires = "old_text",
+        group = "new_text"
+    )]
+    pub new_file: Option<PathBuf>,
+    /// Replace every occurrence of --old (otherwise several occurrences are rejected).
+    #[arg(long, requires = "old_text")]
+    pub all: bool,
+    /// Read the edit request (or piped query output) from this file instead of stdin (`-` = stdin).
+    #[arg(long, value_name = "FILE", conflicts_with = "file")]
+    pub edits: Option<PathBuf>,
+    /// For piped `llm ast`/`llm find` output: replace each match's span with TEXT (`$name`
+    /// expands a capture, `$$` is `$`). For `llm search` output: used literally instead of -r.
+    #[arg(long, value_name = "TEXT", conflicts_with = "file")]
+    pub replace: Option<String>,
+    /// Refuse (rejected) unless the file's SHA-256 is this (a checksum from an earlier read).
+    #[arg(long, value_name = "SHA256")]
+    pub expected_checksum: Option<String>,
+    #[command(flatten)]
+    pub mutation: MutationArgs,
+}
+
+/// Options every mutation (transform, patch, write) shares.
+#[derive(Debug, Args, Clone)]
+pub struct MutationArgs {
+    /// Compute everything and show a unified diff; write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Write even when the change introduces syntax errors (reported as warnings).
+    #[arg(long)]
+    pub force: bool,
+    /// Workspace root: nothing is written outside it.
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub root: PathBuf,
+    /// Allow writing outside --root (and through symlinks that leave it).
+    #[arg(long)]
+    pub allow_outside_root: bool,
+    /// Keep inserted text byte for byte: do not convert its `\n` to `\r\n` in CRLF files.
+    #[arg(long)]
+    pub raw_line_endings: bool,
+}
+
+impl MutationArgs {
+    /// The mutation core's options for `tool`.
+    pub fn options(&self, tool: &'static str) -> crate::mutation::MutationOptions {
+        crate::mutation::MutationOptions {
+            root: self.root.clone(),
+            allow_outside_root: self.allow_outside_root,
+            dry_run: self.dry_run,
+            force: self.force,
+            match_line_endings: !self.raw_line_endings,
+            tool,
+        }
+    }
+}
+
+impl TransformArgs {
+    /// Turns the flags into the plain options `cmd::transform` runs on; `stdin` supplies the
+    /// JSON input when neither exact text nor `--edits FILE` is given.
+    pub fn into_options(
+        self,
+        stdin: impl FnOnce() -> Result<Vec<u8>, Error>,
+    ) -> Result<crate::cmd::transform::TransformOptions, Error> {
+        use crate::cmd::transform::Input;
+        let read_arg = |p: &PathBuf, flag: &str| {
+            std::fs::read(p).map_err(|e| {
+                Error::new(
+                    Code::PathNotFound,
+                    format!("{flag} {}: {e}", p.display()),
+                    format!("pass a readable file to {flag}"),
+                )
+            })
+        };
+        let input = if let Some(file) = self.file {
+            let old = match (self.old, &self.old_file) {
+                (Some(t), _) => t.into_bytes(),
+                (None, Some(p)) => read_arg(p, "--old-file")?,
+                (None, None) => unreachable!("clap requires --old or --old-file"),
+            };
+            let new = match (self.new, &self.new_file) {
+                (Some(t), _) => t.into_bytes(),
+                (None, Some(p)) => read_arg(p, "--new-file")?,
+                (None, None) => {
+                    return Err(Error::new(
+                        Code::TransformArgs,
+                        "--old needs --new (or --new-file)",
+                        "pass --new TEXT (`--new ''` deletes the old text)",
+                    ))
+                }
+            };
+            Input::Exact {
+                file,
+                old,
+                new,
+                all: self.all,
+            }
+        } else {
+            match self.edits.as_ref().filter(|p| p.as_os_str() != "-") {
+                Some(p) => Input::Json {
+                    text: read_arg(p, "--edits")?,
+                    origin: p.display().to_string(),
+                },
+                None => Input::Json {
+                    text: stdin()?,
+                    origin: "stdin".to_string(),
+                },
+            }
+        };
+        Ok(crate::cmd::transform::TransformOptions {
+            mutation: self.mutation.options("transform"),
+            input,
+            expected_checksum: self.expected_checksum,
+            replace: self.replace,
+        })
+    }
+}
+
 /// `llm write PATH [--content TEXT | --content-file FILE | stdin]`
 #[derive(Debug, Args)]
 #[command(
@@ -301,7 +786,7 @@ impl WriteArgs {
                     fix = format!("did you mean `{best}`? {fix}");
                 }
                 Error::new(
-                    Code::UnknownLanguage,
+                    Code::WriteUnknownLanguage,
                     format!("unknown language `{name}`"),
                     fix,
                 )
@@ -371,6 +856,71 @@ impl WriteArgs {
             force: self.force,
         })
     }
+}
+
+/// `llm patch --file FILE --symbol NAME [selection] [ACTION] [OPTIONS]`
+#[derive(Debug, Args)]
+#[command(
+    after_help = "The symbol's span covers its attributes (#[...]), doc comments (///, //!, /** */) \
+and Python decorators directly attached to it; replace and delete include them, --body keeps them.\n\n\
+New text is re-indented to where it goes (send a method at column 0 or at any depth), with tabs or \
+spaces as the file uses. Stdin is the new text, or the JSON output of `llm find` for one symbol \
+(then its checksum guards the patch and --with/--with-text give the text).\n\nExamples:\n  \
+llm patch --file src/lib.rs --symbol Parser::parse --with new_parse.rs\n  \
+llm patch --file app.py --symbol Shape.area --body --with-text 'return 0'\n  \
+llm patch --file src/util.rs --symbol inc --rename increment --dry-run"
+)]
+pub struct PatchArgs {
+    /// The file holding the symbol.
+    #[arg(long, value_name = "FILE")]
+    pub file: Option<PathBuf>,
+    /// Name or qualified name (`parse`, `Parser::parse`, `Parser.parse`).
+    #[arg(long, value_name = "NAME")]
+    pub symbol: Option<String>,
+    /// Only symbols of this kind (repeatable): function, method, struct, enum, class, impl…
+    #[arg(short = 'k', long, value_name = "KIND")]
+    pub kind: Vec<String>,
+    /// Only symbols whose parent (impl type, class, module) has this name.
+    #[arg(long, value_name = "NAME")]
+    pub parent: Option<String>,
+    /// The symbol whose definition contains this line (innermost wins).
+    #[arg(long, value_name = "N")]
+    pub line: Option<usize>,
+    /// Read the new text from FILE.
+    #[arg(long, value_name = "FILE", conflicts_with = "with_text")]
+    pub with: Option<PathBuf>,
+    /// The new text.
+    #[arg(long, value_name = "TEXT")]
+    pub with_text: Option<String>,
+    /// Replace only the body (block of a Rust fn/impl/trait/mod; suite of a Python def/class).
+    #[arg(long, group = "action")]
+    pub body: bool,
+    /// Delete the definition, with what is attached to it and the blank line it leaves.
+    #[arg(long, group = "action")]
+    pub delete: bool,
+    /// Insert the new text before the symbol, separated as its neighbours are.
+    #[arg(long, group = "action")]
+    pub insert_before: bool,
+    /// Insert the new text after the symbol, separated as its neighbours are.
+    #[arg(long, group = "action")]
+    pub insert_after: bool,
+    /// Rename the definition and every reference `llm find --refs` finds (all files at once).
+    #[arg(long, group = "action", value_name = "NEW")]
+    pub rename: Option<String>,
+    /// Also run the language's checker on the real project (`cargo check` for a file in a Cargo
+    /// package, Python's compile()), before and after: errors the patch introduces reject it and
+    /// the file is restored. A checker that is not installed rejects, never passes.
+    #[arg(long)]
+    pub check: bool,
+    /// Where --rename looks for references (repeatable; default: --root).
+    #[arg(long = "in", value_name = "PATH", requires = "rename")]
+    pub rename_in: Vec<PathBuf>,
+    /// Refuse (status `rejected`) unless the file's SHA-256 is this, e.g. the `checksum` of a
+    /// prior `llm find` (piping that output on stdin sets it).
+    #[arg(long, value_name = "SHA256")]
+    pub expected_checksum: Option<String>,
+    #[command(flatten)]
+    pub mutation: MutationArgs,
 }
 
 /// `llm generate`

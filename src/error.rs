@@ -63,6 +63,30 @@ codes! {
     HardLinked = "LLM_E109", Error, "the target has several hard links; an atomic replace would split them";
     WriteFailed = "LLM_E110", Error, "writing failed (permissions, disk full); files already replaced were restored";
     FileExists = "LLM_E111", Rejected, "the file already exists and replacing it was not asked for";
+    // ast
+    InvalidQuery = "AST_E001", Error, "the tree-sitter query does not compile for any language it was tried on";
+    UnknownLanguage = "AST_E002", Error, "a --lang name is not a registered language";
+    QueryFileUnreadable = "AST_E003", Error, "the --query-file could not be read";
+    SyntaxErrors = "AST_E004", Ok, "a file has syntax errors; matches inside the broken region may be missing (warning)";
+    NoLanguage = "AST_E005", Error, "a file named on the command line has no registered language (pass --lang)";
+    BadPosition = "AST_E006", Error, "a --at position is not LINE:COL inside the file";
+    // find
+    UnknownKind = "FIND_E001", Error, "a --kind name is not a symbol kind";
+    InvalidNameRegex = "FIND_E002", Error, "the --regex NAME is not a valid regular expression";
+    FindSyntaxErrors = "FIND_E003", Ok, "a file has syntax errors; symbols inside the broken region may be missing (warning)";
+    FindArguments = "FIND_E004", Error, "NAME is missing (it is required unless --outline)";
+    NoSuchSymbol = "FIND_E005", NoMatches, "no symbol matched NAME; the remediation lists close names";
+    // transform
+    BadRequest = "TRANSFORM_E001", Error, "the edit request (stdin or --edits) is not valid JSON or lacks a required field";
+    NoEdits = "TRANSFORM_E002", Error, "the input holds no edits (empty request, or query output without matches)";
+    OldTextNotFound = "TRANSFORM_E003", Rejected, "--old text occurs nowhere in the file, even after normalising line endings and indentation";
+    OldTextAmbiguous = "TRANSFORM_E004", Rejected, "--old text occurs more than once and --all was not given";
+    AlreadyApplied = "TRANSFORM_E005", Rejected, "--old text is absent but --new text is present: the edit was probably applied before";
+    NoReplacement = "TRANSFORM_E006", Error, "query output piped in has no replacement (search without -r, ast/find without --replace)";
+    TransformArgs = "TRANSFORM_E007", Error, "the options contradict each other or the input (e.g. --expected-checksum with several files)";
+    OldTextMismatch = "TRANSFORM_E008", Rejected, "an edit's recorded old text (matched_text/old_content) is not what the file holds at its range";
+    UnknownCapture = "TRANSFORM_E009", Error, "a --replace template names a capture the match does not have";
+    FailedQueryInput = "TRANSFORM_E010", Error, "the query output piped in is a failed run (status error) with nothing to apply";
     // check: the external checkers shared by `write --check/--lsp` and `patch --check`
     CheckerNotAvailable = "CHECK_E001", Rejected, "a requested checker (cargo, python3, a language server) is not installed or could not start; never counted as a pass";
     CheckerTimedOut = "CHECK_E002", Rejected, "a checker did not finish within its timeout (it was stopped); never counted as a pass";
@@ -73,7 +97,16 @@ codes! {
     ValidationFailed = "WRITE_E002", Rejected, "a validator (tree-sitter, --check, --lsp) reported errors; nothing was written";
     SuspiciousContent = "WRITE_E003", Rejected, "the content is not UTF-8, or shrinks the file drastically while containing elision markers";
     ParentMissing = "WRITE_E004", Error, "the file's directory does not exist (pass --parents to create it)";
-    UnknownLanguage = "WRITE_E005", Error, "--lang names no language llm knows";
+    WriteUnknownLanguage = "WRITE_E005", Error, "--lang names no language llm knows";
+    // patch
+    PatchNoSymbol = "PATCH_E001", Rejected, "no symbol of that name (and kind/parent/line) in the file";
+    PatchAmbiguous = "PATCH_E002", Rejected, "several symbols match; the diagnostics list each with the flag that picks it";
+    PatchNoBody = "PATCH_E003", Error, "--body was asked of a symbol without a body";
+    PatchNoText = "PATCH_E004", Error, "no new text was given (--with, --with-text or stdin)";
+    PatchUnsupportedLanguage = "PATCH_E005", Error, "the file's language is not registered";
+    PatchBadName = "PATCH_E006", Error, "the --rename name is not an identifier";
+    PatchCheckFailed = "PATCH_E007", Rejected, "--check found errors the patch introduced; the files were restored";
+    PatchBadInput = "PATCH_E008", Error, "stdin is neither text nor the JSON output of `llm find` for one symbol";
 }
 
 /// A failure with a stable code and a remediation. Carried up to the printer, which turns it

@@ -114,6 +114,8 @@ impl Confinement {
 #[derive(Debug, Clone)]
 pub struct Keep {
     pub permissions: std::fs::Permissions,
+    /// Owner and group (Unix): restored on the replacement when they differ from the writer's.
+    pub owner: Option<(u32, u32)>,
 }
 
 /// Checks that `real` can be replaced atomically: a regular file with one link.
@@ -150,8 +152,16 @@ pub fn check_replaceable(real: &Path, display: &str) -> Result<Keep, Error> {
             .with_file(display));
         }
     }
+    #[cfg(unix)]
+    let owner = {
+        use std::os::unix::fs::MetadataExt;
+        Some((meta.uid(), meta.gid()))
+    };
+    #[cfg(not(unix))]
+    let owner = None;
     Ok(Keep {
         permissions: meta.permissions(),
+        owner,
     })
 }
 
@@ -213,12 +223,39 @@ pub fn stage(
         .map_err(fail)?;
     tmp.write_all(contents).map_err(fail)?;
     if let Some(keep) = keep {
+        keep_owner(tmp.as_file(), keep).map_err(|e| {
+            Error::new(
+                Code::WriteFailed,
+                format!("could not give the new {display} its owner and group {:?}: {e}; nothing was changed", keep.owner),
+                "run as the file's owner (or root), or make the file yours first (`cp FILE FILE.tmp && mv FILE.tmp FILE`)",
+            )
+            .with_file(display)
+        })?;
+        // After chown, which may clear set-id bits.
         std::fs::set_permissions(tmp.path(), keep.permissions.clone()).map_err(fail)?;
     } else {
         set_default_permissions(tmp.path()).map_err(fail)?;
     }
     tmp.as_file().sync_all().map_err(fail)?;
     Ok(tmp)
+}
+
+/// Gives the replacement the target's owner and group when they differ from the writer's
+/// (e.g. root editing a user's file). Only the group may change for an ordinary user; a
+/// change that is not permitted is an error, so the file is never silently re-owned.
+fn keep_owner(file: &File, keep: &Keep) -> std::io::Result<()> {
+    #[cfg(unix)]
+    if let Some((uid, gid)) = keep.owner {
+        use std::os::unix::fs::MetadataExt;
+        let now = file.metadata()?;
+        if (now.uid(), now.gid()) != (uid, gid) {
+            let new_uid = (now.uid() != uid).then_some(uid);
+            let new_gid = (now.gid() != gid).then_some(gid);
+            std::os::unix::fs::fchown(file, new_uid, new_gid)?;
+        }
+    }
+    let _ = (file, keep);
+    Ok(())
 }
 
 /// New files get 0666 minus the umask, like any editor would create them (tempfile uses 0600).

@@ -39,7 +39,11 @@ pub fn run(cli: Cli) -> u8 {
     let mut printer = Printer::new(format, cli.global.color());
     let result = match cli.command {
         Command::Search(args) => app::search::run(args, &mut printer),
+        Command::Ast(args) => app::ast::run(args, &mut printer),
+        Command::Find(args) => app::find::run(args, &mut printer),
+        Command::Transform(args) => app::transform::run(args, &mut printer),
         Command::Write(args) => app::write::run(args, &mut printer),
+        Command::Patch(args) => app::patch::run(args, &mut printer),
         Command::Generate(args) => generate::run(&args.out_dir, &mut printer),
     };
     let code = match result {

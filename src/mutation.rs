@@ -72,6 +72,9 @@ pub struct Change {
     pub existence: Existence,
     /// Language for the syntax check; `None` = from the extension.
     pub language: Option<&'static Language>,
+    /// The file's syntax tree as the caller already parsed it (same bytes as on disk): the
+    /// check after the edit is then an incremental re-parse instead of a full one.
+    pub tree: Option<tree_sitter::Tree>,
 }
 
 impl Change {
@@ -87,7 +90,14 @@ impl Change {
             expected_checksum,
             existence: Existence::MustExist,
             language: None,
+            tree: None,
         }
+    }
+
+    /// Hands over the tree the caller parsed from the file's current bytes.
+    pub fn with_tree(mut self, tree: tree_sitter::Tree) -> Self {
+        self.tree = Some(tree);
+        self
     }
 }
 
@@ -259,9 +269,14 @@ pub fn prepare(changes: &[Change], opts: &MutationOptions) -> Result<Prepared, E
         };
         let language = change.language.or_else(|| lang::for_path(&change.path));
         if let Some(language) = language {
+            let old_tree = change
+                .tree
+                .as_ref()
+                .filter(|_| matches!(change.content, Content::Edits(_)));
             let found = introduced_syntax_errors(
                 language,
                 old,
+                old_tree,
                 &after,
                 &placed,
                 before.is_none(),
@@ -356,23 +371,29 @@ pub fn prepare(changes: &[Change], opts: &MutationOptions) -> Result<Prepared, E
 
 /// Syntax errors in `after` that `before` did not have: more errors than before, or any error
 /// touching an edited range. Spans are in the file after the change.
+#[allow(clippy::too_many_arguments)]
 fn introduced_syntax_errors(
     language: &Language,
     before: &[u8],
+    before_tree: Option<&tree_sitter::Tree>,
     after: &[u8],
     placed: &[edit::Placed],
     created: bool,
     display: &str,
     tool: &str,
 ) -> Vec<DiagnosticPayload> {
-    let after_errors = lang::syntax_errors(&language.parse(after));
+    let after_tree = match before_tree {
+        Some(t) => reparse(language, before, t, after, placed),
+        None => language.parse(after),
+    };
+    let after_errors = lang::syntax_errors(&after_tree);
     if after_errors.is_empty() {
         return Vec::new();
     }
-    let before_count = if created {
-        0
-    } else {
-        lang::syntax_errors(&language.parse(before)).len()
+    let before_count = match (created, before_tree) {
+        (true, _) => 0,
+        (false, Some(t)) => lang::syntax_errors(t).len(),
+        (false, None) => lang::syntax_errors(&language.parse(before)).len(),
     };
     let touches = |r: &Range<usize>| {
         placed
@@ -420,6 +441,55 @@ fn introduced_syntax_errors(
         .collect()
 }
 
+/// Incremental re-parse: the old tree is told about every edit (last first, so earlier offsets
+/// stay valid) and only the changed regions are parsed again.
+fn reparse(
+    language: &Language,
+    before: &[u8],
+    tree: &tree_sitter::Tree,
+    after: &[u8],
+    placed: &[edit::Placed],
+) -> tree_sitter::Tree {
+    let mut tree = tree.clone();
+    let index = LineIndex::new(before);
+    let point = |off: usize| {
+        let (line, col) = index.position(off);
+        tree_sitter::Point {
+            row: line - 1,
+            column: col,
+        }
+    };
+    for p in placed.iter().rev() {
+        let start = point(p.old.start);
+        let new_text = &after[p.new.clone()];
+        let newlines = memchr::memchr_iter(b'\n', new_text).count();
+        let new_end = if newlines == 0 {
+            tree_sitter::Point {
+                row: start.row,
+                column: start.column + new_text.len(),
+            }
+        } else {
+            let last = new_text.iter().rposition(|&b| b == b'\n').unwrap_or(0);
+            tree_sitter::Point {
+                row: start.row + newlines,
+                column: new_text.len() - last - 1,
+            }
+        };
+        tree.edit(&tree_sitter::InputEdit {
+            start_byte: p.old.start,
+            old_end_byte: p.old.end,
+            new_end_byte: p.old.start + new_text.len(),
+            start_position: start,
+            old_end_position: point(p.old.end),
+            new_end_position: new_end,
+        });
+    }
+    language
+        .parser()
+        .parse(after, Some(&tree))
+        .unwrap_or_else(|| language.parse(after))
+}
+
 /// Lines added and removed (a line diff), and the unified diff when asked.
 fn line_changes(
     old: &[u8],
@@ -429,7 +499,11 @@ fn line_changes(
 ) -> (usize, usize, Option<String>) {
     let old_s = String::from_utf8_lossy(old);
     let new_s = String::from_utf8_lossy(new);
-    let diff = similar::TextDiff::from_lines(old_s.as_ref(), new_s.as_ref());
+    // A deadline keeps huge rewrites fast (Myers is O(N·D)); past it the diff is still
+    // correct, just not minimal.
+    let diff = similar::TextDiff::configure()
+        .timeout(std::time::Duration::from_millis(500))
+        .diff_lines(old_s.as_ref(), new_s.as_ref());
     let (mut added, mut removed) = (0, 0);
     for op in diff.ops() {
         for change in diff.iter_changes(op) {
@@ -498,7 +572,11 @@ impl Prepared {
         let mut done: Vec<usize> = Vec::new();
         for (i, tmp) in staged.into_iter().enumerate() {
             let f = &self.files[i];
-            if let Err(e) = fsio::install(tmp, &f.real, f.before.is_none(), &f.display) {
+            let installed = match injected_failure(i, &f.display) {
+                Some(e) => Err(e),
+                None => fsio::install(tmp, &f.real, f.before.is_none(), &f.display),
+            };
+            if let Err(e) = installed {
                 let restored = restore(&self.files, &done);
                 return Err(e.with_note(format!(
                     "{} file(s) already replaced in this request were restored{}",
@@ -519,6 +597,24 @@ impl Prepared {
             _locks: locks,
         })
     }
+}
+
+/// Test builds only: `LLM_FAILPOINT_INSTALL=N` makes the rename of the N-th file (0-based) of
+/// a request fail, so tests can prove through the real binary that the files already replaced
+/// are restored. Compiled out of release builds.
+fn injected_failure(index: usize, display: &str) -> Option<Error> {
+    if !cfg!(debug_assertions) {
+        return None;
+    }
+    let at: usize = std::env::var("LLM_FAILPOINT_INSTALL").ok()?.parse().ok()?;
+    (at == index).then(|| {
+        Error::new(
+            Code::WriteFailed,
+            format!("could not replace {display}: injected failure (LLM_FAILPOINT_INSTALL)"),
+            "unset LLM_FAILPOINT_INSTALL (a test hook)",
+        )
+        .with_file(display)
+    })
 }
 
 /// Puts back the old content of the files at `indices` (removes the ones that were created).

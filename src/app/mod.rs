@@ -1,4 +1,8 @@
 //! Glue per subcommand: clap arguments → options → `cmd/` → printer, and the exit code.
 
+pub mod ast;
+pub mod find;
+pub mod patch;
 pub mod search;
+pub mod transform;
 pub mod write;

@@ -1,5 +1,10 @@
 //! The commands' logic: each takes plain options and returns data. Nothing here parses
 //! arguments or prints.
 
+pub mod ast;
+pub mod find;
+pub mod patch;
 pub mod search;
+pub mod transform;
+pub mod tree;
 pub mod write;

@@ -138,6 +138,7 @@ fn write(opts: &WriteOptions) -> Result<WriteOutcome, Error> {
             Existence::MustNotExist
         },
         language,
+        tree: None,
     };
     let mopts = MutationOptions {
         root: opts.root.clone(),

@@ -1,12 +1,18 @@
 //! The language registry: one file per language, one [`ALL`] list. Everything that parses code
 //! (ast, find, patch, the mutation core's syntax check, write) goes through here.
 
+use std::cell::RefCell;
 use std::ops::Range;
 use std::path::Path;
-use tree_sitter::{Node, Parser, Tree};
+use std::sync::OnceLock;
+use tree_sitter::{Node, Parser, Query, Tree};
 
+pub mod literals;
 mod python;
 mod rust;
+pub mod symbols;
+
+pub use symbols::{references, symbols, RefContext, Reference, Symbol, SymbolKind};
 
 /// A language `llm` understands structurally.
 pub struct Language {
@@ -18,6 +24,45 @@ pub struct Language {
     pub extensions: &'static [&'static str],
     /// The tree-sitter grammar.
     pub grammar: fn() -> tree_sitter::Language,
+    /// Tree-sitter query defining the symbols `llm find` reports: each pattern captures the
+    /// item as `@<kind>` (a [`SymbolKind`] wire name) and its name as `@name`.
+    pub symbol_query: &'static str,
+    /// Every kind this language reports (its fixture must exercise each one).
+    pub kinds: &'static [SymbolKind],
+    /// Joins a parent's name and a child's in a qualified name (`::`, `.`).
+    pub path_separator: &'static str,
+    /// File name under `tests/fixtures/` that exercises every kind.
+    pub fixture: &'static str,
+    /// The per-language rules symbol extraction needs.
+    pub rules: Rules,
+    /// The compiled `symbol_query` (built on first use).
+    pub compiled: OnceLock<Query>,
+}
+
+/// What symbol extraction needs to know about a language beyond its query.
+pub struct Rules {
+    /// The kind a captured item really has, given its parent's kind (a Rust fn inside an impl
+    /// is a method; a Python def inside a class is a method).
+    pub refine_kind: fn(SymbolKind, Option<SymbolKind>) -> SymbolKind,
+    /// The identifier a captured `@name` node stands for (Rust impl: the type's last segment).
+    pub name_node: for<'t> fn(SymbolKind, Node<'t>) -> Node<'t>,
+    /// Start of the whole definition: the item's node extended over the attributes,
+    /// decorators and doc comments directly attached to it.
+    pub attached_start: fn(Node, &[u8]) -> usize,
+    /// The body `llm patch --body` replaces (the block of a fn/impl/trait/mod, a Python suite).
+    pub body: for<'t> fn(SymbolKind, Node<'t>) -> Option<Node<'t>>,
+    /// Node kinds that are identifier occurrences for `llm find --refs`.
+    pub identifier_kinds: &'static [&'static str],
+    /// Whether an identifier node is a real reference (not a lifetime, label…).
+    pub is_reference: fn(Node) -> bool,
+    /// How an identifier is used (import, path segment, attribute/field access, call…).
+    pub ref_context: fn(Node) -> RefContext,
+}
+
+impl std::fmt::Debug for Language {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Language({})", self.name)
+    }
 }
 
 /// Every registered language. Adding a language = one file in `src/lang/` + one line here.
@@ -34,17 +79,59 @@ impl Language {
     }
 
     /// Parses `source`. Tree-sitter always produces a tree (with ERROR/MISSING nodes where the
-    /// text does not parse).
+    /// text does not parse). Parsers are kept per thread and language, so parallel callers pay
+    /// for `set_language` once.
     pub fn parse(&self, source: &[u8]) -> Tree {
-        self.parser()
-            .parse(source, None)
-            .expect("parser has a language and no timeout")
+        thread_local! {
+            static PARSERS: RefCell<Vec<(&'static str, Parser)>> = const { RefCell::new(Vec::new()) };
+        }
+        PARSERS.with(|cell| {
+            let mut parsers = cell.borrow_mut();
+            let i = match parsers.iter().position(|(n, _)| *n == self.name) {
+                Some(i) => i,
+                None => {
+                    parsers.push((self.name, self.parser()));
+                    parsers.len() - 1
+                }
+            };
+            parsers[i]
+                .1
+                .parse(source, None)
+                .expect("parser has a language and no timeout")
+        })
     }
-}
 
-impl std::fmt::Debug for Language {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name)
+    /// The tree-sitter language object.
+    pub fn ts(&self) -> tree_sitter::Language {
+        (self.grammar)()
+    }
+
+    /// The compiled symbol query.
+    pub fn symbol_query(&self) -> &Query {
+        self.compiled.get_or_init(|| {
+            Query::new(&self.ts(), self.symbol_query)
+                .unwrap_or_else(|e| panic!("{} symbol query: {e}", self.name))
+        })
+    }
+
+    /// Named node kinds of the grammar (for "did you mean" on a bad query), without duplicates.
+    pub fn named_node_kinds(&self) -> Vec<&'static str> {
+        let ts = self.ts();
+        let mut kinds: Vec<&'static str> = (0..ts.node_kind_count() as u16)
+            .filter(|&id| ts.node_kind_is_named(id) && ts.node_kind_is_visible(id))
+            .filter_map(|id| ts.node_kind_for_id(id))
+            .collect();
+        kinds.sort_unstable();
+        kinds.dedup();
+        kinds
+    }
+
+    /// Field names of the grammar.
+    pub fn field_names(&self) -> Vec<&'static str> {
+        let ts = self.ts();
+        (1..=ts.field_count() as u16)
+            .filter_map(|id| ts.field_name_for_id(id))
+            .collect()
     }
 }
 
@@ -135,6 +222,70 @@ mod tests {
         assert_eq!(by_name("RS").unwrap().name, "rust");
         assert_eq!(for_path(Path::new("a/b.py")).unwrap().name, "python");
         assert!(for_path(Path::new("Makefile")).is_none());
+    }
+
+    #[test]
+    fn symbol_queries_compile_and_capture_only_kinds() {
+        for l in ALL {
+            let q = l.symbol_query();
+            for name in q.capture_names() {
+                assert!(
+                    *name == "name" || SymbolKind::from_name(name).is_some(),
+                    "{}: capture @{name} is neither @name nor a kind",
+                    l.name
+                );
+            }
+            assert!(!l.rules.identifier_kinds.is_empty());
+            for k in l.rules.identifier_kinds {
+                assert!(
+                    l.named_node_kinds().contains(k),
+                    "{}: {k} is not a node kind",
+                    l.name
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn every_language_has_a_fixture_exercising_every_kind() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        let mut fixtures = HashSet::new();
+        for l in ALL {
+            assert!(fixtures.insert(l.fixture), "fixture {} shared", l.fixture);
+            let path = dir.join(l.fixture);
+            assert_eq!(for_path(&path).map(|x| x.name), Some(l.name));
+            let src = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let tree = l.parse(&src);
+            assert!(
+                syntax_errors(&tree).is_empty(),
+                "{} fixture has errors",
+                l.name
+            );
+            let syms = symbols(l, &src, &tree, l.fixture);
+            for k in l.kinds {
+                assert!(
+                    syms.iter().any(|s| s.kind == *k),
+                    "{} fixture has no {k:?}",
+                    l.name
+                );
+            }
+            for s in &syms {
+                assert!(
+                    l.kinds.contains(&s.kind),
+                    "{}: unlisted kind {:?}",
+                    l.name,
+                    s.kind
+                );
+                assert_eq!(&src[s.name_span.range()], s.name.as_bytes());
+                assert!(s.span.byte_start <= s.node_span.byte_start);
+                assert_eq!(s.span.byte_end, s.node_span.byte_end);
+                if let Some(b) = &s.body_span {
+                    assert!(
+                        s.node_span.byte_start < b.byte_start && b.byte_end <= s.node_span.byte_end
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -53,6 +53,7 @@ fn replace_keeps_bom_and_mode() {
         expected_checksum: None,
         existence: Existence::Either,
         language: None,
+        tree: None,
     };
     run(&[c], &d.opts()).unwrap();
     assert_eq!(std::fs::read(&p).unwrap(), b"\xEF\xBB\xBFecho 2\n");
@@ -245,6 +246,7 @@ fn rollback_restores_and_removes_created() {
             expected_checksum: None,
             existence: Existence::MustNotExist,
             language: None,
+            tree: None,
         },
     ];
     let committed = prepare(&changes, &d.opts()).unwrap().commit().unwrap();
@@ -265,6 +267,93 @@ fn create_refuses_existing() {
         expected_checksum: None,
         existence: Existence::MustNotExist,
         language: None,
+        tree: None,
     };
     assert_eq!(run(&[c], &d.opts()).unwrap_err().code, Code::FileExists);
+}
+
+#[test]
+fn incremental_reparse_agrees_with_full_parse() {
+    let d = Dir::new();
+    let src = b"fn a() -> i32 {\n    1\n}\n\nfn b() {}\n";
+    let p = d.file("lib.rs", src);
+    let rust = crate::lang::by_name("rust").unwrap();
+    // A valid multi-line edit and an invalid one, each judged from the caller's tree.
+    let ok = Change::edits(&p, vec![Edit::new(20..21, "let x = 2;\n    x")], None)
+        .with_tree(rust.parse(src));
+    let mut o = d.opts();
+    o.dry_run = true;
+    run(&[ok], &o).unwrap();
+    let bad =
+        Change::edits(&p, vec![Edit::new(25..34, "fn b( {}")], None).with_tree(rust.parse(src));
+    assert_eq!(run(&[bad], &o).unwrap_err().code, Code::SyntaxIntroduced);
+}
+
+#[test]
+fn reparse_tree_equals_full_parse() {
+    let rust = crate::lang::by_name("rust").unwrap();
+    let src: &[u8] =
+        "fn a() -> i32 {\n    1\n}\n\n// é\nfn b() {}\nstruct S { x: u8 }\n".as_bytes();
+    let cases: Vec<Vec<Edit>> = vec![
+        vec![Edit::new(20..21, "let x = 2;\n    x")],
+        vec![
+            Edit::new(0..0, "use std::io;\n"),
+            Edit::new(src.len()..src.len(), "\nfn c() {}\n"),
+        ],
+        vec![Edit::new(3..4, "alpha"), Edit::new(42..43, "beta\n")],
+        vec![Edit::new(26..35, "")],
+    ];
+    for edits in cases {
+        let applied = crate::edit::apply(src, &edits, "f").unwrap();
+        let incremental = reparse(rust, src, &rust.parse(src), &applied.bytes, &applied.placed);
+        let full = rust.parse(&applied.bytes);
+        assert_eq!(
+            incremental.root_node().to_sexp(),
+            full.root_node().to_sexp(),
+            "{edits:?}"
+        );
+    }
+}
+
+/// A whole rewrite of a 40,000-line file must still produce its line counts (the line diff has
+/// a deadline; without it this took minutes). Speed itself is measured in bench/, not here.
+#[test]
+fn whole_rewrite_of_a_large_file_is_counted() {
+    let d = Dir::new();
+    let old: String = (0..40_000).map(|i| format!("line {i} old\n")).collect();
+    let new: String = (0..40_000).map(|i| format!("row {i} new\n")).collect();
+    let p = d.file("big.txt", old.as_bytes());
+    let mut opts = d.opts();
+    opts.dry_run = true;
+    let (r, _) = run(
+        &[Change::edits(&p, vec![Edit::new(0..old.len(), new)], None)],
+        &opts,
+    )
+    .unwrap();
+    assert_eq!((r.lines_added, r.lines_removed), (40_000, 40_000));
+}
+
+#[test]
+fn owner_and_group_are_kept() {
+    use std::os::unix::fs::MetadataExt;
+    let d = Dir::new();
+    let p = d.file("owned.txt", b"old\n");
+    let me = std::fs::metadata(&p).unwrap().uid();
+    // Only root can hand a file to someone else; as another user the owner is already the
+    // writer's and the check below still holds.
+    let want = if me == 0 {
+        std::os::unix::fs::chown(&p, Some(4321), Some(4322)).unwrap();
+        (4321, 4322)
+    } else {
+        let m = std::fs::metadata(&p).unwrap();
+        (m.uid(), m.gid())
+    };
+    run(
+        &[Change::edits(&p, vec![Edit::new(0..3, "new")], None)],
+        &d.opts(),
+    )
+    .unwrap();
+    let m = std::fs::metadata(&p).unwrap();
+    assert_eq!(std::fs::read(&p).unwrap(), b"new\n");
+    assert_eq!((m.uid(), m.gid()), want);
 }

@@ -1,5 +1,10 @@
 //! The one integration-test binary: every test runs the real `llm` binary.
 
+mod ast;
+mod find;
 mod generate;
+mod patch;
+mod transform;
+mod transform_safety;
 mod util;
 mod write;

@@ -1,5 +1,7 @@
 //! Human (ripgrep-like) rendering: colours, diagnostics, and one file per command.
 
+pub mod ast;
+pub mod find;
 pub mod mutation;
 pub mod search;
 

@@ -1,0 +1,509 @@
+//! `llm ast`: a tree-sitter query over every file of the languages it applies to. Files that
+//! lack the query's required literals are skipped unparsed; the rest are parsed in parallel and
+//! their matches reach the printer per file, in path order.
+
+use crate::envelope::{new_id, DiagnosticPayload, Level, Status};
+use crate::error::{Code, Error, Result};
+use crate::lang::literals::{self, Prefilter};
+use crate::lang::{self, Language};
+use crate::span::{checksum, LineIndex, Span};
+use crate::walk::{self, Candidate, Skipped, WalkOptions};
+use serde::Serialize;
+use tree_sitter::{Query, QueryCursor, QueryError, QueryErrorKind, StreamingIterator};
+
+/// Everything `llm ast QUERY` needs, free of clap.
+#[derive(Debug, Clone)]
+pub struct AstOptions {
+    /// The query source.
+    pub query: String,
+    /// Languages to try (empty: every registered language).
+    pub langs: Vec<&'static Language>,
+    pub walk: WalkOptions,
+    pub max_results: Option<usize>,
+    pub threads: usize,
+}
+
+/// One capture of a match.
+#[derive(Debug, Clone, Serialize)]
+pub struct AstCapture {
+    pub name: String,
+    pub span: Span,
+    /// The captured node's text (lossy if the file is not UTF-8).
+    pub content: String,
+}
+
+/// One match of the query.
+#[derive(Debug, Clone, Serialize)]
+pub struct AstMatch {
+    pub match_id: String,
+    /// Covers every capture of the match.
+    pub span: Span,
+    /// Which top-level pattern of the query matched (0-based).
+    pub pattern_index: usize,
+    pub language: &'static str,
+    pub captures: Vec<AstCapture>,
+}
+
+/// A file that contributed matches.
+#[derive(Debug, Clone, Serialize)]
+pub struct AstFile {
+    pub file_path: String,
+    /// SHA-256 of the bytes queried.
+    pub checksum: String,
+    pub language: &'static str,
+    pub match_count: usize,
+    /// The file has ERROR/MISSING nodes.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub parse_errors: bool,
+}
+
+/// One file's result, handed to the printer in path order.
+#[derive(Debug)]
+pub struct FileResult {
+    pub file: AstFile,
+    pub matches: Vec<AstMatch>,
+}
+
+/// Counters for the whole run.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct AstStats {
+    pub files_parsed: u64,
+    /// Files of a queried language whose bytes lack the query's required literals.
+    pub files_skipped_prefilter: u64,
+    pub files_with_parse_errors: u64,
+    pub files_with_matches: u64,
+    /// Files found by the walk that belong to no queried language.
+    pub files_other_language: u64,
+    pub bytes_parsed: u64,
+    pub skipped: Skipped,
+}
+
+/// Everything but the matches (which went to the printer as they came).
+#[derive(Debug, Clone)]
+pub struct AstSummary {
+    pub status: Status,
+    pub languages: Vec<&'static str>,
+    pub prefilter: Vec<String>,
+    pub match_count: usize,
+    pub total_count: usize,
+    pub stats: AstStats,
+    pub diagnostics: Vec<DiagnosticPayload>,
+}
+
+/// The JSON `data` of `llm ast`.
+#[derive(Debug, Serialize)]
+pub struct AstData {
+    pub query: String,
+    /// Languages whose grammar accepted the query.
+    pub languages: Vec<&'static str>,
+    /// Literals a file must contain to be parsed (empty: every file is parsed).
+    pub prefilter: Vec<String>,
+    pub matches: Vec<AstMatch>,
+    pub files: Vec<AstFile>,
+    pub match_count: usize,
+    pub total_count: usize,
+    pub stats: AstStats,
+}
+
+impl AstOptions {
+    /// The request as echoed in the envelope's `query`.
+    pub fn query_echo(&self) -> serde_json::Value {
+        let mut q = serde_json::json!({
+            "query": self.query,
+            "paths": self.walk.paths.iter().map(|p| walk::display_path(p)).collect::<Vec<_>>(),
+        });
+        let o = q.as_object_mut().unwrap();
+        if !self.langs.is_empty() {
+            o.insert(
+                "languages".into(),
+                self.langs.iter().map(|l| l.name).collect::<Vec<_>>().into(),
+            );
+        }
+        walk_echo(o, &self.walk);
+        if let Some(m) = self.max_results {
+            o.insert("max_results".into(), m.into());
+        }
+        q
+    }
+}
+
+/// Adds the walk flags that change a result to a query echo.
+pub fn walk_echo(o: &mut serde_json::Map<String, serde_json::Value>, w: &WalkOptions) {
+    if !w.globs.is_empty() {
+        o.insert("globs".into(), w.globs.clone().into());
+    }
+    for (k, v) in [
+        ("hidden", w.hidden),
+        ("no_ignore", w.no_ignore),
+        ("follow", w.follow),
+    ] {
+        if v {
+            o.insert(k.into(), true.into());
+        }
+    }
+    if let Some(m) = w.max_filesize {
+        o.insert("max_filesize".into(), m.into());
+    }
+}
+
+/// A query compiled for one language.
+pub struct Compiled {
+    pub lang: &'static Language,
+    pub query: Query,
+}
+
+/// Compiles `src` for each language in `langs` (or every registered one). Languages whose
+/// grammar rejects it are dropped; if none accepts it, the error names each language's problem.
+pub fn compile(src: &str, langs: &[&'static Language]) -> Result<Vec<Compiled>> {
+    let tried: Vec<&'static Language> = if langs.is_empty() {
+        lang::ALL.to_vec()
+    } else {
+        langs.to_vec()
+    };
+    let mut ok = Vec::new();
+    let mut errs = Vec::new();
+    for l in &tried {
+        match Query::new(&l.ts(), src) {
+            Ok(query) => ok.push(Compiled { lang: l, query }),
+            Err(e) => errs.push(query_error(l, src, &e)),
+        }
+    }
+    if !ok.is_empty() {
+        return Ok(ok);
+    }
+    if errs.len() == 1 {
+        return Err(errs.pop().unwrap());
+    }
+    let first = errs[0].clone();
+    let names: Vec<_> = tried.iter().map(|l| l.name).collect();
+    Err(Error::new(
+        Code::InvalidQuery,
+        format!(
+            "the query does not compile for any language ({}): {}",
+            names.join(", "),
+            first.message
+        ),
+        first.remediation.clone(),
+    )
+    .with_note("each language's error is in diagnostics[]; pass --lang to pick one")
+    .with_related(errs.iter().map(|e| e.diagnostic(Level::Error)).collect()))
+}
+
+/// A tree-sitter query error as an `AST_E001` with its position and a remediation.
+pub fn query_error(l: &Language, src: &str, e: &QueryError) -> Error {
+    let (what, fix) = match e.kind {
+        QueryErrorKind::NodeType => {
+            let kinds = l.named_node_kinds();
+            let close = crate::suggest::closest(&e.message, kinds.iter().copied(), 5);
+            let elsewhere: Vec<&str> = lang::ALL
+                .iter()
+                .filter(|o| o.name != l.name && o.named_node_kinds().contains(&e.message.as_str()))
+                .map(|o| o.name)
+                .collect();
+            (
+                format!("unknown node type `{}`", e.message),
+                if !elsewhere.is_empty() && close.is_empty() {
+                    format!(
+                        "`{}` is a node kind of {}: pass --lang {} (or drop --lang)",
+                        e.message,
+                        elsewhere.join(", "),
+                        elsewhere[0]
+                    )
+                } else if close.is_empty() {
+                    format!("use a node kind of the {} grammar; `llm ast --tree FILE` shows the kinds in a real file", l.name)
+                } else {
+                    format!(
+                        "did you mean {}? `llm ast --tree FILE` shows the kinds in a real file",
+                        close.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(", ")
+                    )
+                },
+            )
+        }
+        QueryErrorKind::Field => {
+            let close = crate::suggest::closest(&e.message, l.field_names().into_iter(), 5);
+            (
+                format!("unknown field `{}`", e.message),
+                if close.is_empty() {
+                    "use a field name of the grammar (`llm ast --tree FILE` prints fields as `name:`)".to_string()
+                } else {
+                    format!("did you mean {}?", close.iter().map(|c| format!("`{c}:`")).collect::<Vec<_>>().join(", "))
+                },
+            )
+        }
+        QueryErrorKind::Capture => (
+            format!("unknown capture `@{}` in a predicate", e.message),
+            "capture the node first (`(identifier) @name`), then use @name in the predicate".into(),
+        ),
+        QueryErrorKind::Predicate => (
+            format!("bad predicate: {}", e.message),
+            "supported: #eq?, #not-eq?, #match?, #not-match?, #any-of?, #not-any-of? with a capture and a string or capture".into(),
+        ),
+        QueryErrorKind::Structure => (
+            "impossible pattern: the grammar never nests these nodes this way".to_string(),
+            "check parent/child kinds with `llm ast --tree FILE`; a field or child may belong to another node".into(),
+        ),
+        QueryErrorKind::Syntax | QueryErrorKind::Language => (
+            "invalid query syntax".to_string(),
+            "check parentheses and quotes: a pattern is `(kind field: (kind) @capture)`; strings are double-quoted".into(),
+        ),
+    };
+    let line = src.lines().nth(e.row).unwrap_or("");
+    let col = e.column.min(line.len());
+    let (before, after) = line.split_at(if line.is_char_boundary(col) { col } else { 0 });
+    Error::new(
+        Code::InvalidQuery,
+        format!(
+            "{} query error at {}:{}: {what}",
+            l.name,
+            e.row + 1,
+            e.column + 1
+        ),
+        fix,
+    )
+    .with_note(format!("query line {}: {before}>>>{after}", e.row + 1))
+}
+
+/// Why a file was not queried.
+pub enum Skip {
+    Binary,
+    Unreadable(DiagnosticPayload),
+}
+
+/// Reads a candidate file; binary files are skipped unless named explicitly.
+pub fn read_source(cand: &Candidate, tool: &str) -> std::result::Result<Vec<u8>, Skip> {
+    match crate::fsio::read(&cand.path, &cand.display) {
+        Ok(b) => {
+            if !cand.explicit && memchr::memchr(0, &b[..b.len().min(8192)]).is_some() {
+                Err(Skip::Binary)
+            } else {
+                Ok(b)
+            }
+        }
+        Err(e) => {
+            let level = if cand.explicit {
+                Level::Error
+            } else {
+                Level::Warning
+            };
+            let mut d = e.diagnostic(level);
+            d.tool = tool.into();
+            Err(Skip::Unreadable(d))
+        }
+    }
+}
+
+/// The language a file is queried as: by extension, or the only `--lang` for a named file.
+pub fn language_of(
+    cand: &Candidate,
+    allowed: &[&'static Language],
+    forced: Option<&'static Language>,
+) -> Option<&'static Language> {
+    match lang::for_path(&cand.path) {
+        Some(l) if allowed.iter().any(|a| a.name == l.name) => Some(l),
+        Some(_) => None,
+        None if cand.explicit => forced,
+        None => None,
+    }
+}
+
+/// A warning for a file with syntax errors, located at its first error.
+pub fn syntax_warning(
+    code: Code,
+    tool: &str,
+    display: &str,
+    index: &LineIndex,
+    tree: &tree_sitter::Tree,
+) -> DiagnosticPayload {
+    let errs = lang::syntax_errors(tree);
+    let first = errs.first().map(|e| e.range.clone()).unwrap_or(0..0);
+    let what = if tool == "ast" { "matches" } else { "symbols" };
+    let mut d = Error::new(
+        code,
+        format!(
+            "{display} has {} syntax error(s); {what} inside the broken region may be missing",
+            errs.len()
+        ),
+        "fix the syntax error, or treat results near it as incomplete",
+    )
+    .with_span(index.span(display, first))
+    .diagnostic(Level::Warning);
+    d.tool = tool.into();
+    d
+}
+
+enum Outcome {
+    Other,
+    Skipped(Skip),
+    Prefiltered,
+    Parsed {
+        bytes: u64,
+        errors: bool,
+        diag: Option<DiagnosticPayload>,
+        result: Option<FileResult>,
+    },
+}
+
+/// Runs the query, handing each file's result to `emit` in path order.
+pub fn run(
+    opts: &AstOptions,
+    want_checksum: bool,
+    emit: &mut dyn FnMut(FileResult) -> std::io::Result<()>,
+) -> Result<std::result::Result<AstSummary, std::io::Error>> {
+    let compiled = compile(&opts.query, &opts.langs)?;
+    let filters: Vec<Option<Prefilter>> = compiled
+        .iter()
+        .map(|c| literals::prefilter(&opts.query, c.query.pattern_count()))
+        .collect();
+    let walked = walk::walk(&opts.walk, "ast")?;
+    let allowed: Vec<&'static Language> = compiled.iter().map(|c| c.lang).collect();
+    let forced = (allowed.len() == 1 && opts.langs.len() == 1).then(|| allowed[0]);
+    let mut diagnostics = walked.diagnostics;
+    let mut stats = AstStats {
+        skipped: walked.skipped.clone(),
+        ..Default::default()
+    };
+    let worker = |cand: &Candidate| -> Outcome {
+        let Some(l) = language_of(cand, &allowed, forced) else {
+            return Outcome::Other;
+        };
+        let i = compiled.iter().position(|c| c.lang.name == l.name).unwrap();
+        let source = match read_source(cand, "ast") {
+            Ok(s) => s,
+            Err(s) => return Outcome::Skipped(s),
+        };
+        if let Some(f) = &filters[i] {
+            if !f.may_match(&source) {
+                return Outcome::Prefiltered;
+            }
+        }
+        query_file(&compiled[i], cand, &source, want_checksum)
+    };
+    let mut match_count = 0;
+    let mut total_count = 0;
+    let mut io_error = None;
+    walk::for_each_ordered(&walked.files, opts.threads, worker, |o| {
+        match o {
+            Outcome::Other => stats.files_other_language += 1,
+            Outcome::Skipped(Skip::Binary) => stats.skipped.binary += 1,
+            Outcome::Skipped(Skip::Unreadable(d)) => {
+                stats.skipped.unreadable += 1;
+                diagnostics.push(d);
+            }
+            Outcome::Prefiltered => stats.files_skipped_prefilter += 1,
+            Outcome::Parsed {
+                bytes,
+                errors,
+                diag,
+                result,
+            } => {
+                stats.files_parsed += 1;
+                stats.bytes_parsed += bytes;
+                if errors {
+                    stats.files_with_parse_errors += 1;
+                }
+                diagnostics.extend(diag);
+                let Some(mut r) = result else { return true };
+                stats.files_with_matches += 1;
+                total_count += r.matches.len();
+                if let Some(max) = opts.max_results {
+                    let room = max.saturating_sub(match_count);
+                    if room == 0 {
+                        return true;
+                    }
+                    r.matches.truncate(room);
+                    r.file.match_count = r.matches.len();
+                }
+                match_count += r.matches.len();
+                if let Err(e) = emit(r) {
+                    io_error = Some(e);
+                    return false;
+                }
+            }
+        }
+        true
+    });
+    if let Some(e) = io_error {
+        return Ok(Err(e));
+    }
+    let status = if total_count > match_count {
+        Status::Partial
+    } else if match_count > 0 {
+        Status::Ok
+    } else {
+        Status::NoMatches
+    };
+    let mut prefilter: Vec<String> = filters
+        .iter()
+        .flatten()
+        .flat_map(|f| f.describe())
+        .collect();
+    prefilter.dedup();
+    Ok(Ok(AstSummary {
+        status,
+        languages: allowed.iter().map(|l| l.name).collect(),
+        prefilter,
+        match_count,
+        total_count,
+        stats,
+        diagnostics,
+    }))
+}
+
+fn query_file(c: &Compiled, cand: &Candidate, source: &[u8], want_checksum: bool) -> Outcome {
+    let tree = c.lang.parse(source);
+    let errors = tree.root_node().has_error();
+    let index = LineIndex::new(source);
+    let diag =
+        errors.then(|| syntax_warning(Code::SyntaxErrors, "ast", &cand.display, &index, &tree));
+    let names = c.query.capture_names();
+    let mut cursor = QueryCursor::new();
+    let mut it = cursor.matches(&c.query, tree.root_node(), source);
+    let mut matches = Vec::new();
+    while let Some(m) = it.next() {
+        if m.captures.is_empty() {
+            continue;
+        }
+        let mut lo = usize::MAX;
+        let mut hi = 0;
+        let mut captures = Vec::with_capacity(m.captures.len());
+        for cap in m.captures {
+            let r = cap.node.byte_range();
+            lo = lo.min(r.start);
+            hi = hi.max(r.end);
+            captures.push(AstCapture {
+                name: names[cap.index as usize].to_string(),
+                content: String::from_utf8_lossy(&source[r.clone()]).into_owned(),
+                span: index.span(&cand.display, r),
+            });
+        }
+        captures.sort_by_key(|c| (c.span.byte_start, c.span.byte_end));
+        matches.push(AstMatch {
+            match_id: new_id(),
+            span: index.span(&cand.display, lo..hi),
+            pattern_index: m.pattern_index,
+            language: c.lang.name,
+            captures,
+        });
+    }
+    matches.sort_by_key(|m| (m.span.byte_start, m.span.byte_end, m.pattern_index));
+    let result = (!matches.is_empty()).then(|| FileResult {
+        file: AstFile {
+            file_path: cand.display.clone(),
+            checksum: if want_checksum {
+                checksum(source)
+            } else {
+                String::new()
+            },
+            language: c.lang.name,
+            match_count: matches.len(),
+            parse_errors: errors,
+        },
+        matches,
+    });
+    Outcome::Parsed {
+        bytes: source.len() as u64,
+        errors,
+        diag,
+        result,
+    }
+}

@@ -1,0 +1,264 @@
+//! What each patch action does to the bytes around one symbol: one [`Edit`] per action, with the
+//! new text re-indented to where it goes (tabs or spaces as the file uses). Line endings are
+//! left to the mutation core, which writes `\n` as the file's own line ending.
+
+use crate::edit::Edit;
+use crate::error::{Code, Error};
+use crate::indent::{self, Unit};
+use crate::lang::symbols::{Symbol, SymbolKind};
+
+/// One patch action on a symbol (rename is handled across files in `mod.rs`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    /// Replace the whole definition (attributes, doc comments and decorators included).
+    Replace,
+    /// Replace only the body.
+    Body,
+    /// Remove the definition with what is attached to it and the blank line it leaves.
+    Delete,
+    InsertBefore,
+    InsertAfter,
+    /// Rename the definition and every reference.
+    Rename(String),
+}
+
+impl Action {
+    /// Wire name for the result.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Action::Replace => "replace",
+            Action::Body => "body",
+            Action::Delete => "delete",
+            Action::InsertBefore => "insert_before",
+            Action::InsertAfter => "insert_after",
+            Action::Rename(_) => "rename",
+        }
+    }
+}
+
+fn line_start(src: &[u8], at: usize) -> usize {
+    src[..at]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1)
+}
+
+/// End of the line holding `at`, after its `\n` (or the end of the file).
+fn line_end_after_newline(src: &[u8], at: usize) -> usize {
+    src[at..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(src.len(), |i| at + i + 1)
+}
+
+fn is_blank_line(src: &[u8], start: usize) -> Option<usize> {
+    if start >= src.len() {
+        return None;
+    }
+    let end = line_end_after_newline(src, start);
+    src[start..end]
+        .iter()
+        .all(|b| b.is_ascii_whitespace())
+        .then_some(end)
+}
+
+/// The indentation of the line a symbol starts on.
+fn indent_of(src: &[u8], at: usize) -> String {
+    let start = line_start(src, at);
+    let line =
+        String::from_utf8_lossy(&src[start..line_end_after_newline(src, start)]).into_owned();
+    indent::leading(&line).to_string()
+}
+
+/// The new text as sent, with CRLF made LF and surrounding blank lines dropped.
+pub fn clean(text: &str) -> String {
+    let t = text.replace("\r\n", "\n");
+    let t = t.trim_end();
+    let first = t.find(|c: char| c != '\n').unwrap_or(0);
+    let t = &t[first..];
+    // Drop whole leading blank lines but keep the first line's own indentation.
+    let start = t
+        .lines()
+        .take_while(|l| l.trim().is_empty())
+        .map(|l| l.len() + 1)
+        .sum::<usize>();
+    t[start.min(t.len())..].to_string()
+}
+
+/// The edit for `action` on `symbols[i]`; `text` is the new text (unused by delete).
+pub fn edit_for(
+    action: &Action,
+    src: &[u8],
+    symbols: &[Symbol],
+    i: usize,
+    text: &str,
+    python: bool,
+) -> Result<Edit, Error> {
+    let s = &symbols[i];
+    let unit = indent::detect_unit(&String::from_utf8_lossy(src));
+    let indent = indent_of(src, s.span.byte_start);
+    let text = clean(text);
+    match action {
+        Action::Replace => {
+            let new = indent::reindent(&text, &indent, &unit, true);
+            Ok(Edit::new(s.span.range(), new))
+        }
+        Action::Body => body_edit(src, s, &text, &indent, &unit, python),
+        Action::Delete => Ok(Edit::new(delete_range(src, s), "")),
+        Action::InsertBefore | Action::InsertAfter => {
+            let gap = "\n".repeat(separation(src, symbols, i, python));
+            let new = indent::reindent(&text, &indent, &unit, false);
+            if *action == Action::InsertBefore {
+                let at = line_start(src, s.span.byte_start);
+                Ok(Edit::new(at..at, format!("{new}\n{gap}")))
+            } else {
+                let end = line_end_after_newline(src, s.span.byte_end.max(1) - 1);
+                if end == src.len() && !src.ends_with(b"\n") {
+                    // Last line without a final newline: keep it that way.
+                    Ok(Edit::new(end..end, format!("\n{gap}{new}")))
+                } else {
+                    Ok(Edit::new(end..end, format!("{gap}{new}\n")))
+                }
+            }
+        }
+        Action::Rename(_) => unreachable!("rename is applied across files by the caller"),
+    }
+}
+
+fn body_edit(
+    src: &[u8],
+    s: &Symbol,
+    text: &str,
+    indent: &str,
+    unit: &Unit,
+    python: bool,
+) -> Result<Edit, Error> {
+    let body = s.body_span.as_ref().ok_or_else(|| {
+        Error::new(
+            Code::PatchNoBody,
+            format!(
+                "{} `{}` has no body to replace",
+                s.kind.as_str(),
+                s.qualified_name
+            ),
+            "replace the whole definition instead (drop --body)",
+        )
+        .with_span(s.span.clone())
+    })?;
+    let inner = format!("{indent}{}", unit.repeat(1));
+    if python {
+        let block_line_start = line_start(src, body.byte_start);
+        let same_line = block_line_start <= s.node_span.byte_start;
+        if same_line {
+            // `def f(): return 1`: put the new suite on its own lines.
+            let new = indent::reindent(text, &inner, unit, false);
+            let mut start = body.byte_start;
+            while start > 0 && (src[start - 1] == b' ' || src[start - 1] == b'\t') {
+                start -= 1;
+            }
+            return Ok(Edit::new(start..body.byte_end, format!("\n{new}")));
+        }
+        let body_indent = indent_of(src, body.byte_start);
+        let new = indent::reindent(text, &body_indent, unit, true);
+        return Ok(Edit::new(body.range(), new));
+    }
+    let new = if text.trim_start().starts_with('{') {
+        indent::reindent(text.trim_start(), indent, unit, true)
+    } else if text.trim().is_empty() {
+        "{}".to_string()
+    } else {
+        format!(
+            "{{\n{}\n{indent}}}",
+            indent::reindent(text, &inner, unit, false)
+        )
+    };
+    Ok(Edit::new(body.range(), new))
+}
+
+/// The definition's whole lines plus the blank lines it would leave behind: the blank lines
+/// after it, or when there are none (last item), the ones before it.
+fn delete_range(src: &[u8], s: &Symbol) -> std::ops::Range<usize> {
+    let ls = line_start(src, s.span.byte_start);
+    let start = if src[ls..s.span.byte_start]
+        .iter()
+        .all(|b| *b == b' ' || *b == b'\t')
+    {
+        ls
+    } else {
+        s.span.byte_start
+    };
+    let end0 = s.span.byte_end;
+    let le = if end0 > 0 && src[end0 - 1] == b'\n' {
+        end0
+    } else {
+        line_end_after_newline(src, end0)
+    };
+    let end = if src[end0..le].iter().all(|b| b.is_ascii_whitespace()) {
+        le
+    } else {
+        end0
+    };
+    if start != ls || end != le {
+        return start..end;
+    }
+    let mut after = end;
+    while let Some(next) = is_blank_line(src, after) {
+        after = next;
+    }
+    if after > end {
+        return start..after;
+    }
+    let mut start = start;
+    while start > 0 {
+        let prev = line_start(src, start - 1);
+        if is_blank_line(src, prev).is_none() {
+            break;
+        }
+        start = prev;
+    }
+    if end == src.len() && !src.ends_with(b"\n") && start > 0 {
+        // The file had no final newline: the line before becomes the last one, without one.
+        start -= 1;
+        if start > 0 && src[start - 1] == b'\r' {
+            start -= 1;
+        }
+    }
+    start..end
+}
+
+/// Blank lines between the symbol and its neighbours (same parent), so an inserted item is
+/// separated as they are.
+fn separation(src: &[u8], symbols: &[Symbol], i: usize, python: bool) -> usize {
+    let s = &symbols[i];
+    let sibling = |j: usize| symbols[j].parent_index == s.parent_index && j != i;
+    let next = (i + 1..symbols.len())
+        .find(|&j| sibling(j) && symbols[j].span.byte_start >= s.span.byte_end);
+    let prev = (0..i)
+        .rev()
+        .find(|&j| sibling(j) && symbols[j].span.byte_end <= s.span.byte_start);
+    let gap = |a: &Symbol, b: &Symbol| {
+        let text = &src[a.span.byte_end..b.span.byte_start];
+        let lines = text.iter().filter(|&&c| c == b'\n').count();
+        lines.saturating_sub(1)
+    };
+    match (prev, next) {
+        (_, Some(n)) => gap(s, &symbols[n]),
+        (Some(p), None) => gap(&symbols[p], s),
+        (None, None) => match s.kind {
+            SymbolKind::Field | SymbolKind::Variant | SymbolKind::Constant => 0,
+            _ if python && s.depth == 0 => 2,
+            _ => 1,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clean_text() {
+        assert_eq!(clean("\n\n  fn a() {}\r\n\n"), "  fn a() {}");
+        assert_eq!(clean("x\r\ny\r\n"), "x\ny");
+    }
+}

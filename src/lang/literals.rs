@@ -1,0 +1,387 @@
+//! Literal prefilter for `llm ast`: the strings a query's matches cannot exist without (anonymous
+//! nodes like `"unwrap"`, `#eq?`/`#any-of?` arguments), so files lacking them are never parsed.
+//!
+//! A small reader over the query's S-expression syntax finds, per top-level pattern, the items
+//! that every match needs: not under `?`/`*`, not one branch of a `[...]` alternation, not a
+//! negated predicate. A file can match only if, for some pattern, it contains every required
+//! item (an item is a set of alternatives, for `#any-of?`).
+
+/// Per top-level pattern, the required items; each item is satisfied by any of its strings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Prefilter {
+    /// `patterns[i]` lists the items pattern `i` needs, rarest-looking first.
+    pub patterns: Vec<Vec<Vec<Vec<u8>>>>,
+}
+
+impl Prefilter {
+    /// Whether a file with these bytes can match at all.
+    pub fn may_match(&self, hay: &[u8]) -> bool {
+        self.patterns.iter().any(|items| {
+            items.iter().all(|alts| {
+                alts.iter()
+                    .any(|lit| memchr::memmem::find(hay, lit).is_some())
+            })
+        })
+    }
+
+    /// The literal checked first, for the query echo (`None` when nothing is required).
+    pub fn describe(&self) -> Vec<String> {
+        let mut v: Vec<String> = self
+            .patterns
+            .iter()
+            .filter_map(|p| p.first())
+            .flat_map(|alts| alts.iter().map(|a| String::from_utf8_lossy(a).into_owned()))
+            .collect();
+        v.dedup();
+        v
+    }
+}
+
+#[derive(Debug)]
+enum Tok {
+    Open(char),
+    Close,
+    Str(Vec<u8>),
+    Capture(String),
+    Quant,
+    Pred(String),
+    Word,
+}
+
+#[derive(Debug)]
+enum Item {
+    Group {
+        bracket: bool,
+        items: Vec<Item>,
+        quant: bool,
+        captures: Vec<String>,
+    },
+    Pred {
+        name: String,
+        args: Vec<Item>,
+    },
+    Str {
+        text: Vec<u8>,
+        quant: bool,
+    },
+    Capture(String),
+    Word,
+}
+
+fn tokenize(src: &str) -> Option<Vec<Tok>> {
+    let b = src.as_bytes();
+    let mut i = 0;
+    let mut out = Vec::new();
+    let word_end = |mut j: usize| {
+        while j < b.len() && !b" \t\r\n()[]\";".contains(&b[j]) {
+            j += 1;
+        }
+        j
+    };
+    while i < b.len() {
+        match b[i] {
+            b' ' | b'\t' | b'\r' | b'\n' => i += 1,
+            b';' => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'(' | b'[' => {
+                out.push(Tok::Open(b[i] as char));
+                i += 1;
+            }
+            b')' | b']' => {
+                out.push(Tok::Close);
+                i += 1;
+            }
+            b'"' => {
+                i += 1;
+                let mut s = Vec::new();
+                loop {
+                    match *b.get(i)? {
+                        b'"' => break,
+                        b'\\' => {
+                            i += 1;
+                            s.push(match *b.get(i)? {
+                                b'n' => b'\n',
+                                b't' => b'\t',
+                                b'r' => b'\r',
+                                b'0' => 0,
+                                c => c,
+                            });
+                        }
+                        c => s.push(c),
+                    }
+                    i += 1;
+                }
+                i += 1;
+                out.push(Tok::Str(s));
+            }
+            b'?' | b'*' => {
+                out.push(Tok::Quant);
+                i += 1;
+            }
+            b'+' => i += 1,
+            b'@' => {
+                let e = word_end(i + 1);
+                out.push(Tok::Capture(src[i + 1..e].to_string()));
+                i = e;
+            }
+            b'#' => {
+                let e = word_end(i + 1);
+                out.push(Tok::Pred(src[i + 1..e].to_string()));
+                i = e;
+            }
+            _ => {
+                let e = word_end(i).max(i + 1);
+                // `name?`/`name*` style quantifiers glued to a word.
+                let w = &src[i..e];
+                out.push(Tok::Word);
+                if w.ends_with('?') || w.ends_with('*') {
+                    out.push(Tok::Quant);
+                }
+                i = e;
+            }
+        }
+    }
+    Some(out)
+}
+
+fn parse_items(toks: &[Tok], pos: &mut usize, close: bool) -> Option<Vec<Item>> {
+    let mut items: Vec<Item> = Vec::new();
+    while *pos < toks.len() {
+        let t = &toks[*pos];
+        *pos += 1;
+        match t {
+            Tok::Close => return close.then_some(items),
+            Tok::Open(c) => {
+                if let Some(Tok::Pred(name)) = toks.get(*pos) {
+                    *pos += 1;
+                    let args = parse_items(toks, pos, true)?;
+                    items.push(Item::Pred {
+                        name: name.clone(),
+                        args,
+                    });
+                } else {
+                    let inner = parse_items(toks, pos, true)?;
+                    items.push(Item::Group {
+                        bracket: *c == '[',
+                        items: inner,
+                        quant: false,
+                        captures: Vec::new(),
+                    });
+                }
+            }
+            Tok::Str(s) => items.push(Item::Str {
+                text: s.clone(),
+                quant: false,
+            }),
+            Tok::Quant => match items.last_mut() {
+                Some(Item::Group { quant, .. }) | Some(Item::Str { quant, .. }) => *quant = true,
+                _ => {}
+            },
+            Tok::Capture(name) => {
+                if let Some(Item::Group { captures, .. }) = items.last_mut() {
+                    captures.push(name.clone());
+                } else {
+                    items.push(Item::Capture(name.clone()));
+                }
+            }
+            Tok::Pred(_) | Tok::Word => items.push(Item::Word),
+        }
+    }
+    (!close).then_some(items)
+}
+
+#[derive(Default)]
+struct Walk {
+    lits: Vec<Vec<Vec<u8>>>,
+    optional_caps: Vec<String>,
+    required_caps: Vec<String>,
+    preds: Vec<(String, Vec<String>, Vec<Vec<u8>>)>,
+}
+
+fn walk(items: &[Item], required: bool, w: &mut Walk) {
+    let mut last_str_req = required;
+    for it in items {
+        match it {
+            Item::Group {
+                bracket,
+                items,
+                quant,
+                captures,
+            } => {
+                let req = required && !quant;
+                for c in captures {
+                    if req {
+                        w.required_caps.push(c.clone());
+                    } else {
+                        w.optional_caps.push(c.clone());
+                    }
+                }
+                let inner_req = req && (!bracket || items.len() == 1);
+                walk(items, inner_req, w);
+            }
+            Item::Str { text, quant } => {
+                last_str_req = required && !quant;
+                if last_str_req && !text.is_empty() {
+                    w.lits.push(vec![text.clone()]);
+                }
+            }
+            Item::Capture(c) => {
+                // A capture after a string names that string.
+                if last_str_req {
+                    w.required_caps.push(c.clone());
+                } else {
+                    w.optional_caps.push(c.clone());
+                }
+            }
+            Item::Pred { name, args } => {
+                if !required {
+                    continue;
+                }
+                let caps = args
+                    .iter()
+                    .filter_map(|a| match a {
+                        Item::Capture(c) => Some(c.clone()),
+                        _ => None,
+                    })
+                    .collect();
+                let strs = args
+                    .iter()
+                    .filter_map(|a| match a {
+                        Item::Str { text, .. } => Some(text.clone()),
+                        _ => None,
+                    })
+                    .collect();
+                w.preds.push((name.clone(), caps, strs));
+            }
+            Item::Word => last_str_req = false,
+        }
+    }
+}
+
+/// Required literals of a query source, or `None` when the query could not be read this way
+/// (then no file is skipped). `pattern_count` is tree-sitter's count, to cross-check.
+pub fn prefilter(src: &str, pattern_count: usize) -> Option<Prefilter> {
+    let toks = tokenize(src)?;
+    let mut pos = 0;
+    let items = parse_items(&toks, &mut pos, false)?;
+    // Top-level patterns: groups and strings (captures/quantifiers attach to them).
+    let tops: Vec<&Item> = items
+        .iter()
+        .filter(|i| matches!(i, Item::Group { .. } | Item::Str { .. }))
+        .collect();
+    if tops.len() != pattern_count {
+        return None;
+    }
+    let mut patterns = Vec::new();
+    for top in tops {
+        let mut w = Walk::default();
+        walk(std::slice::from_ref(top), true, &mut w);
+        let mut items = w.lits;
+        for (name, caps, strs) in w.preds {
+            let capture_required = caps.len() == 1
+                && w.required_caps.contains(&caps[0])
+                && !w.optional_caps.contains(&caps[0]);
+            if !capture_required || strs.is_empty() {
+                continue;
+            }
+            match name.as_str() {
+                "eq?" if strs.len() == 1 && !strs[0].is_empty() => items.push(strs),
+                "any-of?" if strs.iter().all(|s| !s.is_empty()) => items.push(strs),
+                _ => {}
+            }
+        }
+        if items.is_empty() {
+            return None;
+        }
+        items.sort_by_key(|alts| std::cmp::Reverse(rarity(alts)));
+        patterns.push(items);
+    }
+    Some(Prefilter { patterns })
+}
+
+/// How rare an item looks: its shortest alternative's length, keywords and punctuation low.
+fn rarity(alts: &[Vec<u8>]) -> usize {
+    alts.iter()
+        .map(|a| {
+            let word = a.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_');
+            a.len() * if word { 2 } else { 1 }
+        })
+        .min()
+        .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lits(q: &str, n: usize) -> Option<Vec<Vec<String>>> {
+        prefilter(q, n).map(|p| {
+            p.patterns
+                .iter()
+                .map(|items| {
+                    items
+                        .iter()
+                        .map(|a| {
+                            a.iter()
+                                .map(|s| String::from_utf8_lossy(s).into_owned())
+                                .collect::<Vec<_>>()
+                                .join("|")
+                        })
+                        .collect()
+                })
+                .collect()
+        })
+    }
+
+    #[test]
+    fn eq_and_any_of() {
+        assert_eq!(
+            lits(
+                r#"(call_expression function: (field_expression field: (field_identifier) @m) (#eq? @m "unwrap"))"#,
+                1
+            ),
+            Some(vec![vec!["unwrap".into()]])
+        );
+        assert_eq!(
+            lits(r#"((identifier) @i (#any-of? @i "foo" "bar"))"#, 1),
+            Some(vec![vec!["foo|bar".into()]])
+        );
+    }
+
+    #[test]
+    fn optional_negated_and_alternatives_are_not_required() {
+        assert_eq!(lits(r#"((identifier) @i (#not-eq? @i "x"))"#, 1), None);
+        assert_eq!(lits(r#"(function_item "async"? @a)"#, 1), None);
+        assert_eq!(lits(r#"[(identifier) "fn"] @x"#, 1), None);
+        assert_eq!(lits(r#"(function_item) @f"#, 1), None);
+        assert_eq!(
+            lits(r#"((identifier)? @i (#eq? @i "foo"))"#, 1),
+            None,
+            "capture under ? is not required"
+        );
+    }
+
+    #[test]
+    fn anonymous_nodes_and_several_patterns() {
+        assert_eq!(
+            lits(
+                r#"(unsafe_block "unsafe") @u ; comment "x"
+                    (function_item "fn" @kw (#eq? @kw "fn"))"#,
+                2
+            ),
+            Some(vec![vec!["unsafe".into()], vec!["fn".into(), "fn".into()]])
+        );
+        // Count mismatch: no prefilter rather than a wrong one.
+        assert_eq!(lits(r#"(a "b")"#, 2), None);
+    }
+
+    #[test]
+    fn may_match() {
+        let p = prefilter(r#"((identifier) @i (#any-of? @i "foo" "bar"))"#, 1).unwrap();
+        assert!(p.may_match(b"x bar y"));
+        assert!(!p.may_match(b"baz"));
+    }
+}

@@ -1,0 +1,449 @@
+//! Symbol extraction and references: the one definition of "where is `Parser::parse`" that
+//! `llm find` reports and `llm patch` edits. Runs a language's symbol query over a parsed tree,
+//! nests the results, and attaches doc comments/attributes/decorators per the language's rules.
+
+use super::Language;
+use crate::span::{LineIndex, Span};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::collections::HashMap;
+use tree_sitter::{Node, QueryCursor, StreamingIterator, Tree};
+
+/// What a symbol is. Wire names are the lowercase variant names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SymbolKind {
+    Function,
+    Method,
+    Struct,
+    Union,
+    Enum,
+    Variant,
+    Trait,
+    Impl,
+    /// A type alias or associated type.
+    Type,
+    Const,
+    Static,
+    Module,
+    /// A `macro_rules!` definition.
+    Macro,
+    /// A struct field, or an assignment directly in a Python class body.
+    Field,
+    Class,
+    /// A module-level assignment (Python).
+    Constant,
+}
+
+impl SymbolKind {
+    /// Every kind, for `--kind` validation.
+    pub const ALL: &'static [SymbolKind] = &[
+        SymbolKind::Function,
+        SymbolKind::Method,
+        SymbolKind::Struct,
+        SymbolKind::Union,
+        SymbolKind::Enum,
+        SymbolKind::Variant,
+        SymbolKind::Trait,
+        SymbolKind::Impl,
+        SymbolKind::Type,
+        SymbolKind::Const,
+        SymbolKind::Static,
+        SymbolKind::Module,
+        SymbolKind::Macro,
+        SymbolKind::Field,
+        SymbolKind::Class,
+        SymbolKind::Constant,
+    ];
+
+    /// The wire name (`function`, `method`…).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SymbolKind::Function => "function",
+            SymbolKind::Method => "method",
+            SymbolKind::Struct => "struct",
+            SymbolKind::Union => "union",
+            SymbolKind::Enum => "enum",
+            SymbolKind::Variant => "variant",
+            SymbolKind::Trait => "trait",
+            SymbolKind::Impl => "impl",
+            SymbolKind::Type => "type",
+            SymbolKind::Const => "const",
+            SymbolKind::Static => "static",
+            SymbolKind::Module => "module",
+            SymbolKind::Macro => "macro",
+            SymbolKind::Field => "field",
+            SymbolKind::Class => "class",
+            SymbolKind::Constant => "constant",
+        }
+    }
+
+    /// The kind with this wire name.
+    pub fn from_name(name: &str) -> Option<SymbolKind> {
+        SymbolKind::ALL.iter().copied().find(|k| k.as_str() == name)
+    }
+}
+
+/// One symbol definition in a file.
+#[derive(Debug, Clone, Serialize)]
+pub struct Symbol {
+    /// The identifier (`parse`; an impl is named after its type).
+    pub name: String,
+    /// Names of the enclosing symbols and this one joined by the language's separator
+    /// (`Parser::parse`, `Outer.Inner.method`).
+    pub qualified_name: String,
+    pub kind: SymbolKind,
+    /// Name of the enclosing symbol (for a method: the impl's type or the class).
+    pub parent: Option<String>,
+    /// Qualified name of the enclosing symbol.
+    #[serde(skip)]
+    pub parent_qualified: Option<String>,
+    pub language: &'static str,
+    /// First line of the item itself (after attributes/decorators), trimmed.
+    pub signature: String,
+    /// Stable id: SHA-256 of file path, qualified name and kind (16 hex digits); unchanged when
+    /// the symbol moves within its file. Same-named symbols of one kind in one file get `#2`,
+    /// `#3`… in file order hashed in.
+    pub symbol_id: String,
+    /// The whole definition, including directly attached doc comments, attributes, decorators.
+    pub span: Span,
+    /// The identifier.
+    pub name_span: Span,
+    /// The body `llm patch --body` replaces (block of a fn/impl/trait/mod; Python suite).
+    pub body_span: Option<Span>,
+    /// The item's own node, without attached comments/attributes/decorators.
+    pub node_span: Span,
+    /// Number of enclosing symbols (0 = top level).
+    pub depth: usize,
+    /// Index of the enclosing symbol in the returned list.
+    #[serde(skip)]
+    pub parent_index: Option<usize>,
+}
+
+/// Every symbol of a parsed file, in file order (by start of `span`; parents before children).
+pub fn symbols(lang: &Language, source: &[u8], tree: &Tree, file_path: &str) -> Vec<Symbol> {
+    let index = LineIndex::new(source);
+    symbols_with_index(lang, source, tree, file_path, &index)
+}
+
+/// [`symbols`] with a line index the caller already has.
+pub fn symbols_with_index(
+    lang: &Language,
+    source: &[u8],
+    tree: &Tree,
+    file_path: &str,
+    index: &LineIndex,
+) -> Vec<Symbol> {
+    let query = lang.symbol_query();
+    let names = query.capture_names();
+    let mut raw: Vec<(SymbolKind, Node, Node)> = Vec::new();
+    let mut cursor = QueryCursor::new();
+    let mut it = cursor.matches(query, tree.root_node(), source);
+    while let Some(m) = it.next() {
+        let mut item = None;
+        let mut name = None;
+        for c in m.captures {
+            let cname = names[c.index as usize];
+            if cname == "name" {
+                name = Some(c.node);
+            } else if let Some(k) = SymbolKind::from_name(cname) {
+                item = Some((k, c.node));
+            }
+        }
+        if let (Some((kind, node)), Some(name)) = (item, name) {
+            raw.push((kind, node, (lang.rules.name_node)(kind, name)));
+        }
+    }
+    raw.sort_by_key(|(k, n, _)| (n.start_byte(), std::cmp::Reverse(n.end_byte()), *k));
+    raw.dedup_by(|a, b| a.1 == b.1);
+
+    let mut out: Vec<Symbol> = Vec::with_capacity(raw.len());
+    let mut stack: Vec<usize> = Vec::new();
+    let mut seen: HashMap<(String, SymbolKind), usize> = HashMap::new();
+    for (kind, node, name_node) in raw {
+        while let Some(&top) = stack.last() {
+            if out[top].node_span.byte_end >= node.end_byte() {
+                break;
+            }
+            stack.pop();
+        }
+        let parent_index = stack.last().copied();
+        let parent = parent_index.map(|i| &out[i]);
+        let kind = (lang.rules.refine_kind)(kind, parent.map(|p| p.kind));
+        let name = symbol_name(&source[name_node.byte_range()]);
+        let qualified_name = match parent {
+            Some(p) => format!("{}{}{}", p.qualified_name, lang.path_separator, name),
+            None => name.clone(),
+        };
+        let n = seen.entry((qualified_name.clone(), kind)).or_insert(0);
+        *n += 1;
+        let symbol_id = symbol_id(file_path, &qualified_name, kind, *n);
+        let start = (lang.rules.attached_start)(node, source);
+        let body = (lang.rules.body)(kind, node);
+        out.push(Symbol {
+            parent: parent.map(|p| p.name.clone()),
+            parent_qualified: parent.map(|p| p.qualified_name.clone()),
+            depth: stack.len(),
+            name,
+            qualified_name,
+            kind,
+            language: lang.name,
+            signature: signature(&source[node.byte_range()]),
+            symbol_id,
+            span: index.span(file_path, start..node.end_byte()),
+            name_span: index.span(file_path, name_node.byte_range()),
+            body_span: body.map(|b| index.span(file_path, b.byte_range())),
+            node_span: index.span(file_path, node.byte_range()),
+            parent_index,
+        });
+        stack.push(out.len() - 1);
+    }
+    out
+}
+
+fn symbol_name(bytes: &[u8]) -> String {
+    // An impl of a type that is not a plain path (`impl T for (A, B)`) is named by its text.
+    let text = String::from_utf8_lossy(bytes);
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// First line of an item's text, trimmed.
+pub fn signature(item: &[u8]) -> String {
+    let line = item.split(|&b| b == b'\n').next().unwrap_or(b"");
+    String::from_utf8_lossy(line).trim().to_string()
+}
+
+/// The stable symbol id: first 8 bytes of SHA-256(path ‖ `\0` ‖ qualified name ‖ `\0` ‖ kind
+/// [‖ `#n` for the n-th same-named symbol, n ≥ 2]) as 16 hex digits.
+pub fn symbol_id(file_path: &str, qualified_name: &str, kind: SymbolKind, n: usize) -> String {
+    let mut h = Sha256::new();
+    h.update(file_path.as_bytes());
+    h.update(b"\0");
+    h.update(qualified_name.as_bytes());
+    h.update(b"\0");
+    h.update(kind.as_str().as_bytes());
+    if n > 1 {
+        h.update(format!("#{n}").as_bytes());
+    }
+    h.finalize()[..8]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// How a reference uses the name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RefContext {
+    /// The name of a symbol definition.
+    Definition,
+    /// Inside a `use` declaration or an `import`.
+    Import,
+    /// A segment of a qualified path (`util::inc`).
+    Path,
+    /// An attribute or field access (`obj.inc`).
+    Attribute,
+    /// The callee of a call (`inc(…)`, `obj.inc(…)`, `inc!(…)`).
+    Call,
+    /// A keyword argument name (`f(inc=1)`).
+    Keyword,
+    /// Any other identifier occurrence.
+    Identifier,
+}
+
+/// One occurrence of a name as an identifier.
+#[derive(Debug, Clone, Serialize)]
+pub struct Reference {
+    /// The identifier's bytes.
+    pub span: Span,
+    pub name: String,
+    pub language: &'static str,
+    pub context: RefContext,
+    /// This occurrence is the name of a symbol definition.
+    pub is_definition: bool,
+    /// Qualified name of the innermost symbol whose span contains the occurrence.
+    pub enclosing: Option<String>,
+    /// Kind of that symbol.
+    pub enclosing_kind: Option<SymbolKind>,
+    /// The line the occurrence is on (without line ending).
+    pub line_text: String,
+}
+
+/// Every identifier occurrence of `name` (its last `::`/`.` segment) in the file, in file order:
+/// plain identifiers, path segments, fields/attributes, `use`/import items, macro names. Never
+/// inside comments or strings (those hold no identifier nodes).
+pub fn references(
+    lang: &Language,
+    source: &[u8],
+    tree: &Tree,
+    name: &str,
+    file_path: &str,
+) -> Vec<Reference> {
+    let index = LineIndex::new(source);
+    let syms = symbols_with_index(lang, source, tree, file_path, &index);
+    references_with(lang, source, tree, name, file_path, &index, &syms)
+}
+
+/// [`references`] with the file's symbols and line index already computed.
+pub fn references_with(
+    lang: &Language,
+    source: &[u8],
+    tree: &Tree,
+    name: &str,
+    file_path: &str,
+    index: &LineIndex,
+    syms: &[Symbol],
+) -> Vec<Reference> {
+    let want = last_segment(name).as_bytes();
+    let mut out = Vec::new();
+    if want.is_empty() {
+        return out;
+    }
+    let mut cursor = tree.walk();
+    let mut visit = |node: Node| {
+        if node.byte_range().len() != want.len()
+            || !lang.rules.identifier_kinds.contains(&node.kind())
+            || &source[node.byte_range()] != want
+            || !(lang.rules.is_reference)(node)
+        {
+            return;
+        }
+        let range = node.byte_range();
+        let def = syms.iter().any(|s| s.name_span.range() == range);
+        let enclosing = syms
+            .iter()
+            .rev()
+            .find(|s| s.span.byte_start <= range.start && range.end <= s.span.byte_end);
+        let span = index.span(file_path, range);
+        let line_text =
+            String::from_utf8_lossy(index.line_text(source, span.start_line)).into_owned();
+        out.push(Reference {
+            span,
+            name: String::from_utf8_lossy(want).into_owned(),
+            language: lang.name,
+            context: if def {
+                RefContext::Definition
+            } else {
+                (lang.rules.ref_context)(node)
+            },
+            is_definition: def,
+            enclosing: enclosing.map(|s| s.qualified_name.clone()),
+            enclosing_kind: enclosing.map(|s| s.kind),
+            line_text,
+        });
+    };
+    // Depth-first pre-order walk: file order.
+    'outer: loop {
+        let node = cursor.node();
+        if node.child_count() == 0 || node.kind() == "shorthand_field_identifier" {
+            visit(node);
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                continue 'outer;
+            }
+            if !cursor.goto_parent() {
+                break 'outer;
+            }
+        }
+    }
+    out
+}
+
+/// The last segment of a possibly qualified name (`a::b::c` → `c`, `A.b` → `b`).
+pub fn last_segment(name: &str) -> &str {
+    let after_colons = name.rsplit("::").next().unwrap_or(name);
+    after_colons.rsplit('.').next().unwrap_or(after_colons)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lang::by_name;
+
+    fn syms(lang: &str, src: &str) -> Vec<Symbol> {
+        let l = by_name(lang).unwrap();
+        let tree = l.parse(src.as_bytes());
+        symbols(l, src.as_bytes(), &tree, "f")
+    }
+
+    fn text<'a>(src: &'a str, s: &Span) -> &'a str {
+        &src[s.range()]
+    }
+
+    #[test]
+    fn rust_attributes_docs_and_body() {
+        let src = "// plain\n/// doc\n#[inline]\n// between\npub fn f() -> u8 { 1 }\n";
+        let s = &syms("rust", src)[0];
+        assert_eq!(
+            text(src, &s.span),
+            "/// doc\n#[inline]\n// between\npub fn f() -> u8 { 1 }"
+        );
+        assert_eq!(text(src, &s.node_span), "pub fn f() -> u8 { 1 }");
+        assert_eq!(text(src, s.body_span.as_ref().unwrap()), "{ 1 }");
+        assert_eq!(s.signature, "pub fn f() -> u8 { 1 }");
+    }
+
+    #[test]
+    fn rust_impl_of_generic_trait_names_the_type() {
+        let src = "impl<T: Clone> std::fmt::Display for a::Wrap<T> {\n    fn fmt(&self) {}\n}\n";
+        let s = syms("rust", src);
+        assert_eq!((s[0].kind, s[0].name.as_str()), (SymbolKind::Impl, "Wrap"));
+        assert_eq!(text(src, &s[0].name_span), "Wrap");
+        assert_eq!(
+            (s[1].kind, s[1].qualified_name.as_str()),
+            (SymbolKind::Method, "Wrap::fmt")
+        );
+        assert_eq!(s[1].parent.as_deref(), Some("Wrap"));
+        assert_eq!(s[1].depth, 1);
+    }
+
+    #[test]
+    fn python_decorators_attach_and_methods_nest() {
+        let src = "class A:\n    @property\n    def x(self):\n        return 1\n";
+        let s = syms("python", src);
+        assert_eq!(s[1].qualified_name, "A.x");
+        assert_eq!(s[1].kind, SymbolKind::Method);
+        assert_eq!(
+            text(src, &s[1].span),
+            "@property\n    def x(self):\n        return 1"
+        );
+        assert_eq!(text(src, s[1].body_span.as_ref().unwrap()), "return 1");
+    }
+
+    #[test]
+    fn symbol_ids_are_stable_and_distinct() {
+        let a = syms("rust", "fn a() {}\nfn b() {}\n");
+        let b = syms("rust", "fn b() {}\n\n\nfn a() {}\n");
+        assert_eq!(a[0].symbol_id, b[1].symbol_id);
+        assert_ne!(a[0].symbol_id, a[1].symbol_id);
+        let twice = syms("rust", "impl A { fn f() {} }\nimpl A { fn f() {} }\n");
+        let ids: std::collections::HashSet<_> = twice.iter().map(|s| &s.symbol_id).collect();
+        assert_eq!(ids.len(), 4);
+    }
+
+    #[test]
+    fn references_skip_comments_and_strings() {
+        let src = "use crate::util::inc;\n// inc\nfn f(o: O) { let s = \"inc\"; util::inc(o.inc); inc!(); }\nfn inc() {}\n";
+        let l = by_name("rust").unwrap();
+        let tree = l.parse(src.as_bytes());
+        let refs = references(l, src.as_bytes(), &tree, "util::inc", "f");
+        let ctx: Vec<RefContext> = refs.iter().map(|r| r.context).collect();
+        assert_eq!(
+            ctx,
+            vec![
+                RefContext::Import,
+                RefContext::Path,
+                RefContext::Attribute,
+                RefContext::Call,
+                RefContext::Definition
+            ]
+        );
+        assert!(refs.iter().all(|r| &src[r.span.range()] == "inc"));
+        assert_eq!(refs[1].enclosing.as_deref(), Some("f"));
+        assert!(refs[4].is_definition);
+    }
+}

@@ -1,0 +1,376 @@
+//! `llm ast`: queries, predicates, prefilter, JSON shape, spans, errors, `--tree`.
+
+use crate::util::{check_span, redactions, TestEnv};
+use serde::Deserialize;
+use serde_json::Value;
+
+const FIXTURE_RS: &str = include_str!("../fixtures/symbols.rs");
+const FIXTURE_PY: &str = include_str!("../fixtures/symbols.py");
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct Capture {
+    name: String,
+    span: Value,
+    content: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct Match {
+    match_id: String,
+    span: Value,
+    pattern_index: usize,
+    language: String,
+    captures: Vec<Capture>,
+}
+
+fn env() -> TestEnv {
+    let t = TestEnv::new();
+    t.write("src/symbols.rs", FIXTURE_RS);
+    t.write("py/symbols.py", FIXTURE_PY);
+    t
+}
+
+fn matches(v: &Value) -> Vec<Match> {
+    serde_json::from_value(v["data"]["matches"].clone()).expect("match shape")
+}
+
+#[test]
+fn query_json_shape_spans_and_captures() {
+    let t = env();
+    let (v, code) = t.json(&[
+        "ast",
+        "--json",
+        "(function_item name: (identifier) @name body: (block) @body)",
+    ]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["status"], "ok");
+    assert_eq!(v["command"], "ast");
+    assert_eq!(v["data"]["languages"], serde_json::json!(["rust"]));
+    let ms = matches(&v);
+    // Every fn with a body: new, parse, fmt, parse, inc, inc, main, name.
+    assert_eq!(ms.len(), 8);
+    for m in &ms {
+        check_span(t.path(), &m.span);
+        assert_eq!(m.language, "rust");
+        assert_eq!(m.captures.len(), 2);
+        for c in &m.captures {
+            check_span(t.path(), &c.span);
+            let bytes = t.read(c.span["file_path"].as_str().unwrap());
+            let r = c.span["byte_start"].as_u64().unwrap() as usize
+                ..c.span["byte_end"].as_u64().unwrap() as usize;
+            assert_eq!(&bytes[r], c.content.as_bytes());
+        }
+        assert_eq!(m.span["byte_start"], m.captures[0].span["byte_start"]);
+        assert_eq!(m.span["byte_end"], m.captures[1].span["byte_end"]);
+    }
+    let files = v["data"]["files"].as_array().unwrap();
+    assert_eq!(files.len(), 1);
+    assert_eq!(files[0]["checksum"].as_str().unwrap().len(), 64);
+    assert_eq!(v["data"]["stats"]["files_parsed"], 1);
+    assert_eq!(v["data"]["stats"]["files_other_language"], 1);
+}
+
+fn names(t: &TestEnv, query: &str) -> Vec<String> {
+    let (v, code) = t.json(&["ast", "--json", query]);
+    assert!(code <= 1, "{v}");
+    matches(&v)
+        .into_iter()
+        .map(|m| m.captures[0].content.clone())
+        .collect()
+}
+
+#[test]
+fn predicates() {
+    let t = env();
+    let q = |p: &str| format!("((function_definition name: (identifier) @n) {p})");
+    assert_eq!(names(&t, &q(r#"(#eq? @n "helper")"#)), ["helper"]);
+    assert_eq!(
+        names(&t, &q(r#"(#any-of? @n "helper" "fetch")"#)),
+        ["helper", "fetch"]
+    );
+    assert_eq!(names(&t, &q(r#"(#match? @n "^parse_")"#)), ["parse_async"]);
+    let not_eq = names(&t, &q(r#"(#not-eq? @n "parse")"#));
+    assert!(!not_eq.contains(&"parse".to_string()) && not_eq.contains(&"helper".to_string()));
+    let not_match = names(&t, &q(r#"(#not-match? @n "^(parse|_)")"#));
+    assert_eq!(not_match, ["helper", "fetch", "cached", "local"]);
+}
+
+#[test]
+fn prefilter_skips_files_without_the_literal() {
+    let t = env();
+    for i in 0..5 {
+        t.write(
+            &format!("src/other{i}.rs"),
+            "fn f() { let x = y.expect(\"z\"); }\n",
+        );
+    }
+    t.write("src/hit.rs", "fn g() { a.unwrap(); b.unwrap_or(1); }\n");
+    let q = r#"(call_expression function: (field_expression field: (field_identifier) @m) (#eq? @m "unwrap"))"#;
+    let (v, code) = t.json(&["ast", "--json", "-l", "rust", q]);
+    assert_eq!(code, 0, "{v}");
+    let stats = &v["data"]["stats"];
+    assert_eq!(stats["files_skipped_prefilter"], 6, "{stats}");
+    assert_eq!(stats["files_parsed"], 1);
+    assert_eq!(v["data"]["prefilter"], serde_json::json!(["unwrap"]));
+    assert_eq!(v["data"]["match_count"], 1);
+    // Without a required literal nothing is skipped.
+    let (v, _) = t.json(&["ast", "--json", "-l", "rust", "(call_expression) @c"]);
+    assert_eq!(v["data"]["stats"]["files_skipped_prefilter"], 0);
+    assert_eq!(v["data"]["stats"]["files_parsed"], 7);
+}
+
+#[test]
+fn max_results_is_partial_and_order_is_deterministic() {
+    let t = env();
+    for i in 0..20 {
+        t.write(
+            &format!("m/f{i:02}.py"),
+            "def a():\n    pass\ndef b():\n    pass\n",
+        );
+    }
+    let (v, code) = t.json(&[
+        "ast",
+        "--json",
+        "-j",
+        "4",
+        "--max-results",
+        "5",
+        "(function_definition) @f",
+        "m",
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(v["status"], "partial");
+    assert_eq!(v["partial"], true);
+    assert_eq!(v["data"]["match_count"], 5);
+    assert_eq!(v["data"]["total_count"], 40);
+    let out1 = t
+        .llm(&["ast", "-j", "4", "(function_definition) @f", "m"])
+        .output()
+        .unwrap();
+    let out2 = t
+        .llm(&["ast", "-j", "1", "(function_definition) @f", "m"])
+        .output()
+        .unwrap();
+    assert_eq!(out1.stdout, out2.stdout);
+    let text = String::from_utf8(out1.stdout).unwrap();
+    assert!(
+        text.starts_with("m/f00.py:1:1: @f def a(): …\nm/f00.py:3:1: @f def b(): …\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn human_output_snapshot() {
+    let t = env();
+    let out = t
+        .llm(&[
+            "ast",
+            "(macro_invocation macro: (identifier) @mac (token_tree) @args)",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    insta::assert_snapshot!(String::from_utf8(out.stdout).unwrap());
+}
+
+#[test]
+fn json_snapshot() {
+    let t = env();
+    let (v, _) = t.json(&["ast", "--json", r#"((identifier) @id (#eq? @id "square"))"#]);
+    redactions(t.path()).bind(|| insta::assert_json_snapshot!(v));
+}
+
+#[test]
+fn jsonl_streams_matches_then_summary() {
+    let t = env();
+    let out = t
+        .llm(&[
+            "ast",
+            "--format",
+            "jsonl",
+            "(class_definition name: (identifier) @c)",
+        ])
+        .output()
+        .unwrap();
+    let lines: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 4);
+    assert!(lines[..3].iter().all(|l| l["type"] == "match"));
+    assert_eq!(lines[3]["type"], "summary");
+    assert_eq!(lines[3]["data"]["match_count"], 3);
+}
+
+#[test]
+fn unknown_node_type_suggests_real_kinds() {
+    let t = env();
+    let (v, code) = t.json(&["ast", "--json", "-l", "rust", "(functon_item) @f"]);
+    assert_eq!(code, 2);
+    assert_eq!(v["status"], "error");
+    let e = &v["error"];
+    assert_eq!(e["code"], "AST_E001");
+    assert!(e["message"].as_str().unwrap().contains("1:2"), "{e}");
+    assert!(e["message"]
+        .as_str()
+        .unwrap()
+        .contains("unknown node type `functon_item`"));
+    assert!(
+        e["remediation"]
+            .as_str()
+            .unwrap()
+            .contains("`function_item`"),
+        "{e}"
+    );
+    // Without --lang: every language tried, each error reported.
+    let (v, code) = t.json(&["ast", "--json", "(functon_item) @f"]);
+    assert_eq!(code, 2);
+    assert_eq!(v["diagnostics"].as_array().unwrap().len(), 2, "{v}");
+    // A node of another language says so.
+    let (v, _) = t.json(&["ast", "--json", "-l", "py", "(function_item) @f"]);
+    assert!(
+        v["error"]["remediation"]
+            .as_str()
+            .unwrap()
+            .contains("--lang rust"),
+        "{v}"
+    );
+}
+
+#[test]
+fn other_query_errors() {
+    let t = env();
+    let cases = [
+        (
+            "(function_item nme: (identifier)) @f",
+            "unknown field `nme`",
+            "`name:`",
+        ),
+        ("(function_item", "invalid query syntax", "parentheses"),
+        (
+            r#"((identifier) @a (#eq? @b "x"))"#,
+            "unknown capture",
+            "capture the node",
+        ),
+    ];
+    for (q, msg, fix) in cases {
+        let (v, code) = t.json(&["ast", "--json", "-l", "rust", q]);
+        assert_eq!(code, 2, "{q}");
+        let e = &v["error"];
+        assert!(e["message"].as_str().unwrap().contains(msg), "{q}: {e}");
+        assert!(e["remediation"].as_str().unwrap().contains(fix), "{q}: {e}");
+    }
+    let (v, code) = t.json(&["ast", "--json", "-l", "cobol", "(x)"]);
+    assert_eq!(code, 2);
+    assert_eq!(v["error"]["code"], "AST_E002");
+    let out = t
+        .llm(&["ast", "-l", "rust", "(functon_item) @f"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("error[AST_E001]") && err.contains("help: did you mean"),
+        "{err}"
+    );
+}
+
+#[test]
+fn query_file_and_awkward_files() {
+    let t = TestEnv::new();
+    t.write(
+        "q.scm",
+        "; functions\n(function_item name: (identifier) @n)\n",
+    );
+    t.write("crlf.rs", "fn a() {}\r\n\r\nfn b() {\r\n}\r\n");
+    t.write("bom.rs", "\u{feff}fn bom() {}\n");
+    t.write("utf8.rs", "// é«»\nfn café() { let s = \"ü\"; }");
+    t.write("empty.rs", "");
+    t.write("bin.rs", b"fn bin() {}\x00\x01".as_slice());
+    t.write("broken.rs", "fn ok() {}\nfn broken( {\nfn after() {}\n");
+    let (v, code) = t.json(&["ast", "--json", "--query-file", "q.scm", "."]);
+    assert_eq!(code, 0, "{v}");
+    let got: Vec<String> = matches(&v)
+        .iter()
+        .map(|m| m.captures[0].content.clone())
+        .collect();
+    // `after` follows the broken region and is still found.
+    assert_eq!(got, ["bom", "ok", "after", "a", "b", "café"], "{v}");
+    for m in matches(&v) {
+        check_span(t.path(), &m.span);
+    }
+    let stats = &v["data"]["stats"];
+    assert_eq!(stats["skipped"]["binary"], 1);
+    assert_eq!(stats["files_with_parse_errors"], 1);
+    let diags = v["diagnostics"].as_array().unwrap();
+    assert_eq!(diags.len(), 1);
+    assert_eq!(diags[0]["code"], "AST_E004");
+    assert_eq!(diags[0]["level"], "warning");
+    assert_eq!(diags[0]["file"], "broken.rs");
+    check_span(t.path(), &diags[0]["span"]);
+    assert_eq!(v["data"]["files"][1]["parse_errors"], true);
+}
+
+#[test]
+fn named_file_without_extension_needs_lang() {
+    let t = TestEnv::new();
+    t.write("script", "def main():\n    pass\n");
+    let (v, code) = t.json(&[
+        "ast",
+        "--json",
+        "-l",
+        "python",
+        "(function_definition) @f",
+        "script",
+    ]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["data"]["match_count"], 1);
+}
+
+#[test]
+fn tree_dump_human_and_json() {
+    let t = TestEnv::new();
+    t.write(
+        "a.rs",
+        "/// Doc.\n#[inline]\nfn add(a: u8) -> u8 { a + 1 }\n",
+    );
+    let out = t.llm(&["ast", "--tree", "a.rs"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    insta::assert_snapshot!("tree_human", String::from_utf8(out.stdout).unwrap());
+    let out = t
+        .llm(&["ast", "--tree", "a.rs", "--at", "3:22"])
+        .output()
+        .unwrap();
+    insta::assert_snapshot!("tree_at_human", String::from_utf8(out.stdout).unwrap());
+    let (v, code) = t.json(&["ast", "--json", "--tree", "a.rs", "--at", "3:22"]);
+    assert_eq!(code, 0);
+    let path = v["data"]["path"].as_array().unwrap();
+    let kinds: Vec<&str> = path.iter().map(|n| n["kind"].as_str().unwrap()).collect();
+    assert_eq!(
+        kinds,
+        [
+            "source_file",
+            "function_item",
+            "block",
+            "binary_expression",
+            "identifier"
+        ]
+    );
+    assert_eq!(path[2]["field"], "body");
+    for n in path {
+        check_span(t.path(), &n["span"]);
+    }
+    assert_eq!(v["data"]["root"]["text"], "a");
+    let (v, _) = t.json(&["ast", "--json", "--tree", "a.rs"]);
+    redactions(t.path()).bind(|| insta::assert_json_snapshot!("tree_json", v));
+    let (v, code) = t.json(&["ast", "--json", "--tree", "a.rs", "--at", "9:0"]);
+    assert_eq!(code, 2);
+    assert_eq!(v["error"]["code"], "AST_E006");
+    let (v, code) = t.json(&["ast", "--json", "--tree", "missing.txt"]);
+    assert_eq!(code, 2);
+    assert_eq!(v["error"]["code"], "AST_E005");
+}

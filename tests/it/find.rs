@@ -1,0 +1,371 @@
+//! `llm find`: symbols of every kind, outlines, references, filters, not-found remediation.
+
+use crate::util::{check_span, redactions, TestEnv};
+use serde::Deserialize;
+use serde_json::Value;
+
+const FIXTURE_RS: &str = include_str!("../fixtures/symbols.rs");
+const FIXTURE_PY: &str = include_str!("../fixtures/symbols.py");
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct SymbolMatch {
+    match_id: String,
+    name: String,
+    qualified_name: String,
+    kind: String,
+    parent: Option<String>,
+    language: String,
+    signature: String,
+    symbol_id: String,
+    span: Value,
+    name_span: Value,
+    body_span: Option<Value>,
+    node_span: Value,
+    depth: usize,
+    #[serde(default)]
+    children: Option<Vec<SymbolMatch>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct RefMatch {
+    match_id: String,
+    span: Value,
+    name: String,
+    language: String,
+    context: String,
+    is_definition: bool,
+    enclosing: Option<String>,
+    enclosing_kind: Option<String>,
+    line_text: String,
+}
+
+fn env() -> TestEnv {
+    let t = TestEnv::new();
+    t.write("src/symbols.rs", FIXTURE_RS);
+    t.write("py/symbols.py", FIXTURE_PY);
+    t
+}
+
+fn find(t: &TestEnv, args: &[&str]) -> (Vec<SymbolMatch>, Value) {
+    let mut a = vec!["find", "--json"];
+    a.extend_from_slice(args);
+    let (v, code) = t.json(&a);
+    assert!(code <= 1, "{v}");
+    let ms: Vec<SymbolMatch> =
+        serde_json::from_value(v["data"]["matches"].clone()).expect("symbol shape");
+    (ms, v)
+}
+
+fn text(t: &TestEnv, span: &Value) -> String {
+    check_span(t.path(), span);
+    let bytes = t.read(span["file_path"].as_str().unwrap());
+    let r =
+        span["byte_start"].as_u64().unwrap() as usize..span["byte_end"].as_u64().unwrap() as usize;
+    String::from_utf8(bytes[r].to_vec()).unwrap()
+}
+
+fn check_symbol(t: &TestEnv, s: &SymbolMatch) {
+    assert_eq!(text(t, &s.name_span), s.name, "{s:?}");
+    let whole = text(t, &s.span);
+    let node = text(t, &s.node_span);
+    assert!(whole.ends_with(&node));
+    assert!(node.starts_with(s.signature.as_str()) || node.contains(&s.signature));
+    if let Some(b) = &s.body_span {
+        assert!(node.contains(&text(t, b)));
+    }
+    for c in s.children.iter().flatten() {
+        check_symbol(t, c);
+    }
+}
+
+#[test]
+fn every_rust_kind_with_spans() {
+    let t = env();
+    let (ms, v) = find(&t, &["--regex", ".", "-l", "rust"]);
+    assert_eq!(v["status"], "ok");
+    let mut kinds: Vec<&str> = ms.iter().map(|m| m.kind.as_str()).collect();
+    kinds.sort();
+    kinds.dedup();
+    assert_eq!(
+        kinds,
+        [
+            "const", "enum", "field", "function", "impl", "macro", "method", "module", "static",
+            "struct", "trait", "type", "union", "variant"
+        ]
+    );
+    for m in &ms {
+        check_symbol(&t, m);
+        assert_eq!(m.language, "rust");
+    }
+    let parser = ms.iter().find(|m| m.kind == "struct").unwrap();
+    assert!(text(&t, &parser.span)
+        .starts_with("/// A parser.\n#[derive(Debug, Clone)]\npub struct Parser<T> {"));
+    assert_eq!(parser.signature, "pub struct Parser<T> {");
+    let variant = ms.iter().find(|m| m.name == "Eof").unwrap();
+    assert_eq!(text(&t, &variant.span), "/// End of input.\n    Eof");
+    assert_eq!(variant.qualified_name, "Token::Eof");
+}
+
+#[test]
+fn every_python_kind_with_decorators() {
+    let t = env();
+    let (ms, _) = find(&t, &["--regex", ".", "py"]);
+    let mut kinds: Vec<&str> = ms.iter().map(|m| m.kind.as_str()).collect();
+    kinds.sort();
+    kinds.dedup();
+    assert_eq!(kinds, ["class", "constant", "field", "function", "method"]);
+    for m in &ms {
+        check_symbol(&t, m);
+    }
+    let cached = ms.iter().find(|m| m.name == "cached").unwrap();
+    assert!(text(&t, &cached.span)
+        .starts_with("@functools.lru_cache(maxsize=None)\n@staticmethod\ndef cached(n):"));
+    assert_eq!(cached.signature, "def cached(n):");
+    assert_eq!(text(&t, cached.body_span.as_ref().unwrap()), "return n");
+    let fetch = ms.iter().find(|m| m.name == "fetch").unwrap();
+    assert_eq!(
+        (fetch.kind.as_str(), fetch.signature.as_str()),
+        ("function", "async def fetch(url):")
+    );
+    let prop = ms
+        .iter()
+        .find(|m| m.qualified_name == "Parser.parse")
+        .unwrap();
+    assert!(text(&t, &prop.span).starts_with("@property\n    def parse(self):"));
+    assert_eq!(prop.parent.as_deref(), Some("Parser"));
+}
+
+#[test]
+fn same_named_methods_qualified_parent_and_kind() {
+    let t = env();
+    let (ms, _) = find(&t, &["parse"]);
+    let q: Vec<&str> = ms.iter().map(|m| m.qualified_name.as_str()).collect();
+    assert_eq!(
+        q,
+        [
+            "Parser.parse",
+            "Parser.Inner.parse",
+            "Other.parse",
+            "Parse::parse",
+            "Parser::parse",
+            "Token::parse"
+        ]
+    );
+    let ids: std::collections::HashSet<_> = ms.iter().map(|m| m.symbol_id.clone()).collect();
+    assert_eq!(ids.len(), ms.len());
+    let (ms, _) = find(&t, &["Parser::parse"]);
+    assert_eq!(ms.len(), 2, "Parser::parse and Parser.parse");
+    let (ms, _) = find(&t, &["parse", "--parent", "Token"]);
+    assert_eq!(ms.len(), 1);
+    assert_eq!(ms[0].qualified_name, "Token::parse");
+    let (ms, _) = find(&t, &["parse", "--parent", "Parser.Inner"]);
+    assert_eq!(ms[0].qualified_name, "Parser.Inner.parse");
+    let (ms, _) = find(&t, &["Parser", "-k", "struct", "-k", "impl"]);
+    let k: Vec<&str> = ms.iter().map(|m| m.kind.as_str()).collect();
+    assert_eq!(k, ["struct", "impl", "impl"]);
+    // impl<T> fmt::Display for Parser<T>: named after the type, methods under it.
+    let (ms, _) = find(&t, &["fmt", "-k", "method"]);
+    assert_eq!(ms[0].parent.as_deref(), Some("Parser"));
+    assert_eq!(ms[0].qualified_name, "Parser::fmt");
+    let (ms, _) = find(&t, &["--prefix", "parse_"]);
+    assert_eq!(ms.len(), 1);
+    assert_eq!(ms[0].name, "parse_async");
+}
+
+#[test]
+fn symbol_id_survives_moving_within_the_file() {
+    let t = TestEnv::new();
+    t.write("a.rs", "fn first() {}\nfn target() {}\n");
+    let (a, _) = find(&t, &["target"]);
+    t.write("a.rs", "fn target() {}\n\n// moved\nfn first() {}\n");
+    let (b, _) = find(&t, &["target"]);
+    assert_eq!(a[0].symbol_id, b[0].symbol_id);
+    assert_ne!(a[0].span["byte_start"], b[0].span["byte_start"]);
+    t.write("b.rs", "fn target() {}\n");
+    let (c, _) = find(&t, &["target", "b.rs"]);
+    assert_ne!(a[0].symbol_id, c[0].symbol_id, "other file, other id");
+}
+
+#[test]
+fn outline_human_snapshot() {
+    let t = env();
+    let out = t
+        .llm(&["find", "--outline", "src/symbols.rs", "py/symbols.py"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    insta::assert_snapshot!(String::from_utf8(out.stdout).unwrap());
+}
+
+#[test]
+fn outline_json_is_nested() {
+    let t = env();
+    let (ms, v) = find(&t, &["--outline", "py/symbols.py"]);
+    assert_eq!(v["data"]["mode"], "outline");
+    let top: Vec<&str> = ms.iter().map(|m| m.name.as_str()).collect();
+    assert_eq!(
+        top,
+        [
+            "MAX_DEPTH",
+            "name",
+            "helper",
+            "fetch",
+            "cached",
+            "Parser",
+            "Other",
+            "p"
+        ]
+    );
+    let parser = &ms[5];
+    let kids: Vec<&str> = parser
+        .children
+        .as_ref()
+        .unwrap()
+        .iter()
+        .map(|c| c.name.as_str())
+        .collect();
+    assert_eq!(
+        kids,
+        ["kind", "limit", "__init__", "parse", "parse_async", "Inner"]
+    );
+    assert_eq!(v["data"]["match_count"], 17);
+    for m in &ms {
+        check_symbol(&t, m);
+    }
+    redactions(t.path()).bind(|| insta::assert_json_snapshot!(v));
+}
+
+#[test]
+fn find_human_snapshot_and_json_snapshot() {
+    let t = env();
+    let out = t.llm(&["find", "parse"]).output().unwrap();
+    insta::assert_snapshot!("find_parse_human", String::from_utf8(out.stdout).unwrap());
+    let (_, v) = find(&t, &["Parser::new"]);
+    redactions(t.path()).bind(|| insta::assert_json_snapshot!("find_new_json", v));
+}
+
+#[test]
+fn references_across_files() {
+    let t = TestEnv::new();
+    t.write(
+        "src/util.rs",
+        "/// inc adds one\npub fn inc(x: u32) -> u32 {\n    x + 1 // not inc\n}\n",
+    );
+    t.write(
+        "src/main.rs",
+        "mod util;\nuse crate::util::inc;\n\nstruct C { inc: u32 }\n\nfn main() {\n    let c = C { inc: 1 };\n    let s = \"inc\";\n    println!(\"{}\", util::inc(c.inc) + inc(2));\n}\n",
+    );
+    t.write(
+        "other.py",
+        "from util import inc\nimport util\n\nutil.inc(1)  # inc\n'''inc'''\n",
+    );
+    let (v, code) = t.json(&["find", "--json", "--refs", "inc"]);
+    assert_eq!(code, 0, "{v}");
+    let refs: Vec<RefMatch> = serde_json::from_value(v["data"]["matches"].clone()).unwrap();
+    let got: Vec<(String, u64, &str, bool)> = refs
+        .iter()
+        .map(|r| {
+            check_span(t.path(), &r.span);
+            assert_eq!(text(&t, &r.span), "inc");
+            (
+                r.span["file_path"].as_str().unwrap().to_string(),
+                r.span["start_line"].as_u64().unwrap(),
+                r.context.as_str(),
+                r.is_definition,
+            )
+        })
+        .collect();
+    let want: Vec<(String, u64, &str, bool)> = vec![
+        ("other.py".into(), 1, "import", false),
+        ("other.py".into(), 4, "call", false),
+        ("src/main.rs".into(), 2, "import", false),
+        ("src/main.rs".into(), 4, "definition", true),
+        ("src/main.rs".into(), 7, "identifier", false),
+        ("src/main.rs".into(), 9, "path", false),
+        ("src/main.rs".into(), 9, "attribute", false),
+        ("src/main.rs".into(), 9, "call", false),
+        ("src/util.rs".into(), 2, "definition", true),
+    ];
+    assert_eq!(got, want);
+    assert_eq!(refs[7].enclosing.as_deref(), Some("main"));
+    assert_eq!(refs[3].enclosing.as_deref(), Some("C::inc"));
+    let out = t.llm(&["find", "--refs", "inc", "src"]).output().unwrap();
+    insta::assert_snapshot!("refs_human", String::from_utf8(out.stdout).unwrap());
+}
+
+#[test]
+fn not_found_lists_close_names() {
+    let t = env();
+    let (v, code) = t.json(&["find", "--json", "Parsr"]);
+    assert_eq!(code, 1);
+    assert_eq!(v["status"], "no_matches");
+    let d = &v["diagnostics"][0];
+    assert_eq!(d["code"], "FIND_E005");
+    let fix = d["remediation"].as_str().unwrap();
+    assert!(fix.contains("`Parser`") && fix.contains("`Parse`"), "{fix}");
+    let out = t.llm(&["find", "Parsr"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8(out.stderr)
+        .unwrap()
+        .contains("did you mean"));
+    let (v, code) = t.json(&["find", "--json", "parse", "-k", "metod"]);
+    assert_eq!(code, 2);
+    assert_eq!(v["error"]["code"], "FIND_E001");
+    assert!(v["error"]["remediation"]
+        .as_str()
+        .unwrap()
+        .contains("method"));
+    let (v, code) = t.json(&["find", "--json", "--regex", "("]);
+    assert_eq!((code, v["error"]["code"].as_str()), (2, Some("FIND_E002")));
+    let (v, code) = t.json(&["find", "--json"]);
+    assert_eq!((code, v["error"]["code"].as_str()), (2, Some("FIND_E004")));
+}
+
+#[test]
+fn prefilter_only_parses_files_with_the_name() {
+    let t = env();
+    for i in 0..4 {
+        t.write(&format!("src/n{i}.rs"), "fn unrelated() {}\n");
+    }
+    let (_, v) = find(&t, &["square"]);
+    assert_eq!(v["data"]["stats"]["files_parsed"], 1);
+    assert_eq!(v["data"]["stats"]["files_skipped_prefilter"], 5);
+    assert_eq!(v["data"]["matches"][0]["kind"], "macro");
+}
+
+#[test]
+fn crlf_and_syntax_errors() {
+    let t = TestEnv::new();
+    t.write(
+        "w.rs",
+        "/// Doc\r\n#[test]\r\nfn win() {\r\n}\r\n\r\nimpl X {\r\n    fn m(&self) {}\r\n}\r\n",
+    );
+    t.write(
+        "broken.py",
+        "def good():\n    pass\n\ndef bad(:\n    pass\n\nclass After:\n    def m(self):\n        pass\n",
+    );
+    let (ms, v) = find(&t, &["--regex", "."]);
+    let q: Vec<&str> = ms.iter().map(|m| m.qualified_name.as_str()).collect();
+    assert!(
+        q.contains(&"good") && q.contains(&"After") && q.contains(&"After.m"),
+        "{q:?}"
+    );
+    assert!(q.contains(&"win") && q.contains(&"X::m"), "{q:?}");
+    for m in &ms {
+        check_symbol(&t, m);
+    }
+    let win = ms.iter().find(|m| m.name == "win").unwrap();
+    assert_eq!(text(&t, &win.span), "/// Doc\r\n#[test]\r\nfn win() {\r\n}");
+    assert_eq!(win.span["start_line"], 1);
+    assert_eq!(win.span["end_line"], 4);
+    let d = &v["diagnostics"].as_array().unwrap();
+    assert_eq!(d.len(), 1, "{v}");
+    assert_eq!(d[0]["code"], "FIND_E003");
+    assert_eq!(d[0]["file"], "broken.py");
+    check_span(t.path(), &d[0]["span"]);
+    assert_eq!(v["data"]["stats"]["files_with_parse_errors"], 1);
+}

@@ -1,0 +1,565 @@
+//! `llm patch` on real files: every case issue 5 names, with exact resulting bytes.
+
+use crate::util::{check_span, TestEnv};
+
+fn patch(env: &TestEnv, args: &[&str]) -> (serde_json::Value, i32) {
+    let mut a = vec!["patch", "--json"];
+    a.extend_from_slice(args);
+    env.json(&a)
+}
+
+const LIB: &str = "//! Shapes.\n\nuse std::fmt;\n\n/// A circle.\n#[derive(Debug)]\npub struct Circle {\n    pub r: f64,\n}\n\nimpl Circle {\n    /// Area of the circle.\n    #[inline]\n    pub fn area(&self) -> f64 {\n        3.14 * self.r * self.r\n    }\n}\n\npub struct Square(pub f64);\n\nimpl Square {\n    pub fn area(&self) -> f64 {\n        self.0 * self.0\n    }\n}\n\npub fn last() -> u32 {\n    let a = 1;\n    let b = 2;\n    a + b\n}\n";
+
+#[test]
+fn replace_last_item_with_shorter_body() {
+    let env = TestEnv::new();
+    env.write("lib.rs", LIB);
+    let (v, code) = patch(
+        &env,
+        &[
+            "--file",
+            "lib.rs",
+            "--symbol",
+            "last",
+            "--with-text",
+            "pub fn last() -> u32 { 3 }",
+        ],
+    );
+    assert_eq!(code, 0, "{v}");
+    let after = String::from_utf8(env.read("lib.rs")).unwrap();
+    assert!(
+        after.ends_with("}\n\npub fn last() -> u32 { 3 }\n"),
+        "{after}"
+    );
+    assert_eq!(v["result"]["symbol"]["kind"], "function");
+    assert_eq!(v["result"]["lines_removed"], 5);
+    check_span(env.path(), &v["result"]["span_after"]);
+    let s = &v["result"]["span_after"];
+    let bytes = env.read("lib.rs");
+    let text = &bytes
+        [s["byte_start"].as_u64().unwrap() as usize..s["byte_end"].as_u64().unwrap() as usize];
+    assert_eq!(text, b"pub fn last() -> u32 { 3 }");
+}
+
+#[test]
+fn replace_first_item() {
+    let env = TestEnv::new();
+    env.write(
+        "a.py",
+        "def first():\n    return 1\n\n\ndef second():\n    return 2\n",
+    );
+    let (v, code) = patch(
+        &env,
+        &[
+            "--file",
+            "a.py",
+            "--symbol",
+            "first",
+            "--with-text",
+            "def first():\n    return 10\n",
+        ],
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        env.read("a.py"),
+        b"def first():\n    return 10\n\n\ndef second():\n    return 2\n"
+    );
+}
+
+#[test]
+fn item_with_attributes_and_doc_comments_is_replaced_whole() {
+    let env = TestEnv::new();
+    env.write("lib.rs", LIB);
+    let new = "/// Area, approximated.\npub fn area(&self) -> f64 {\n    3.0 * self.r * self.r\n}";
+    let (v, code) = patch(
+        &env,
+        &[
+            "--file",
+            "lib.rs",
+            "--symbol",
+            "Circle::area",
+            "--with-text",
+            new,
+        ],
+    );
+    assert_eq!(code, 0, "{v}");
+    let after = String::from_utf8(env.read("lib.rs")).unwrap();
+    assert!(after.contains("impl Circle {\n    /// Area, approximated.\n    pub fn area(&self) -> f64 {\n        3.0 * self.r * self.r\n    }\n}\n"), "{after}");
+    assert!(!after.contains("#[inline]") && !after.contains("Area of the circle"));
+    // The span before covered the doc comment and the attribute.
+    assert_eq!(v["result"]["span_before"]["start_line"], 12);
+}
+
+#[test]
+fn same_named_methods_need_parent() {
+    let env = TestEnv::new();
+    env.write("lib.rs", LIB);
+    let (v, code) = patch(
+        &env,
+        &[
+            "--file",
+            "lib.rs",
+            "--symbol",
+            "area",
+            "--with-text",
+            "fn area(&self) -> f64 { 0.0 }",
+        ],
+    );
+    assert_eq!(code, 1);
+    assert_eq!(v["status"], "rejected");
+    assert_eq!(v["error"]["code"], "PATCH_E002");
+    assert_eq!(v["diagnostics"].as_array().unwrap().len(), 2);
+    assert!(
+        v["error"]["remediation"]
+            .as_str()
+            .unwrap()
+            .contains("--parent Square"),
+        "{v}"
+    );
+    assert_eq!(env.read("lib.rs"), LIB.as_bytes());
+    let (v, code) = patch(
+        &env,
+        &[
+            "--file",
+            "lib.rs",
+            "--symbol",
+            "area",
+            "--parent",
+            "Square",
+            "--with-text",
+            "pub fn area(&self) -> f64 {\n    self.0.powi(2)\n}",
+        ],
+    );
+    assert_eq!(code, 0, "{v}");
+    let after = String::from_utf8(env.read("lib.rs")).unwrap();
+    assert!(
+        after.contains(
+            "impl Square {\n    pub fn area(&self) -> f64 {\n        self.0.powi(2)\n    }\n}"
+        ),
+        "{after}"
+    );
+    assert!(after.contains("3.14 * self.r * self.r"));
+}
+
+#[test]
+fn python_method_in_nested_class_sent_dedented() {
+    let env = TestEnv::new();
+    env.write("shapes.py", "class Outer:\n    class Inner:\n        def area(self):\n            return 1\n\n        def other(self):\n            pass\n");
+    let (v, code) = patch(
+        &env,
+        &[
+            "--file",
+            "shapes.py",
+            "--symbol",
+            "Outer.Inner.area",
+            "--with-text",
+            "def area(self):\n    if self:\n        return 2\n    return 3\n",
+        ],
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        env.read("shapes.py"),
+        b"class Outer:\n    class Inner:\n        def area(self):\n            if self:\n                return 2\n            return 3\n\n        def other(self):\n            pass\n"
+    );
+}
+
+#[test]
+fn decorated_python_function_body() {
+    let env = TestEnv::new();
+    env.write(
+        "app.py",
+        "import functools\n\n\n@functools.cache\ndef fib(n):\n    \"\"\"Doc.\"\"\"\n    return n\n",
+    );
+    let (v, code) = patch(
+        &env,
+        &[
+            "--file",
+            "app.py",
+            "--symbol",
+            "fib",
+            "--body",
+            "--with-text",
+            "if n < 2:\n    return n\nreturn fib(n - 1) + fib(n - 2)",
+        ],
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        env.read("app.py"),
+        b"import functools\n\n\n@functools.cache\ndef fib(n):\n    if n < 2:\n        return n\n    return fib(n - 1) + fib(n - 2)\n"
+    );
+}
+
+#[test]
+fn delete_only_item() {
+    let env = TestEnv::new();
+    env.write(
+        "one.rs",
+        "/// Only.\n#[test]\nfn only() {\n    assert!(true);\n}\n",
+    );
+    let (v, code) = patch(&env, &["--file", "one.rs", "--symbol", "only", "--delete"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(env.read("one.rs"), b"");
+}
+
+#[test]
+fn delete_middle_item_takes_its_blank_line() {
+    let env = TestEnv::new();
+    env.write("m.rs", "fn a() {}\n\nfn b() {}\n\nfn c() {}\n");
+    patch(&env, &["--file", "m.rs", "--symbol", "b", "--delete"]);
+    assert_eq!(env.read("m.rs"), b"fn a() {}\n\nfn c() {}\n");
+    patch(&env, &["--file", "m.rs", "--symbol", "c", "--delete"]);
+    assert_eq!(env.read("m.rs"), b"fn a() {}\n");
+}
+
+#[test]
+fn insert_after_at_end_without_final_newline() {
+    let env = TestEnv::new();
+    env.write("n.rs", "fn a() {}\n\nfn b() {}");
+    let (v, code) = patch(
+        &env,
+        &[
+            "--file",
+            "n.rs",
+            "--symbol",
+            "b",
+            "--insert-after",
+            "--with-text",
+            "fn c() {}\n",
+        ],
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(env.read("n.rs"), b"fn a() {}\n\nfn b() {}\n\nfn c() {}");
+    patch(
+        &env,
+        &[
+            "--file",
+            "n.rs",
+            "--symbol",
+            "a",
+            "--insert-before",
+            "--with-text",
+            "fn z() {}",
+        ],
+    );
+    assert_eq!(
+        env.read("n.rs"),
+        b"fn z() {}\n\nfn a() {}\n\nfn b() {}\n\nfn c() {}"
+    );
+}
+
+#[test]
+fn crlf_file_stays_crlf() {
+    let env = TestEnv::new();
+    env.write("w.py", "class A:\r\n    def f(self):\r\n        return 1\r\n\r\n    def g(self):\r\n        return 2\r\n");
+    let (v, code) = patch(
+        &env,
+        &[
+            "--file",
+            "w.py",
+            "--symbol",
+            "A.f",
+            "--with-text",
+            "def f(self):\n    x = 5\n    return x\n",
+        ],
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        env.read("w.py"),
+        b"class A:\r\n    def f(self):\r\n        x = 5\r\n        return x\r\n\r\n    def g(self):\r\n        return 2\r\n"
+    );
+    assert_eq!(v["result"]["files"][0]["line_ending"], "crlf");
+}
+
+#[test]
+fn tabs_follow_the_file() {
+    let env = TestEnv::new();
+    env.write("t.rs", "impl T {\n\tfn a() {\n\t\t1;\n\t}\n}\n");
+    let (v, code) = patch(
+        &env,
+        &[
+            "--file",
+            "t.rs",
+            "--symbol",
+            "a",
+            "--with-text",
+            "fn a() {\n    2;\n}",
+        ],
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(env.read("t.rs"), b"impl T {\n\tfn a() {\n\t\t2;\n\t}\n}\n");
+}
+
+#[test]
+fn syntax_error_rejected_and_located() {
+    let env = TestEnv::new();
+    env.write("lib.rs", LIB);
+    let (v, code) = patch(
+        &env,
+        &[
+            "--file",
+            "lib.rs",
+            "--symbol",
+            "last",
+            "--with-text",
+            "pub fn last() -> u32 {\n    let a = ;\n    a\n}",
+        ],
+    );
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(v["status"], "rejected");
+    assert_eq!(v["error"]["code"], "LLM_E106");
+    let span = &v["error"]["span"];
+    assert_eq!(span["start_line"], 28, "{v}");
+    assert_eq!(env.read("lib.rs"), LIB.as_bytes());
+}
+
+#[test]
+fn no_such_symbol_suggests_close_names() {
+    let env = TestEnv::new();
+    env.write("lib.rs", LIB);
+    let (v, code) = patch(
+        &env,
+        &["--file", "lib.rs", "--symbol", "aera", "--with-text", "x"],
+    );
+    assert_eq!(code, 1);
+    assert_eq!(v["error"]["code"], "PATCH_E001");
+    assert!(
+        v["error"]["remediation"].as_str().unwrap().contains("area"),
+        "{v}"
+    );
+}
+
+#[test]
+fn find_output_on_stdin_guards_with_checksum() {
+    let env = TestEnv::new();
+    env.write("lib.rs", LIB);
+    let (found, _) = env.json(&["find", "--json", "last", "lib.rs"]);
+    let stdin = serde_json::to_string(&found).unwrap();
+    let out = env
+        .llm(&[
+            "patch",
+            "--json",
+            "--with-text",
+            "pub fn last() -> u32 { 9 }",
+        ])
+        .write_stdin(stdin.clone())
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(String::from_utf8(env.read("lib.rs"))
+        .unwrap()
+        .contains("{ 9 }"));
+    // Same find output again: the file changed since, so the patch is refused.
+    let out = env
+        .llm(&[
+            "patch",
+            "--json",
+            "--with-text",
+            "pub fn last() -> u32 { 7 }",
+        ])
+        .write_stdin(stdin)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["error"]["code"], "LLM_E101");
+}
+
+#[test]
+fn dry_run_changes_nothing() {
+    let env = TestEnv::new();
+    env.write("lib.rs", LIB);
+    let (v, code) = patch(
+        &env,
+        &[
+            "--file",
+            "lib.rs",
+            "--symbol",
+            "last",
+            "--dry-run",
+            "--with-text",
+            "fn last() {}",
+        ],
+    );
+    assert_eq!(code, 0);
+    assert!(v["result"]["files"][0]["diff"]
+        .as_str()
+        .unwrap()
+        .contains("+fn last() {}"));
+    assert_eq!(env.read("lib.rs"), LIB.as_bytes());
+}
+
+const UTIL: &str = "pub fn inc(x: i32) -> i32 {\n    x + 1\n}\n";
+const MAIN: &str = "mod util;\nmod other;\n\nuse util::inc;\n\nfn main() {\n    // inc is called twice\n    let s = \"inc\";\n    println!(\"{} {} {}\", inc(1), util::inc(2), s);\n    other::go();\n}\n";
+const OTHER: &str = "pub fn go() {\n    let _ = crate::util::inc(3);\n}\n";
+
+fn crate_env() -> TestEnv {
+    let env = TestEnv::new();
+    env.write("Cargo.toml", "[package]\nname = \"renamecase\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[workspace]\n");
+    env.write("src/util.rs", UTIL);
+    env.write("src/main.rs", MAIN);
+    env.write("src/other.rs", OTHER);
+    env
+}
+
+#[test]
+fn rename_across_three_files_then_cargo_check_passes() {
+    let env = crate_env();
+    let (v, code) = patch(
+        &env,
+        &[
+            "--file",
+            "src/util.rs",
+            "--symbol",
+            "inc",
+            "--rename",
+            "increment",
+        ],
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        env.read("src/util.rs"),
+        b"pub fn increment(x: i32) -> i32 {\n    x + 1\n}\n"
+    );
+    let main = String::from_utf8(env.read("src/main.rs")).unwrap();
+    assert!(main.contains("use util::increment;"), "{main}");
+    assert!(main.contains("increment(1), util::increment(2)"), "{main}");
+    assert!(
+        main.contains("// inc is called twice") && main.contains("\"inc\""),
+        "comments and strings untouched: {main}"
+    );
+    assert_eq!(
+        env.read("src/other.rs"),
+        b"pub fn go() {\n    let _ = crate::util::increment(3);\n}\n"
+    );
+    assert_eq!(v["result"]["sites"].as_array().unwrap().len(), 5, "{v}");
+    assert_eq!(v["result"]["files"].as_array().unwrap().len(), 3);
+    let status = std::process::Command::new("cargo")
+        .args(["check", "--quiet", "--offline"])
+        .current_dir(env.path())
+        .env("CARGO_TARGET_DIR", env.path().join("target"))
+        .status()
+        .expect("cargo runs");
+    assert!(status.success(), "the renamed crate must still build");
+}
+
+#[test]
+fn rename_dry_run_lists_every_site_and_writes_nothing() {
+    let env = crate_env();
+    let (v, code) = patch(
+        &env,
+        &[
+            "--file",
+            "src/util.rs",
+            "--symbol",
+            "inc",
+            "--rename",
+            "increment",
+            "--dry-run",
+        ],
+    );
+    assert_eq!(code, 0, "{v}");
+    let sites = v["result"]["sites"].as_array().unwrap();
+    assert_eq!(sites.len(), 5);
+    for s in sites {
+        check_span(env.path(), &s["span"]);
+    }
+    assert_eq!(env.read("src/main.rs"), MAIN.as_bytes());
+    let (v, code) = patch(
+        &env,
+        &[
+            "--file",
+            "src/util.rs",
+            "--symbol",
+            "inc",
+            "--rename",
+            "9bad",
+        ],
+    );
+    assert_eq!((code, v["error"]["code"].as_str()), (2, Some("PATCH_E006")));
+}
+
+#[test]
+fn type_error_with_check_is_rejected_and_restored() {
+    let env = crate_env();
+    let (v, code) = patch(
+        &env,
+        &[
+            "--file",
+            "src/util.rs",
+            "--symbol",
+            "inc",
+            "--check",
+            "--with-text",
+            "pub fn inc(x: i32) -> i32 {\n    \"not a number\"\n}",
+        ],
+    );
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(v["status"], "rejected");
+    assert_eq!(v["error"]["code"], "PATCH_E007");
+    let diags = v["diagnostics"].as_array().unwrap();
+    assert!(
+        diags.iter().any(|d| d["code"] == "E0308"),
+        "the compiler's own code: {v}"
+    );
+    let e0308 = diags.iter().find(|d| d["code"] == "E0308").unwrap();
+    assert_eq!(e0308["span"]["file_path"], "src/util.rs");
+    assert_eq!(e0308["span"]["start_line"], 2, "{e0308}");
+    assert_eq!(env.read("src/util.rs"), UTIL.as_bytes(), "restored");
+}
+
+#[test]
+fn check_passes_a_good_patch_and_reports_the_validator() {
+    let env = crate_env();
+    let (v, code) = patch(
+        &env,
+        &[
+            "--file",
+            "src/util.rs",
+            "--symbol",
+            "inc",
+            "--check",
+            "--body",
+            "--with-text",
+            "x + 2",
+        ],
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        env.read("src/util.rs"),
+        b"pub fn inc(x: i32) -> i32 {\n    x + 2\n}\n"
+    );
+    let vals = v["result"]["validators"].as_array().unwrap();
+    assert_eq!(vals[0]["name"], "cargo check");
+    assert_eq!(vals[0]["verdict"], "passed");
+}
+
+#[test]
+fn python_check_uses_compile() {
+    let env = TestEnv::new();
+    env.write("m.py", "def f():\n    return 1\n");
+    let (v, code) = patch(
+        &env,
+        &[
+            "--file",
+            "m.py",
+            "--symbol",
+            "f",
+            "--check",
+            "--body",
+            "--with-text",
+            "return 2",
+        ],
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["result"]["validators"][0]["verdict"], "passed", "{v}");
+    assert_eq!(env.read("m.py"), b"def f():\n    return 2\n");
+    assert!(
+        !env.path().join("__pycache__").exists(),
+        "compile() must not write bytecode"
+    );
+}
