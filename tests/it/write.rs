@@ -599,3 +599,54 @@ fn rejected_envelope_snapshot() {
     settings.add_filter(r#""duration_ms": \d+"#, r#""duration_ms": "[MS]""#);
     settings.bind(|| insta::assert_snapshot!(serde_json::to_string_pretty(&v).unwrap()));
 }
+
+#[test]
+fn rejected_new_module_in_new_directories_leaves_nothing_and_force_keeps_it() {
+    let env = TestEnv::new();
+    krate(&env, "c", "pub mod deep { pub mod er; }\n");
+    let bad = "pub fn f() -> u8 { \"no\" }\n";
+    let args = [
+        "write",
+        "c/src/deep/er.rs",
+        "--parents",
+        "--check",
+        "--json",
+        "--content",
+        bad,
+    ];
+    let (v, code) = env.json(&args);
+    assert_eq!(code, 1, "{v:#}");
+    assert!(
+        !env.path().join("c/src/deep").exists(),
+        "created directory removed"
+    );
+    let (v, code) = env.json(&[&args[..], &["--force"]].concat());
+    assert_eq!(code, 0, "{v:#}");
+    let r = result(&v);
+    assert!(r.written);
+    assert_eq!(r.diagnostics[0]["code"], "E0308");
+    assert_eq!(r.diagnostics[0]["level"], "warning");
+    assert!(r.diagnostics[0]["note"]
+        .as_str()
+        .unwrap()
+        .contains("--force"));
+    assert_eq!(env.read("c/src/deep/er.rs"), bad.as_bytes());
+}
+
+#[test]
+fn check_on_a_rust_file_outside_any_package_is_skipped_not_failed() {
+    let env = TestEnv::new();
+    let (v, code) = env.json(&[
+        "write",
+        "loose.rs",
+        "--check",
+        "--json",
+        "--content",
+        "fn main() {}\n",
+    ]);
+    assert_eq!(code, 0, "{v:#}");
+    let r = result(&v);
+    assert_eq!(r.validators[1].verdict, "skipped");
+    assert_eq!(r.diagnostics[0]["code"], "CHECK_E004");
+    assert!(env.path().join("loose.rs").exists());
+}
