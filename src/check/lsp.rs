@@ -42,6 +42,9 @@ impl LspOptions {
     }
 }
 
+/// What a server that never answered was waiting to be asked (see [`Stop::TimedOut`]).
+const INITIALIZE: &str = "`initialize`";
+
 /// How long `shutdown` and the exit after it may take before the server is killed.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(2);
 
@@ -97,7 +100,12 @@ pub fn check(
         name: &name,
     };
     let outcome = session.run(&mut client, deadline);
-    client.shutdown();
+    if matches!(outcome.1, Err(Stop::TimedOut(w)) if w == INITIALIZE) {
+        // It never answered `initialize`: it will not answer `shutdown` either.
+        kill_tree(&mut client.child);
+    } else {
+        client.shutdown();
+    }
     let stderr = client.stderr_tail();
     let (version, result) = outcome;
     match result {
@@ -220,7 +228,7 @@ impl Session<'_> {
         });
         let init = match init {
             Ok(m) => m,
-            Err(Stop::TimedOut(_)) => return (None, Err(Stop::TimedOut("`initialize`"))),
+            Err(Stop::TimedOut(_)) => return (None, Err(Stop::TimedOut(INITIALIZE))),
             Err(e) => return (None, Err(e)),
         };
         if let Some(e) = init.get("error") {
