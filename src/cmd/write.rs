@@ -439,9 +439,13 @@ fn syntax_report(
             d
         })
         .collect();
-    let mut r = ValidatorReport::from_diagnostics(SYNTAX, None, started, diagnostics);
-    r.version = Some(format!("tree-sitter-{}", language.name));
-    r
+    // The grammar is compiled in; its ABI version is the one version the binary knows.
+    let version = format!(
+        "{} grammar, ABI {}",
+        language.name,
+        (language.grammar)().abi_version()
+    );
+    ValidatorReport::from_diagnostics(SYNTAX, Some(version), started, diagnostics)
 }
 
 /// A validator that did not apply: verdict `skipped`, one warning saying why.
