@@ -320,7 +320,12 @@ pub fn prepare(changes: &[Change], opts: &MutationOptions) -> Result<Prepared, E
             lines_removed,
             total_byte_shift: after.len() as i64 - old.len() as i64,
             skipped_count: 0,
-            line_ending: match ending {
+            // A created file has no old content: report what was written.
+            line_ending: match if before.is_some() {
+                ending
+            } else {
+                edit::detect_line_ending(&after)
+            } {
                 LineEnding::Lf => "lf",
                 LineEnding::CrLf => "crlf",
             },

@@ -270,6 +270,17 @@ fn create_refuses_existing() {
         tree: None,
     };
     assert_eq!(run(&[c], &d.opts()).unwrap_err().code, Code::FileExists);
+    // A created file reports the line ending it was written with.
+    let c = Change {
+        path: d.dir.path().join("new.txt"),
+        content: Content::Replace(b"a\r\nb\r\n".to_vec()),
+        expected_checksum: None,
+        existence: Existence::MustNotExist,
+        language: None,
+        tree: None,
+    };
+    let (r, _) = run(&[c], &d.opts()).unwrap();
+    assert_eq!(r.files[0].line_ending, "crlf");
 }
 
 #[test]
