@@ -134,10 +134,45 @@ pub fn symbols_with_index(
     file_path: &str,
     index: &LineIndex,
 ) -> Vec<Symbol> {
+    let mut raw = Vec::new();
+    collect_raw(lang, source, tree, None, &mut raw);
+    build(lang, source, file_path, index, raw)
+}
+
+/// The symbols whose definitions contain one of `ranges`, with all their ancestors — e.g. every
+/// definition named NAME when `ranges` are NAME's occurrences in the file. Only the query
+/// cursor's path to each range is walked, so this costs a fraction of [`symbols`] on a big file.
+/// Parents, qualified names and ids are the same as [`symbols`] gives; siblings are not included.
+pub fn symbols_around(
+    lang: &Language,
+    source: &[u8],
+    tree: &Tree,
+    file_path: &str,
+    ranges: &[std::ops::Range<usize>],
+) -> Vec<Symbol> {
+    let mut raw = Vec::new();
+    for r in ranges {
+        collect_raw(lang, source, tree, Some(r.clone()), &mut raw);
+    }
+    build(lang, source, file_path, &LineIndex::new(source), raw)
+}
+
+type Raw<'t> = (SymbolKind, Node<'t>, Node<'t>);
+
+/// Runs the language's symbol query (over `range` only, when given) into `raw`.
+fn collect_raw<'t>(
+    lang: &Language,
+    source: &[u8],
+    tree: &'t Tree,
+    range: Option<std::ops::Range<usize>>,
+    raw: &mut Vec<Raw<'t>>,
+) {
     let query = lang.symbol_query();
     let names = query.capture_names();
-    let mut raw: Vec<(SymbolKind, Node, Node)> = Vec::new();
     let mut cursor = QueryCursor::new();
+    if let Some(r) = range {
+        cursor.set_byte_range(r);
+    }
     let mut it = cursor.matches(query, tree.root_node(), source);
     while let Some(m) = it.next() {
         let mut item = None;
@@ -154,6 +189,16 @@ pub fn symbols_with_index(
             raw.push((kind, node, (lang.rules.name_node)(kind, name)));
         }
     }
+}
+
+/// Nests raw query results into symbols: parents, qualified names, ids, attached spans.
+fn build(
+    lang: &Language,
+    source: &[u8],
+    file_path: &str,
+    index: &LineIndex,
+    mut raw: Vec<Raw>,
+) -> Vec<Symbol> {
     raw.sort_by_key(|(k, n, _)| (n.start_byte(), std::cmp::Reverse(n.end_byte()), *k));
     raw.dedup_by(|a, b| a.1 == b.1);
 
@@ -445,5 +490,42 @@ mod tests {
         assert!(refs.iter().all(|r| &src[r.span.range()] == "inc"));
         assert_eq!(refs[1].enclosing.as_deref(), Some("f"));
         assert!(refs[4].is_definition);
+    }
+}
+
+#[cfg(test)]
+mod around_tests {
+    use super::*;
+
+    #[test]
+    fn symbols_around_equals_the_matching_subset_of_symbols() {
+        let rust = crate::lang::by_name("rust").unwrap();
+        let src = b"mod m {\n    pub struct P;\n    impl P {\n        /// Doc.\n        pub fn parse(&self) {}\n        fn other() {}\n    }\n    impl Drop for P {\n        fn parse(&self) {}\n    }\n}\nfn parse() {}\nfn unrelated() { let parse = 1; }\n";
+        let tree = rust.parse(src);
+        let all = symbols(rust, src, &tree, "f.rs");
+        let ranges: Vec<_> = memchr::memmem::find_iter(src, b"parse")
+            .map(|i| i..i + 5)
+            .collect();
+        let near = symbols_around(rust, src, &tree, "f.rs", &ranges);
+        let key = |s: &Symbol| {
+            (
+                s.qualified_name.clone(),
+                s.symbol_id.clone(),
+                s.span.clone(),
+                s.depth,
+            )
+        };
+        let expected: Vec<_> = all
+            .iter()
+            .filter(|s| {
+                ranges
+                    .iter()
+                    .any(|r| s.span.byte_start <= r.start && r.end <= s.span.byte_end)
+            })
+            .map(key)
+            .collect();
+        assert_eq!(near.iter().map(key).collect::<Vec<_>>(), expected);
+        assert_eq!(near.iter().filter(|s| s.name == "parse").count(), 3);
+        assert!(near.iter().all(|s| s.name != "other"));
     }
 }

@@ -158,8 +158,26 @@ pub fn plan(opts: &PatchOptions) -> Result<Planned, Error> {
         }
     }
     let tree = language.parse(&src);
-    let syms = symbols::symbols(language, &src, &tree, &display);
-    let i = select::select(&syms, &opts.selector, &display)?;
+    // Only the definitions around the name's occurrences are extracted (their ancestors come
+    // along); inserts need the neighbours too, and a failed lookup needs every name to suggest.
+    let needs_all = matches!(opts.action, Action::InsertBefore | Action::InsertAfter);
+    let mut syms = if needs_all {
+        symbols::symbols(language, &src, &tree, &display)
+    } else {
+        let name = symbols::last_segment(&opts.selector.name).as_bytes();
+        let ranges: Vec<_> = memchr::memmem::find_iter(&src, name)
+            .map(|at| at..at + name.len())
+            .collect();
+        symbols::symbols_around(language, &src, &tree, &display, &ranges)
+    };
+    let i = match select::select(&syms, &opts.selector, &display) {
+        Ok(i) => i,
+        Err(_) if !needs_all => {
+            syms = symbols::symbols(language, &src, &tree, &display);
+            select::select(&syms, &opts.selector, &display)?
+        }
+        Err(e) => return Err(e),
+    };
     let s = &syms[i];
     let symbol = PatchedSymbol {
         name: s.name.clone(),
