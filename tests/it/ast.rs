@@ -374,3 +374,20 @@ fn tree_dump_human_and_json() {
     assert_eq!(code, 2);
     assert_eq!(v["error"]["code"], "AST_E005");
 }
+
+#[test]
+fn bare_kind_walk_agrees_with_the_query_engine() {
+    let t = env();
+    t.write("src/broken.rs", "fn a() { fn b() {} }\nfn c( {\nimpl X { fn d() {} }\n");
+    let spans = |q: &str| -> Vec<(String, usize)> {
+        let (v, _) = t.json(&["ast", "--json", "-l", "rust", q]);
+        matches(&v)
+            .into_iter()
+            .map(|m| (m.span["span_id"].as_str().unwrap().to_string(), m.pattern_index))
+            .collect()
+    };
+    let bare = spans("(function_item) @f (identifier) @i");
+    let engine = spans(r#"((function_item) @f (#not-eq? @f "")) ((identifier) @i (#not-eq? @i ""))"#);
+    assert!(bare.len() > 20);
+    assert_eq!(bare, engine);
+}
