@@ -71,6 +71,8 @@ pub struct AstStats {
     /// Files of a queried language whose bytes lack the query's required literals.
     pub files_skipped_prefilter: u64,
     pub files_with_parse_errors: u64,
+    /// Files skipped because they are not UTF-8 (parsed anyway when named explicitly).
+    pub files_not_utf8: u64,
     pub files_with_matches: u64,
     /// Files found by the walk that belong to no queried language.
     pub files_other_language: u64,
@@ -272,7 +274,7 @@ pub fn query_error(l: &Language, src: &str, e: &QueryError) -> Error {
 /// Why a file was not queried.
 pub enum Skip {
     Binary,
-    Unreadable(DiagnosticPayload),
+    Unreadable(Box<DiagnosticPayload>),
 }
 
 /// Reads a candidate file; binary files are skipped unless named explicitly.
@@ -293,7 +295,7 @@ pub fn read_source(cand: &Candidate, tool: &str) -> std::result::Result<Vec<u8>,
             };
             let mut d = e.diagnostic(level);
             d.tool = tool.into();
-            Err(Skip::Unreadable(d))
+            Err(Skip::Unreadable(Box::new(d)))
         }
     }
 }
@@ -310,6 +312,42 @@ pub fn language_of(
         None if cand.explicit => forced,
         None => None,
     }
+}
+
+/// For a file named on the command line that no queried language claims: a warning saying so.
+pub fn no_language(cand: &Candidate, tool: &str) -> Option<DiagnosticPayload> {
+    if !cand.explicit {
+        return None;
+    }
+    let mut d = Error::new(
+        Code::NoLanguage,
+        format!(
+            "{}: not a file of the languages queried; skipped",
+            cand.display
+        ),
+        "pass --lang LANG to read it as that language, or drop it from the paths",
+    )
+    .with_file(&cand.display)
+    .diagnostic(Level::Warning);
+    d.tool = tool.into();
+    Some(d)
+}
+
+/// Tree-sitter reads sources as UTF-8: a found file that is not is skipped with a warning (as
+/// ast-grep does); a file named on the command line is parsed anyway (text fields lossy).
+pub fn not_utf8(cand: &Candidate, source: &[u8], tool: &str) -> Option<DiagnosticPayload> {
+    if cand.explicit || std::str::from_utf8(source).is_ok() {
+        return None;
+    }
+    let mut d = Error::new(
+        Code::SourceNotUtf8,
+        format!("{} is not valid UTF-8; skipped", cand.display),
+        "convert it to UTF-8, or name the file explicitly to parse it anyway (text fields lossy)",
+    )
+    .with_file(&cand.display)
+    .diagnostic(Level::Warning);
+    d.tool = tool.into();
+    Some(d)
 }
 
 /// A warning for a file with syntax errors, located at its first error.
@@ -338,7 +376,8 @@ pub fn syntax_warning(
 }
 
 enum Outcome {
-    Other,
+    Other(Option<DiagnosticPayload>),
+    NotUtf8(DiagnosticPayload),
     Skipped(Skip),
     Prefiltered,
     Parsed {
@@ -370,7 +409,7 @@ pub fn run(
     };
     let worker = |cand: &Candidate| -> Outcome {
         let Some(l) = language_of(cand, &allowed, forced) else {
-            return Outcome::Other;
+            return Outcome::Other(no_language(cand, "ast"));
         };
         let i = compiled.iter().position(|c| c.lang.name == l.name).unwrap();
         let source = match read_source(cand, "ast") {
@@ -382,6 +421,9 @@ pub fn run(
                 return Outcome::Prefiltered;
             }
         }
+        if let Some(d) = not_utf8(cand, &source, "ast") {
+            return Outcome::NotUtf8(d);
+        }
         query_file(&compiled[i], cand, &source, want_checksum)
     };
     let mut match_count = 0;
@@ -389,13 +431,20 @@ pub fn run(
     let mut io_error = None;
     walk::for_each_ordered(&walked.files, opts.threads, worker, |o| {
         match o {
-            Outcome::Other => stats.files_other_language += 1,
+            Outcome::Other(diag) => {
+                stats.files_other_language += 1;
+                diagnostics.extend(diag);
+            }
             Outcome::Skipped(Skip::Binary) => stats.skipped.binary += 1,
             Outcome::Skipped(Skip::Unreadable(d)) => {
                 stats.skipped.unreadable += 1;
-                diagnostics.push(d);
+                diagnostics.push(*d);
             }
             Outcome::Prefiltered => stats.files_skipped_prefilter += 1,
+            Outcome::NotUtf8(d) => {
+                stats.files_not_utf8 += 1;
+                diagnostics.push(d);
+            }
             Outcome::Parsed {
                 bytes,
                 errors,
