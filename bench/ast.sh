@@ -19,14 +19,14 @@ trap 'rm -rf "$out"' EXIT
 count_llm() { "$llm" "$@" --format jsonl | tail -n 1 | python3 -c 'import json,sys; print(json.load(sys.stdin)["data"]["match_count"])'; }
 count_sg() { ast-grep "$@" --json=stream | wc -l; }
 
-UNWRAP='(call_expression function: (field_expression field: (field_identifier) @m) arguments: (arguments) @a (#eq? @m "unwrap") (#match? @a "^\(\s*\)$"))'
+UNWRAP='(call_expression function: (field_expression field: (field_identifier) @m) arguments: (arguments) @a (#eq? @m "unwrap") (#match? @a "^[(][[:space:]]*[)]$"))'
 ISINST='(call function: (identifier) @f arguments: (argument_list . (_) . (_) .) (#eq? @f "isinstance"))'
 RARE=${RARE:-escape_bytes}
 PY_RARE=${PY_RARE:-_parse_isoformat_date}
 
 # A 5,000-line file for --outline: the largest .rs file of the corpus is cut/padded to 5,000 lines.
 big=$out/big.rs
-big_src=$(find "$RUST_CORPUS" -name '*.rs' -size +150k | head -n 1)
+big_src=$(find "$RUST_CORPUS" -name '*.rs' -size +150k -print -quit)
 python3 - "$big_src" "$big" <<'PY'
 import sys
 lines = open(sys.argv[1], encoding="utf-8", errors="replace").read().splitlines(True)

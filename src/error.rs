@@ -68,8 +68,9 @@ codes! {
     UnknownLanguage = "AST_E002", Error, "a --lang name is not a registered language";
     QueryFileUnreadable = "AST_E003", Error, "the --query-file could not be read";
     SyntaxErrors = "AST_E004", Ok, "a file has syntax errors; matches inside the broken region may be missing (warning)";
-    NoLanguage = "AST_E005", Error, "a file named on the command line has no registered language (pass --lang)";
+    NoLanguage = "AST_E005", Error, "a file named on the command line has no registered language (pass --lang); a warning when other files were searched";
     BadPosition = "AST_E006", Error, "a --at position is not LINE:COL inside the file";
+    SourceNotUtf8 = "AST_E007", Ok, "a file found by the walk is not valid UTF-8 and was not parsed (warning; name it to parse it anyway)";
     // find
     UnknownKind = "FIND_E001", Error, "a --kind name is not a symbol kind";
     InvalidNameRegex = "FIND_E002", Error, "the --regex NAME is not a valid regular expression";

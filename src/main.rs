@@ -3,7 +3,21 @@
 use clap::Parser;
 use std::process::ExitCode;
 
+/// mimalloc for Rust allocations and tree-sitter's (parsing allocates heavily; ~10% faster scans).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
+    // Before any tree-sitter object exists, so everything it frees came from mimalloc.
+    // SAFETY: called once, first thing, before any parser, tree or query is created.
+    unsafe {
+        tree_sitter::set_allocator(
+            Some(libmimalloc_sys::mi_malloc),
+            Some(libmimalloc_sys::mi_calloc),
+            Some(libmimalloc_sys::mi_realloc),
+            Some(libmimalloc_sys::mi_free),
+        );
+    }
     let args: Vec<String> = std::env::args().collect();
     let code = match llm::cli::Cli::try_parse_from(&args) {
         Ok(cli) => llm::run(cli),

@@ -71,6 +71,8 @@ pub struct AstStats {
     /// Files of a queried language whose bytes lack the query's required literals.
     pub files_skipped_prefilter: u64,
     pub files_with_parse_errors: u64,
+    /// Files skipped because they are not UTF-8 (parsed anyway when named explicitly).
+    pub files_not_utf8: u64,
     pub files_with_matches: u64,
     /// Files found by the walk that belong to no queried language.
     pub files_other_language: u64,
@@ -150,6 +152,8 @@ pub fn walk_echo(o: &mut serde_json::Map<String, serde_json::Value>, w: &WalkOpt
 pub struct Compiled {
     pub lang: &'static Language,
     pub query: Query,
+    /// Set when the query is only bare captured kinds (see [`literals::bare_kinds`]).
+    pub bare: Option<Vec<(String, Vec<String>)>>,
 }
 
 /// Compiles `src` for each language in `langs` (or every registered one). Languages whose
@@ -164,7 +168,11 @@ pub fn compile(src: &str, langs: &[&'static Language]) -> Result<Vec<Compiled>> 
     let mut errs = Vec::new();
     for l in &tried {
         match Query::new(&l.ts(), src) {
-            Ok(query) => ok.push(Compiled { lang: l, query }),
+            Ok(query) => ok.push(Compiled {
+                lang: l,
+                bare: literals::bare_kinds(src, query.pattern_count()),
+                query,
+            }),
             Err(e) => errs.push(query_error(l, src, &e)),
         }
     }
@@ -266,7 +274,7 @@ pub fn query_error(l: &Language, src: &str, e: &QueryError) -> Error {
 /// Why a file was not queried.
 pub enum Skip {
     Binary,
-    Unreadable(DiagnosticPayload),
+    Unreadable(Box<DiagnosticPayload>),
 }
 
 /// Reads a candidate file; binary files are skipped unless named explicitly.
@@ -287,7 +295,7 @@ pub fn read_source(cand: &Candidate, tool: &str) -> std::result::Result<Vec<u8>,
             };
             let mut d = e.diagnostic(level);
             d.tool = tool.into();
-            Err(Skip::Unreadable(d))
+            Err(Skip::Unreadable(Box::new(d)))
         }
     }
 }
@@ -304,6 +312,42 @@ pub fn language_of(
         None if cand.explicit => forced,
         None => None,
     }
+}
+
+/// For a file named on the command line that no queried language claims: a warning saying so.
+pub fn no_language(cand: &Candidate, tool: &str) -> Option<DiagnosticPayload> {
+    if !cand.explicit {
+        return None;
+    }
+    let mut d = Error::new(
+        Code::NoLanguage,
+        format!(
+            "{}: not a file of the languages queried; skipped",
+            cand.display
+        ),
+        "pass --lang LANG to read it as that language, or drop it from the paths",
+    )
+    .with_file(&cand.display)
+    .diagnostic(Level::Warning);
+    d.tool = tool.into();
+    Some(d)
+}
+
+/// Tree-sitter reads sources as UTF-8: a found file that is not is skipped with a warning (as
+/// ast-grep does); a file named on the command line is parsed anyway (text fields lossy).
+pub fn not_utf8(cand: &Candidate, source: &[u8], tool: &str) -> Option<DiagnosticPayload> {
+    if cand.explicit || std::str::from_utf8(source).is_ok() {
+        return None;
+    }
+    let mut d = Error::new(
+        Code::SourceNotUtf8,
+        format!("{} is not valid UTF-8; skipped", cand.display),
+        "convert it to UTF-8, or name the file explicitly to parse it anyway (text fields lossy)",
+    )
+    .with_file(&cand.display)
+    .diagnostic(Level::Warning);
+    d.tool = tool.into();
+    Some(d)
 }
 
 /// A warning for a file with syntax errors, located at its first error.
@@ -332,7 +376,8 @@ pub fn syntax_warning(
 }
 
 enum Outcome {
-    Other,
+    Other(Option<DiagnosticPayload>),
+    NotUtf8(DiagnosticPayload),
     Skipped(Skip),
     Prefiltered,
     Parsed {
@@ -364,7 +409,7 @@ pub fn run(
     };
     let worker = |cand: &Candidate| -> Outcome {
         let Some(l) = language_of(cand, &allowed, forced) else {
-            return Outcome::Other;
+            return Outcome::Other(no_language(cand, "ast"));
         };
         let i = compiled.iter().position(|c| c.lang.name == l.name).unwrap();
         let source = match read_source(cand, "ast") {
@@ -376,6 +421,9 @@ pub fn run(
                 return Outcome::Prefiltered;
             }
         }
+        if let Some(d) = not_utf8(cand, &source, "ast") {
+            return Outcome::NotUtf8(d);
+        }
         query_file(&compiled[i], cand, &source, want_checksum)
     };
     let mut match_count = 0;
@@ -383,13 +431,20 @@ pub fn run(
     let mut io_error = None;
     walk::for_each_ordered(&walked.files, opts.threads, worker, |o| {
         match o {
-            Outcome::Other => stats.files_other_language += 1,
+            Outcome::Other(diag) => {
+                stats.files_other_language += 1;
+                diagnostics.extend(diag);
+            }
             Outcome::Skipped(Skip::Binary) => stats.skipped.binary += 1,
             Outcome::Skipped(Skip::Unreadable(d)) => {
                 stats.skipped.unreadable += 1;
-                diagnostics.push(d);
+                diagnostics.push(*d);
             }
             Outcome::Prefiltered => stats.files_skipped_prefilter += 1,
+            Outcome::NotUtf8(d) => {
+                stats.files_not_utf8 += 1;
+                diagnostics.push(d);
+            }
             Outcome::Parsed {
                 bytes,
                 errors,
@@ -449,6 +504,58 @@ pub fn run(
     }))
 }
 
+/// Matches of a bare-kinds query by a plain tree walk: every named node of a listed kind, once
+/// per pattern naming it — what the query engine returns, at a fraction of the cost.
+fn bare_matches(
+    c: &Compiled,
+    bare: &[(String, Vec<String>)],
+    tree: &tree_sitter::Tree,
+    source: &[u8],
+    index: &LineIndex,
+    display: &str,
+    out: &mut Vec<AstMatch>,
+) {
+    let mut cursor = tree.walk();
+    'outer: loop {
+        let node = cursor.node();
+        if node.is_named() {
+            let kind = node.kind();
+            for (i, (k, caps)) in bare.iter().enumerate() {
+                if k == kind {
+                    let r = node.byte_range();
+                    let span = index.span(display, r.clone());
+                    let content = String::from_utf8_lossy(&source[r]).into_owned();
+                    out.push(AstMatch {
+                        match_id: new_id(),
+                        span: span.clone(),
+                        pattern_index: i,
+                        language: c.lang.name,
+                        captures: caps
+                            .iter()
+                            .map(|name| AstCapture {
+                                name: name.clone(),
+                                span: span.clone(),
+                                content: content.clone(),
+                            })
+                            .collect(),
+                    });
+                }
+            }
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                continue 'outer;
+            }
+            if !cursor.goto_parent() {
+                break 'outer;
+            }
+        }
+    }
+}
+
 fn query_file(c: &Compiled, cand: &Candidate, source: &[u8], want_checksum: bool) -> Outcome {
     let tree = c.lang.parse(source);
     let errors = tree.root_node().has_error();
@@ -456,34 +563,11 @@ fn query_file(c: &Compiled, cand: &Candidate, source: &[u8], want_checksum: bool
     let diag =
         errors.then(|| syntax_warning(Code::SyntaxErrors, "ast", &cand.display, &index, &tree));
     let names = c.query.capture_names();
-    let mut cursor = QueryCursor::new();
-    let mut it = cursor.matches(&c.query, tree.root_node(), source);
     let mut matches = Vec::new();
-    while let Some(m) = it.next() {
-        if m.captures.is_empty() {
-            continue;
-        }
-        let mut lo = usize::MAX;
-        let mut hi = 0;
-        let mut captures = Vec::with_capacity(m.captures.len());
-        for cap in m.captures {
-            let r = cap.node.byte_range();
-            lo = lo.min(r.start);
-            hi = hi.max(r.end);
-            captures.push(AstCapture {
-                name: names[cap.index as usize].to_string(),
-                content: String::from_utf8_lossy(&source[r.clone()]).into_owned(),
-                span: index.span(&cand.display, r),
-            });
-        }
-        captures.sort_by_key(|c| (c.span.byte_start, c.span.byte_end));
-        matches.push(AstMatch {
-            match_id: new_id(),
-            span: index.span(&cand.display, lo..hi),
-            pattern_index: m.pattern_index,
-            language: c.lang.name,
-            captures,
-        });
+    if let Some(bare) = &c.bare {
+        bare_matches(c, bare, &tree, source, &index, &cand.display, &mut matches);
+    } else {
+        query_matches(c, names, &tree, source, &index, &cand.display, &mut matches);
     }
     matches.sort_by_key(|m| (m.span.byte_start, m.span.byte_end, m.pattern_index));
     let result = (!matches.is_empty()).then(|| FileResult {
@@ -505,5 +589,45 @@ fn query_file(c: &Compiled, cand: &Candidate, source: &[u8], want_checksum: bool
         errors,
         diag,
         result,
+    }
+}
+
+/// Matches through the query engine (predicates, fields, anchors, quantifiers).
+fn query_matches(
+    c: &Compiled,
+    names: &[&str],
+    tree: &tree_sitter::Tree,
+    source: &[u8],
+    index: &LineIndex,
+    display: &str,
+    matches: &mut Vec<AstMatch>,
+) {
+    let mut cursor = QueryCursor::new();
+    let mut it = cursor.matches(&c.query, tree.root_node(), source);
+    while let Some(m) = it.next() {
+        if m.captures.is_empty() {
+            continue;
+        }
+        let mut lo = usize::MAX;
+        let mut hi = 0;
+        let mut captures = Vec::with_capacity(m.captures.len());
+        for cap in m.captures {
+            let r = cap.node.byte_range();
+            lo = lo.min(r.start);
+            hi = hi.max(r.end);
+            captures.push(AstCapture {
+                name: names[cap.index as usize].to_string(),
+                content: String::from_utf8_lossy(&source[r.clone()]).into_owned(),
+                span: index.span(display, r),
+            });
+        }
+        captures.sort_by_key(|c| (c.span.byte_start, c.span.byte_end));
+        matches.push(AstMatch {
+            match_id: new_id(),
+            span: index.span(display, lo..hi),
+            pattern_index: m.pattern_index,
+            language: c.lang.name,
+            captures,
+        });
     }
 }

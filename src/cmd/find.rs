@@ -2,7 +2,9 @@
 //! bytes contain the name's last segment are parsed (memchr literal prefilter); each is parsed
 //! once, in parallel, and results come back in path order.
 
-use crate::cmd::ast::{language_of, read_source, syntax_warning, walk_echo, Skip};
+use crate::cmd::ast::{
+    language_of, no_language, not_utf8, read_source, syntax_warning, walk_echo, Skip,
+};
 use crate::envelope::{new_id, DiagnosticPayload, Status};
 use crate::error::{Code, Error, Result};
 use crate::lang::symbols::{last_segment, references_with, symbols_with_index};
@@ -71,6 +73,9 @@ pub struct RefMatch {
 /// A match of any mode.
 #[derive(Debug, Clone, Serialize)]
 #[serde(untagged)]
+// Items are built once per file and moved in Vecs to the printer; boxing would only add an
+// allocation per symbol.
+#[allow(clippy::large_enum_variant)]
 pub enum FindItem {
     Symbol(SymbolMatch),
     Ref(RefMatch),
@@ -101,6 +106,8 @@ pub struct FindStats {
     /// Files whose bytes lack the name, never parsed.
     pub files_skipped_prefilter: u64,
     pub files_with_parse_errors: u64,
+    /// Files skipped because they are not UTF-8 (parsed anyway when named explicitly).
+    pub files_not_utf8: u64,
     pub files_with_matches: u64,
     pub files_other_language: u64,
     pub skipped: Skipped,
@@ -240,7 +247,8 @@ impl FindOptions {
 }
 
 enum Outcome {
-    Other,
+    Other(Option<DiagnosticPayload>),
+    NotUtf8(DiagnosticPayload),
     Skipped(Skip),
     Prefiltered,
     Parsed {
@@ -270,7 +278,7 @@ pub fn run(
     let finder = literal.map(memchr::memmem::Finder::new);
     let worker = |cand: &Candidate| -> Outcome {
         let Some(l) = language_of(cand, &allowed, forced) else {
-            return Outcome::Other;
+            return Outcome::Other(no_language(cand, "find"));
         };
         let source = match read_source(cand, "find") {
             Ok(s) => s,
@@ -280,6 +288,9 @@ pub fn run(
             if f.find(&source).is_none() {
                 return Outcome::Prefiltered;
             }
+        }
+        if let Some(d) = not_utf8(cand, &source, "find") {
+            return Outcome::NotUtf8(d);
         }
         find_in_file(opts, l, cand, &source, want_checksum)
     };
@@ -293,13 +304,20 @@ pub fn run(
     let mut io_error = None;
     walk::for_each_ordered(&walked.files, opts.threads, worker, |o| {
         match o {
-            Outcome::Other => stats.files_other_language += 1,
+            Outcome::Other(diag) => {
+                stats.files_other_language += 1;
+                diagnostics.extend(diag);
+            }
             Outcome::Skipped(Skip::Binary) => stats.skipped.binary += 1,
             Outcome::Skipped(Skip::Unreadable(d)) => {
                 stats.skipped.unreadable += 1;
-                diagnostics.push(d);
+                diagnostics.push(*d);
             }
             Outcome::Prefiltered => stats.files_skipped_prefilter += 1,
+            Outcome::NotUtf8(d) => {
+                stats.files_not_utf8 += 1;
+                diagnostics.push(d);
+            }
             Outcome::Parsed {
                 errors,
                 diag,

@@ -45,7 +45,7 @@ enum Tok {
     Capture(String),
     Quant,
     Pred(String),
-    Word,
+    Word(String),
 }
 
 #[derive(Debug)]
@@ -65,7 +65,7 @@ enum Item {
         quant: bool,
     },
     Capture(String),
-    Word,
+    Word(String),
 }
 
 fn tokenize(src: &str) -> Option<Vec<Tok>> {
@@ -136,7 +136,7 @@ fn tokenize(src: &str) -> Option<Vec<Tok>> {
                 let e = word_end(i).max(i + 1);
                 // `name?`/`name*` style quantifiers glued to a word.
                 let w = &src[i..e];
-                out.push(Tok::Word);
+                out.push(Tok::Word(w.to_string()));
                 if w.ends_with('?') || w.ends_with('*') {
                     out.push(Tok::Quant);
                 }
@@ -187,7 +187,8 @@ fn parse_items(toks: &[Tok], pos: &mut usize, close: bool) -> Option<Vec<Item>> 
                     items.push(Item::Capture(name.clone()));
                 }
             }
-            Tok::Pred(_) | Tok::Word => items.push(Item::Word),
+            Tok::Pred(w) => items.push(Item::Word(format!("#{w}"))),
+            Tok::Word(w) => items.push(Item::Word(w.clone())),
         }
     }
     (!close).then_some(items)
@@ -256,7 +257,7 @@ fn walk(items: &[Item], required: bool, w: &mut Walk) {
                     .collect();
                 w.preds.push((name.clone(), caps, strs));
             }
-            Item::Word => last_str_req = false,
+            Item::Word(_) => last_str_req = false,
         }
     }
 }
@@ -300,6 +301,36 @@ pub fn prefilter(src: &str, pattern_count: usize) -> Option<Prefilter> {
         patterns.push(items);
     }
     Some(Prefilter { patterns })
+}
+
+/// For a query made only of bare captured kinds — `(function_item) @f (struct_item) @s` — the
+/// kind and capture names of each pattern, in pattern order: such a query can be answered by a
+/// plain walk over the tree, without the query engine's per-node state machine.
+pub fn bare_kinds(src: &str, pattern_count: usize) -> Option<Vec<(String, Vec<String>)>> {
+    let toks = tokenize(src)?;
+    let mut pos = 0;
+    let items = parse_items(&toks, &mut pos, false)?;
+    let mut out = Vec::new();
+    for it in &items {
+        match it {
+            Item::Group {
+                bracket: false,
+                items,
+                quant: false,
+                captures,
+            } if !captures.is_empty() => match items.as_slice() {
+                [Item::Word(kind)]
+                    if kind != "_"
+                        && kind.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') =>
+                {
+                    out.push((kind.clone(), captures.clone()))
+                }
+                _ => return None,
+            },
+            _ => return None,
+        }
+    }
+    (out.len() == pattern_count && !out.is_empty()).then_some(out)
 }
 
 /// How rare an item looks: its shortest alternative's length, keywords and punctuation low.
@@ -376,6 +407,22 @@ mod tests {
         );
         // Count mismatch: no prefilter rather than a wrong one.
         assert_eq!(lits(r#"(a "b")"#, 2), None);
+    }
+
+    #[test]
+    fn bare_kind_queries() {
+        assert_eq!(
+            bare_kinds("(function_item) @f\n(struct_item) @s @t", 2),
+            Some(vec![
+                ("function_item".into(), vec!["f".into()]),
+                ("struct_item".into(), vec!["s".into(), "t".into()])
+            ])
+        );
+        assert_eq!(bare_kinds("(function_item)", 1), None);
+        assert_eq!(bare_kinds("(function_item name: (identifier)) @f", 1), None);
+        assert_eq!(bare_kinds("(_) @f", 1), None);
+        assert_eq!(bare_kinds("(function_item)? @f", 1), None);
+        assert_eq!(bare_kinds("((function_item) @f (#eq? @f \"x\"))", 1), None);
     }
 
     #[test]

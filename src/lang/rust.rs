@@ -126,17 +126,10 @@ fn body<'t>(kind: K, node: Node<'t>) -> Option<Node<'t>> {
         | K::Module
         | K::Struct
         | K::Union
-        | K::Enum
-        | K::Macro => node
-            .child_by_field_name("body")
-            .or_else(|| (kind == K::Macro).then(|| last_named(node)).flatten()),
+        | K::Enum => node.child_by_field_name("body"),
+        // A macro_rules! body is a list of rules with no node of its own: no body_span.
         _ => None,
     }
-}
-
-fn last_named(node: Node) -> Option<Node> {
-    let n = node.named_child_count();
-    (n > 0).then(|| node.named_child(n - 1)).flatten()
 }
 
 fn is_reference(node: Node) -> bool {

@@ -292,6 +292,7 @@ fn query_file_and_awkward_files() {
     t.write("empty.rs", "");
     t.write("bin.rs", b"fn bin() {}\x00\x01".as_slice());
     t.write("broken.rs", "fn ok() {}\nfn broken( {\nfn after() {}\n");
+    t.write("latin1.rs", b"// caf\xe9\nfn latin() {}\n".as_slice());
     let (v, code) = t.json(&["ast", "--json", "--query-file", "q.scm", "."]);
     assert_eq!(code, 0, "{v}");
     let got: Vec<String> = matches(&v)
@@ -306,13 +307,20 @@ fn query_file_and_awkward_files() {
     let stats = &v["data"]["stats"];
     assert_eq!(stats["skipped"]["binary"], 1);
     assert_eq!(stats["files_with_parse_errors"], 1);
+    assert_eq!(stats["files_not_utf8"], 1);
     let diags = v["diagnostics"].as_array().unwrap();
-    assert_eq!(diags.len(), 1);
+    assert_eq!(diags.len(), 2, "{v}");
+    assert_eq!(diags[1]["code"], "AST_E007");
+    assert_eq!(diags[1]["file"], "latin1.rs");
     assert_eq!(diags[0]["code"], "AST_E004");
     assert_eq!(diags[0]["level"], "warning");
     assert_eq!(diags[0]["file"], "broken.rs");
     check_span(t.path(), &diags[0]["span"]);
     assert_eq!(v["data"]["files"][1]["parse_errors"], true);
+    // Named explicitly, a non-UTF-8 file is parsed anyway.
+    let (v, code) = t.json(&["ast", "--json", "--query-file", "q.scm", "latin1.rs"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(matches(&v)[0].captures[0].content, "latin");
 }
 
 #[test]
@@ -329,6 +337,15 @@ fn named_file_without_extension_needs_lang() {
     ]);
     assert_eq!(code, 0, "{v}");
     assert_eq!(v["data"]["match_count"], 1);
+    let (v, code) = t.json(&["ast", "--json", "(function_definition) @f", "script"]);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(v["status"], "no_matches");
+    assert_eq!(v["diagnostics"][0]["code"], "AST_E005");
+    assert_eq!(v["diagnostics"][0]["level"], "warning");
+    assert!(v["diagnostics"][0]["remediation"]
+        .as_str()
+        .unwrap()
+        .contains("--lang"));
 }
 
 #[test]
@@ -373,4 +390,30 @@ fn tree_dump_human_and_json() {
     let (v, code) = t.json(&["ast", "--json", "--tree", "missing.txt"]);
     assert_eq!(code, 2);
     assert_eq!(v["error"]["code"], "AST_E005");
+}
+
+#[test]
+fn bare_kind_walk_agrees_with_the_query_engine() {
+    let t = env();
+    t.write(
+        "src/broken.rs",
+        "fn a() { fn b() {} }\nfn c( {\nimpl X { fn d() {} }\n",
+    );
+    let spans = |q: &str| -> Vec<(String, usize)> {
+        let (v, _) = t.json(&["ast", "--json", "-l", "rust", q]);
+        matches(&v)
+            .into_iter()
+            .map(|m| {
+                (
+                    m.span["span_id"].as_str().unwrap().to_string(),
+                    m.pattern_index,
+                )
+            })
+            .collect()
+    };
+    let bare = spans("(function_item) @f (identifier) @i");
+    let engine =
+        spans(r#"((function_item) @f (#not-eq? @f "")) ((identifier) @i (#not-eq? @i ""))"#);
+    assert!(bare.len() > 20);
+    assert_eq!(bare, engine);
 }

@@ -369,3 +369,24 @@ fn crlf_and_syntax_errors() {
     check_span(t.path(), &d[0]["span"]);
     assert_eq!(v["data"]["stats"]["files_with_parse_errors"], 1);
 }
+
+#[test]
+fn globs_max_results_and_outline_cut() {
+    let t = env();
+    let (ms, v) = find(&t, &["parse", "-g", "*.py"]);
+    assert_eq!(ms.len(), 3);
+    assert_eq!(v["query"]["globs"], serde_json::json!(["*.py"]));
+    let (ms, v) = find(&t, &["parse", "--max-results", "2"]);
+    assert_eq!(ms.len(), 2);
+    assert_eq!(v["status"], "partial");
+    assert_eq!(v["data"]["total_count"], 6);
+    // An outline cut keeps its nesting: Parser and its first children.
+    let (ms, v) = find(&t, &["--outline", "--max-results", "8", "py/symbols.py"]);
+    assert_eq!(v["data"]["match_count"], 8);
+    assert_eq!(ms.last().unwrap().name, "Parser");
+    assert_eq!(ms.last().unwrap().children.as_ref().unwrap().len(), 2);
+    let out = t.llm(&["find", "--refs", "text", "py"]).output().unwrap();
+    let s = String::from_utf8(out.stdout).unwrap();
+    assert!(s.contains("[keyword]") || s.contains("[attribute]"), "{s}");
+    assert!(s.lines().all(|l| !l.contains("# parse the text")), "{s}");
+}
