@@ -51,6 +51,7 @@ codes! {
     InvalidRegex = "SEARCH_E001", Error, "the search pattern is not a valid regular expression";
     BinarySearched = "SEARCH_E002", Ok, "a binary file named on the command line was searched; text fields are lossy (warning)";
     InvalidArgument = "SEARCH_E003", Error, "an option value is out of range or contradicts another option";
+    BinaryStopped = "SEARCH_E004", Ok, "a binary file found by walking matched before its first NUL byte; searching it stopped there, as ripgrep does (warning)";
 }
 
 /// A failure with a stable code and a remediation. Carried up to the printer, which turns it

@@ -8,7 +8,7 @@ use crate::span::{checksum, LineIndex, Span};
 use crate::walk::{self, Candidate, Skipped, WalkOptions};
 use grep_matcher::{Captures, Matcher};
 use grep_regex::{RegexMatcher, RegexMatcherBuilder};
-use grep_searcher::{Searcher, SearcherBuilder, Sink, SinkMatch};
+use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder, Sink, SinkMatch};
 use serde::Serialize;
 
 /// What to print per file.
@@ -74,7 +74,7 @@ pub struct SearchFile {
     pub checksum: String,
     /// Matches returned from this file (after `-m`).
     pub match_count: usize,
-    /// Lines with at least one match (what `-c` prints).
+    /// Lines with at least one match (with -U: matches), what `-c` prints, as ripgrep.
     pub line_count: usize,
     /// The file is not valid UTF-8; text fields are lossy.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
@@ -90,6 +90,8 @@ pub struct FileResult {
     pub diagnostics: Vec<DiagnosticPayload>,
     /// Matches in this file that were not returned because `--max-results` was reached.
     pub cut: usize,
+    /// The result already rendered by the worker (see [`Render`]); `matches` is then empty.
+    pub rendered: Option<Vec<u8>>,
 }
 
 /// Counters for the whole run.
@@ -206,7 +208,9 @@ pub fn build_matcher(opts: &SearchOptions) -> Result<RegexMatcher> {
         .crlf(true)
         .multi_line(true);
     if opts.multiline {
-        b.dot_matches_new_line(opts.multiline_dotall);
+        // `crlf` also set a `\r\n` line terminator, which would forbid `\n` in patterns.
+        b.dot_matches_new_line(opts.multiline_dotall)
+            .line_terminator(None);
     } else {
         b.line_terminator(Some(b'\n'));
     }
@@ -256,82 +260,100 @@ fn first_line(s: &str) -> &str {
         .unwrap_or_else(|| s.lines().next().unwrap_or(s))
 }
 
+/// Renders one file's result to bytes inside a worker thread (so that formatting runs in
+/// parallel); the printer then only copies the bytes out, in path order.
+pub type Render<'a> = &'a (dyn Fn(&FileResult, &mut Vec<u8>) + Sync);
+
 /// Runs the search, handing each file's result to `emit` in path order. `want_checksum` is
-/// false when the output will not show checksums (human format), to save hashing.
+/// false when the output will not show checksums (human format), to save hashing. With
+/// `render` (ignored under `--max-results`, whose cut happens in path order), each result
+/// arrives with `rendered` set and its `matches` dropped.
 pub fn run(
     opts: &SearchOptions,
     want_checksum: bool,
+    render: Option<Render<'_>>,
     emit: &mut dyn FnMut(FileResult) -> std::io::Result<()>,
 ) -> Result<std::result::Result<SearchSummary, std::io::Error>> {
     let matcher = build_matcher(opts)?;
-    let walked = walk::walk(&opts.walk, "search")?;
-    let mut stats = SearchStats {
-        skipped: walked.skipped.clone(),
-        ..Default::default()
-    };
-    let mut diagnostics = walked.diagnostics;
+    let walker = walk::prepare(&opts.walk, "search")?;
+    let render = render.filter(|_| opts.max_results.is_none());
+    let mut stats = SearchStats::default();
+    let mut file_diagnostics = Vec::new();
     let mut match_count = 0usize;
     let mut total_count = 0usize;
     let mut io_error = None;
     let mut any_match = false;
 
-    let worker = |c: &Candidate| search_file(opts, &matcher, c, want_checksum);
-    walk::for_each_ordered(&walked.files, opts.threads, worker, |outcome| {
-        match outcome {
-            FileOutcome::Skipped(reason, diag) => {
-                match reason {
-                    SkipReason::Binary => stats.skipped.binary += 1,
-                    SkipReason::Unreadable => stats.skipped.unreadable += 1,
+    let tail = walk::for_each_ordered_stream(
+        |push| walker.stream(push),
+        opts.threads,
+        || Worker::new(opts),
+        |w, c: Candidate| search_file(opts, &matcher, w, &c, want_checksum, render),
+        |outcome| {
+            match outcome {
+                FileOutcome::Skipped(reason, diag) => {
+                    match reason {
+                        SkipReason::Binary => stats.skipped.binary += 1,
+                        SkipReason::Unreadable => stats.skipped.unreadable += 1,
+                    }
+                    file_diagnostics.extend(diag);
                 }
-                diagnostics.extend(diag);
-            }
-            FileOutcome::Searched {
-                bytes,
-                lossy,
-                result,
-            } => {
-                stats.files_searched += 1;
-                stats.bytes_searched += bytes;
-                if lossy {
-                    stats.lossy_files += 1;
-                }
-                let Some(mut result) = result else {
-                    return true;
-                };
-                diagnostics.append(&mut result.diagnostics);
-                stats.files_with_matches += 1;
-                any_match = true;
-                let found = match opts.mode {
-                    Mode::Matches | Mode::CountMatches => result.file.match_count,
-                    _ => 1,
-                };
-                total_count += found;
-                if let Some(max) = opts.max_results {
-                    let room = max.saturating_sub(match_count);
-                    if room == 0 {
+                FileOutcome::Searched {
+                    bytes,
+                    lossy,
+                    result,
+                } => {
+                    stats.files_searched += 1;
+                    stats.bytes_searched += bytes;
+                    if lossy {
+                        stats.lossy_files += 1;
+                    }
+                    let Some(mut result) = result else {
+                        return true;
+                    };
+                    file_diagnostics.append(&mut result.diagnostics);
+                    if result.file.match_count == 0 {
                         return true;
                     }
-                    if opts.mode == Mode::Matches && result.matches.len() > room {
-                        result.cut = result.matches.len() - room;
-                        result.matches.truncate(room);
-                        result.file.match_count = room;
+                    stats.files_with_matches += 1;
+                    any_match = true;
+                    let found = match opts.mode {
+                        Mode::Matches | Mode::CountMatches => result.file.match_count,
+                        _ => 1,
+                    };
+                    total_count += found;
+                    if let Some(max) = opts.max_results {
+                        let room = max.saturating_sub(match_count);
+                        if room == 0 {
+                            return true;
+                        }
+                        if opts.mode == Mode::Matches && result.matches.len() > room {
+                            result.cut = result.matches.len() - room;
+                            result.matches.truncate(room);
+                            result.file.match_count = room;
+                        }
+                    }
+                    match_count += match opts.mode {
+                        Mode::Matches => result.file.match_count,
+                        _ => 1,
+                    };
+                    if let Err(e) = emit(result) {
+                        io_error = Some(e);
+                        return false;
                     }
                 }
-                match_count += match opts.mode {
-                    Mode::Matches => result.matches.len(),
-                    _ => 1,
-                };
-                if let Err(e) = emit(result) {
-                    io_error = Some(e);
-                    return false;
-                }
             }
-        }
-        true
-    });
+            true
+        },
+    );
     if let Some(e) = io_error {
         return Ok(Err(e));
     }
+    stats.skipped.binary += tail.skipped.binary;
+    stats.skipped.too_large += tail.skipped.too_large;
+    stats.skipped.unreadable += tail.skipped.unreadable;
+    let mut diagnostics = tail.diagnostics;
+    diagnostics.append(&mut file_diagnostics);
     let status = if total_count > match_count {
         Status::Partial
     } else if any_match {
@@ -362,53 +384,284 @@ enum FileOutcome {
     },
 }
 
+/// What one worker thread keeps between files: its searchers and its read buffer.
+pub struct Worker {
+    /// Full search of a file's bytes: for text, and for files named on the command line.
+    searcher: Searcher,
+    /// Full search of a walked file that contains a NUL byte: stops there, as ripgrep does.
+    binary_searcher: Searcher,
+    /// First pass over a file read in 64 KiB chunks: is there any match? (`quit` on NUL for
+    /// walked files, as ripgrep.) Most files have none, and their bytes then only ever pass
+    /// through one small, cache-hot buffer.
+    probe: Searcher,
+    probe_binary: Searcher,
+    /// The whole file, for the files that match.
+    buf: Vec<u8>,
+}
+
+impl Worker {
+    fn new(opts: &SearchOptions) -> Self {
+        let build = |binary: BinaryDetection| {
+            SearcherBuilder::new()
+                .line_number(false)
+                .multi_line(opts.multiline)
+                // Offsets must be those of the bytes on disk: no BOM stripping, no transcoding.
+                .bom_sniffing(false)
+                .encoding(None)
+                .max_matches(opts.max_count.map(|n| n as u64))
+                .binary_detection(binary)
+                .build()
+        };
+        Worker {
+            searcher: build(BinaryDetection::none()),
+            binary_searcher: build(BinaryDetection::quit(0)),
+            probe: build(BinaryDetection::none()),
+            probe_binary: build(BinaryDetection::quit(0)),
+            buf: Vec::with_capacity(256 * 1024),
+        }
+    }
+}
+
+/// The failure to read `cand` as a diagnostic (error-level when the file was named).
+fn unreadable(cand: &Candidate, err: &std::io::Error) -> FileOutcome {
+    // Let the shared reader name the failure with its code and remediation.
+    let e = match crate::fsio::read(&cand.path, &cand.display) {
+        Err(e) => e,
+        Ok(_) => Error::new(
+            Code::PathUnreadable,
+            format!("{}: {err}", cand.display),
+            "check that the path is a readable file",
+        )
+        .with_file(&cand.display),
+    };
+    let level = if cand.explicit {
+        Level::Error
+    } else {
+        Level::Warning
+    };
+    let mut d = e.diagnostic(level);
+    d.tool = "search".into();
+    FileOutcome::Skipped(SkipReason::Unreadable, Some(d))
+}
+
+/// First-pass sink: stops at the first matching line.
+#[derive(Default)]
+struct Probe {
+    matched: bool,
+    binary: bool,
+    bytes: u64,
+}
+
+impl Sink for Probe {
+    type Error = std::io::Error;
+
+    fn matched(
+        &mut self,
+        _s: &Searcher,
+        _m: &SinkMatch<'_>,
+    ) -> std::result::Result<bool, Self::Error> {
+        self.matched = true;
+        Ok(false)
+    }
+
+    fn binary_data(&mut self, _s: &Searcher, _at: u64) -> std::result::Result<bool, Self::Error> {
+        self.binary = true;
+        Ok(false)
+    }
+
+    fn finish(
+        &mut self,
+        _s: &Searcher,
+        finish: &grep_searcher::SinkFinish,
+    ) -> std::result::Result<(), Self::Error> {
+        self.bytes = finish.byte_count();
+        Ok(())
+    }
+}
+
 fn search_file(
     opts: &SearchOptions,
     matcher: &RegexMatcher,
+    w: &mut Worker,
     cand: &Candidate,
     want_checksum: bool,
+    render: Option<Render<'_>>,
 ) -> FileOutcome {
-    let bytes = match crate::fsio::read(&cand.path, &cand.display) {
-        Ok(b) => b,
-        Err(e) => {
-            let level = if cand.explicit {
-                Level::Error
-            } else {
-                Level::Warning
-            };
-            let mut d = e.diagnostic(level);
-            d.tool = "search".into();
-            return FileOutcome::Skipped(SkipReason::Unreadable, Some(d));
-        }
+    use std::io::{Read, Seek};
+    let mut file = match std::fs::File::open(&cand.path) {
+        Ok(f) => f,
+        Err(e) => return unreadable(cand, &e),
     };
-    let binary = memchr::memchr(0, &bytes).is_some();
-    if binary && !cand.explicit {
+    // Human `-l`, `-c` and `--count-matches` need neither the bytes nor the lines: one pass
+    // over 64 KiB chunks, as ripgrep (`-l` stops at the first match).
+    if !want_checksum && opts.mode != Mode::Matches && !opts.multiline {
+        return count_only(opts, matcher, w, cand, &file);
+    }
+    // -U reads whole files anyway: no probe then.
+    if !opts.multiline {
+        let probe = if cand.explicit {
+            &mut w.probe
+        } else {
+            &mut w.probe_binary
+        };
+        let mut sink = Probe::default();
+        if let Err(e) = probe.search_reader(matcher, &file, &mut sink) {
+            return unreadable(cand, &e);
+        }
+        if !sink.matched {
+            if sink.binary {
+                return FileOutcome::Skipped(SkipReason::Binary, None);
+            }
+            return FileOutcome::Searched {
+                bytes: sink.bytes,
+                lossy: false,
+                result: None,
+            };
+        }
+        if let Err(e) = file.rewind() {
+            return unreadable(cand, &e);
+        }
+    }
+    w.buf.clear();
+    // Through `Take`, `read_to_end` reads into the spare capacity without first asking the
+    // file for its size (a statx and an lseek per file).
+    if let Err(e) = (&mut file).take(u64::MAX).read_to_end(&mut w.buf) {
+        return unreadable(cand, &e);
+    }
+    drop(file);
+    let outcome = search_bytes(opts, matcher, w, cand, want_checksum, render);
+    if w.buf.capacity() > 64 << 20 {
+        w.buf = Vec::with_capacity(256 * 1024);
+    }
+    outcome
+}
+
+/// `-l`/`-c`/`--count-matches` without checksums: counts from one chunked pass.
+fn count_only(
+    opts: &SearchOptions,
+    matcher: &RegexMatcher,
+    w: &mut Worker,
+    cand: &Candidate,
+    file: &std::fs::File,
+) -> FileOutcome {
+    let searcher = if cand.explicit {
+        &mut w.probe
+    } else {
+        &mut w.probe_binary
+    };
+    let (lines, matches, binary, bytes) = if opts.mode == Mode::FilesWithMatches {
+        let mut sink = Probe::default();
+        if let Err(e) = searcher.search_reader(matcher, file, &mut sink) {
+            return unreadable(cand, &e);
+        }
+        let n = usize::from(sink.matched);
+        (n, n, sink.binary, sink.bytes)
+    } else {
+        let mut sink = Collect {
+            matcher,
+            multi_line: false,
+            found: Found::default(),
+            bytes: 0,
+        };
+        if let Err(e) = searcher.search_reader(matcher, file, &mut sink) {
+            return unreadable(cand, &e);
+        }
+        let f = sink.found;
+        (f.lines, f.ranges.len(), f.binary_at.is_some(), sink.bytes)
+    };
+    if matches == 0 && binary {
         return FileOutcome::Skipped(SkipReason::Binary, None);
     }
-    let lossy = binary || std::str::from_utf8(&bytes).is_err();
-    let found = find_matches(opts, matcher, &bytes);
+    let result = (matches > 0).then(|| FileResult {
+        file: SearchFile {
+            file_path: cand.display.clone(),
+            checksum: String::new(),
+            match_count: matches,
+            line_count: lines,
+            lossy: false,
+        },
+        matches: Vec::new(),
+        diagnostics: Vec::new(),
+        cut: 0,
+        rendered: None,
+    });
+    FileOutcome::Searched {
+        bytes,
+        lossy: false,
+        result,
+    }
+}
+
+fn search_bytes(
+    opts: &SearchOptions,
+    matcher: &RegexMatcher,
+    w: &mut Worker,
+    cand: &Candidate,
+    want_checksum: bool,
+    render: Option<Render<'_>>,
+) -> FileOutcome {
+    let bytes = &w.buf[..];
+    let nul = memchr::memchr(0, bytes);
+    let found = if nul.is_some() && !cand.explicit {
+        // As ripgrep: stop at the NUL, keep what matched before it (buffer by buffer).
+        let found = find_matches(opts, matcher, &mut w.binary_searcher, bytes, true);
+        if found.ranges.is_empty() {
+            return FileOutcome::Skipped(SkipReason::Binary, None);
+        }
+        found
+    } else {
+        find_matches(opts, matcher, &mut w.searcher, bytes, false)
+    };
     let size = bytes.len() as u64;
+    let lossy = nul.is_some() || std::str::from_utf8(bytes).is_err();
+    let mut diagnostics = Vec::new();
+    if let Some(at) = nul {
+        let (code, message, fix) = if cand.explicit {
+            (
+                Code::BinarySearched,
+                format!(
+                    "{} is binary (NUL byte at offset {at}); searched because it was named",
+                    cand.display
+                ),
+                "treat matched_text and line_text as lossy; rely on the byte offsets",
+            )
+        } else {
+            (
+                Code::BinaryStopped,
+                format!(
+                    "{} is binary (NUL byte at offset {}): searching stopped there, as ripgrep does; \
+the matches before it are reported",
+                    cand.display,
+                    found.binary_at.unwrap_or(at as u64)
+                ),
+                "name the file on the command line to search all of it",
+            )
+        };
+        diagnostics.push(tool_diag(
+            Error::new(code, message, fix).with_file(&cand.display),
+        ));
+    }
     if found.ranges.is_empty() {
+        let result = (!diagnostics.is_empty()).then(|| FileResult {
+            file: SearchFile {
+                file_path: cand.display.clone(),
+                checksum: String::new(),
+                match_count: 0,
+                line_count: 0,
+                lossy,
+            },
+            matches: Vec::new(),
+            diagnostics,
+            cut: 0,
+            rendered: None,
+        });
         return FileOutcome::Searched {
             bytes: size,
             lossy,
-            result: None,
+            result,
         };
     }
-    let mut diagnostics = Vec::new();
-    if binary {
-        diagnostics.push(tool_diag(
-            Error::new(
-                Code::BinarySearched,
-                format!(
-                    "{} is binary (contains NUL bytes); searched because it was named",
-                    cand.display
-                ),
-                "treat matched_text and line_text as lossy; use byte offsets",
-            )
-            .with_file(&cand.display),
-        ));
-    } else if lossy {
+    if lossy && nul.is_none() {
         diagnostics.push(tool_diag(
             Error::new(
                 Code::NotUtf8,
@@ -418,12 +671,12 @@ fn search_file(
             .with_file(&cand.display),
         ));
     }
-    let index = LineIndex::new(&bytes);
     let matches = if opts.mode == Mode::Matches {
+        let index = LineIndex::new(bytes);
         found
             .ranges
             .iter()
-            .map(|r| make_match(opts, matcher, &bytes, &index, &cand.display, r.clone()))
+            .map(|r| make_match(opts, matcher, bytes, &index, &cand.display, r.clone()))
             .collect()
     } else {
         Vec::new()
@@ -431,7 +684,7 @@ fn search_file(
     let file = SearchFile {
         file_path: cand.display.clone(),
         checksum: if want_checksum {
-            checksum(&bytes)
+            checksum(bytes)
         } else {
             String::new()
         },
@@ -439,15 +692,23 @@ fn search_file(
         line_count: found.lines,
         lossy,
     };
+    let mut result = FileResult {
+        file,
+        matches,
+        diagnostics,
+        cut: 0,
+        rendered: None,
+    };
+    if let Some(render) = render {
+        let mut out = Vec::new();
+        render(&result, &mut out);
+        result.rendered = Some(out);
+        result.matches = Vec::new();
+    }
     FileOutcome::Searched {
         bytes: size,
         lossy,
-        result: Some(FileResult {
-            file,
-            matches,
-            diagnostics,
-            cut: 0,
-        }),
+        result: Some(result),
     }
 }
 
@@ -457,16 +718,28 @@ fn tool_diag(e: Error) -> DiagnosticPayload {
     d
 }
 
+/// Match ranges of one file.
+#[derive(Default)]
 struct Found {
     ranges: Vec<std::ops::Range<usize>>,
+    /// Matching lines (matches with -U): what `-c` counts.
     lines: usize,
+    /// Where the searcher met a NUL byte and stopped.
+    binary_at: Option<u64>,
 }
 
-/// Collects match ranges per matched line (or line group with -U), honouring `-m`.
+/// Look-ahead allowed past a multiline match's lines when finding its matches again (as
+/// ripgrep's printer).
+const MAX_LOOK_AHEAD: usize = 128;
+
+/// Collects match ranges per matched line (or line group with -U), finding the matches inside
+/// the lines the searcher reports exactly as ripgrep's printer does.
 struct Collect<'a> {
     matcher: &'a RegexMatcher,
+    multi_line: bool,
     found: Found,
-    max_lines: Option<usize>,
+    /// Bytes the searcher went through.
+    bytes: u64,
 }
 
 impl Sink for Collect<'_> {
@@ -477,45 +750,73 @@ impl Sink for Collect<'_> {
         _s: &Searcher,
         mat: &SinkMatch<'_>,
     ) -> std::result::Result<bool, Self::Error> {
-        let base = mat.absolute_byte_offset() as usize;
-        let mut hay = mat.bytes();
-        if let Some(h) = hay.strip_suffix(b"\n") {
-            hay = h;
-        }
+        let buf = mat.buffer();
+        let range = mat.bytes_range_in_buffer();
+        let base = mat.absolute_byte_offset() as usize - range.start;
+        let hay = if self.multi_line {
+            &buf[..buf.len().min(range.end + MAX_LOOK_AHEAD)]
+        } else {
+            let end = if buf[..range.end].ends_with(b"\n") {
+                range.end - 1
+            } else {
+                range.end
+            };
+            &buf[..end]
+        };
         let before = self.found.ranges.len();
-        let _ = self.matcher.find_iter(hay, |m| {
-            self.found.ranges.push(base + m.start()..base + m.end());
+        let ranges = &mut self.found.ranges;
+        let _ = self.matcher.find_iter_at(hay, range.start, |m| {
+            if m.start() >= range.end {
+                return false;
+            }
+            ranges.push(base + m.start()..base + m.end());
             true
         });
-        if self.found.ranges.len() > before {
-            self.found.lines += memchr::memchr_iter(b'\n', hay).count() + 1;
-        }
-        Ok(self.max_lines.is_none_or(|max| self.found.lines < max))
+        // What `-c` counts, as ripgrep: matching lines, or matches with -U (a line group can
+        // hold several); a reported line always counts.
+        let n = self.found.ranges.len() - before;
+        self.found.lines += if self.multi_line { n.max(1) } else { 1 };
+        Ok(true)
+    }
+
+    fn binary_data(
+        &mut self,
+        _s: &Searcher,
+        binary_byte_offset: u64,
+    ) -> std::result::Result<bool, Self::Error> {
+        self.found.binary_at = Some(binary_byte_offset);
+        Ok(false)
+    }
+
+    fn finish(
+        &mut self,
+        _s: &Searcher,
+        finish: &grep_searcher::SinkFinish,
+    ) -> std::result::Result<(), Self::Error> {
+        self.bytes = finish.byte_count();
+        Ok(())
     }
 }
 
-fn find_matches(opts: &SearchOptions, matcher: &RegexMatcher, bytes: &[u8]) -> Found {
-    if opts.max_count == Some(0) {
-        return Found {
-            ranges: Vec::new(),
-            lines: 0,
-        };
-    }
-    let mut searcher = SearcherBuilder::new()
-        .line_number(false)
-        .multi_line(opts.multiline)
-        .binary_detection(grep_searcher::BinaryDetection::none())
-        .build();
+fn find_matches(
+    opts: &SearchOptions,
+    matcher: &RegexMatcher,
+    searcher: &mut Searcher,
+    bytes: &[u8],
+    as_reader: bool,
+) -> Found {
     let mut sink = Collect {
         matcher,
-        found: Found {
-            ranges: Vec::new(),
-            lines: 0,
-        },
-        max_lines: opts.max_count,
+        multi_line: opts.multiline,
+        found: Found::default(),
+        bytes: 0,
     };
     // An error here can only come from the sink, which never fails.
-    let _ = searcher.search_slice(matcher, bytes, &mut sink);
+    let _ = if as_reader {
+        searcher.search_reader(matcher, bytes, &mut sink)
+    } else {
+        searcher.search_slice(matcher, bytes, &mut sink)
+    };
     sink.found
 }
 
@@ -552,7 +853,7 @@ fn make_match(
     let replacement = opts
         .replace
         .as_ref()
-        .map(|r| expand_replacement(matcher, bytes, index, &range, r));
+        .map(|r| expand_replacement(opts, matcher, bytes, index, &range, r));
     SearchMatch {
         match_id: new_id(),
         matched_text: lossy(&bytes[range]),
@@ -565,33 +866,34 @@ fn make_match(
     }
 }
 
-/// Expands `$1`, `${name}`, `$$` for one match, re-running the regex on the match's lines so
-/// that anchors and word boundaries see the same context as the search did.
+/// Expands `$1`, `${name}`, `$$` for one match, re-running the regex at the match's start
+/// with the same haystack bounds as the search (the line without its terminator, or the
+/// lines plus look-ahead with -U), so that anchors and word boundaries see the same context.
 fn expand_replacement(
+    opts: &SearchOptions,
     matcher: &RegexMatcher,
     bytes: &[u8],
     index: &LineIndex,
     range: &std::ops::Range<usize>,
     replacement: &str,
 ) -> String {
-    let line_start = index
-        .line_range(index.position(range.start).0)
-        .map(|r| r.start)
-        .unwrap_or(0);
-    let line_end = index
-        .line_range(index.position(range.end).0)
-        .map(|r| r.end)
-        .unwrap_or(bytes.len())
-        .max(range.end);
-    let hay = &bytes[line_start..line_end];
+    let end = if opts.multiline {
+        bytes.len().min(range.end + MAX_LOOK_AHEAD)
+    } else {
+        index
+            .line_range(index.position(range.start).0)
+            .map(|r| r.end)
+            .unwrap_or(bytes.len())
+            .max(range.end)
+    };
+    let hay = &bytes[..end];
     let mut caps = match matcher.new_captures() {
         Ok(c) => c,
         Err(_) => return replacement.to_string(),
     };
-    let at = range.start - line_start;
     let mut dst = Vec::new();
-    match matcher.captures_at(hay, at, &mut caps) {
-        Ok(true) if caps.get(0).is_some_and(|m| m.start() == at) => {
+    match matcher.captures_at(hay, range.start, &mut caps) {
+        Ok(true) if caps.get(0).is_some_and(|m| m.start() == range.start) => {
             caps.interpolate(
                 |name| matcher.capture_index(name),
                 hay,
