@@ -57,7 +57,8 @@ pub fn run(args: SearchArgs, printer: &mut Printer) -> io::Result<u8> {
         Format::Json => None,
         Format::Jsonl => Some(&render_jsonl),
     };
-    let mut raw_matches: Vec<u8> = Vec::new();
+    // Per-file chunks, kept apart: one growing buffer would be copied again at every doubling.
+    let mut raw_matches: Vec<Vec<u8>> = Vec::new();
     let out = printer.out();
     let outcome = search::run(
         &opts,
@@ -68,10 +69,7 @@ pub fn run(args: SearchArgs, printer: &mut Printer) -> io::Result<u8> {
             Format::Json => {
                 match r.rendered.take() {
                     Some(bytes) if !bytes.is_empty() => {
-                        if !raw_matches.is_empty() {
-                            raw_matches.push(b',');
-                        }
-                        raw_matches.extend_from_slice(&bytes);
+                        raw_matches.push(bytes);
                     }
                     Some(_) => {}
                     None => matches.append(&mut r.matches),
@@ -133,7 +131,7 @@ pub fn run(args: SearchArgs, printer: &mut Printer) -> io::Result<u8> {
 fn splice_matches(
     out: &mut impl Write,
     env: &JsonResponse<SearchData>,
-    raw: &[u8],
+    raw: &[Vec<u8>],
 ) -> io::Result<()> {
     const EMPTY: &[u8] = b"\"matches\":[]";
     let head = serde_json::to_vec(env)?;
@@ -141,7 +139,12 @@ fn splice_matches(
         memchr::memmem::find(&head, EMPTY).ok_or_else(|| io::Error::other("no matches key"))?;
     let split = at + EMPTY.len() - 1;
     out.write_all(&head[..split])?;
-    out.write_all(raw)?;
+    for (i, chunk) in raw.iter().enumerate() {
+        if i > 0 {
+            out.write_all(b",")?;
+        }
+        out.write_all(chunk)?;
+    }
     out.write_all(&head[split..])?;
     out.write_all(b"\n")
 }

@@ -5,7 +5,7 @@
 use super::{FileResult, Mode, Render, SearchFile, SearchMatch, SearchOptions};
 use crate::envelope::{new_id, DiagnosticPayload, Level};
 use crate::error::{Code, Error};
-use crate::span::{checksum, LineIndex};
+use crate::span::{checksum, LineIndex, Span};
 use crate::walk::Candidate;
 use grep_matcher::{Captures, Matcher};
 use grep_regex::RegexMatcher;
@@ -317,7 +317,17 @@ the matches before it are reported",
         found
             .ranges
             .iter()
-            .map(|r| make_match(opts, matcher, bytes, &index, &cand.display, r.clone()))
+            .map(|r| {
+                make_match(
+                    opts,
+                    matcher,
+                    bytes,
+                    &index,
+                    &cand.display,
+                    r.clone(),
+                    want_checksum,
+                )
+            })
             .collect()
     } else {
         Vec::new()
@@ -472,8 +482,25 @@ fn make_match(
     index: &LineIndex,
     display: &str,
     range: std::ops::Range<usize>,
+    ids: bool,
 ) -> SearchMatch {
-    let span = index.span(display, range.clone());
+    // Human output shows neither ids nor the span's path: skip hashing and copying them.
+    let span = if ids {
+        index.span(display, range.clone())
+    } else {
+        let ((start_line, start_col), (end_line, end_col)) =
+            (index.position(range.start), index.position(range.end));
+        Span {
+            span_id: String::new(),
+            file_path: String::new(),
+            byte_start: range.start,
+            byte_end: range.end,
+            start_line,
+            start_col,
+            end_line,
+            end_col,
+        }
+    };
     let last_line = if span.end_col == 0 && span.end_line > span.start_line {
         span.end_line - 1
     } else {
@@ -496,7 +523,7 @@ fn make_match(
         .as_ref()
         .map(|r| expand_replacement(opts, matcher, bytes, index, &range, r));
     SearchMatch {
-        match_id: new_id(),
+        match_id: if ids { new_id() } else { String::new() },
         matched_text: lossy(&bytes[range]),
         span,
         line_text,

@@ -267,7 +267,8 @@ fn first_line(s: &str) -> &str {
 pub type Render<'a> = &'a (dyn Fn(&FileResult, &mut Vec<u8>) + Sync);
 
 /// Runs the search, handing each file's result to `emit` in path order. `want_checksum` is
-/// false when the output will not show checksums (human format), to save hashing. With
+/// false when the output will not show checksums and ids (human format): files are then not
+/// hashed, and matches get empty `match_id`, `span.span_id` and `span.file_path`. With
 /// `render` (ignored under `--max-results`, whose cut happens in path order), each result
 /// arrives with `rendered` set and its `matches` dropped.
 pub fn run(

@@ -125,6 +125,15 @@ impl SearchHuman {
         } else {
             (":", "-")
         };
+        if !self.context
+            && !self.style.on
+            && self.max_columns.is_none()
+            && r.matches
+                .iter()
+                .all(|m| m.more_lines.is_empty() && m.replacement.is_none())
+        {
+            return self.plain_lines(out, &prefix, match_sep, &r.matches);
+        }
         let lines = collect_lines(&r.matches);
         let mut prev: Option<usize> = None;
         for (no, line) in &lines {
@@ -152,6 +161,30 @@ impl SearchHuman {
                 }
                 Line::Replaced => {}
             }
+        }
+        Ok(())
+    }
+
+    /// The common case, without allocating: single-line matches, no context, no colour, no
+    /// replacement, no column limit — one `prefix:line:col:text` per matching line.
+    fn plain_lines(
+        &self,
+        out: &mut impl Write,
+        prefix: &str,
+        sep: &str,
+        matches: &[SearchMatch],
+    ) -> io::Result<()> {
+        let mut last_line = 0;
+        for m in matches {
+            if m.span.start_line == last_line {
+                continue;
+            }
+            last_line = m.span.start_line;
+            out.write_all(prefix.as_bytes())?;
+            out.write_all(sep.as_bytes())?;
+            write!(out, "{}:{}:", m.span.start_line, m.span.start_col + 1)?;
+            out.write_all(m.line_text.as_bytes())?;
+            out.write_all(b"\n")?;
         }
         Ok(())
     }
