@@ -136,6 +136,9 @@ fn check_envelope(env: &TestEnv, e: &Envelope) {
         assert!(["error", "warning", "note"].contains(&d.level.as_str()));
         assert!(d.code.is_some() && d.remediation.is_some(), "{d:?}");
         assert!(!d.message.is_empty());
+        if let Some(span) = &d.span {
+            check_span(env.path(), &serde_json::to_value(span).unwrap());
+        }
     }
     let Some(data) = &e.data else {
         assert_eq!(e.status, "error");
@@ -279,6 +282,12 @@ fn json_matches_spans_and_files_on_awkward_files() {
             && d.level == "warning"
             && d.file.as_deref() == Some("latin1.txt")));
     assert_eq!(data.stats.files_searched, 8);
+    let total: u64 = ["crlf.rs", "bom.rs", "tabs.rs", "multi.py", "nofinal.rs", "empty.rs"]
+        .iter()
+        .chain(&["latin1.txt", "sub/dir/deep.rs"])
+        .map(|f| env.read(f).len() as u64)
+        .sum();
+    assert_eq!(data.stats.bytes_searched, total);
     assert_eq!(data.stats.files_with_matches, 7);
     assert_eq!(data.match_count, 8);
     assert_eq!(data.total_count, 8);

@@ -38,6 +38,8 @@ pub struct Worker {
     probe_binary: Searcher,
     /// The whole file, for the files that match.
     buf: Vec<u8>,
+    /// Storage of the last file's `LineIndex`, reused.
+    line_starts: Vec<usize>,
 }
 
 impl Worker {
@@ -59,6 +61,7 @@ impl Worker {
             probe: build(BinaryDetection::none()),
             probe_binary: build(BinaryDetection::quit(0)),
             buf: Vec::with_capacity(256 * 1024),
+            line_starts: Vec::new(),
         }
     }
 }
@@ -313,8 +316,8 @@ the matches before it are reported",
         ));
     }
     let matches = if opts.mode == Mode::Matches {
-        let index = LineIndex::new(bytes);
-        found
+        let index = LineIndex::with_buffer(bytes, std::mem::take(&mut w.line_starts));
+        let matches = found
             .ranges
             .iter()
             .map(|r| {
@@ -328,7 +331,9 @@ the matches before it are reported",
                     want_checksum,
                 )
             })
-            .collect()
+            .collect();
+        w.line_starts = index.into_starts();
+        matches
     } else {
         Vec::new()
     };
