@@ -132,6 +132,8 @@ pub(super) fn search_file(
     render: Option<Render<'_>>,
 ) -> FileOutcome {
     use std::io::{Read, Seek};
+    /// Files up to this size are read whole at once (see below).
+    const SMALL_FILE: usize = 128 * 1024;
     let mut file = match std::fs::File::open(&cand.path) {
         Ok(f) => f,
         Err(e) => return unreadable(cand, &e),
@@ -141,15 +143,25 @@ pub(super) fn search_file(
     if !want_checksum && opts.mode != Mode::Matches && !opts.multiline {
         return count_only(opts, matcher, w, cand, &file);
     }
+    // Small files (most of a source tree) are read whole into the worker's buffer, which stays
+    // in cache, and searched once. Larger ones are first probed in 64 KiB chunks (the prefix
+    // already read, then the rest of the file): only if something matches are they read whole.
+    w.buf.clear();
+    // Through `Take`, `read_to_end` reads into the spare capacity without first asking the
+    // file for its size (a statx and an lseek per file).
+    if let Err(e) = (&mut file).take(SMALL_FILE as u64).read_to_end(&mut w.buf) {
+        return unreadable(cand, &e);
+    }
     // -U reads whole files anyway: no probe then.
-    if !opts.multiline {
+    if w.buf.len() == SMALL_FILE && !opts.multiline {
         let probe = if cand.explicit {
             &mut w.probe
         } else {
             &mut w.probe_binary
         };
         let mut sink = Probe::default();
-        if let Err(e) = probe.search_reader(matcher, &file, &mut sink) {
+        let reader = std::io::Cursor::new(&w.buf[..]).chain(&file);
+        if let Err(e) = probe.search_reader(matcher, reader, &mut sink) {
             return unreadable(cand, &e);
         }
         if !sink.matched {
@@ -162,13 +174,10 @@ pub(super) fn search_file(
                 result: None,
             };
         }
-        if let Err(e) = file.rewind() {
+        if let Err(e) = file.seek(std::io::SeekFrom::Start(SMALL_FILE as u64)) {
             return unreadable(cand, &e);
         }
     }
-    w.buf.clear();
-    // Through `Take`, `read_to_end` reads into the spare capacity without first asking the
-    // file for its size (a statx and an lseek per file).
     if let Err(e) = (&mut file).take(u64::MAX).read_to_end(&mut w.buf) {
         return unreadable(cand, &e);
     }
@@ -257,7 +266,7 @@ fn search_bytes(
         find_matches(opts, matcher, &mut w.searcher, bytes, false)
     };
     let size = bytes.len() as u64;
-    let lossy = nul.is_some() || std::str::from_utf8(bytes).is_err();
+    let lossy = nul.is_some() || (!found.ranges.is_empty() && std::str::from_utf8(bytes).is_err());
     let mut diagnostics = Vec::new();
     if let Some(at) = nul {
         let (code, message, fix) = if cand.explicit {
