@@ -355,11 +355,13 @@ impl Walker {
                 Err(err) => {
                     self.skipped.unreadable += 1;
                     let (file, msg) = walk_error_parts(&err);
-                    let mut e = Error::new(
-                        Code::PathUnreadable,
-                        msg,
-                        "check permissions, or exclude the path with -g '!PATH'",
-                    );
+                    let fix = if is_loop(&err) {
+                        "the link leads back to a directory being searched: drop -L/--follow, \
+or exclude the link with -g '!PATH'"
+                    } else {
+                        "check permissions, or exclude the path with -g '!PATH'"
+                    };
+                    let mut e = Error::new(Code::PathUnreadable, msg, fix);
                     if let Some(f) = file {
                         e = e.with_file(f);
                     }
@@ -367,6 +369,14 @@ impl Walker {
                 }
             }
         }
+    }
+}
+
+fn is_loop(err: &ignore::Error) -> bool {
+    match err {
+        ignore::Error::Loop { .. } => true,
+        ignore::Error::WithPath { err, .. } | ignore::Error::WithDepth { err, .. } => is_loop(err),
+        _ => false,
     }
 }
 

@@ -282,11 +282,18 @@ fn json_matches_spans_and_files_on_awkward_files() {
             && d.level == "warning"
             && d.file.as_deref() == Some("latin1.txt")));
     assert_eq!(data.stats.files_searched, 8);
-    let total: u64 = ["crlf.rs", "bom.rs", "tabs.rs", "multi.py", "nofinal.rs", "empty.rs"]
-        .iter()
-        .chain(&["latin1.txt", "sub/dir/deep.rs"])
-        .map(|f| env.read(f).len() as u64)
-        .sum();
+    let total: u64 = [
+        "crlf.rs",
+        "bom.rs",
+        "tabs.rs",
+        "multi.py",
+        "nofinal.rs",
+        "empty.rs",
+    ]
+    .iter()
+    .chain(&["latin1.txt", "sub/dir/deep.rs"])
+    .map(|f| env.read(f).len() as u64)
+    .sum();
     assert_eq!(data.stats.bytes_searched, total);
     assert_eq!(data.stats.files_with_matches, 7);
     assert_eq!(data.match_count, 8);
@@ -494,6 +501,7 @@ fn symlink_loop_and_unreadable() {
         .expect("symlink loop reported");
     assert_eq!(loop_diag.level, "warning");
     assert!(loop_diag.message.contains("loop"), "{}", loop_diag.message);
+    assert!(loop_diag.remediation.as_deref().unwrap().contains("-L"));
     // Without -L the link is not followed: nothing to report.
     let (e, _) = search(&env, &["fn"]);
     assert!(e.diagnostics.is_empty());
