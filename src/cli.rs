@@ -125,7 +125,12 @@ pub struct SearchArgs {
     pub paths: Vec<PathBuf>,
     /// A pattern to search for (repeatable; a line matching any of them matches). Use it for
     /// patterns that start with `-`.
-    #[arg(short = 'e', long = "regexp", value_name = "PATTERN")]
+    #[arg(
+        short = 'e',
+        long = "regexp",
+        value_name = "PATTERN",
+        allow_hyphen_values = true
+    )]
     pub regexp: Vec<String>,
     /// Treat the pattern as a literal string, not a regex.
     #[arg(short = 'F', long)]

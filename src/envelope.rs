@@ -115,8 +115,11 @@ impl<D: Serialize> JsonResponse<D> {
         }
     }
 
-    /// A failed run: status `error` (or `rejected`), no data, the error set.
+    /// A failed run: status `error` (or `rejected`), no data, the error set. The error's
+    /// `tool` is the command that failed, also for shared `LLM_` codes.
     pub fn failed(command: &'static str, query: serde_json::Value, error: &Error) -> Self {
+        let mut diagnostic = error.to_diagnostic();
+        diagnostic.tool = command.to_string();
         JsonResponse {
             schema_version: SCHEMA_VERSION,
             execution_id: new_id(),
@@ -126,7 +129,7 @@ impl<D: Serialize> JsonResponse<D> {
             data: None,
             partial: false,
             diagnostics: error.extra_diagnostics().to_vec(),
-            error: Some(error.to_diagnostic()),
+            error: Some(diagnostic),
         }
     }
 }

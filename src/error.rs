@@ -51,6 +51,7 @@ codes! {
     InvalidRegex = "SEARCH_E001", Error, "the search pattern is not a valid regular expression";
     BinarySearched = "SEARCH_E002", Ok, "a binary file named on the command line was searched; text fields are lossy (warning)";
     InvalidArgument = "SEARCH_E003", Error, "an option value is out of range or contradicts another option";
+    BinaryStopped = "SEARCH_E004", Ok, "a binary file found by walking matched before its first NUL byte; searching it stopped there, as ripgrep does (warning)";
     // The mutation core, shared by transform, patch and write; `tool` names the command.
     ChecksumMismatch = "LLM_E101", Rejected, "the file's SHA-256 is not the expected checksum: it changed since it was read";
     ConcurrentModification = "LLM_E102", Rejected, "another process changed the file between its read and the write";

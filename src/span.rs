@@ -91,6 +91,23 @@ impl LineIndex {
         }
     }
 
+    /// Like [`LineIndex::new`], reusing the allocation of `starts` (from
+    /// [`LineIndex::into_starts`]): for callers that index many files in a row.
+    pub fn with_buffer(text: &[u8], mut starts: Vec<usize>) -> Self {
+        starts.clear();
+        starts.push(0);
+        starts.extend(memchr::memchr_iter(b'\n', text).map(|i| i + 1));
+        LineIndex {
+            starts,
+            len: text.len(),
+        }
+    }
+
+    /// Gives back the index's storage, for [`LineIndex::with_buffer`].
+    pub fn into_starts(self) -> Vec<usize> {
+        self.starts
+    }
+
     /// Number of lines as an editor shows them: a final `\n` does not open an extra line,
     /// except that an empty text has one (empty) line.
     pub fn line_count(&self) -> usize {
@@ -295,6 +312,16 @@ mod tests {
         let idx = LineIndex::new(text);
         let x = text.iter().position(|&b| b == b'x').unwrap();
         assert_eq!(idx.position(x), (1, 7));
+    }
+
+    #[test]
+    fn reused_buffer_indexes_the_same() {
+        let a = LineIndex::new(b"one\ntwo\nthree");
+        let b = LineIndex::with_buffer(b"one\ntwo\nthree", vec![7; 40]);
+        assert_eq!(a.starts, b.starts);
+        assert_eq!(b.position(5), (2, 1));
+        let c = LineIndex::with_buffer(b"", b.into_starts());
+        assert_eq!((c.line_count(), c.position(0)), (1, (1, 0)));
     }
 
     #[test]

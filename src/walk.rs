@@ -83,6 +83,42 @@ pub fn type_table() -> Vec<(String, Vec<String>)> {
 /// A missing path is an error-level diagnostic and the walk goes on (like ripgrep); a bad glob or
 /// an unknown type stops the run.
 pub fn walk(opts: &WalkOptions, tool: &str) -> Result<Walk> {
+    let walker = prepare(opts, tool)?;
+    let mut files = Vec::new();
+    let tail = walker.collect_into(&mut files);
+    Ok(Walk {
+        files,
+        skipped: tail.skipped,
+        diagnostics: tail.diagnostics,
+    })
+}
+
+/// A walk whose filters are built and whose roots are checked, ready to produce files.
+/// [`walk`] collects it; [`Walker::stream`] hands files over one at a time, in path order, so
+/// that work can start before the walk ends.
+pub struct Walker {
+    explicit: Vec<Candidate>,
+    walk_roots: Vec<PathBuf>,
+    builder: Option<WalkBuilder>,
+    cwd: PathBuf,
+    follow: bool,
+    max_filesize: Option<u64>,
+    tool: String,
+    skipped: Skipped,
+    diagnostics: Vec<DiagnosticPayload>,
+}
+
+/// What a streamed walk leaves once its files are handed over.
+#[derive(Debug, Default)]
+pub struct WalkTail {
+    /// Files skipped while walking.
+    pub skipped: Skipped,
+    /// Problems met while walking (error-level for explicitly named paths).
+    pub diagnostics: Vec<DiagnosticPayload>,
+}
+
+/// Builds the filters and checks the roots of a walk (see [`walk`] for the rules).
+pub fn prepare(opts: &WalkOptions, tool: &str) -> Result<Walker> {
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     let default = [PathBuf::from(".")];
     let roots: &[PathBuf] = if opts.paths.is_empty() {
@@ -151,9 +187,19 @@ pub fn walk(opts: &WalkOptions, tool: &str) -> Result<Walk> {
         })?
     };
 
-    let mut out = Walk::default();
-    let mut walk_roots = Vec::new();
+    let mut out = Walker {
+        explicit: Vec::new(),
+        walk_roots: Vec::new(),
+        builder: None,
+        follow: opts.follow,
+        max_filesize: opts.max_filesize,
+        tool: tool.to_string(),
+        skipped: Skipped::default(),
+        diagnostics: Vec::new(),
+        cwd,
+    };
     for root in roots {
+        let shown = display_path_from(&out.cwd, root);
         match std::fs::metadata(root) {
             Ok(meta) if meta.is_file() || !meta.is_dir() => {
                 // Named files are searched whatever the filters say, as in ripgrep.
@@ -164,25 +210,24 @@ pub fn walk(opts: &WalkOptions, tool: &str) -> Result<Walk> {
                             Error::new(
                                 Code::FileTooLarge,
                                 format!(
-                                    "{} is {} bytes, larger than --max-filesize {max}",
-                                    display_path(root),
+                                    "{shown} is {} bytes, larger than --max-filesize {max}",
                                     meta.len()
                                 ),
                                 "raise --max-filesize or drop it",
                             )
-                            .with_file(display_path(root))
+                            .with_file(shown)
                             .diagnostic(Level::Warning),
                         );
                         continue;
                     }
                 }
-                out.files.push(Candidate {
+                out.explicit.push(Candidate {
                     path: root.clone(),
-                    display: display_path(root),
+                    display: shown,
                     explicit: true,
                 });
             }
-            Ok(_) => walk_roots.push(root.clone()),
+            Ok(_) => out.walk_roots.push(root.clone()),
             Err(e) => {
                 let (code, fix) = if e.kind() == std::io::ErrorKind::NotFound {
                     (
@@ -193,17 +238,17 @@ pub fn walk(opts: &WalkOptions, tool: &str) -> Result<Walk> {
                     (Code::PathUnreadable, "check the permissions of the path")
                 };
                 out.diagnostics.push(
-                    Error::new(code, format!("{}: {e}", display_path(root)), fix)
-                        .with_file(display_path(root))
+                    Error::new(code, format!("{shown}: {e}"), fix)
+                        .with_file(shown)
                         .diagnostic(Level::Error),
                 );
             }
         }
     }
 
-    if !walk_roots.is_empty() {
-        let mut builder = WalkBuilder::new(&walk_roots[0]);
-        for r in &walk_roots[1..] {
+    if let Some((first, rest)) = out.walk_roots.split_first() {
+        let mut builder = WalkBuilder::new(first);
+        for r in rest {
             builder.add(r);
         }
         builder
@@ -217,57 +262,122 @@ pub fn walk(opts: &WalkOptions, tool: &str) -> Result<Walk> {
             .follow_links(opts.follow)
             .overrides(overrides)
             .types(types)
+            // Children in name order make the depth-first walk come out in path order.
+            .sort_by_file_name(|a, b| a.cmp(b))
             .threads(1);
+        out.builder = Some(builder);
+    }
+    Ok(out)
+}
+
+impl Walker {
+    /// Hands every file to `f` in path order (sorted and deduplicated, as [`walk`] returns
+    /// them); `f` returns `false` to stop. With a single root the files come as the walk finds
+    /// them; with several, after the walk (to sort them).
+    pub fn stream(mut self, f: &mut dyn FnMut(Candidate) -> bool) -> WalkTail {
+        if self.explicit.len() + self.walk_roots.len() > 1 {
+            let mut files = Vec::new();
+            let tail = self.collect_into(&mut files);
+            for c in files {
+                if !f(c) {
+                    break;
+                }
+            }
+            return tail;
+        }
+        for c in std::mem::take(&mut self.explicit) {
+            if !f(c) {
+                return self.finish();
+            }
+        }
+        self.walk_tree(f);
+        self.finish()
+    }
+
+    /// Every file, sorted by path and deduplicated.
+    fn collect_into(mut self, files: &mut Vec<Candidate>) -> WalkTail {
+        files.append(&mut self.explicit);
+        self.walk_tree(&mut |c| {
+            files.push(c);
+            true
+        });
+        files.sort_by(|a, b| a.path.cmp(&b.path));
+        files.dedup_by(|a, b| a.path == b.path);
+        self.finish()
+    }
+
+    fn finish(mut self) -> WalkTail {
+        for d in &mut self.diagnostics {
+            d.tool = self.tool.clone();
+        }
+        WalkTail {
+            skipped: self.skipped,
+            diagnostics: self.diagnostics,
+        }
+    }
+
+    /// Walks the directory roots, handing files to `f` in depth-first name order.
+    fn walk_tree(&mut self, f: &mut dyn FnMut(Candidate) -> bool) {
+        let Some(builder) = self.builder.take() else {
+            return;
+        };
         for entry in builder.build() {
             match entry {
                 Ok(entry) => {
                     let is_file = entry.file_type().is_some_and(|t| t.is_file());
-                    let is_link = entry.path_is_symlink() && !opts.follow;
+                    let is_link = entry.path_is_symlink() && !self.follow;
                     if !is_file || is_link {
                         continue;
                     }
-                    if let Some(max) = opts.max_filesize {
+                    if let Some(max) = self.max_filesize {
                         match entry.metadata() {
                             Ok(m) if m.len() > max => {
-                                out.skipped.too_large += 1;
+                                self.skipped.too_large += 1;
                                 continue;
                             }
                             Ok(_) => {}
                             Err(_) => {
-                                out.skipped.unreadable += 1;
+                                self.skipped.unreadable += 1;
                                 continue;
                             }
                         }
                     }
                     let path = entry.into_path();
-                    out.files.push(Candidate {
-                        display: display_path(&path),
+                    let c = Candidate {
+                        display: display_path_from(&self.cwd, &path),
                         path,
                         explicit: false,
-                    });
+                    };
+                    if !f(c) {
+                        return;
+                    }
                 }
                 Err(err) => {
-                    out.skipped.unreadable += 1;
+                    self.skipped.unreadable += 1;
                     let (file, msg) = walk_error_parts(&err);
-                    let mut e = Error::new(
-                        Code::PathUnreadable,
-                        msg,
-                        "check permissions, or exclude the path with -g '!PATH'",
-                    );
+                    let fix = if is_loop(&err) {
+                        "the link leads back to a directory being searched: drop -L/--follow, \
+or exclude the link with -g '!PATH'"
+                    } else {
+                        "check permissions, or exclude the path with -g '!PATH'"
+                    };
+                    let mut e = Error::new(Code::PathUnreadable, msg, fix);
                     if let Some(f) = file {
                         e = e.with_file(f);
                     }
-                    out.diagnostics.push(e.diagnostic(Level::Warning));
+                    self.diagnostics.push(e.diagnostic(Level::Warning));
                 }
             }
         }
     }
-    for d in &mut out.diagnostics {
-        d.tool = tool.to_string();
+}
+
+fn is_loop(err: &ignore::Error) -> bool {
+    match err {
+        ignore::Error::Loop { .. } => true,
+        ignore::Error::WithPath { err, .. } | ignore::Error::WithDepth { err, .. } => is_loop(err),
+        _ => false,
     }
-    out.files.sort_by(|a, b| a.path.cmp(&b.path));
-    out.files.dedup_by(|a, b| a.path == b.path);
-    Ok(out)
 }
 
 fn walk_error_parts(err: &ignore::Error) -> (Option<String>, String) {
@@ -405,6 +515,132 @@ where
     });
 }
 
+/// Like [`for_each_ordered`], but the items come from `produce` (typically
+/// [`Walker::stream`], run on its own thread so that work starts before the walk ends), and each
+/// worker keeps a state made by `init` (buffers, a searcher) across its items. Results reach
+/// `emit` in the order `produce` gave the items; `emit` returns `false` to stop everything.
+/// Returns what `produce` returned.
+pub fn for_each_ordered_stream<T, S, R, P, PR, I, W, E>(
+    produce: P,
+    threads: usize,
+    init: I,
+    work: W,
+    mut emit: E,
+) -> PR
+where
+    T: Send,
+    R: Send,
+    PR: Send,
+    P: FnOnce(&mut dyn FnMut(T) -> bool) -> PR + Send,
+    I: Fn() -> S + Sync,
+    W: Fn(&mut S, T) -> R + Sync,
+    E: FnMut(R) -> bool,
+{
+    if threads <= 1 {
+        let mut state = init();
+        return produce(&mut |item| emit(work(&mut state, item)));
+    }
+    // Items and results travel in batches: one lock and at most one wake-up per batch, not
+    // per file. The item queue is unbounded (the walk never waits for the workers); results
+    // are bounded, so a slow reader of the output holds the workers back.
+    const BATCH: usize = 16;
+    let stop = AtomicBool::new(false);
+    let queue = BatchQueue {
+        state: std::sync::Mutex::new((std::collections::VecDeque::new(), false)),
+        ready: std::sync::Condvar::new(),
+    };
+    let (tx, rx) = mpsc::sync_channel::<Vec<(usize, R)>>(threads * 4);
+    let (stop, queue, init, work) = (&stop, &queue, &init, &work);
+    std::thread::scope(|scope| {
+        let producer = scope.spawn(move || {
+            let mut n = 0usize;
+            let mut batch = Vec::with_capacity(BATCH);
+            let out = produce(&mut |item| {
+                if stop.load(Ordering::Relaxed) {
+                    return false;
+                }
+                batch.push((n, item));
+                n += 1;
+                if batch.len() == BATCH {
+                    queue.push(&mut batch, false);
+                }
+                true
+            });
+            queue.push(&mut batch, true);
+            out
+        });
+        for _ in 0..threads {
+            let tx = tx.clone();
+            scope.spawn(move || {
+                let mut state = init();
+                let mut batch = Vec::with_capacity(BATCH);
+                while queue.pop(&mut batch, BATCH) {
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let results: Vec<(usize, R)> = batch
+                        .drain(..)
+                        .map(|(i, item)| (i, work(&mut state, item)))
+                        .collect();
+                    if tx.send(results).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut pending: BTreeMap<usize, R> = BTreeMap::new();
+        let mut want = 0;
+        let mut stopped = false;
+        for results in rx.iter() {
+            if stopped {
+                continue;
+            }
+            pending.extend(results);
+            while let Some(r) = pending.remove(&want) {
+                want += 1;
+                if !emit(r) {
+                    stop.store(true, Ordering::Relaxed);
+                    stopped = true;
+                    pending.clear();
+                    break;
+                }
+            }
+        }
+        producer.join().expect("the walk thread panicked")
+    })
+}
+
+/// The work queue of [`for_each_ordered_stream`]: items in batches, and whether the producer
+/// is done.
+struct BatchQueue<T> {
+    state: std::sync::Mutex<(std::collections::VecDeque<T>, bool)>,
+    ready: std::sync::Condvar,
+}
+
+impl<T> BatchQueue<T> {
+    /// Moves `items` into the queue (and marks it finished when `done`), waking the workers.
+    fn push(&self, items: &mut Vec<T>, done: bool) {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        state.0.extend(items.drain(..));
+        state.1 |= done;
+        drop(state);
+        self.ready.notify_all();
+    }
+
+    /// Waits for items and moves up to `max` into `out`; `false` once the queue is finished
+    /// and empty.
+    fn pop(&self, out: &mut Vec<T>, max: usize) -> bool {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        while state.0.is_empty() && !state.1 {
+            state = self.ready.wait(state).unwrap_or_else(|e| e.into_inner());
+        }
+        let n = state.0.len().min(max);
+        out.extend(state.0.drain(..n));
+        n > 0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -439,6 +675,51 @@ mod tests {
             },
         );
         assert_eq!(seen, items.iter().map(|i| i * 2).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn ordered_stream_keeps_order_and_stops() {
+        for threads in [1, 2, 4] {
+            let mut seen = Vec::new();
+            let produced = for_each_ordered_stream(
+                |push: &mut dyn FnMut(usize) -> bool| (0..1000).take_while(|&i| push(i)).count(),
+                threads,
+                || 0usize,
+                |calls, i| {
+                    *calls += 1;
+                    i * 3
+                },
+                |r| {
+                    seen.push(r);
+                    seen.len() < 700
+                },
+            );
+            assert_eq!(seen, (0..700).map(|i| i * 3).collect::<Vec<_>>());
+            assert!(produced >= 699, "{produced}");
+        }
+    }
+
+    #[test]
+    fn walk_streams_in_path_order() {
+        let dir = tempfile::tempdir().unwrap();
+        for f in ["b.rs", "a/z.rs", "a.rs", "a/b/c.rs", "a-b/x.rs", "B.rs"] {
+            let p = dir.path().join(f);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(&p, "x").unwrap();
+        }
+        let opts = WalkOptions {
+            paths: vec![dir.path().to_path_buf()],
+            ..Default::default()
+        };
+        let mut streamed = Vec::new();
+        prepare(&opts, "t").unwrap().stream(&mut |c| {
+            streamed.push(c.path);
+            true
+        });
+        let mut sorted = streamed.clone();
+        sorted.sort();
+        assert_eq!(streamed, sorted);
+        assert_eq!(streamed.len(), 6);
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! `llm search` glue: picks the printer for the format and streams file results into it.
 
 use crate::cli::SearchArgs;
-use crate::cmd::search::{self, SearchData, SearchFile, SearchMatch};
+use crate::cmd::search::{self, FileResult, SearchData, SearchFile, SearchMatch};
 use crate::envelope::JsonResponse;
 use crate::output::human::search::SearchHuman;
 use crate::output::human::Style;
@@ -14,18 +14,18 @@ pub fn run(args: SearchArgs, printer: &mut Printer) -> io::Result<u8> {
         return type_list(printer);
     }
     let view = args.view();
-    let single_file = args.paths.len() == 1 && args.regexp.is_empty() && args.paths[0].is_file();
     let opts = match args.into_options() {
         Ok(o) => o,
         Err(e) => return crate::fail_query(printer, "search", serde_json::Value::Null, &e),
     };
+    let single_file = opts.walk.paths.len() == 1 && opts.walk.paths[0].is_file();
     let query = opts.query_echo();
     let format = printer.format;
     let pretty = printer.tty;
 
     let mut matches: Vec<SearchMatch> = Vec::new();
     let mut files: Vec<SearchFile> = Vec::new();
-    let mut human = SearchHuman::new(
+    let human = SearchHuman::new(
         Style { on: printer.color },
         view.heading.unwrap_or(printer.tty),
         view,
@@ -33,22 +33,64 @@ pub fn run(args: SearchArgs, printer: &mut Printer) -> io::Result<u8> {
         opts.before_context + opts.after_context > 0,
         single_file,
     );
-    let out = printer.out();
-    let outcome = search::run(&opts, format != Format::Human, &mut |mut r| match format {
-        Format::Human => human.file(out, &r),
-        Format::Json => {
-            matches.append(&mut r.matches);
-            files.push(r.file);
-            Ok(())
-        }
-        Format::Jsonl => {
-            for m in &r.matches {
-                json::tagged_line(out, "match", m)?;
+    // Matches are rendered by the search's worker threads: human text, JSON lines, or (for
+    // compact JSON) the comma-separated members of `data.matches`, spliced in at the end.
+    let render_json = |r: &FileResult, buf: &mut Vec<u8>| {
+        for (i, m) in r.matches.iter().enumerate() {
+            if i > 0 {
+                buf.push(b',');
             }
-            files.push(r.file);
-            Ok(())
+            let _ = serde_json::to_writer(&mut *buf, m);
         }
-    });
+    };
+    let render_jsonl = |r: &FileResult, buf: &mut Vec<u8>| {
+        for m in &r.matches {
+            let _ = json::tagged_line(buf, "match", m);
+        }
+    };
+    let render_human = |r: &FileResult, buf: &mut Vec<u8>| {
+        let _ = human.body(buf, r);
+    };
+    let render: Option<search::Render> = match format {
+        Format::Human => Some(&render_human),
+        Format::Json if !pretty => Some(&render_json),
+        Format::Json => None,
+        Format::Jsonl => Some(&render_jsonl),
+    };
+    // Per-file chunks, kept apart: one growing buffer would be copied again at every doubling.
+    let mut raw_matches: Vec<Vec<u8>> = Vec::new();
+    let out = printer.out();
+    let outcome = search::run(
+        &opts,
+        format != Format::Human,
+        render,
+        &mut |mut r| match format {
+            Format::Human => human.file(out, &r),
+            Format::Json => {
+                match r.rendered.take() {
+                    Some(bytes) if !bytes.is_empty() => {
+                        raw_matches.push(bytes);
+                    }
+                    Some(_) => {}
+                    None => matches.append(&mut r.matches),
+                }
+                files.push(r.file);
+                Ok(())
+            }
+            Format::Jsonl => {
+                match r.rendered.take() {
+                    Some(bytes) => out.write_all(&bytes)?,
+                    None => {
+                        for m in &r.matches {
+                            json::tagged_line(out, "match", m)?;
+                        }
+                    }
+                }
+                files.push(r.file);
+                Ok(())
+            }
+        },
+    );
     let summary = match outcome {
         Ok(Ok(s)) => s,
         Ok(Err(io_err)) => return Err(io_err),
@@ -75,10 +117,36 @@ pub fn run(args: SearchArgs, printer: &mut Printer) -> io::Result<u8> {
     let env = JsonResponse::new("search", summary.status, query, data, summary.diagnostics);
     let out = printer.out();
     match format {
+        Format::Json if !raw_matches.is_empty() => splice_matches(out, &env, &raw_matches)?,
         Format::Json => json::envelope(out, &env, pretty)?,
         _ => json::tagged_line(out, "summary", &env)?,
     }
     Ok(code)
+}
+
+/// Writes the compact envelope with the pre-rendered matches as `data.matches`: the envelope
+/// is serialized with an empty `matches` array, which is then filled in. The first
+/// `"matches":[]` is that array: any earlier occurrence would be inside a JSON string, where
+/// its quotes are escaped.
+fn splice_matches(
+    out: &mut impl Write,
+    env: &JsonResponse<SearchData>,
+    raw: &[Vec<u8>],
+) -> io::Result<()> {
+    const EMPTY: &[u8] = b"\"matches\":[]";
+    let head = serde_json::to_vec(env)?;
+    let at =
+        memchr::memmem::find(&head, EMPTY).ok_or_else(|| io::Error::other("no matches key"))?;
+    let split = at + EMPTY.len() - 1;
+    out.write_all(&head[..split])?;
+    for (i, chunk) in raw.iter().enumerate() {
+        if i > 0 {
+            out.write_all(b",")?;
+        }
+        out.write_all(chunk)?;
+    }
+    out.write_all(&head[split..])?;
+    out.write_all(b"\n")
 }
 
 fn type_list(printer: &mut Printer) -> io::Result<u8> {

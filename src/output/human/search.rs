@@ -1,10 +1,13 @@
 //! Human output of `llm search`, as ripgrep prints it: `path:line:col:text`, or headings on a
-//! terminal; `-` for context lines and `--` between groups; `-l` paths; `-c` counts.
+//! terminal; `-` for context lines and `--` between groups; `-l` paths; `-c` counts; `-r` shows
+//! the lines with the replacement applied.
 
 use super::Style;
 use crate::cmd::search::{FileResult, Mode, SearchMatch};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Presentation choices that do not change what is found.
 #[derive(Debug, Clone, Copy, Default)]
@@ -15,26 +18,33 @@ pub struct SearchView {
     pub max_columns: Option<usize>,
 }
 
-/// Streams search results as text.
+/// Streams search results as text. [`SearchHuman::body`] renders one file on any thread;
+/// [`SearchHuman::separator`] writes what goes between files, in order.
 pub struct SearchHuman {
     pub style: Style,
     pub heading: bool,
     pub max_columns: Option<usize>,
     pub mode: Mode,
     pub context: bool,
-    /// Only one file was named: `-c` prints just the count, as ripgrep does.
+    /// Only one file was named: no path on match lines, and `-c` prints just the count, as
+    /// ripgrep does.
     pub single_file: bool,
-    printed_any: bool,
+    /// A file was printed (separators go between files). Atomic so that the printer can be
+    /// shared with the threads that render bodies.
+    printed_any: AtomicBool,
 }
 
 enum Line<'a> {
     Match {
         text: &'a str,
         col: usize,
-        ranges: Vec<(usize, usize)>,
+        /// Highlighted byte ranges of `text`, each with its replacement under `-r`.
+        ranges: Vec<(usize, usize, Option<Cow<'a, str>>)>,
         n_matches: usize,
     },
     Context(&'a str),
+    /// A line covered by a multiline match that `-r` replaced: not printed.
+    Replaced,
 }
 
 impl SearchHuman {
@@ -49,17 +59,42 @@ impl SearchHuman {
     ) -> Self {
         SearchHuman {
             style,
-            heading,
+            heading: heading && !single_file,
             max_columns: view.max_columns,
             mode,
             context,
             single_file,
-            printed_any: false,
+            printed_any: AtomicBool::new(false),
         }
     }
 
-    /// Prints one file's result.
-    pub fn file(&mut self, out: &mut impl Write, r: &FileResult) -> io::Result<()> {
+    /// Prints one file's result (separator and body).
+    pub fn file(&self, out: &mut impl Write, r: &FileResult) -> io::Result<()> {
+        self.separator(out)?;
+        match &r.rendered {
+            Some(bytes) => out.write_all(bytes),
+            None => self.body(out, r),
+        }
+    }
+
+    /// What goes before a file's body: a blank line between headings, `--` between context
+    /// groups of different files.
+    pub fn separator(&self, out: &mut impl Write) -> io::Result<()> {
+        if self.mode != Mode::Matches {
+            return Ok(());
+        }
+        if self.printed_any.swap(true, Ordering::Relaxed) {
+            if self.heading {
+                writeln!(out)?;
+            } else if self.context {
+                writeln!(out, "--")?;
+            }
+        }
+        Ok(())
+    }
+
+    /// One file's lines (or its `-l` path, or its `-c` count).
+    pub fn body(&self, out: &mut impl Write, r: &FileResult) -> io::Result<()> {
         let path = self.style.path(&r.file.file_path);
         match self.mode {
             Mode::FilesWithMatches => return writeln!(out, "{path}"),
@@ -78,26 +113,38 @@ impl SearchHuman {
             Mode::Matches => {}
         }
         if self.heading {
-            if self.printed_any {
-                writeln!(out)?;
-            }
             writeln!(out, "{path}")?;
-        } else if self.printed_any && self.context {
-            writeln!(out, "--")?;
         }
-        self.printed_any = true;
+        let prefix = if self.heading || self.single_file {
+            String::new()
+        } else {
+            path
+        };
+        let (match_sep, context_sep) = if prefix.is_empty() {
+            ("", "")
+        } else {
+            (":", "-")
+        };
+        if !self.context
+            && !self.style.on
+            && self.max_columns.is_none()
+            && r.matches
+                .iter()
+                .all(|m| m.more_lines.is_empty() && m.replacement.is_none())
+        {
+            return self.plain_lines(out, &prefix, match_sep, &r.matches);
+        }
         let lines = collect_lines(&r.matches);
         let mut prev: Option<usize> = None;
         for (no, line) in &lines {
+            if matches!(line, Line::Replaced) {
+                continue;
+            }
             if self.context && prev.is_some_and(|p| no - p > 1) {
                 writeln!(out, "--")?;
             }
             prev = Some(*no);
-            let prefix = if self.heading {
-                String::new()
-            } else {
-                path.clone()
-            };
+            let no_text = self.style.line_no(&no.to_string());
             match line {
                 Line::Match {
                     text,
@@ -105,30 +152,49 @@ impl SearchHuman {
                     ranges,
                     n_matches,
                 } => {
-                    let sep = if self.heading { "" } else { ":" };
                     let body = self.render(text, ranges, *n_matches);
-                    writeln!(
-                        out,
-                        "{prefix}{sep}{}:{}:{body}",
-                        self.style.line_no(&no.to_string()),
-                        self.style.line_no(&(col + 1).to_string()),
-                    )?;
+                    writeln!(out, "{prefix}{match_sep}{no_text}:{}:{body}", col + 1)?;
                 }
                 Line::Context(text) => {
-                    let sep = if self.heading { "" } else { "-" };
                     let body = self.render(text, &[], 0);
-                    writeln!(
-                        out,
-                        "{prefix}{sep}{}-{body}",
-                        self.style.line_no(&no.to_string())
-                    )?;
+                    writeln!(out, "{prefix}{context_sep}{no_text}-{body}")?;
                 }
+                Line::Replaced => {}
             }
         }
         Ok(())
     }
 
-    fn render(&self, text: &str, ranges: &[(usize, usize)], n_matches: usize) -> String {
+    /// The common case, without allocating: single-line matches, no context, no colour, no
+    /// replacement, no column limit — one `prefix:line:col:text` per matching line.
+    fn plain_lines(
+        &self,
+        out: &mut impl Write,
+        prefix: &str,
+        sep: &str,
+        matches: &[SearchMatch],
+    ) -> io::Result<()> {
+        let mut last_line = 0;
+        for m in matches {
+            if m.span.start_line == last_line {
+                continue;
+            }
+            last_line = m.span.start_line;
+            out.write_all(prefix.as_bytes())?;
+            out.write_all(sep.as_bytes())?;
+            write!(out, "{}:{}:", m.span.start_line, m.span.start_col + 1)?;
+            out.write_all(m.line_text.as_bytes())?;
+            out.write_all(b"\n")?;
+        }
+        Ok(())
+    }
+
+    fn render(
+        &self,
+        text: &str,
+        ranges: &[(usize, usize, Option<Cow<'_, str>>)],
+        n_matches: usize,
+    ) -> String {
         if let Some(max) = self.max_columns {
             if text.len() > max {
                 return if n_matches > 0 {
@@ -138,18 +204,20 @@ impl SearchHuman {
                 };
             }
         }
-        if !self.style.on || ranges.is_empty() {
+        let replacing = ranges.iter().any(|r| r.2.is_some());
+        if (!self.style.on && !replacing) || ranges.is_empty() {
             return text.to_string();
         }
         let mut s = String::with_capacity(text.len() + ranges.len() * 12);
         let mut at = 0;
-        for &(a, b) in ranges {
-            let (a, b) = (a.max(at).min(text.len()), b.min(text.len()));
-            if a < at || !text.is_char_boundary(a) || !text.is_char_boundary(b) || a > b {
+        for (a, b, repl) in ranges {
+            let (a, b) = (*a, *b);
+            let (a, b) = (a.min(text.len()), b.min(text.len()));
+            if a < at || a > b || !text.is_char_boundary(a) || !text.is_char_boundary(b) {
                 continue;
             }
             s.push_str(&text[at..a]);
-            s.push_str(&self.style.matched(&text[a..b]));
+            s.push_str(&self.style.matched(repl.as_deref().unwrap_or(&text[a..b])));
             at = b;
         }
         s.push_str(&text[at..]);
@@ -160,39 +228,77 @@ impl SearchHuman {
 /// Every line to print for one file: match lines (highlight ranges, first column) and context.
 fn collect_lines(matches: &[SearchMatch]) -> BTreeMap<usize, Line<'_>> {
     let mut lines: BTreeMap<usize, Line> = BTreeMap::new();
-    for m in matches {
-        let s = &m.span;
-        let texts =
-            std::iter::once(m.line_text.as_str()).chain(m.more_lines.iter().map(String::as_str));
-        for (i, text) in texts.enumerate() {
-            let no = s.start_line + i;
-            let start = if i == 0 { s.start_col } else { 0 };
-            let end = if no == s.end_line {
-                s.end_col
-            } else {
-                text.len()
-            };
-            match lines.get_mut(&no) {
-                Some(Line::Match {
-                    ranges, n_matches, ..
-                }) => {
-                    ranges.push((start, end));
-                    *n_matches += 1;
-                }
-                _ => {
-                    lines.insert(
-                        no,
-                        Line::Match {
-                            text,
-                            col: start,
-                            ranges: vec![(start, end)],
-                            n_matches: 1,
-                        },
-                    );
-                }
+    fn add<'a>(
+        lines: &mut BTreeMap<usize, Line<'a>>,
+        no: usize,
+        text: &'a str,
+        range: (usize, usize, Option<Cow<'a, str>>),
+    ) {
+        match lines.get_mut(&no) {
+            Some(Line::Match {
+                ranges, n_matches, ..
+            }) => {
+                ranges.push(range);
+                *n_matches += 1;
+            }
+            _ => {
+                lines.insert(
+                    no,
+                    Line::Match {
+                        text,
+                        col: range.0,
+                        ranges: vec![range],
+                        n_matches: 1,
+                    },
+                );
             }
         }
+    }
+    for m in matches {
+        let s = &m.span;
         let last = s.start_line + m.more_lines.len();
+        if let (Some(repl), false) = (&m.replacement, m.more_lines.is_empty()) {
+            // A replaced multiline match prints as one line: what precedes the match on its
+            // first line, the replacement, and what follows it on its last line.
+            let tail = if s.end_line == last {
+                m.more_lines
+                    .last()
+                    .map_or("", |t| &t[s.end_col.min(t.len())..])
+            } else {
+                ""
+            };
+            add(
+                &mut lines,
+                s.start_line,
+                m.line_text.as_str(),
+                (
+                    s.start_col,
+                    m.line_text.len(),
+                    Some(Cow::Owned(format!("{repl}{tail}"))),
+                ),
+            );
+            for no in s.start_line + 1..=last {
+                lines.insert(no, Line::Replaced);
+            }
+        } else {
+            let texts = std::iter::once(m.line_text.as_str())
+                .chain(m.more_lines.iter().map(String::as_str));
+            for (i, text) in texts.enumerate() {
+                let no = s.start_line + i;
+                let start = if i == 0 { s.start_col } else { 0 };
+                let end = if no == s.end_line {
+                    s.end_col
+                } else {
+                    text.len()
+                };
+                add(
+                    &mut lines,
+                    no,
+                    text,
+                    (start, end, m.replacement.as_deref().map(Cow::Borrowed)),
+                );
+            }
+        }
         for (i, text) in m.context_before.iter().enumerate() {
             let no = s.start_line - m.context_before.len() + i;
             lines.entry(no).or_insert(Line::Context(text));

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Shared helpers for the benchmarks in bench/: source it, then call what you need.
+#   corpora        builds/locates the pinned corpora → $RUST_CORPUS, $PY_CORPUS
+#   need_rg        installs ripgrep (cargo install) when `rg` is missing
+#   need_hyperfine installs hyperfine (apt-get) when missing
+#   build_llm      cargo build --release → $LLM
+#   machine        one line: cores, CPU model, date
+set -euo pipefail
+BENCH_REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+export PATH="$HOME/.cargo/bin:$PATH"
+
+corpora() {
+  # CI clones main with shared/ beside the repository.
+  local make="$BENCH_REPO/../shared/bench/make-corpus.sh"
+  [[ -x $make ]] || make="/work/shared/bench/make-corpus.sh"
+  eval "$("$make")"
+  export RUST_CORPUS PY_CORPUS
+}
+
+need_rg() {
+  command -v rg >/dev/null || cargo install --locked ripgrep
+}
+
+need_hyperfine() {
+  command -v hyperfine >/dev/null && return
+  if [[ $(id -u) -eq 0 ]]; then
+    apt-get update -qq && apt-get install -y -qq hyperfine
+  else
+    sudo apt-get update -qq && sudo apt-get install -y -qq hyperfine
+  fi
+}
+
+build_llm() {
+  (cd "$BENCH_REPO" && cargo build --release --quiet)
+  LLM="$BENCH_REPO/target/release/llm"
+  export LLM
+}
+
+machine() {
+  local cpu
+  cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')
+  echo "$(nproc) cores, ${cpu:-unknown CPU}, $(date -u +%F)"
+}
+
+# median_ms FILE INDEX: the median of hyperfine's INDEX-th command, in milliseconds.
+median_ms() {
+  python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"][int(sys.argv[2])]; print("%.1f" % (r["median"]*1000))' "$1" "$2"
+}

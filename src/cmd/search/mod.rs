@@ -1,0 +1,374 @@
+//! `llm search`: regex/literal search over a tree with grep-regex + grep-searcher. Files are
+//! searched in parallel; results reach the printer per file, in path order, as soon as they are
+//! next in line.
+
+use crate::envelope::{DiagnosticPayload, Status};
+use crate::error::{Code, Error, Result};
+use crate::span::Span;
+use crate::walk::{self, Candidate, Skipped, WalkOptions};
+use grep_regex::{RegexMatcher, RegexMatcherBuilder};
+use serde::Serialize;
+
+mod file;
+
+use file::{search_file, FileOutcome, SkipReason, Worker};
+
+/// What to print per file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Every match with its span (default).
+    Matches,
+    /// `-l`: only the files with a match.
+    FilesWithMatches,
+    /// `-c`: number of matching lines per file.
+    CountLines,
+    /// `--count-matches`: number of matches per file.
+    CountMatches,
+}
+
+/// Everything a search needs, free of clap.
+#[derive(Debug, Clone)]
+pub struct SearchOptions {
+    pub patterns: Vec<String>,
+    pub walk: WalkOptions,
+    pub fixed_strings: bool,
+    pub ignore_case: bool,
+    pub smart_case: bool,
+    pub word: bool,
+    pub line: bool,
+    pub multiline: bool,
+    pub multiline_dotall: bool,
+    pub before_context: usize,
+    pub after_context: usize,
+    pub max_count: Option<usize>,
+    pub max_results: Option<usize>,
+    pub mode: Mode,
+    pub replace: Option<String>,
+    pub threads: usize,
+}
+
+/// One match.
+#[derive(Debug, Clone, Serialize)]
+pub struct SearchMatch {
+    pub match_id: String,
+    pub span: Span,
+    /// The bytes `[byte_start, byte_end)` (lossy if the file is not UTF-8).
+    pub matched_text: String,
+    /// The whole first line of the match, without its line ending.
+    pub line_text: String,
+    /// Up to `-B` lines before the match's first line.
+    pub context_before: Vec<String>,
+    /// Up to `-A` lines after the match's last line.
+    pub context_after: Vec<String>,
+    /// The `-r` replacement with captures expanded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replacement: Option<String>,
+    /// Texts of the match's further lines (multiline matches), for human output only.
+    #[serde(skip)]
+    pub more_lines: Vec<String>,
+}
+
+/// A file that contributed to the result.
+#[derive(Debug, Clone, Serialize)]
+pub struct SearchFile {
+    pub file_path: String,
+    /// SHA-256 of the file's bytes as searched: pass it to `llm transform` as the expected checksum.
+    pub checksum: String,
+    /// Matches returned from this file (after `-m`).
+    pub match_count: usize,
+    /// Lines with at least one match (with -U: matches), what `-c` prints, as ripgrep.
+    pub line_count: usize,
+    /// The file is not valid UTF-8; text fields are lossy.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub lossy: bool,
+}
+
+/// The result for one file, handed to the printer in path order.
+#[derive(Debug)]
+pub struct FileResult {
+    pub file: SearchFile,
+    pub matches: Vec<SearchMatch>,
+    /// Per-file warnings (lossy text, binary file searched).
+    pub diagnostics: Vec<DiagnosticPayload>,
+    /// Matches in this file that were not returned because `--max-results` was reached.
+    pub cut: usize,
+    /// The result already rendered by the worker (see [`Render`]); `matches` is then empty.
+    pub rendered: Option<Vec<u8>>,
+}
+
+/// Counters for the whole run.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct SearchStats {
+    pub files_searched: u64,
+    pub files_with_matches: u64,
+    pub bytes_searched: u64,
+    /// Files with matches that are not valid UTF-8 (their text fields are lossy).
+    pub lossy_files: u64,
+    pub skipped: Skipped,
+}
+
+/// Everything but the matches and files (which went to the printer as they came).
+#[derive(Debug, Clone)]
+pub struct SearchSummary {
+    pub status: Status,
+    pub match_count: usize,
+    pub total_count: usize,
+    pub stats: SearchStats,
+    pub diagnostics: Vec<DiagnosticPayload>,
+}
+
+/// The JSON `data` of a search.
+#[derive(Debug, Serialize)]
+pub struct SearchData {
+    pub pattern: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub patterns: Option<Vec<String>>,
+    pub matches: Vec<SearchMatch>,
+    pub files: Vec<SearchFile>,
+    pub match_count: usize,
+    pub total_count: usize,
+    pub stats: SearchStats,
+}
+
+impl SearchOptions {
+    /// The request as echoed in the envelope's `query`.
+    pub fn query_echo(&self) -> serde_json::Value {
+        let mut q = serde_json::json!({
+            "pattern": self.patterns.first().cloned().unwrap_or_default(),
+            "paths": self.walk.paths.iter().map(|p| walk::display_path(p)).collect::<Vec<_>>(),
+        });
+        let o = q.as_object_mut().unwrap();
+        if self.patterns.len() > 1 {
+            o.insert("patterns".into(), self.patterns.clone().into());
+        }
+        let flags = [
+            ("fixed_strings", self.fixed_strings),
+            ("ignore_case", self.ignore_case),
+            ("smart_case", self.smart_case),
+            ("word", self.word),
+            ("line", self.line),
+            ("multiline", self.multiline),
+            ("multiline_dotall", self.multiline_dotall),
+            ("hidden", self.walk.hidden),
+            ("no_ignore", self.walk.no_ignore),
+            ("follow", self.walk.follow),
+        ];
+        for (k, v) in flags {
+            if v {
+                o.insert(k.into(), true.into());
+            }
+        }
+        let mut put = |k: &str, v: serde_json::Value| {
+            if !v.is_null() {
+                o.insert(k.into(), v);
+            }
+        };
+        put("globs", non_empty(&self.walk.globs));
+        put("types", non_empty(&self.walk.types));
+        put("types_not", non_empty(&self.walk.types_not));
+        put("before_context", nonzero(self.before_context));
+        put("after_context", nonzero(self.after_context));
+        put("max_count", self.max_count.into());
+        put("max_results", self.max_results.into());
+        put("max_filesize", self.walk.max_filesize.into());
+        put("replace", self.replace.clone().into());
+        let mode = match self.mode {
+            Mode::Matches => None,
+            Mode::FilesWithMatches => Some("files_with_matches"),
+            Mode::CountLines => Some("count"),
+            Mode::CountMatches => Some("count_matches"),
+        };
+        put("mode", mode.into());
+        q
+    }
+}
+
+fn non_empty(v: &[String]) -> serde_json::Value {
+    if v.is_empty() {
+        serde_json::Value::Null
+    } else {
+        v.into()
+    }
+}
+
+fn nonzero(n: usize) -> serde_json::Value {
+    if n == 0 {
+        serde_json::Value::Null
+    } else {
+        n.into()
+    }
+}
+
+/// Builds the matcher, reporting a bad pattern with its position.
+pub fn build_matcher(opts: &SearchOptions) -> Result<RegexMatcher> {
+    let mut b = RegexMatcherBuilder::new();
+    b.case_insensitive(opts.ignore_case)
+        .case_smart(opts.smart_case && !opts.ignore_case)
+        .word(opts.word)
+        .whole_line(opts.line)
+        .fixed_strings(opts.fixed_strings)
+        .crlf(true)
+        .multi_line(true);
+    if opts.multiline {
+        // `crlf` also set a `\r\n` line terminator, which would forbid `\n` in patterns.
+        b.dot_matches_new_line(opts.multiline_dotall)
+            .line_terminator(None);
+    } else {
+        b.line_terminator(Some(b'\n'));
+    }
+    let built = if opts.patterns.len() == 1 {
+        b.build(&opts.patterns[0])
+    } else {
+        b.build_many(&opts.patterns)
+    };
+    built.map_err(|e| regex_error(opts, &e))
+}
+
+fn regex_error(opts: &SearchOptions, e: &grep_regex::Error) -> Error {
+    let mut err = Error::new(
+        Code::InvalidRegex,
+        format!(
+            "invalid regex: {}",
+            first_line(&e.to_string()).trim_start_matches("error: ")
+        ),
+        "fix the pattern (Rust regex syntax), or pass -F to search for it literally",
+    );
+    // Locate the problem with the regex parser itself for the position.
+    for p in &opts.patterns {
+        if opts.fixed_strings {
+            break;
+        }
+        if let Err(pe) = regex_syntax::ast::parse::Parser::new().parse(p) {
+            let s = pe.span();
+            err = err.with_note(format!(
+                "in pattern `{p}` at byte {} (column {}): {}",
+                s.start.offset,
+                s.start.column,
+                pe.kind()
+            ));
+            break;
+        }
+    }
+    if err.note.is_none() {
+        err = err.with_note(e.to_string());
+    }
+    err
+}
+
+fn first_line(s: &str) -> &str {
+    s.lines()
+        .rev()
+        .find(|l| l.starts_with("error:"))
+        .unwrap_or_else(|| s.lines().next().unwrap_or(s))
+}
+
+/// Renders one file's result to bytes inside a worker thread (so that formatting runs in
+/// parallel); the printer then only copies the bytes out, in path order.
+pub type Render<'a> = &'a (dyn Fn(&FileResult, &mut Vec<u8>) + Sync);
+
+/// Runs the search, handing each file's result to `emit` in path order. `want_checksum` is
+/// false when the output will not show checksums and ids (human format): files are then not
+/// hashed, and matches get empty `match_id`, `span.span_id` and `span.file_path`. With
+/// `render` (ignored under `--max-results`, whose cut happens in path order), each result
+/// arrives with `rendered` set and its `matches` dropped.
+pub fn run(
+    opts: &SearchOptions,
+    want_checksum: bool,
+    render: Option<Render<'_>>,
+    emit: &mut dyn FnMut(FileResult) -> std::io::Result<()>,
+) -> Result<std::result::Result<SearchSummary, std::io::Error>> {
+    let matcher = build_matcher(opts)?;
+    let walker = walk::prepare(&opts.walk, "search")?;
+    let render = render.filter(|_| opts.max_results.is_none());
+    let mut stats = SearchStats::default();
+    let mut file_diagnostics = Vec::new();
+    let mut match_count = 0usize;
+    let mut total_count = 0usize;
+    let mut io_error = None;
+    let mut any_match = false;
+
+    let tail = walk::for_each_ordered_stream(
+        |push| walker.stream(push),
+        opts.threads,
+        || Worker::new(opts),
+        |w, c: Candidate| search_file(opts, &matcher, w, &c, want_checksum, render),
+        |outcome| {
+            match outcome {
+                FileOutcome::Skipped(reason, diag) => {
+                    match reason {
+                        SkipReason::Binary => stats.skipped.binary += 1,
+                        SkipReason::Unreadable => stats.skipped.unreadable += 1,
+                    }
+                    file_diagnostics.extend(diag);
+                }
+                FileOutcome::Searched {
+                    bytes,
+                    lossy,
+                    result,
+                } => {
+                    stats.files_searched += 1;
+                    stats.bytes_searched += bytes;
+                    if lossy {
+                        stats.lossy_files += 1;
+                    }
+                    let Some(mut result) = result else {
+                        return true;
+                    };
+                    file_diagnostics.append(&mut result.diagnostics);
+                    if result.file.match_count == 0 {
+                        return true;
+                    }
+                    stats.files_with_matches += 1;
+                    any_match = true;
+                    let found = match opts.mode {
+                        Mode::Matches | Mode::CountMatches => result.file.match_count,
+                        _ => 1,
+                    };
+                    total_count += found;
+                    if let Some(max) = opts.max_results {
+                        let room = max.saturating_sub(match_count);
+                        if room == 0 {
+                            return true;
+                        }
+                        if opts.mode == Mode::Matches && result.matches.len() > room {
+                            result.cut = result.matches.len() - room;
+                            result.matches.truncate(room);
+                            result.file.match_count = room;
+                        }
+                    }
+                    match_count += match opts.mode {
+                        Mode::Matches => result.file.match_count,
+                        _ => 1,
+                    };
+                    if let Err(e) = emit(result) {
+                        io_error = Some(e);
+                        return false;
+                    }
+                }
+            }
+            true
+        },
+    );
+    if let Some(e) = io_error {
+        return Ok(Err(e));
+    }
+    stats.skipped.binary += tail.skipped.binary;
+    stats.skipped.too_large += tail.skipped.too_large;
+    stats.skipped.unreadable += tail.skipped.unreadable;
+    let mut diagnostics = tail.diagnostics;
+    diagnostics.append(&mut file_diagnostics);
+    let status = if total_count > match_count {
+        Status::Partial
+    } else if any_match {
+        Status::Ok
+    } else {
+        Status::NoMatches
+    };
+    Ok(Ok(SearchSummary {
+        status,
+        match_count,
+        total_count,
+        stats,
+        diagnostics,
+    }))
+}
