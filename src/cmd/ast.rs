@@ -375,17 +375,59 @@ pub fn syntax_warning(
     d
 }
 
-enum Outcome {
+/// What became of one file in a parsing command (`ast`, `find`): not its language, not UTF-8,
+/// skipped, cut by the prefilter, or parsed with the command's own payload `P`.
+pub(crate) enum Outcome<P> {
     Other(Option<DiagnosticPayload>),
     NotUtf8(DiagnosticPayload),
     Skipped(Skip),
     Prefiltered,
-    Parsed {
-        bytes: u64,
-        errors: bool,
-        diag: Option<DiagnosticPayload>,
-        result: Option<FileResult>,
-    },
+    Parsed(P),
+}
+
+/// The counters every parsing command keeps for the files it did not parse.
+pub(crate) struct Unparsed<'a> {
+    pub other_language: &'a mut u64,
+    pub prefiltered: &'a mut u64,
+    pub not_utf8: &'a mut u64,
+    pub skipped: &'a mut Skipped,
+}
+
+impl<P> Outcome<P> {
+    /// Counts a file that was not parsed (keeping its diagnostic) or hands back the payload of
+    /// one that was.
+    pub(crate) fn parsed(
+        self,
+        c: Unparsed<'_>,
+        diagnostics: &mut Vec<DiagnosticPayload>,
+    ) -> Option<P> {
+        match self {
+            Outcome::Other(d) => {
+                *c.other_language += 1;
+                diagnostics.extend(d);
+            }
+            Outcome::Skipped(Skip::Binary) => c.skipped.binary += 1,
+            Outcome::Skipped(Skip::Unreadable(d)) => {
+                c.skipped.unreadable += 1;
+                diagnostics.push(*d);
+            }
+            Outcome::Prefiltered => *c.prefiltered += 1,
+            Outcome::NotUtf8(d) => {
+                *c.not_utf8 += 1;
+                diagnostics.push(d);
+            }
+            Outcome::Parsed(p) => return Some(p),
+        }
+        None
+    }
+}
+
+/// A file `llm ast` parsed.
+struct AstParsed {
+    bytes: u64,
+    errors: bool,
+    diag: Option<DiagnosticPayload>,
+    result: Option<FileResult>,
 }
 
 /// Runs the query, handing each file's result to `emit` in path order.
@@ -407,7 +449,7 @@ pub fn run(
         skipped: walked.skipped.clone(),
         ..Default::default()
     };
-    let worker = |cand: &Candidate| -> Outcome {
+    let worker = |cand: &Candidate| -> Outcome<AstParsed> {
         let Some(l) = language_of(cand, &allowed, forced) else {
             return Outcome::Other(no_language(cand, "ast"));
         };
@@ -430,50 +472,42 @@ pub fn run(
     let mut total_count = 0;
     let mut io_error = None;
     walk::for_each_ordered(&walked.files, opts.threads, worker, |o| {
-        match o {
-            Outcome::Other(diag) => {
-                stats.files_other_language += 1;
-                diagnostics.extend(diag);
+        let unparsed = Unparsed {
+            other_language: &mut stats.files_other_language,
+            prefiltered: &mut stats.files_skipped_prefilter,
+            not_utf8: &mut stats.files_not_utf8,
+            skipped: &mut stats.skipped,
+        };
+        let Some(AstParsed {
+            bytes,
+            errors,
+            diag,
+            result,
+        }) = o.parsed(unparsed, &mut diagnostics)
+        else {
+            return true;
+        };
+        stats.files_parsed += 1;
+        stats.bytes_parsed += bytes;
+        if errors {
+            stats.files_with_parse_errors += 1;
+        }
+        diagnostics.extend(diag);
+        let Some(mut r) = result else { return true };
+        stats.files_with_matches += 1;
+        total_count += r.matches.len();
+        if let Some(max) = opts.max_results {
+            let room = max.saturating_sub(match_count);
+            if room == 0 {
+                return true;
             }
-            Outcome::Skipped(Skip::Binary) => stats.skipped.binary += 1,
-            Outcome::Skipped(Skip::Unreadable(d)) => {
-                stats.skipped.unreadable += 1;
-                diagnostics.push(*d);
-            }
-            Outcome::Prefiltered => stats.files_skipped_prefilter += 1,
-            Outcome::NotUtf8(d) => {
-                stats.files_not_utf8 += 1;
-                diagnostics.push(d);
-            }
-            Outcome::Parsed {
-                bytes,
-                errors,
-                diag,
-                result,
-            } => {
-                stats.files_parsed += 1;
-                stats.bytes_parsed += bytes;
-                if errors {
-                    stats.files_with_parse_errors += 1;
-                }
-                diagnostics.extend(diag);
-                let Some(mut r) = result else { return true };
-                stats.files_with_matches += 1;
-                total_count += r.matches.len();
-                if let Some(max) = opts.max_results {
-                    let room = max.saturating_sub(match_count);
-                    if room == 0 {
-                        return true;
-                    }
-                    r.matches.truncate(room);
-                    r.file.match_count = r.matches.len();
-                }
-                match_count += r.matches.len();
-                if let Err(e) = emit(r) {
-                    io_error = Some(e);
-                    return false;
-                }
-            }
+            r.matches.truncate(room);
+            r.file.match_count = r.matches.len();
+        }
+        match_count += r.matches.len();
+        if let Err(e) = emit(r) {
+            io_error = Some(e);
+            return false;
         }
         true
     });
@@ -556,7 +590,12 @@ fn bare_matches(
     }
 }
 
-fn query_file(c: &Compiled, cand: &Candidate, source: &[u8], want_checksum: bool) -> Outcome {
+fn query_file(
+    c: &Compiled,
+    cand: &Candidate,
+    source: &[u8],
+    want_checksum: bool,
+) -> Outcome<AstParsed> {
     let tree = c.lang.parse(source);
     let errors = tree.root_node().has_error();
     let index = LineIndex::new(source);
@@ -584,12 +623,12 @@ fn query_file(c: &Compiled, cand: &Candidate, source: &[u8], want_checksum: bool
         },
         matches,
     });
-    Outcome::Parsed {
+    Outcome::Parsed(AstParsed {
         bytes: source.len() as u64,
         errors,
         diag,
         result,
-    }
+    })
 }
 
 /// Matches through the query engine (predicates, fields, anchors, quantifiers).

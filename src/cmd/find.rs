@@ -3,7 +3,7 @@
 //! once, in parallel, and results come back in path order.
 
 use crate::cmd::ast::{
-    language_of, no_language, not_utf8, read_source, syntax_warning, walk_echo, Skip,
+    language_of, no_language, not_utf8, read_source, syntax_warning, walk_echo, Outcome, Unparsed,
 };
 use crate::envelope::{new_id, DiagnosticPayload, Status};
 use crate::error::{Code, Error, Result};
@@ -246,16 +246,11 @@ impl FindOptions {
     }
 }
 
-enum Outcome {
-    Other(Option<DiagnosticPayload>),
-    NotUtf8(DiagnosticPayload),
-    Skipped(Skip),
-    Prefiltered,
-    Parsed {
-        errors: bool,
-        diag: Option<DiagnosticPayload>,
-        result: Option<FileResult>,
-    },
+/// A file `llm find` parsed.
+struct FindParsed {
+    errors: bool,
+    diag: Option<DiagnosticPayload>,
+    result: Option<FileResult>,
 }
 
 /// Runs the search, handing each file's result to `emit` in path order.
@@ -276,7 +271,7 @@ pub fn run(
         _ => opts.name.as_ref().and_then(|n| n.literal()),
     };
     let finder = literal.map(memchr::memmem::Finder::new);
-    let worker = |cand: &Candidate| -> Outcome {
+    let worker = |cand: &Candidate| -> Outcome<FindParsed> {
         let Some(l) = language_of(cand, &allowed, forced) else {
             return Outcome::Other(no_language(cand, "find"));
         };
@@ -303,51 +298,43 @@ pub fn run(
     let mut total_count = 0;
     let mut io_error = None;
     walk::for_each_ordered(&walked.files, opts.threads, worker, |o| {
-        match o {
-            Outcome::Other(diag) => {
-                stats.files_other_language += 1;
-                diagnostics.extend(diag);
+        let unparsed = Unparsed {
+            other_language: &mut stats.files_other_language,
+            prefiltered: &mut stats.files_skipped_prefilter,
+            not_utf8: &mut stats.files_not_utf8,
+            skipped: &mut stats.skipped,
+        };
+        let Some(FindParsed {
+            errors,
+            diag,
+            result,
+        }) = o.parsed(unparsed, &mut diagnostics)
+        else {
+            return true;
+        };
+        stats.files_parsed += 1;
+        if errors {
+            stats.files_with_parse_errors += 1;
+        }
+        diagnostics.extend(diag);
+        let Some(mut r) = result else { return true };
+        stats.files_with_matches += 1;
+        let n = count(&r.items);
+        total_count += n;
+        if let Some(max) = opts.max_results {
+            let room = max.saturating_sub(match_count);
+            if room == 0 {
+                return true;
             }
-            Outcome::Skipped(Skip::Binary) => stats.skipped.binary += 1,
-            Outcome::Skipped(Skip::Unreadable(d)) => {
-                stats.skipped.unreadable += 1;
-                diagnostics.push(*d);
+            if n > room {
+                cut(&mut r.items, room);
             }
-            Outcome::Prefiltered => stats.files_skipped_prefilter += 1,
-            Outcome::NotUtf8(d) => {
-                stats.files_not_utf8 += 1;
-                diagnostics.push(d);
-            }
-            Outcome::Parsed {
-                errors,
-                diag,
-                result,
-            } => {
-                stats.files_parsed += 1;
-                if errors {
-                    stats.files_with_parse_errors += 1;
-                }
-                diagnostics.extend(diag);
-                let Some(mut r) = result else { return true };
-                stats.files_with_matches += 1;
-                let n = count(&r.items);
-                total_count += n;
-                if let Some(max) = opts.max_results {
-                    let room = max.saturating_sub(match_count);
-                    if room == 0 {
-                        return true;
-                    }
-                    if n > room {
-                        cut(&mut r.items, room);
-                    }
-                }
-                r.file.match_count = count(&r.items);
-                match_count += r.file.match_count;
-                if let Err(e) = emit(r) {
-                    io_error = Some(e);
-                    return false;
-                }
-            }
+        }
+        r.file.match_count = count(&r.items);
+        match_count += r.file.match_count;
+        if let Err(e) = emit(r) {
+            io_error = Some(e);
+            return false;
         }
         true
     });
@@ -431,7 +418,7 @@ fn find_in_file(
     cand: &Candidate,
     source: &[u8],
     want_checksum: bool,
-) -> Outcome {
+) -> Outcome<FindParsed> {
     let tree = l.parse(source);
     let errors = tree.root_node().has_error();
     let index = LineIndex::new(source);
@@ -478,11 +465,11 @@ fn find_in_file(
         },
         items,
     });
-    Outcome::Parsed {
+    Outcome::Parsed(FindParsed {
         errors,
         diag,
         result,
-    }
+    })
 }
 
 /// Nests the kept symbols under their nearest kept ancestor.
