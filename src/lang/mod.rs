@@ -41,6 +41,10 @@ pub struct Language {
 
 /// What symbol extraction needs to know about a language beyond its query.
 pub struct Rules {
+    /// Whether a node is a symbol definition, and its name node before `name_node`: the same
+    /// answer the language's `symbol_query` gives, by a plain tree walk (no query compilation,
+    /// no query engine). A test checks that both agree.
+    pub symbol_node: for<'t> fn(Node<'t>) -> Option<(SymbolKind, Node<'t>)>,
     /// The kind a captured item really has, given its parent's kind (a Rust fn inside an impl
     /// is a method; a Python def inside a class is a method).
     pub refine_kind: fn(SymbolKind, Option<SymbolKind>) -> SymbolKind,

@@ -17,6 +17,7 @@ pub static PYTHON: Language = Language {
     path_separator: ".",
     fixture: "symbols.py",
     rules: Rules {
+        symbol_node,
         refine_kind,
         name_node: |_, n| n,
         attached_start,
@@ -36,6 +37,48 @@ const SYMBOLS: &str = r#"
 (module (expression_statement (assignment left: (identifier) @name)) @constant)
 (class_definition body: (block (expression_statement (assignment left: (identifier) @name)) @field))
 "#;
+
+/// The walk twin of `SYMBOLS`, pattern by pattern.
+fn symbol_node(node: Node) -> Option<(K, Node)> {
+    match node.kind() {
+        "function_definition" | "class_definition" => {
+            let name = node
+                .child_by_field_name("name")
+                .filter(|n| n.kind() == "identifier")?;
+            let kind = if node.kind() == "class_definition" {
+                K::Class
+            } else {
+                K::Function
+            };
+            Some((kind, name))
+        }
+        "expression_statement" => {
+            let parent = node.parent()?;
+            let kind = match parent.kind() {
+                "module" => K::Constant,
+                "block" => {
+                    let class = parent.parent().filter(|c| c.kind() == "class_definition")?;
+                    let body = class.child_by_field_name("body")?;
+                    if body.id() != parent.id() {
+                        return None;
+                    }
+                    K::Field
+                }
+                _ => return None,
+            };
+            let mut cursor = node.walk();
+            let name = node
+                .named_children(&mut cursor)
+                .filter(|c| c.kind() == "assignment")
+                .find_map(|a| {
+                    a.child_by_field_name("left")
+                        .filter(|l| l.kind() == "identifier")
+                })?;
+            Some((kind, name))
+        }
+        _ => None,
+    }
+}
 
 fn refine_kind(kind: K, parent: Option<K>) -> K {
     match (kind, parent) {

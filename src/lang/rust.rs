@@ -32,6 +32,7 @@ pub static RUST: Language = Language {
     path_separator: "::",
     fixture: "symbols.rs",
     rules: Rules {
+        symbol_node,
         refine_kind,
         name_node,
         attached_start,
@@ -65,6 +66,28 @@ const SYMBOLS: &str = r#"
 (macro_definition name: (identifier) @name) @macro
 (field_declaration name: (field_identifier) @name) @field
 "#;
+
+/// The walk twin of `SYMBOLS`: `(KIND FIELD: (NAME_TYPE) @name) @kind`, pattern by pattern.
+fn symbol_node(node: Node) -> Option<(K, Node)> {
+    let (kind, field, name_type) = match node.kind() {
+        "function_item" | "function_signature_item" => (K::Function, "name", "identifier"),
+        "struct_item" => (K::Struct, "name", "type_identifier"),
+        "union_item" => (K::Union, "name", "type_identifier"),
+        "enum_item" => (K::Enum, "name", "type_identifier"),
+        "enum_variant" => (K::Variant, "name", "identifier"),
+        "trait_item" => (K::Trait, "name", "type_identifier"),
+        "impl_item" => (K::Impl, "type", ""),
+        "type_item" | "associated_type" => (K::Type, "name", "type_identifier"),
+        "const_item" => (K::Const, "name", "identifier"),
+        "static_item" => (K::Static, "name", "identifier"),
+        "mod_item" => (K::Module, "name", "identifier"),
+        "macro_definition" => (K::Macro, "name", "identifier"),
+        "field_declaration" => (K::Field, "name", "field_identifier"),
+        _ => return None,
+    };
+    let name = node.child_by_field_name(field)?;
+    (name_type.is_empty() || name.kind() == name_type).then_some((kind, name))
+}
 
 fn refine_kind(kind: K, parent: Option<K>) -> K {
     match (kind, parent) {

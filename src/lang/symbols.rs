@@ -7,7 +7,9 @@ use crate::span::{LineIndex, Span};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
-use tree_sitter::{Node, QueryCursor, StreamingIterator, Tree};
+use tree_sitter::{Node, Tree};
+#[cfg(test)]
+use tree_sitter::{QueryCursor, StreamingIterator};
 
 /// What a symbol is. Wire names are the lowercase variant names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -159,20 +161,67 @@ pub fn symbols_around(
 
 type Raw<'t> = (SymbolKind, Node<'t>, Node<'t>);
 
-/// Runs the language's symbol query (over `range` only, when given) into `raw`.
+/// Collects every symbol definition (or only those containing `range`, with their ancestors)
+/// into `raw` by walking the tree with the language's `symbol_node` rule.
 fn collect_raw<'t>(
     lang: &Language,
-    source: &[u8],
+    _source: &[u8],
     tree: &'t Tree,
     range: Option<std::ops::Range<usize>>,
     raw: &mut Vec<Raw<'t>>,
 ) {
+    let rule = lang.rules.symbol_node;
+    let mut push = |node: Node<'t>| {
+        if let Some((kind, name)) = rule(node) {
+            raw.push((kind, node, (lang.rules.name_node)(kind, name)));
+        }
+    };
+    let mut cursor = tree.walk();
+    match range {
+        None => 'outer: loop {
+            push(cursor.node());
+            if cursor.goto_first_child() {
+                continue;
+            }
+            loop {
+                if cursor.goto_next_sibling() {
+                    continue 'outer;
+                }
+                if !cursor.goto_parent() {
+                    break 'outer;
+                }
+            }
+        },
+        // Only the nodes that intersect the range, as a ranged query cursor walks.
+        Some(r) => collect_subtree(lang, tree.root_node(), &r, raw),
+    }
+}
+
+fn collect_subtree<'t>(
+    lang: &Language,
+    node: Node<'t>,
+    r: &std::ops::Range<usize>,
+    raw: &mut Vec<Raw<'t>>,
+) {
+    if let Some((kind, name)) = (lang.rules.symbol_node)(node) {
+        raw.push((kind, node, (lang.rules.name_node)(kind, name)));
+    }
+    let mut c = node.walk();
+    let children: Vec<Node<'t>> = node.children(&mut c).collect();
+    for child in children {
+        if child.start_byte() <= r.end && r.start <= child.end_byte() {
+            collect_subtree(lang, child, r, raw);
+        }
+    }
+}
+
+/// The same raw list through the language's symbol query: the specification the walk follows
+/// (tests compare the two).
+#[cfg(test)]
+fn collect_raw_query<'t>(lang: &Language, source: &[u8], tree: &'t Tree, raw: &mut Vec<Raw<'t>>) {
     let query = lang.symbol_query();
     let names = query.capture_names();
     let mut cursor = QueryCursor::new();
-    if let Some(r) = range {
-        cursor.set_byte_range(r);
-    }
     let mut it = cursor.matches(query, tree.root_node(), source);
     while let Some(m) = it.next() {
         let mut item = None;
@@ -527,5 +576,94 @@ mod around_tests {
         assert_eq!(near.iter().map(key).collect::<Vec<_>>(), expected);
         assert_eq!(near.iter().filter(|s| s.name == "parse").count(), 3);
         assert!(near.iter().all(|s| s.name != "other"));
+    }
+}
+
+#[cfg(test)]
+mod walk_matches_query {
+    use super::*;
+    use std::path::Path;
+
+    fn both(lang: &Language, src: &[u8], path: &str) {
+        let tree = lang.parse(src);
+        let index = LineIndex::new(src);
+        let mut walked = Vec::new();
+        collect_raw(lang, src, &tree, None, &mut walked);
+        let mut queried = Vec::new();
+        collect_raw_query(lang, src, &tree, &mut queried);
+        let key = |s: &Symbol| {
+            (
+                s.qualified_name.clone(),
+                s.kind,
+                s.span.clone(),
+                s.name_span.clone(),
+                s.symbol_id.clone(),
+            )
+        };
+        let a: Vec<_> = build(lang, src, path, &index, walked)
+            .iter()
+            .map(key)
+            .collect();
+        let b: Vec<_> = build(lang, src, path, &index, queried)
+            .iter()
+            .map(key)
+            .collect();
+        assert!(!b.is_empty(), "{path}: no symbols at all");
+        assert_eq!(a, b, "{path}: the walk and the symbol query disagree");
+    }
+
+    #[test]
+    fn on_fixtures_and_this_repository() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let rust = crate::lang::by_name("rust").unwrap();
+        let python = crate::lang::by_name("python").unwrap();
+        let mut n = 0;
+        for dir in [
+            "src",
+            "src/lang",
+            "src/cmd",
+            "src/check",
+            "tests/it",
+            "tests/fixtures",
+        ] {
+            for entry in std::fs::read_dir(root.join(dir)).unwrap() {
+                let p = entry.unwrap().path();
+                let lang = match p.extension().and_then(|e| e.to_str()) {
+                    Some("rs") => rust,
+                    Some("py") => python,
+                    _ => continue,
+                };
+                both(lang, &std::fs::read(&p).unwrap(), &p.display().to_string());
+                n += 1;
+            }
+        }
+        assert!(n > 30, "only {n} files compared");
+    }
+
+    #[test]
+    fn on_python_edge_cases_and_the_standard_library() {
+        let python = crate::lang::by_name("python").unwrap();
+        let src = b"X = 1\nA, B = 1, 2\nif True:\n    Y = 2\nclass C:\n    f = 1\n    g: int = 2\n    def m(self):\n        z = 3\n    class D:\n        h = 4\n@dec\ndef f():\n    pass\nasync def g():\n    W = 5\nx.y = 1\n";
+        both(python, src, "edge.py");
+        // Real code: a few standard-library modules, when python3 is there (it is in CI).
+        let out = std::process::Command::new("python3")
+            .args([
+                "-c",
+                "import sysconfig; print(sysconfig.get_paths()['stdlib'])",
+            ])
+            .output();
+        let Ok(out) = out else { return };
+        let stdlib = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        for m in [
+            "argparse.py",
+            "dataclasses.py",
+            "typing.py",
+            "enum.py",
+            "configparser.py",
+        ] {
+            if let Ok(src) = std::fs::read(Path::new(&stdlib).join(m)) {
+                both(python, &src, m);
+            }
+        }
     }
 }
