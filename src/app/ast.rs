@@ -5,7 +5,7 @@ use crate::cmd::ast::{self, AstData, AstFile, AstMatch};
 use crate::cmd::tree;
 use crate::envelope::{JsonResponse, Status};
 use crate::output::human::Style;
-use crate::output::{has_errors, json, Format, Printer};
+use crate::output::{json, query_exit_code, Format, Printer};
 use std::io;
 
 /// Runs `llm ast` and prints its result; returns the exit code.
@@ -46,11 +46,7 @@ pub fn run(args: AstArgs, printer: &mut Printer) -> io::Result<u8> {
         Ok(Err(e)) => return Err(e),
         Err(e) => return crate::fail_query(printer, "ast", query, &e),
     };
-    let code = if has_errors(&summary.diagnostics) {
-        2
-    } else {
-        summary.status.exit_code()
-    };
+    let code = query_exit_code(summary.status, &summary.diagnostics);
     if format == Format::Human {
         printer.diagnostics_to_stderr(&summary.diagnostics);
         return Ok(code);

@@ -4,7 +4,7 @@ use crate::cli::FindArgs;
 use crate::cmd::find::{self, FindData, FindFile, FindItem, Mode};
 use crate::envelope::{JsonResponse, Level, Status};
 use crate::output::human::Style;
-use crate::output::{has_errors, json, Format, Printer};
+use crate::output::{json, query_exit_code, Format, Printer};
 use std::io;
 
 /// Runs `llm find` and prints its result; returns the exit code.
@@ -56,11 +56,7 @@ pub fn run(args: FindArgs, printer: &mut Printer) -> io::Result<u8> {
             summary.diagnostics.push(e.diagnostic(Level::Note));
         }
     }
-    let code = if has_errors(&summary.diagnostics) {
-        2
-    } else {
-        summary.status.exit_code()
-    };
+    let code = query_exit_code(summary.status, &summary.diagnostics);
     if format == Format::Human {
         printer.diagnostics_to_stderr(&summary.diagnostics);
         return Ok(code);

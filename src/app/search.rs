@@ -5,7 +5,7 @@ use crate::cmd::search::{self, FileResult, SearchData, SearchFile, SearchMatch};
 use crate::envelope::JsonResponse;
 use crate::output::human::search::SearchHuman;
 use crate::output::human::Style;
-use crate::output::{has_errors, json, Format, Printer};
+use crate::output::{json, query_exit_code, Format, Printer};
 use std::io::{self, Write};
 
 /// Runs `llm search` and prints its result; returns the exit code.
@@ -96,11 +96,7 @@ pub fn run(args: SearchArgs, printer: &mut Printer) -> io::Result<u8> {
         Ok(Err(io_err)) => return Err(io_err),
         Err(e) => return crate::fail_query(printer, "search", query, &e),
     };
-    let code = if has_errors(&summary.diagnostics) {
-        2
-    } else {
-        summary.status.exit_code()
-    };
+    let code = query_exit_code(summary.status, &summary.diagnostics);
     if format == Format::Human {
         printer.diagnostics_to_stderr(&summary.diagnostics);
         return Ok(code);

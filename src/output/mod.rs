@@ -4,7 +4,7 @@
 pub mod human;
 pub mod json;
 
-use crate::envelope::{DiagnosticPayload, Level};
+use crate::envelope::{DiagnosticPayload, Level, Status};
 use std::io::{self, BufWriter, IsTerminal, Stdout, Write};
 
 /// Output format (`--format`).
@@ -70,7 +70,12 @@ impl Printer {
     }
 }
 
-/// Whether any diagnostic is an error (the run then exits 2, as ripgrep does).
-pub fn has_errors(diagnostics: &[DiagnosticPayload]) -> bool {
-    diagnostics.iter().any(|d| d.level == Level::Error)
+/// A query's exit code: 2 when any error-level diagnostic was reported (a missing path, an
+/// unreadable file named on the command line — as ripgrep does), otherwise the status's code.
+pub fn query_exit_code(status: Status, diagnostics: &[DiagnosticPayload]) -> u8 {
+    if diagnostics.iter().any(|d| d.level == Level::Error) {
+        2
+    } else {
+        status.exit_code()
+    }
 }
