@@ -467,18 +467,10 @@ fn reparse(
     for p in placed.iter().rev() {
         let start = point(p.old.start);
         let new_text = &after[p.new.clone()];
-        let newlines = memchr::memchr_iter(b'\n', new_text).count();
-        let new_end = if newlines == 0 {
-            tree_sitter::Point {
-                row: start.row,
-                column: start.column + new_text.len(),
-            }
-        } else {
-            let last = new_text.iter().rposition(|&b| b == b'\n').unwrap_or(0);
-            tree_sitter::Point {
-                row: start.row + newlines,
-                column: new_text.len() - last - 1,
-            }
+        let (rows, col) = crate::span::extent(new_text);
+        let new_end = tree_sitter::Point {
+            row: start.row + rows,
+            column: if rows == 0 { start.column + col } else { col },
         };
         tree.edit(&tree_sitter::InputEdit {
             start_byte: p.old.start,

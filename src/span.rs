@@ -59,7 +59,8 @@ pub fn checksum(bytes: &[u8]) -> String {
     hex(&Sha256::digest(bytes))
 }
 
-fn hex(bytes: &[u8]) -> String {
+/// Lowercase hex of some bytes (checksums, span ids, symbol ids).
+pub fn hex(bytes: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let mut out = String::with_capacity(bytes.len() * 2);
     for b in bytes {
@@ -240,6 +241,18 @@ pub enum Units {
     Utf32,
 }
 
+/// The `(rows, column)` a text advances a position by: how many `\n` it holds, and the byte
+/// column after its last line (added to the start column when it holds none). For tree-sitter
+/// edit points.
+pub fn extent(text: &[u8]) -> (usize, usize) {
+    let rows = memchr::memchr_iter(b'\n', text).count();
+    let col = match memchr::memrchr(b'\n', text) {
+        Some(i) => text.len() - i - 1,
+        None => text.len(),
+    };
+    (rows, col)
+}
+
 /// Drops one trailing `\r`, for showing a CRLF line without its terminator.
 pub fn strip_cr(line: &[u8]) -> &[u8] {
     line.strip_suffix(b"\r").unwrap_or(line)
@@ -374,6 +387,14 @@ mod tests {
         let idx = LineIndex::new(text);
         assert_eq!(idx.offset_utf16(text, 0, 2), 2);
         assert_eq!(idx.offset_utf16(text, 0, 3), 3);
+    }
+
+    #[test]
+    fn extents() {
+        assert_eq!(extent(b"abc"), (0, 3));
+        assert_eq!(extent(b"a\nbc"), (1, 2));
+        assert_eq!(extent(b"a\r\n"), (1, 0));
+        assert_eq!(extent(b""), (0, 0));
     }
 
     #[test]

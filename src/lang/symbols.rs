@@ -319,10 +319,7 @@ pub fn symbol_id(file_path: &str, qualified_name: &str, kind: SymbolKind, n: usi
     if n > 1 {
         h.update(format!("#{n}").as_bytes());
     }
-    h.finalize()[..8]
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    crate::span::hex(&h.finalize()[..8])
 }
 
 /// How a reference uses the name.
