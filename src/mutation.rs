@@ -387,6 +387,23 @@ fn introduced_syntax_errors(
     display: &str,
     tool: &str,
 ) -> Vec<DiagnosticPayload> {
+    // A tree of some regions only (`lang::regions`, as `llm patch` parses): the moved regions
+    // are parsed again; any error there, or an edit outside them, is judged on the whole file.
+    if let Some(ranges) = before_tree.and_then(|t| region_ranges(t, before.len())) {
+        if let Some(moved) = move_ranges(&ranges, placed) {
+            let index = LineIndex::new(after);
+            if !language
+                .parse_ranges(after, &index, &moved)
+                .root_node()
+                .has_error()
+            {
+                return Vec::new();
+            }
+        }
+        return introduced_syntax_errors(
+            language, before, None, after, placed, created, display, tool,
+        );
+    }
     let after_tree = match before_tree {
         Some(t) => reparse(language, before, t, after, placed),
         None => language.parse(after),
@@ -444,6 +461,44 @@ fn introduced_syntax_errors(
             d
         })
         .collect()
+}
+
+/// The byte ranges a tree of some regions was parsed from; `None` for a whole-file tree.
+fn region_ranges(tree: &tree_sitter::Tree, len: usize) -> Option<Vec<Range<usize>>> {
+    let ranges = tree.included_ranges();
+    let whole = ranges.len() == 1 && ranges[0].start_byte == 0 && ranges[0].end_byte >= len;
+    (!whole).then(|| ranges.iter().map(|r| r.start_byte..r.end_byte).collect())
+}
+
+/// `ranges` (before the edits) moved and stretched by the edits, each of which must lie inside
+/// one of them (touching an end counts); `None` when one does not.
+fn move_ranges(ranges: &[Range<usize>], placed: &[edit::Placed]) -> Option<Vec<Range<usize>>> {
+    let inside = |p: &edit::Placed| {
+        ranges
+            .iter()
+            .any(|r| r.start <= p.old.start && p.old.end <= r.end)
+    };
+    if !placed.iter().all(inside) {
+        return None;
+    }
+    let delta = |p: &edit::Placed| p.new.len() as isize - p.old.len() as isize;
+    let moved = ranges
+        .iter()
+        .map(|r| {
+            let before: isize = placed
+                .iter()
+                .filter(|p| p.old.start < r.start)
+                .map(delta)
+                .sum();
+            let through: isize = placed
+                .iter()
+                .filter(|p| p.old.start <= r.end)
+                .map(delta)
+                .sum();
+            (r.start as isize + before) as usize..(r.end as isize + through) as usize
+        })
+        .collect();
+    Some(moved)
 }
 
 /// Incremental re-parse: the old tree is told about every edit (last first, so earlier offsets

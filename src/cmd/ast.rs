@@ -5,6 +5,7 @@
 use crate::envelope::{new_id, DiagnosticPayload, Level, Status};
 use crate::error::{Code, Error, Result};
 use crate::lang::literals::{self, Prefilter};
+use crate::lang::regions::Cut;
 use crate::lang::{self, Language};
 use crate::span::{checksum, LineIndex, Span};
 use crate::walk::{self, Candidate, Skipped, WalkOptions};
@@ -154,6 +155,11 @@ pub struct Compiled {
     pub query: Query,
     /// Set when the query is only bare captured kinds (see [`literals::bare_kinds`]).
     pub bare: Option<Vec<(String, Vec<String>)>>,
+    /// The literal prefilter, when every match needs one.
+    pub prefilter: Option<Prefilter>,
+    /// How finely a file may be cut to parse only around the prefilter's literals (see
+    /// [`crate::lang::regions`]); `None`: files are parsed whole.
+    pub cut: Option<Cut>,
 }
 
 /// Compiles `src` for each language in `langs` (or every registered one). Languages whose
@@ -168,11 +174,24 @@ pub fn compile(src: &str, langs: &[&'static Language]) -> Result<Vec<Compiled>> 
     let mut errs = Vec::new();
     for l in &tried {
         match Query::new(&l.ts(), src) {
-            Ok(query) => ok.push(Compiled {
-                lang: l,
-                bare: literals::bare_kinds(src, query.pattern_count()),
-                query,
-            }),
+            Ok(query) => {
+                let n = query.pattern_count();
+                let prefilter = literals::prefilter(src, n);
+                // Only a pattern with one root node, that needs a literal, can be answered from
+                // the regions around that literal.
+                let rooted =
+                    (0..n).all(|i| query.is_pattern_rooted(i) && !query.is_pattern_non_local(i));
+                let cut = literals::pattern_roots(src, n)
+                    .filter(|_| rooted && prefilter.is_some())
+                    .and_then(|roots| l.cut_for_roots(&roots.concat()));
+                ok.push(Compiled {
+                    lang: l,
+                    bare: literals::bare_kinds(src, n),
+                    prefilter,
+                    cut,
+                    query,
+                })
+            }
             Err(e) => errs.push(query_error(l, src, &e)),
         }
     }
@@ -437,10 +456,6 @@ pub fn run(
     emit: &mut dyn FnMut(FileResult) -> std::io::Result<()>,
 ) -> Result<std::result::Result<AstSummary, std::io::Error>> {
     let compiled = compile(&opts.query, &opts.langs)?;
-    let filters: Vec<Option<Prefilter>> = compiled
-        .iter()
-        .map(|c| literals::prefilter(&opts.query, c.query.pattern_count()))
-        .collect();
     let walked = walk::walk(&opts.walk, "ast")?;
     let allowed: Vec<&'static Language> = compiled.iter().map(|c| c.lang).collect();
     let forced = (allowed.len() == 1 && opts.langs.len() == 1).then(|| allowed[0]);
@@ -458,7 +473,7 @@ pub fn run(
             Ok(s) => s,
             Err(s) => return Outcome::Skipped(s),
         };
-        if let Some(f) = &filters[i] {
+        if let Some(f) = &compiled[i].prefilter {
             if !f.may_match(&source) {
                 return Outcome::Prefiltered;
             }
@@ -521,9 +536,9 @@ pub fn run(
     } else {
         Status::NoMatches
     };
-    let mut prefilter: Vec<String> = filters
+    let mut prefilter: Vec<String> = compiled
         .iter()
-        .flatten()
+        .filter_map(|c| c.prefilter.as_ref())
         .flat_map(|f| f.describe())
         .collect();
     prefilter.dedup();
@@ -596,9 +611,21 @@ fn query_file(
     source: &[u8],
     want_checksum: bool,
 ) -> Outcome<AstParsed> {
-    let tree = c.lang.parse(source);
-    let errors = tree.root_node().has_error();
     let index = LineIndex::new(source);
+    // Around the literals only, when the query allows it; a region parse has no errors (or it
+    // would have been replaced by a whole-file parse).
+    let (tree, parsed_bytes) = match (&c.prefilter, c.cut) {
+        (Some(f), Some(cut)) => {
+            let p = c.lang.parse_around(source, &index, &f.hits(source), cut);
+            let bytes = p
+                .ranges
+                .as_ref()
+                .map_or(source.len(), |r| r.iter().map(|r| r.len()).sum());
+            (p.tree, bytes)
+        }
+        _ => (c.lang.parse(source), source.len()),
+    };
+    let errors = tree.root_node().has_error();
     let diag =
         errors.then(|| syntax_warning(Code::SyntaxErrors, "ast", &cand.display, &index, &tree));
     let names = c.query.capture_names();
@@ -624,7 +651,7 @@ fn query_file(
         matches,
     });
     Outcome::Parsed(AstParsed {
-        bytes: source.len() as u64,
+        bytes: parsed_bytes as u64,
         errors,
         diag,
         result,

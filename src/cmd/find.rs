@@ -1,12 +1,14 @@
 //! `llm find`: symbol definitions by name/kind, file outlines, and references. Only files whose
-//! bytes contain the name's last segment are parsed (memchr literal prefilter); each is parsed
-//! once, in parallel, and results come back in path order.
+//! bytes contain the name's last segment are parsed (memchr literal prefilter), and of those only
+//! the regions around its occurrences (`lang::regions`); files are parsed in parallel and results
+//! come back in path order.
 
 use crate::cmd::ast::{
     language_of, no_language, not_utf8, read_source, syntax_warning, walk_echo, Outcome, Unparsed,
 };
 use crate::envelope::{new_id, DiagnosticPayload, Status};
 use crate::error::{Code, Error, Result};
+use crate::lang::regions::Cut;
 use crate::lang::symbols::{last_segment, references_with, symbols_with_index};
 use crate::lang::{self, Language, Reference, Symbol, SymbolKind};
 use crate::span::{checksum, LineIndex};
@@ -419,9 +421,23 @@ fn find_in_file(
     source: &[u8],
     want_checksum: bool,
 ) -> Outcome<FindParsed> {
-    let tree = l.parse(source);
-    let errors = tree.root_node().has_error();
     let index = LineIndex::new(source);
+    // Definitions and references of NAME lie around its occurrences: only those regions are
+    // parsed (an outline needs the whole file).
+    let literal = match opts.mode {
+        Mode::Outline => None,
+        _ => opts.name.as_ref().and_then(|n| n.literal()),
+    };
+    let tree = match literal {
+        Some(lit) => {
+            let hits: Vec<_> = memchr::memmem::find_iter(source, lit.as_bytes())
+                .map(|at| at..at + lit.len())
+                .collect();
+            l.parse_around(source, &index, &hits, Cut::Members).tree
+        }
+        None => l.parse(source),
+    };
+    let errors = tree.root_node().has_error();
     let diag = errors
         .then(|| syntax_warning(Code::FindSyntaxErrors, "find", &cand.display, &index, &tree));
     let syms = symbols_with_index(l, source, &tree, &cand.display, &index);

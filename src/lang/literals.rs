@@ -24,6 +24,18 @@ impl Prefilter {
         })
     }
 
+    /// Where the literal each pattern checks first occurs in `hay`: a match of the query lies
+    /// around one of these (its root node contains one).
+    pub fn hits(&self, hay: &[u8]) -> Vec<std::ops::Range<usize>> {
+        let mut out = Vec::new();
+        for alts in self.patterns.iter().filter_map(|p| p.first()) {
+            for lit in alts {
+                out.extend(memchr::memmem::find_iter(hay, lit).map(|at| at..at + lit.len()));
+            }
+        }
+        out
+    }
+
     /// The literal checked first, for the query echo (`None` when nothing is required).
     pub fn describe(&self) -> Vec<String> {
         let mut v: Vec<String> = self
@@ -333,6 +345,57 @@ pub fn bare_kinds(src: &str, pattern_count: usize) -> Option<Vec<(String, Vec<St
     (out.len() == pattern_count && !out.is_empty()).then_some(out)
 }
 
+/// The node kinds each top-level pattern's root can have, in pattern order: a kind name, `_` for
+/// a wildcard, an anonymous node's text in double quotes. `None` when the query cannot be read
+/// this way or a pattern has several roots (`((a) (b))`).
+pub fn pattern_roots(src: &str, pattern_count: usize) -> Option<Vec<Vec<String>>> {
+    let toks = tokenize(src)?;
+    let mut pos = 0;
+    let items = parse_items(&toks, &mut pos, false)?;
+    let roots: Vec<Vec<String>> = items
+        .iter()
+        .filter(|i| matches!(i, Item::Group { .. } | Item::Str { .. }))
+        .map(roots_of)
+        .collect::<Option<_>>()?;
+    (roots.len() == pattern_count).then_some(roots)
+}
+
+fn roots_of(item: &Item) -> Option<Vec<String>> {
+    match item {
+        Item::Str { text, .. } => Some(vec![format!("\"{}\"", String::from_utf8_lossy(text))]),
+        Item::Group {
+            bracket: true,
+            items,
+            ..
+        } => {
+            let mut all = Vec::new();
+            for alt in items
+                .iter()
+                .filter(|i| matches!(i, Item::Group { .. } | Item::Str { .. }))
+            {
+                all.extend(roots_of(alt)?);
+            }
+            (!all.is_empty()).then_some(all)
+        }
+        Item::Group { items, .. } => match items.first() {
+            Some(Item::Word(kind)) => Some(vec![kind.trim_end_matches(['?', '*']).to_string()]),
+            _ => {
+                // A parenthesized pattern with its predicates: one inner pattern, or a
+                // sequence of siblings (several roots).
+                let inner: Vec<&Item> = items
+                    .iter()
+                    .filter(|i| matches!(i, Item::Group { .. } | Item::Str { .. }))
+                    .collect();
+                match inner.as_slice() {
+                    [one] => roots_of(one),
+                    _ => None,
+                }
+            }
+        },
+        _ => None,
+    }
+}
+
 /// How rare an item looks: its shortest alternative's length, keywords and punctuation low.
 fn rarity(alts: &[Vec<u8>]) -> usize {
     alts.iter()
@@ -423,6 +486,28 @@ mod tests {
         assert_eq!(bare_kinds("(_) @f", 1), None);
         assert_eq!(bare_kinds("(function_item)? @f", 1), None);
         assert_eq!(bare_kinds("((function_item) @f (#eq? @f \"x\"))", 1), None);
+    }
+
+    #[test]
+    fn roots_of_patterns() {
+        let r = |q: &str, n: usize| pattern_roots(q, n);
+        assert_eq!(
+            r(
+                r#"(call_expression function: (field_expression) @f) (#eq? @f "x")"#,
+                1
+            ),
+            Some(vec![vec!["call_expression".to_string()]])
+        );
+        assert_eq!(
+            r(r#"((identifier) @i (#eq? @i "x")) [(a) "b"] @z (_) @w"#, 3),
+            Some(vec![
+                vec!["identifier".to_string()],
+                vec!["a".to_string(), "\"b\"".to_string()],
+                vec!["_".to_string()]
+            ])
+        );
+        assert_eq!(r("((a) . (b))", 1), None, "two roots");
+        assert_eq!(r("(a) (b)", 1), None, "count mismatch");
     }
 
     #[test]

@@ -9,6 +9,7 @@ use tree_sitter::{Node, Parser, Query, Tree};
 
 pub mod literals;
 mod python;
+pub mod regions;
 mod rust;
 pub mod symbols;
 
@@ -61,6 +62,13 @@ pub struct Rules {
     pub is_reference: fn(Node) -> bool,
     /// How an identifier is used (import, path segment, attribute/field access, call…).
     pub ref_context: fn(Node) -> RefContext,
+    /// The file's lexical outline: top-level items and container members (see [`regions`]).
+    pub regions: fn(&[u8]) -> regions::Regions,
+    /// Node kinds that are ancestors of a container's members below the root (they come out
+    /// shortened from a member's region parse).
+    pub containers: &'static [&'static str],
+    /// The kind of a whole file's root node.
+    pub root_kind: &'static str,
 }
 
 impl std::fmt::Debug for Language {
@@ -86,6 +94,16 @@ impl Language {
     /// text does not parse). Parsers are kept per thread and language, so parallel callers pay
     /// for `set_language` once.
     pub fn parse(&self, source: &[u8]) -> Tree {
+        self.with_parser(|parser| {
+            parser
+                .parse(source, None)
+                .expect("parser has a language and no timeout")
+        })
+    }
+
+    /// Runs `f` with this thread's parser for the language (which `f` must leave parsing whole
+    /// documents).
+    pub(crate) fn with_parser<R>(&self, f: impl FnOnce(&mut Parser) -> R) -> R {
         thread_local! {
             static PARSERS: RefCell<Vec<(&'static str, Parser)>> = const { RefCell::new(Vec::new()) };
         }
@@ -98,10 +116,7 @@ impl Language {
                     parsers.len() - 1
                 }
             };
-            parsers[i]
-                .1
-                .parse(source, None)
-                .expect("parser has a language and no timeout")
+            f(&mut parsers[i].1)
         })
     }
 

@@ -1,6 +1,7 @@
 //! Python: grammar, extensions, aliases, the symbol query and the rules that attach decorators
 //! and make defs inside classes methods.
 
+use super::regions::{Body, Regions};
 use super::symbols::{RefContext, SymbolKind as K};
 use super::{Language, Rules};
 use std::sync::OnceLock;
@@ -25,6 +26,9 @@ pub static PYTHON: Language = Language {
         identifier_kinds: &["identifier"],
         is_reference: |_| true,
         ref_context,
+        regions,
+        containers: &["class_definition", "decorated_definition", "block"],
+        root_kind: "module",
     },
     compiled: OnceLock::new(),
 };
@@ -133,4 +137,175 @@ fn ref_context(node: Node) -> RefContext {
         Some("keyword_argument") => RefContext::Keyword,
         _ => RefContext::Identifier,
     }
+}
+
+/// Whether `s` starts with the keyword `kw` (not a longer word).
+fn starts_with_keyword(s: &[u8], kw: &[u8]) -> bool {
+    s.starts_with(kw)
+        && !s
+            .get(kw.len())
+            .is_some_and(|&c| c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80)
+}
+
+/// A statement line that continues the compound statement before it.
+fn continues_statement(s: &[u8]) -> bool {
+    [&b"else"[..], b"elif", b"except", b"finally"]
+        .iter()
+        .any(|kw| starts_with_keyword(s, kw))
+}
+
+/// Where the class of the item being read is.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Class {
+    /// No statement line yet, or only decorators.
+    Unknown,
+    /// Not a class (or a class whose body does not split).
+    No,
+    /// After the `class` line, before the body's first statement.
+    Header,
+    /// In the body, whose statements are indented this much.
+    Body(usize),
+}
+
+/// The lexical outline of a Python file (see `regions`). An item starts at a statement line in
+/// column 0 (outside strings and brackets, not after a backslash) unless it continues a
+/// compound statement (`else`, `elif`, `except`, `finally`) or follows a decorator; comment and
+/// blank lines stay with the item before. A class's members split the same way at its body's
+/// indentation (indentation counted as tree-sitter's scanner counts it: a tab is 8).
+fn regions(src: &[u8]) -> Regions {
+    let n = src.len();
+    let mut items: Vec<(usize, Option<Body>)> = Vec::new();
+    let mut start = 0;
+    let mut class = Class::Unknown;
+    let mut members: Vec<usize> = Vec::new();
+    let mut after_decorator = false;
+    let mut member_after_decorator = false;
+    let mut depth = 0usize;
+    let mut continued = false;
+    let mut i = 0;
+    while i < n {
+        let line = i;
+        let logical = depth == 0 && !continued;
+        continued = false;
+        if logical {
+            let mut indent = 0;
+            while i < n {
+                match src[i] {
+                    b' ' => indent += 1,
+                    b'\t' => indent += 8,
+                    0x0c => indent = 0,
+                    _ => break,
+                }
+                i += 1;
+            }
+            let text = &src[i..];
+            let statement = !matches!(text.first(), None | Some(b'\n' | b'\r' | b'#' | b'\\'));
+            if statement && indent == 0 {
+                if line > 0 && !continues_statement(text) && !after_decorator {
+                    let body =
+                        matches!(class, Class::Body(_)).then(|| body_of(start, &members, line));
+                    items.push((start, body.flatten()));
+                    start = line;
+                    class = Class::Unknown;
+                    members.clear();
+                }
+                after_decorator = text[0] == b'@';
+                class = match class {
+                    Class::Unknown if after_decorator => Class::Unknown,
+                    Class::Unknown if starts_with_keyword(text, b"class") => Class::Header,
+                    _ => Class::No,
+                };
+            } else if statement {
+                match class {
+                    Class::Header => {
+                        class = Class::Body(indent);
+                        members.push(line);
+                        member_after_decorator = text[0] == b'@';
+                    }
+                    Class::Body(body) if indent == body => {
+                        if !continues_statement(text) && !member_after_decorator {
+                            members.push(line);
+                        }
+                        member_after_decorator = text[0] == b'@';
+                    }
+                    Class::Body(body) if indent < body => class = Class::No,
+                    _ => {}
+                }
+            }
+        }
+        i = line_end(src, i, &mut depth, &mut continued);
+    }
+    let body = matches!(class, Class::Body(_))
+        .then(|| body_of(start, &members, n))
+        .flatten();
+    items.push((start, body));
+    Regions::from_starts(n, items)
+}
+
+fn body_of(start: usize, members: &[usize], end: usize) -> Option<Body> {
+    let first = *members.first()?;
+    let mut ranges: Vec<std::ops::Range<usize>> = members.windows(2).map(|w| w[0]..w[1]).collect();
+    ranges.push(*members.last().unwrap()..end);
+    Some(Body {
+        head: start..first,
+        members: ranges,
+        tail: end..end,
+    })
+}
+
+/// Reads from `i` to the start of the next physical line outside strings, counting brackets and
+/// noting a backslash continuation.
+fn line_end(src: &[u8], mut i: usize, depth: &mut usize, continued: &mut bool) -> usize {
+    let n = src.len();
+    while i < n {
+        match src[i] {
+            b'\n' => return i + 1,
+            b'#' => i = memchr::memchr(b'\n', &src[i..]).map_or(n, |k| i + k),
+            b'\\' => {
+                let rest = &src[i + 1..];
+                if rest.starts_with(b"\n") || rest.starts_with(b"\r\n") {
+                    *continued = true;
+                    return i + 1 + if rest[0] == b'\n' { 1 } else { 2 };
+                }
+                i += 1;
+            }
+            q @ (b'"' | b'\'') => i = string_end(src, i, q),
+            b'(' | b'[' | b'{' => {
+                *depth += 1;
+                i += 1;
+            }
+            b')' | b']' | b'}' => {
+                *depth = depth.saturating_sub(1);
+                i += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    n
+}
+
+/// Past the string that opens with quote `q` at `i` (triple-quoted or not). A backslash
+/// escapes the next byte in every kind of string (raw ones included, as far as where the string
+/// ends is concerned); a one-quote string ends at its line's end if not closed.
+fn string_end(src: &[u8], i: usize, q: u8) -> usize {
+    let n = src.len();
+    let triple = src.get(i + 1) == Some(&q) && src.get(i + 2) == Some(&q);
+    let mut j = if triple { i + 3 } else { i + 1 };
+    while j < n {
+        match src[j] {
+            b'\\' => j += 2,
+            b'\n' if !triple => return j,
+            c if c == q => {
+                if !triple {
+                    return j + 1;
+                }
+                if src.get(j + 1) == Some(&q) && src.get(j + 2) == Some(&q) {
+                    return j + 3;
+                }
+                j += 1;
+            }
+            _ => j += 1,
+        }
+    }
+    n
 }

@@ -1,6 +1,7 @@
 //! Rust: grammar, extensions, aliases, the symbol query and the rules that attach attributes and
 //! doc comments, name impls after their type, and make fns inside impls/traits methods.
 
+use super::regions::{Body, Regions};
 use super::symbols::{RefContext, SymbolKind as K};
 use super::{Language, Rules};
 use std::sync::OnceLock;
@@ -45,6 +46,15 @@ pub static RUST: Language = Language {
         ],
         is_reference,
         ref_context,
+        regions,
+        containers: &[
+            "impl_item",
+            "trait_item",
+            "mod_item",
+            "foreign_mod_item",
+            "declaration_list",
+        ],
+        root_kind: "source_file",
     },
     compiled: OnceLock::new(),
 };
@@ -220,5 +230,235 @@ fn ref_context(node: Node) -> RefContext {
             RefContext::Call
         }
         _ => RefContext::Identifier,
+    }
+}
+
+/// What can begin an item's first line: a word, an attribute, a comment.
+fn starts_item(b: u8) -> bool {
+    b.is_ascii_alphabetic() || b == b'_' || b == b'#' || b == b'/'
+}
+
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80
+}
+
+/// Whether an item whose words before its first `{` at depth 0 are `words` is an `impl`,
+/// `trait`, `mod` or `extern` block: a container whose members split.
+fn is_container(words: &[&[u8]]) -> bool {
+    let mut w = words
+        .iter()
+        .skip_while(|w| matches!(**w, b"pub" | b"unsafe" | b"auto" | b"default"));
+    match w.next() {
+        Some(&b"impl" | &b"trait" | &b"mod") => true,
+        Some(&b"extern") => w.next().is_none(),
+        _ => false,
+    }
+}
+
+/// End of a string body starting after its opening `"` at `i`: after the closing `"`.
+fn string_end(src: &[u8], mut i: usize) -> usize {
+    while i < src.len() {
+        match src[i] {
+            b'\\' => i += 2,
+            b'"' => return i + 1,
+            _ => i += 1,
+        }
+    }
+    src.len()
+}
+
+/// The lexical outline of a Rust file (see `regions`). An item ends with a `}` or `;` at
+/// bracket depth 0; the next one starts on a later line that begins, in column 0, with what can
+/// begin an item (a word, `#`, `/`), so that doc comments and attributes stay with their item
+/// and blank lines with the one before. The members of `impl`, `trait`, `mod` and `extern`
+/// blocks split the same way at depth 1, when the block's `}` starts its line. Comments,
+/// strings (raw, byte, C), char literals and lifetimes are skipped as the lexer reads them.
+fn regions(src: &[u8]) -> Regions {
+    let n = src.len();
+    let mut items: Vec<(usize, Option<Body>)> = Vec::new();
+    // The item being read.
+    let mut start = 0;
+    let mut words: Vec<&[u8]> = Vec::new();
+    let mut opened = false;
+    let mut container = false;
+    let mut members: Vec<usize> = Vec::new();
+    // Start of the closing `}` line of the container's body, once closed (None: not usable).
+    let mut tail: Option<usize> = None;
+    let mut depth = 0usize;
+    // The last code byte outside comments; 0 right after a boundary.
+    let mut last = 0u8;
+    let mut i = 0;
+    while i < n {
+        if i > 0 && src[i - 1] == b'\n' {
+            if depth == 0 && matches!(last, b'}' | b';') && starts_item(src[i]) {
+                let body = (container && !members.is_empty())
+                    .then_some(tail)
+                    .flatten()
+                    .map(|t| body_of(start, &members, t, i));
+                items.push((start, body));
+                start = i;
+                words.clear();
+                (opened, container, tail, last) = (false, false, None, 0);
+                members.clear();
+            } else if container && depth == 1 && matches!(last, b'{' | b'}' | b';') {
+                let first = src[i..]
+                    .iter()
+                    .position(|b| !matches!(b, b' ' | b'\t'))
+                    .map(|k| src[i + k]);
+                if first.is_some_and(starts_item) {
+                    members.push(i);
+                    last = 0;
+                }
+            }
+        }
+        let b = src[i];
+        match b {
+            b' ' | b'\t' | b'\r' | b'\n' => i += 1,
+            b'/' if src.get(i + 1) == Some(&b'/') => {
+                i = memchr::memchr(b'\n', &src[i..]).map_or(n, |k| i + k);
+            }
+            b'/' if src.get(i + 1) == Some(&b'*') => {
+                let mut nest = 1;
+                i += 2;
+                while i < n && nest > 0 {
+                    if src[i] == b'/' && src.get(i + 1) == Some(&b'*') {
+                        nest += 1;
+                        i += 2;
+                    } else if src[i] == b'*' && src.get(i + 1) == Some(&b'/') {
+                        nest -= 1;
+                        i += 2;
+                    } else {
+                        i += 1;
+                    }
+                }
+            }
+            b'"' => {
+                i = string_end(src, i + 1);
+                last = b'"';
+            }
+            b'\'' => {
+                i = char_or_lifetime_end(src, i);
+                last = b'\'';
+            }
+            b'{' | b'(' | b'[' => {
+                if b == b'{' && depth == 0 && !opened {
+                    opened = true;
+                    container = is_container(&words);
+                }
+                depth += 1;
+                last = b;
+                i += 1;
+            }
+            b'}' | b')' | b']' => {
+                depth = depth.saturating_sub(1);
+                if b == b'}' && depth == 0 && container && tail.is_none() {
+                    let line = memchr::memrchr(b'\n', &src[..i]).map_or(0, |k| k + 1);
+                    tail = src[line..i]
+                        .iter()
+                        .all(|c| matches!(c, b' ' | b'\t'))
+                        .then_some(line);
+                    if tail.is_none() {
+                        members.clear();
+                    }
+                }
+                last = b;
+                i += 1;
+            }
+            _ if b.is_ascii_alphabetic() || b == b'_' || b >= 0x80 => {
+                let s = i;
+                while i < n && is_word_byte(src[i]) {
+                    i += 1;
+                }
+                let word = &src[s..i];
+                last = b'a';
+                match (word, src.get(i)) {
+                    (b"r" | b"br" | b"cr", Some(b'#' | b'"')) => {
+                        let hashes = src[i..].iter().take_while(|&&c| c == b'#').count();
+                        if src.get(i + hashes) == Some(&b'"') {
+                            i = raw_string_end(src, i + hashes + 1, hashes);
+                            last = b'"';
+                        } else {
+                            // A raw identifier: `r#match`.
+                            i += hashes;
+                        }
+                    }
+                    (b"b" | b"c", Some(b'"')) => {
+                        i = string_end(src, i + 1);
+                        last = b'"';
+                    }
+                    _ if depth == 0 && !opened => words.push(word),
+                    _ => {}
+                }
+            }
+            _ => {
+                last = b;
+                i += 1;
+            }
+        }
+    }
+    let body = (container && !members.is_empty())
+        .then_some(tail)
+        .flatten()
+        .map(|t| body_of(start, &members, t, n));
+    items.push((start, body));
+    Regions::from_starts(n, items)
+}
+
+/// A container's split from its member starts and the start of its closing line.
+fn body_of(start: usize, members: &[usize], tail: usize, end: usize) -> Body {
+    let mut ranges: Vec<std::ops::Range<usize>> = members.windows(2).map(|w| w[0]..w[1]).collect();
+    ranges.push(*members.last().unwrap()..tail);
+    Body {
+        head: start..members[0],
+        members: ranges,
+        tail: tail..end,
+    }
+}
+
+/// End of a raw string whose body starts at `i`, closed by `"` and `hashes` `#`s.
+fn raw_string_end(src: &[u8], mut i: usize, hashes: usize) -> usize {
+    while let Some(k) = memchr::memchr(b'"', &src[i..]) {
+        let q = i + k + 1;
+        if src[q..]
+            .iter()
+            .take(hashes)
+            .take_while(|&&c| c == b'#')
+            .count()
+            == hashes
+        {
+            return q + hashes;
+        }
+        i = q;
+    }
+    src.len()
+}
+
+/// After a `'` at `i`: past a char literal (`'x'`, `'\n'`, `'\u{1F600}'`, `'é'`), or past the
+/// quote of a lifetime or label (`'a`, `'static`), whose name the caller reads as a word.
+fn char_or_lifetime_end(src: &[u8], i: usize) -> usize {
+    match src.get(i + 1) {
+        Some(b'\\') => {
+            // An escape: the closing quote comes within a few bytes (`'\u{10FFFF}'`).
+            let lo = src.len().min(i + 3);
+            let window = &src[lo..src.len().min(i + 14)];
+            match memchr::memchr(b'\'', window) {
+                Some(k) => lo + k + 1,
+                None => i + 1,
+            }
+        }
+        Some(&c) => {
+            let width = match c {
+                0xF0..=0xFF => 4,
+                0xE0..=0xEF => 3,
+                0xC0..=0xDF => 2,
+                _ => 1,
+            };
+            if src.get(i + 1 + width) == Some(&b'\'') {
+                i + 2 + width
+            } else {
+                i + 1
+            }
+        }
+        None => i + 1,
     }
 }

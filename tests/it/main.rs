@@ -4,6 +4,7 @@ mod ast;
 mod find;
 mod generate;
 mod patch;
+mod regions;
 mod search;
 mod transform;
 mod transform_safety;

@@ -12,9 +12,10 @@ use crate::check::{self, ValidatorReport, Verdict};
 use crate::edit::Edit;
 use crate::envelope::DiagnosticPayload;
 use crate::error::{Code, Error};
+use crate::lang::regions::Cut;
 use crate::lang::{self, symbols};
 use crate::mutation::{self, Change, MutationOptions, MutationResult};
-use crate::span::{checksum, Span};
+use crate::span::{checksum, LineIndex, Span};
 use crate::walk::{self, display_path, WalkOptions};
 use serde::Serialize;
 use std::path::PathBuf;
@@ -157,22 +158,29 @@ pub fn plan(opts: &PatchOptions) -> Result<Planned, Error> {
             .rejected());
         }
     }
-    let tree = language.parse(&src);
-    // Only the definitions around the name's occurrences are extracted (their ancestors come
-    // along); inserts need the neighbours too, and a failed lookup needs every name to suggest.
+    // Only the regions around the name's occurrences are parsed (`lang::regions`), and only
+    // the definitions around it extracted (their ancestors come along); inserts need the
+    // neighbours too, and a failed lookup needs every name to suggest.
     let needs_all = matches!(opts.action, Action::InsertBefore | Action::InsertAfter);
+    let mut tree;
     let mut syms = if needs_all {
+        tree = language.parse(&src);
         symbols::symbols(language, &src, &tree, &display)
     } else {
         let name = symbols::last_segment(&opts.selector.name).as_bytes();
         let ranges: Vec<_> = memchr::memmem::find_iter(&src, name)
             .map(|at| at..at + name.len())
             .collect();
+        let index = LineIndex::new(&src);
+        tree = language
+            .parse_around(&src, &index, &ranges, Cut::Members)
+            .tree;
         symbols::symbols_around(language, &src, &tree, &display, &ranges)
     };
     let i = match select::select(&syms, &opts.selector, &display) {
         Ok(i) => i,
         Err(_) if !needs_all => {
+            tree = language.parse(&src);
             syms = symbols::symbols(language, &src, &tree, &display);
             select::select(&syms, &opts.selector, &display)?
         }
@@ -297,7 +305,14 @@ fn plan_rename(
     }
     for (k, (path, bytes)) in files.iter().enumerate() {
         let display = display_path(path);
-        let tree = language.parse(bytes);
+        let hits: Vec<_> = finder
+            .find_iter(bytes)
+            .map(|at| at..at + old.len())
+            .collect();
+        let index = LineIndex::new(bytes);
+        let tree = language
+            .parse_around(bytes, &index, &hits, Cut::Members)
+            .tree;
         let refs = symbols::references(language, bytes, &tree, &old, &display);
         if refs.is_empty() {
             continue;
@@ -317,7 +332,7 @@ fn plan_rename(
         } else {
             Some(checksum(bytes))
         };
-        changes.push(Change::edits(path, edits, expected));
+        changes.push(Change::edits(path, edits, expected).with_tree(tree));
     }
     let prepared = mutation::prepare(&changes, &opts.mutation)?;
     let message = format!(

@@ -1,0 +1,546 @@
+//! Regions: a language's cheap lexical outline of a file — its top-level items, and the members
+//! of container items (impl/trait/mod bodies, class bodies) — so that a file can be parsed only
+//! where a name or literal occurs instead of whole.
+//!
+//! Each language's scanner (in its own file) tracks comments, strings and brackets to find the
+//! places where the whole-file parse has a top-level item boundary. Parsing a selection of items
+//! (tree-sitter's included ranges: the selection is parsed as if it were the whole file, with
+//! every position kept) then gives every node inside a selected item exactly the subtree the
+//! whole-file parse gives it. A member of a container is parsed with its container's head and
+//! tail (`impl X {` … `}`, `class A:`), so its ancestors are there too, with shortened ranges:
+//! that is why a query whose match could be rooted at a container kind only cuts between items.
+//!
+//! A region parse that has any ERROR or MISSING node is thrown away for a whole-file parse, so
+//! a scanner's mistake (a boundary inside a construct it misread) costs time, never a wrong
+//! tree. `tests` below compare region parses with whole-file parses node by node.
+
+use super::Language;
+use crate::span::LineIndex;
+use std::ops::Range;
+use tree_sitter::Tree;
+
+/// The lexical outline of a file: its top-level items, in order, covering every byte.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Regions {
+    pub items: Vec<Item>,
+}
+
+/// One top-level item with what precedes it back to the previous item's end (its doc
+/// comments, attributes, decorators) and the blank lines after it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Item {
+    pub range: Range<usize>,
+    /// For a container with members on lines of their own: the split of `range`.
+    pub body: Option<Body>,
+}
+
+/// A container item cut into `head` (up to the first member), its members, and `tail` (from
+/// the line of the closing `}` on; empty for Python). Together they cover the item's range.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Body {
+    pub head: Range<usize>,
+    pub members: Vec<Range<usize>>,
+    pub tail: Range<usize>,
+}
+
+/// How finely a region parse may cut a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cut {
+    /// Whole top-level items only: every node inside a selected item keeps its ancestors.
+    Items,
+    /// Members of containers too (with the container's head and tail): nodes inside a member
+    /// keep their subtree; the container's own nodes are shortened.
+    Members,
+}
+
+/// A selection covering more than this share of the file is parsed whole instead.
+const WORTH_IT: f64 = 0.7;
+
+impl Regions {
+    /// Builds the outline from item start offsets (the first must be 0) and the bodies found.
+    pub(super) fn from_starts(len: usize, items: Vec<(usize, Option<Body>)>) -> Regions {
+        let mut out = Vec::with_capacity(items.len());
+        for (k, (start, body)) in items.iter().enumerate() {
+            let end = items.get(k + 1).map_or(len, |n| n.0);
+            if end <= *start {
+                continue;
+            }
+            let body = body
+                .clone()
+                .filter(|b| b.head.start == *start && b.tail.end == end && !b.members.is_empty());
+            out.push(Item {
+                range: *start..end,
+                body,
+            });
+        }
+        Regions { items: out }
+    }
+
+    /// The byte ranges to parse so that every node containing one of `hits` comes out as the
+    /// whole-file parse has it, merged and in order; `None` when that is most of the file
+    /// (then it is cheaper, and as exact, to parse it whole).
+    pub fn select(&self, hits: &[Range<usize>], cut: Cut, len: usize) -> Option<Vec<Range<usize>>> {
+        let mut hits: Vec<Range<usize>> = hits.to_vec();
+        hits.sort_by_key(|h| h.start);
+        let mut out: Vec<Range<usize>> = Vec::new();
+        let mut push = |r: Range<usize>| match out.last_mut() {
+            Some(last) if last.end >= r.start => last.end = last.end.max(r.end),
+            _ if r.is_empty() => {}
+            _ => out.push(r),
+        };
+        let mut h = 0;
+        for item in &self.items {
+            let r = &item.range;
+            // Hits that end before this item were handled by earlier items.
+            while h < hits.len() && hits[h].end <= r.start && !hits[h].is_empty() {
+                h += 1;
+            }
+            let mine: Vec<&Range<usize>> = hits[h..]
+                .iter()
+                .take_while(|x| x.start < r.end)
+                .filter(|x| overlaps(x, r))
+                .collect();
+            if mine.is_empty() {
+                continue;
+            }
+            match (&item.body, cut) {
+                (Some(b), Cut::Members)
+                    if mine
+                        .iter()
+                        .all(|x| !overlaps(x, &b.head) && !overlaps(x, &b.tail)) =>
+                {
+                    push(b.head.clone());
+                    for m in &b.members {
+                        if mine.iter().any(|x| overlaps(x, m)) {
+                            push(m.clone());
+                        }
+                    }
+                    push(b.tail.clone());
+                }
+                _ => push(r.clone()),
+            }
+        }
+        let total: usize = out.iter().map(|r| r.len()).sum();
+        (total as f64 <= WORTH_IT * len as f64).then_some(out)
+    }
+}
+
+/// Whether a hit touches a range (an empty hit counts where it sits).
+fn overlaps(hit: &Range<usize>, r: &Range<usize>) -> bool {
+    if hit.is_empty() {
+        r.start <= hit.start && hit.start < r.end
+    } else {
+        hit.start < r.end && r.start < hit.end
+    }
+}
+
+/// A tree of the whole file or of some of its regions.
+pub struct Parsed {
+    pub tree: Tree,
+    /// The ranges parsed, or `None` for the whole file.
+    pub ranges: Option<Vec<Range<usize>>>,
+}
+
+impl Parsed {
+    /// Whether only some regions were parsed.
+    pub fn is_partial(&self) -> bool {
+        self.ranges.is_some()
+    }
+}
+
+impl Language {
+    /// Parses only `ranges` of `source` (in order, not overlapping), keeping every position as
+    /// in the whole file.
+    pub fn parse_ranges(&self, source: &[u8], index: &LineIndex, ranges: &[Range<usize>]) -> Tree {
+        let point = |off: usize| {
+            let (line, col) = index.position(off);
+            tree_sitter::Point {
+                row: line - 1,
+                column: col,
+            }
+        };
+        let ts_ranges: Vec<tree_sitter::Range> = ranges
+            .iter()
+            .map(|r| tree_sitter::Range {
+                start_byte: r.start,
+                end_byte: r.end,
+                start_point: point(r.start),
+                end_point: point(r.end),
+            })
+            .collect();
+        self.with_parser(|parser| {
+            parser
+                .set_included_ranges(&ts_ranges)
+                .expect("ranges are in order and do not overlap");
+            let tree = parser.parse(source, None);
+            parser
+                .set_included_ranges(&[])
+                .expect("an empty list means the whole document");
+            tree.expect("parser has a language and no timeout")
+        })
+    }
+
+    /// The regions of `source` that the nodes containing `hits` need, parsed; the whole file
+    /// when the selection would be most of it, or when the region parse has a syntax error.
+    pub fn parse_around(
+        &self,
+        source: &[u8],
+        index: &LineIndex,
+        hits: &[Range<usize>],
+        cut: Cut,
+    ) -> Parsed {
+        let regions = (self.rules.regions)(source);
+        if let Some(ranges) = regions.select(hits, cut, source.len()) {
+            if ranges.is_empty() {
+                return Parsed {
+                    tree: self.parse(b""),
+                    ranges: Some(ranges),
+                };
+            }
+            let tree = self.parse_ranges(source, index, &ranges);
+            if !tree.root_node().has_error() {
+                return Parsed {
+                    tree,
+                    ranges: Some(ranges),
+                };
+            }
+        }
+        Parsed {
+            tree: self.parse(source),
+            ranges: None,
+        }
+    }
+
+    /// The finest cut that keeps a query's matches exact: `None` when a match could be rooted
+    /// at the root node (or the query cannot be read), [`Cut::Items`] when it could be rooted
+    /// at a container's own nodes, [`Cut::Members`] otherwise. `roots` are the possible kinds of
+    /// each pattern's root node (`_` for a wildcard, the text of an anonymous node in quotes).
+    pub fn cut_for_roots(&self, roots: &[String]) -> Option<Cut> {
+        let root_kind = self.rules.root_kind;
+        let mut cut = Cut::Members;
+        for r in roots {
+            if r.starts_with('"') {
+                continue;
+            }
+            if r == "_" || r == root_kind || r == "ERROR" || r == "MISSING" {
+                return None;
+            }
+            // A supertype (`_expression`) may stand for a container.
+            if r.starts_with('_') || self.rules.containers.contains(&r.as_str()) {
+                cut = Cut::Items;
+            }
+        }
+        Some(cut)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lang::by_name;
+    use std::collections::BTreeSet;
+    use std::path::Path;
+    use tree_sitter::Node;
+
+    type Shape = BTreeSet<(String, usize, usize, Option<(usize, usize)>)>;
+
+    /// `(kind, start, end, parent range)` of every node inside `within`, the parent being the
+    /// nearest ancestor inside `within` (`None` when there is none): the structure a region
+    /// parse must reproduce. With `skip`, nodes of those kinds are left out (a member's
+    /// container comes out shortened, possibly to the member's own range).
+    fn nodes_within(tree: &Tree, within: &Range<usize>, skip: &[&str]) -> Shape {
+        fn go(
+            n: Node,
+            w: &Range<usize>,
+            skip: &[&str],
+            parent: Option<(usize, usize)>,
+            out: &mut Shape,
+        ) {
+            let r = n.byte_range();
+            if r.end <= w.start || r.start >= w.end {
+                return;
+            }
+            // The root is the file in one tree and the regions in the other.
+            let inside = w.start <= r.start && r.end <= w.end && !r.is_empty();
+            let kept = inside && n.parent().is_some() && !skip.contains(&n.kind());
+            if kept {
+                out.insert((n.kind().to_string(), r.start, r.end, parent));
+            }
+            let parent = if kept { Some((r.start, r.end)) } else { parent };
+            let mut c = n.walk();
+            for child in n.children(&mut c) {
+                go(child, w, skip, parent, out);
+            }
+        }
+        let mut out = BTreeSet::new();
+        go(tree.root_node(), within, skip, None, &mut out);
+        out
+    }
+
+    /// Checks one file: the outline covers it, and (when it parses without errors) every item
+    /// and every member parsed alone has the structure the whole-file parse gives it. Returns
+    /// the number of regions compared.
+    pub(crate) fn check_file(lang: &Language, src: &[u8], name: &str) -> usize {
+        let regions = (lang.rules.regions)(src);
+        let mut at = 0;
+        for item in &regions.items {
+            assert_eq!(item.range.start, at, "{name}: items must be contiguous");
+            at = item.range.end;
+            if let Some(b) = &item.body {
+                let mut p = b.head.end;
+                assert_eq!(b.head.start, item.range.start);
+                for m in &b.members {
+                    assert_eq!(m.start, p, "{name}: members must be contiguous");
+                    p = m.end;
+                }
+                assert_eq!(b.tail.start, p);
+                assert_eq!(b.tail.end, item.range.end);
+            }
+        }
+        assert_eq!(at, src.len(), "{name}: items must cover the file");
+        let index = LineIndex::new(src);
+        let full = lang.parse(src);
+        if full.root_node().has_error() {
+            return 0;
+        }
+        let mut n = 0;
+        for item in &regions.items {
+            let tree = lang.parse_ranges(src, &index, std::slice::from_ref(&item.range));
+            let text = String::from_utf8_lossy(&src[item.range.clone()]);
+            assert!(
+                !tree.root_node().has_error(),
+                "{name}: item {:?} alone has a syntax error:\n{text}",
+                item.range
+            );
+            assert_eq!(
+                nodes_within(&tree, &item.range, &[]),
+                nodes_within(&full, &item.range, &[]),
+                "{name}: item {:?} parsed alone differs:\n{text}",
+                item.range
+            );
+            n += 1;
+            let Some(b) = &item.body else { continue };
+            for m in &b.members {
+                let ranges = [b.head.clone(), m.clone(), b.tail.clone()];
+                let ranges: Vec<_> = ranges.into_iter().filter(|r| !r.is_empty()).collect();
+                let tree = lang.parse_ranges(src, &index, &ranges);
+                let text = String::from_utf8_lossy(&src[m.clone()]);
+                assert!(
+                    !tree.root_node().has_error(),
+                    "{name}: member {m:?} with its head and tail has a syntax error:\n{text}"
+                );
+                assert_eq!(
+                    nodes_within(&tree, m, lang.rules.containers),
+                    nodes_within(&full, m, lang.rules.containers),
+                    "{name}: member {m:?} parsed with its head and tail differs:\n{text}"
+                );
+                n += 1;
+            }
+        }
+        n
+    }
+
+    fn check_dir(dir: &Path, n: &mut usize, files: &mut usize) {
+        let Ok(rd) = std::fs::read_dir(dir) else {
+            return;
+        };
+        let mut entries: Vec<_> = rd.flatten().map(|e| e.path()).collect();
+        entries.sort();
+        for p in entries {
+            if p.is_dir() {
+                check_dir(&p, n, files);
+                continue;
+            }
+            let Some(lang) = crate::lang::for_path(&p) else {
+                continue;
+            };
+            let Ok(src) = std::fs::read(&p) else { continue };
+            if std::str::from_utf8(&src).is_err() {
+                continue;
+            }
+            *n += check_file(lang, &src, &p.display().to_string());
+            *files += 1;
+        }
+    }
+
+    #[test]
+    fn region_parses_equal_whole_file_parses_on_this_repository() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let (mut n, mut files) = (0, 0);
+        for dir in ["src", "tests"] {
+            check_dir(&root.join(dir), &mut n, &mut files);
+        }
+        assert!(files > 40 && n > 500, "only {n} regions in {files} files");
+    }
+
+    /// Over a whole corpus: `LLM_REGIONS_CORPUS=DIR cargo test region_parses -- --ignored`.
+    #[test]
+    #[ignore]
+    fn region_parses_equal_whole_file_parses_on_a_corpus() {
+        let Some(dir) = std::env::var_os("LLM_REGIONS_CORPUS") else {
+            return;
+        };
+        let (mut n, mut files) = (0, 0);
+        check_dir(Path::new(&dir), &mut n, &mut files);
+        eprintln!("{n} regions in {files} files agree");
+    }
+
+    #[test]
+    fn region_parses_equal_whole_file_parses_on_the_python_standard_library() {
+        let out = std::process::Command::new("python3")
+            .args([
+                "-c",
+                "import sysconfig; print(sysconfig.get_paths()['stdlib'])",
+            ])
+            .output();
+        let Ok(out) = out else { return };
+        let stdlib = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        let py = by_name("python").unwrap();
+        let mut n = 0;
+        for m in [
+            "argparse.py",
+            "dataclasses.py",
+            "typing.py",
+            "enum.py",
+            "configparser.py",
+            "inspect.py",
+            "tarfile.py",
+        ] {
+            if let Ok(src) = std::fs::read(Path::new(&stdlib).join(m)) {
+                n += check_file(py, &src, m);
+            }
+        }
+        assert!(n > 100 || stdlib.is_empty(), "only {n} regions compared");
+    }
+
+    fn outline(lang: &str, src: &str) -> Vec<(String, Option<Vec<String>>)> {
+        let l = by_name(lang).unwrap();
+        (l.rules.regions)(src.as_bytes())
+            .items
+            .iter()
+            .map(|i| {
+                (
+                    src[i.range.clone()].to_string(),
+                    i.body.as_ref().map(|b| {
+                        std::iter::once(&b.head)
+                            .chain(&b.members)
+                            .chain(std::iter::once(&b.tail))
+                            .map(|r| src[r.clone()].to_string())
+                            .collect()
+                    }),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn rust_items_and_members() {
+        let src = "//! Crate doc.\nuse a::b;\n\n/// Doc.\n#[derive(Debug)]\nstruct S { a: u8 }\n\nimpl S {\n    /// M.\n    fn m(&self) -> u8 {\n        self.a\n    }\n\n    const C: u8 = 1;\n}\n\nfn f() {\n    let s = \"}\n\";\n    let c = '}';\n    let l: &'static str = r#\"\n}\"#;\n    /* } /* nested } */ */\n}\n";
+        let o = outline("rust", src);
+        let texts: Vec<&str> = o.iter().map(|(t, _)| t.as_str()).collect();
+        assert_eq!(
+            texts,
+            vec![
+                "//! Crate doc.\nuse a::b;\n\n",
+                "/// Doc.\n#[derive(Debug)]\nstruct S { a: u8 }\n\n",
+                "impl S {\n    /// M.\n    fn m(&self) -> u8 {\n        self.a\n    }\n\n    const C: u8 = 1;\n}\n\n",
+                "fn f() {\n    let s = \"}\n\";\n    let c = '}';\n    let l: &'static str = r#\"\n}\"#;\n    /* } /* nested } */ */\n}\n",
+            ]
+        );
+        assert_eq!(
+            o[2].1.as_deref().unwrap(),
+            [
+                "impl S {\n",
+                "    /// M.\n    fn m(&self) -> u8 {\n        self.a\n    }\n\n",
+                "    const C: u8 = 1;\n",
+                "}\n\n"
+            ]
+        );
+        assert!(o[3].1.is_none(), "a fn is not a container");
+    }
+
+    #[test]
+    fn python_items_and_members() {
+        let src = "\"\"\"Doc.\n\nclass Not:\n\"\"\"\nimport os\n\n@dec\n# between\nclass A(B):\n    \"\"\"Doc.\"\"\"\n    x = (1,\n2)\n\n    @property\n    def p(self):\n        s = '''\ndef no():\n'''\n        return s\n# column 0 comment\n    def q(self, a,\n          b):  # }\n        pass\ntry:\n    pass\nexcept E:\n    pass\n";
+        let o = outline("python", src);
+        let texts: Vec<&str> = o.iter().map(|(t, _)| t.as_str()).collect();
+        assert_eq!(texts.len(), 4, "{texts:#?}");
+        assert_eq!(texts[0], "\"\"\"Doc.\n\nclass Not:\n\"\"\"\n");
+        assert_eq!(texts[1], "import os\n\n");
+        assert!(texts[2].starts_with("@dec\n# between\nclass A(B):"));
+        assert!(texts[3].starts_with("try:") && texts[3].ends_with("except E:\n    pass\n"));
+        assert_eq!(
+            o[2].1.as_deref().unwrap(),
+            [
+                "@dec\n# between\nclass A(B):\n",
+                "    \"\"\"Doc.\"\"\"\n",
+                "    x = (1,\n2)\n\n",
+                "    @property\n    def p(self):\n        s = '''\ndef no():\n'''\n        return s\n# column 0 comment\n",
+                "    def q(self, a,\n          b):  # }\n        pass\n",
+                ""
+            ]
+        );
+    }
+
+    #[test]
+    fn select_items_members_and_the_whole_file() {
+        let src = "fn a() {}\n\nimpl S {\n    fn m() {}\n    fn n() {}\n}\n\nfn z() {}\n";
+        let rust = by_name("rust").unwrap();
+        let r = (rust.rules.regions)(src.as_bytes());
+        let at = |s: &str| {
+            let i = src.find(s).unwrap();
+            i..i + s.len()
+        };
+        let texts = |v: Option<Vec<Range<usize>>>| {
+            v.map(|v| {
+                v.into_iter()
+                    .map(|r| src[r].to_string())
+                    .collect::<Vec<_>>()
+            })
+        };
+        assert_eq!(
+            texts(r.select(&[at("n()")], Cut::Members, src.len())),
+            Some(vec!["impl S {\n".into(), "    fn n() {}\n}\n\n".into()])
+        );
+        assert_eq!(
+            texts(r.select(&[at("n()")], Cut::Items, src.len())),
+            Some(vec!["impl S {\n    fn m() {}\n    fn n() {}\n}\n\n".into()])
+        );
+        // A hit in the head takes the whole container.
+        assert_eq!(
+            texts(r.select(&[at("S {")], Cut::Members, src.len())),
+            Some(vec!["impl S {\n    fn m() {}\n    fn n() {}\n}\n\n".into()])
+        );
+        assert_eq!(
+            texts(r.select(&[at("z()")], Cut::Members, src.len())),
+            Some(vec!["fn z() {}\n".into()])
+        );
+        assert_eq!(
+            r.select(&[at("a()"), at("m()"), at("z()")], Cut::Items, src.len()),
+            None
+        );
+        assert_eq!(r.select(&[], Cut::Items, src.len()), Some(vec![]));
+    }
+
+    #[test]
+    fn a_region_parse_keeps_positions_and_falls_back_on_errors() {
+        let rust = by_name("rust").unwrap();
+        let src = b"fn a() {}\n\nfn b() { x.unwrap() }\n\nfn c() {}\n";
+        let index = LineIndex::new(src);
+        let i = memchr::memmem::find(src, b"unwrap").unwrap();
+        let hit = i..i + 6;
+        let p = rust.parse_around(src, &index, std::slice::from_ref(&hit), Cut::Members);
+        assert!(p.is_partial());
+        let root = p.tree.root_node();
+        assert_eq!(root.named_child_count(), 1);
+        let f = root.named_child(0).unwrap();
+        assert_eq!(&src[f.byte_range()], b"fn b() { x.unwrap() }");
+        assert_eq!(f.start_position().row, 2);
+        // A region that does not parse alone: the whole file is parsed instead.
+        let broken = b"fn a() {}\n\nfn b() { x.unwrap( }\n\nfn c() {}\n";
+        let index = LineIndex::new(broken);
+        let p = rust.parse_around(broken, &index, std::slice::from_ref(&hit), Cut::Members);
+        assert!(!p.is_partial());
+        assert_eq!(p.tree.root_node().named_child_count(), 3);
+    }
+}

@@ -1,0 +1,249 @@
+//! Region parsing (`lang::regions`) through the binary: a query that needs a literal, `find
+//! NAME` and `patch` parse only the regions around the literal or name. Their answers must be
+//! exactly those of a whole-file parse, which the same question asked without a literal (a
+//! `#match?` predicate, `find --regex`) still gets.
+
+use crate::util::{llm, TestEnv};
+use serde_json::Value;
+use std::path::Path;
+
+fn repo() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `llm ARGS --json` in the repository (read-only), with match ids dropped.
+fn run(args: &[&str]) -> Value {
+    let out = llm()
+        .current_dir(repo())
+        .args(args)
+        .arg("--json")
+        .output()
+        .unwrap();
+    let mut v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{args:?}: not JSON ({e}): {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    for m in v["data"]["matches"].as_array_mut().unwrap() {
+        m.as_object_mut().unwrap().remove("match_id");
+    }
+    v
+}
+
+const PATHS: &[&str] = &["src/lang", "src/cmd/patch", "tests/fixtures"];
+
+#[test]
+fn literal_queries_equal_the_same_queries_without_a_literal() {
+    let queries = [
+        // Cut between members (the root is not a container).
+        r#"(call_expression function: (field_expression field: (field_identifier) @m) (#OP? @m "PAT"))"#,
+        r#"(function_item name: (identifier) @n (#OP? @n "PAT")) @f"#,
+        // Cut between items only (the root is a container).
+        r#"(impl_item type: (type_identifier) @t (#OP? @t "PAT")) @i"#,
+        r#"(call function: (identifier) @f (#OP? @f "PAT"))"#,
+        r#"(class_definition name: (identifier) @c (#OP? @c "PAT")) @k"#,
+    ];
+    let words = [
+        "unwrap",
+        "expect",
+        "new",
+        "parse",
+        "select",
+        "Language",
+        "Parser",
+        "isinstance",
+        "len",
+        "Shape",
+        "Outer",
+    ];
+    let mut compared = 0;
+    for q in queries {
+        for w in words {
+            let literal = q.replace("#OP?", "#eq?").replace("PAT", w);
+            let regex = q
+                .replace("#OP?", "#match?")
+                .replace("PAT", &format!("^{w}$"));
+            let mut args = vec!["ast", literal.as_str(), "src", "tests/fixtures"];
+            let a = run(&args);
+            args[1] = regex.as_str();
+            let b = run(&args);
+            assert_eq!(a["status"], b["status"], "{literal}");
+            assert_eq!(a["data"]["matches"], b["data"]["matches"], "{literal}");
+            assert_eq!(a["data"]["files"], b["data"]["files"], "{literal}");
+            compared += a["data"]["match_count"].as_u64().unwrap();
+        }
+    }
+    assert!(compared > 100, "only {compared} matches compared");
+}
+
+/// Every symbol name found by `--outline` in `PATHS`, every seventh of them.
+fn sample_names() -> Vec<String> {
+    let mut args = vec!["find", "--outline"];
+    args.extend_from_slice(PATHS);
+    let v = run(&args);
+    fn walk(v: &Value, out: &mut Vec<String>) {
+        for m in v.as_array().into_iter().flatten() {
+            out.push(m["name"].as_str().unwrap().to_string());
+            walk(&m["children"], out);
+        }
+    }
+    let mut names = Vec::new();
+    walk(&v["data"]["matches"], &mut names);
+    names.sort();
+    names.dedup();
+    names.retain(|n| n.chars().all(|c| c.is_alphanumeric() || c == '_'));
+    names.into_iter().step_by(7).collect()
+}
+
+#[test]
+fn find_by_name_equals_find_by_regex() {
+    let names = sample_names();
+    assert!(names.len() > 40, "{names:?}");
+    for name in &names {
+        let mut args = vec!["find", name.as_str()];
+        args.extend_from_slice(PATHS);
+        let a = run(&args);
+        let regex = format!("^{name}$");
+        let mut args = vec!["find", "--regex", regex.as_str()];
+        args.extend_from_slice(PATHS);
+        let b = run(&args);
+        assert_eq!(a["data"]["matches"], b["data"]["matches"], "find {name}");
+        assert_eq!(a["data"]["files"], b["data"]["files"], "find {name}");
+    }
+}
+
+const BIG_RS: &str = "use std::fmt;\n\n/// A parser.\npub struct Parser {\n    pos: usize,\n}\n\nimpl Parser {\n    /// Makes one.\n    pub fn new() -> Self {\n        Parser { pos: 0 }\n    }\n\n    #[inline]\n    pub fn parse(&mut self) -> usize {\n        self.pos += 1;\n        self.pos\n    }\n}\n\nfn broken( {\n    let x = ;\n}\n\nimpl fmt::Display for Parser {\n    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {\n        write!(f, \"{}\", self.pos)\n    }\n}\n";
+
+#[test]
+fn a_syntax_error_elsewhere_does_not_hide_or_move_a_symbol() {
+    let t = TestEnv::new();
+    t.write("p.rs", BIG_RS);
+    let (v, code) = t.json(&["find", "Parser::parse", "--json"]);
+    assert_eq!(code, 0, "{v}");
+    let m = &v["data"]["matches"][0];
+    assert_eq!(m["qualified_name"], "Parser::parse");
+    assert_eq!(m["kind"], "method");
+    let span = &m["span"];
+    let bytes = t.read("p.rs");
+    let text = &bytes[span["byte_start"].as_u64().unwrap() as usize
+        ..span["byte_end"].as_u64().unwrap() as usize];
+    assert_eq!(
+        String::from_utf8_lossy(text),
+        "#[inline]\n    pub fn parse(&mut self) -> usize {\n        self.pos += 1;\n        self.pos\n    }"
+    );
+    assert_eq!(span["start_line"], 14);
+    // The broken region is not parsed for this name: no syntax warning.
+    assert_eq!(v["diagnostics"], serde_json::json!([]), "{v}");
+    // `fmt` is found in the impl after the broken function, with its parent.
+    let (v, _) = t.json(&["find", "fmt", "--kind", "method", "--json"]);
+    assert_eq!(v["data"]["matches"][0]["parent"], "Parser");
+    // The outline parses the whole file, and says it has an error.
+    let (v, _) = t.json(&["find", "--outline", "p.rs", "--json"]);
+    assert_eq!(v["diagnostics"][0]["code"], "FIND_E003");
+}
+
+#[test]
+fn patch_in_a_region_writes_and_validates_as_a_whole_file_patch() {
+    let t = TestEnv::new();
+    t.write("p.rs", BIG_RS);
+    let (v, code) = t.json(&[
+        "patch",
+        "--file",
+        "p.rs",
+        "--symbol",
+        "Parser::parse",
+        "--body",
+        "--with-text",
+        "self.pos * 2",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{v}");
+    let after = String::from_utf8(t.read("p.rs")).unwrap();
+    assert_eq!(
+        after,
+        BIG_RS.replace(
+            "{\n        self.pos += 1;\n        self.pos\n    }",
+            "{\n        self.pos * 2\n    }"
+        )
+    );
+    // A body that breaks the method is refused, located, and nothing is written.
+    let (v, code) = t.json(&[
+        "patch",
+        "--file",
+        "p.rs",
+        "--symbol",
+        "Parser::new",
+        "--body",
+        "--with-text",
+        "Parser { pos: 0 ",
+        "--json",
+    ]);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(v["status"], "rejected");
+    assert_eq!(v["error"]["code"], "LLM_E106");
+    let line = v["error"]["span"]["start_line"].as_u64().unwrap();
+    assert!((10..=12).contains(&line), "{v}");
+    assert_eq!(String::from_utf8(t.read("p.rs")).unwrap(), after);
+    // An unterminated string opened by the new text would swallow the rest of the file.
+    let (v, code) = t.json(&[
+        "patch",
+        "--file",
+        "p.rs",
+        "--symbol",
+        "new",
+        "--body",
+        "--with-text",
+        "let s = \"oops; Parser { pos: 0 }",
+        "--json",
+    ]);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(String::from_utf8(t.read("p.rs")).unwrap(), after);
+}
+
+#[test]
+fn python_method_patch_and_find_in_a_large_class() {
+    let mut src = String::from("import os\n\n\nclass Big:\n    \"\"\"Doc.\"\"\"\n\n");
+    for i in 0..40 {
+        src.push_str(&format!(
+            "    def m{i}(self, x):\n        if isinstance(x, int):\n            return x + {i}\n        return None\n\n"
+        ));
+    }
+    src.push_str("\ndef tail():\n    return Big()\n");
+    let t = TestEnv::new();
+    t.write("big.py", &src);
+    let (v, code) = t.json(&["find", "m17", "--json"]);
+    assert_eq!(code, 0);
+    assert_eq!(v["data"]["matches"][0]["qualified_name"], "Big.m17");
+    assert_eq!(v["data"]["matches"][0]["kind"], "method");
+    let (v, code) = t.json(&[
+        "patch",
+        "--file",
+        "big.py",
+        "--symbol",
+        "Big.m17",
+        "--with-text",
+        "def m17(self, x):\n    return 17\n",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{v}");
+    let after = String::from_utf8(t.read("big.py")).unwrap();
+    assert!(
+        after.contains("    def m17(self, x):\n        return 17\n\n    def m18"),
+        "{after}"
+    );
+    // Dedented too far for a class body: refused.
+    let (v, code) = t.json(&[
+        "patch",
+        "--file",
+        "big.py",
+        "--symbol",
+        "Big.m18",
+        "--body",
+        "--with-text",
+        "return (",
+        "--json",
+    ]);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(String::from_utf8(t.read("big.py")).unwrap(), after);
+}
