@@ -93,7 +93,7 @@ _llm() {
             return 0
             ;;
         llm__subcmd__ast)
-            opts="-l -g -L -j -h -V --query-file --lang --tree --at --glob --hidden --no-ignore --follow --max-filesize --max-results --threads --format --json --color --help --version"
+            opts="-l -g -L -j -h -V --query-file --lang --tree --at --no-prefilter --glob --hidden --no-ignore --follow --max-filesize --max-results --threads --format --json --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

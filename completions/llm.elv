@@ -109,6 +109,7 @@ set edit:completion:arg-completer[llm] = {|@words|
             cand --threads 'Number of threads (0 = one per core)'
             cand --format 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)'
             cand --color 'When to use colour in human output. `auto` colours a terminal unless NO_COLOR is set'
+            cand --no-prefilter 'Parse every file of the queried languages whole, even when the query needs words a file (or a region of it) lacks: for nodes that error recovery builds in broken code around a missing keyword. Slower; the results are otherwise the same'
             cand --hidden 'Search hidden files and directories'
             cand --no-ignore 'Do not respect .gitignore, .ignore and similar files'
             cand -L 'Follow symbolic links'

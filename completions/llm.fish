@@ -95,6 +95,7 @@ jsonl\t''"
 complete -c llm -n "__fish_llm_using_subcommand ast" -l color -d 'When to use colour in human output. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c llm -n "__fish_llm_using_subcommand ast" -l no-prefilter -d 'Parse every file of the queried languages whole, even when the query needs words a file (or a region of it) lacks: for nodes that error recovery builds in broken code around a missing keyword. Slower; the results are otherwise the same'
 complete -c llm -n "__fish_llm_using_subcommand ast" -l hidden -d 'Search hidden files and directories'
 complete -c llm -n "__fish_llm_using_subcommand ast" -l no-ignore -d 'Do not respect .gitignore, .ignore and similar files'
 complete -c llm -n "__fish_llm_using_subcommand ast" -s L -l follow -d 'Follow symbolic links'

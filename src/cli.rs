@@ -343,6 +343,11 @@ pub struct AstArgs {
     /// (1-indexed line, 0-indexed byte column) and that node's subtree.
     #[arg(long, value_name = "LINE:COL", requires = "tree", value_parser = parse_position)]
     pub at: Option<(usize, usize)>,
+    /// Parse every file of the queried languages whole, even when the query needs words a file
+    /// (or a region of it) lacks: for nodes that error recovery builds in broken code around a
+    /// missing keyword. Slower; the results are otherwise the same.
+    #[arg(long)]
+    pub no_prefilter: bool,
     #[command(flatten)]
     pub walk: WalkArgs,
 }
@@ -400,6 +405,7 @@ impl AstArgs {
         Ok(AstRequest::Query(crate::cmd::ast::AstOptions {
             query,
             langs,
+            prefilter: !self.no_prefilter,
             max_results: self.walk.max_results("ast")?,
             threads: crate::walk::thread_count(self.walk.threads),
             walk: self.walk.walk_options(paths),

@@ -19,6 +19,8 @@ pub struct AstOptions {
     pub query: String,
     /// Languages to try (empty: every registered language).
     pub langs: Vec<&'static Language>,
+    /// Skip files and regions that lack the words every match needs (`--no-prefilter`: no).
+    pub prefilter: bool,
     pub walk: WalkOptions,
     pub max_results: Option<usize>,
     pub threads: usize,
@@ -126,6 +128,9 @@ impl AstOptions {
         if let Some(m) = self.max_results {
             o.insert("max_results".into(), m.into());
         }
+        if !self.prefilter {
+            o.insert("no_prefilter".into(), true.into());
+        }
         q
     }
 }
@@ -154,7 +159,7 @@ pub struct Compiled {
     pub lang: &'static Language,
     pub query: Query,
     /// Set when the query is only bare captured kinds (see [`literals::bare_kinds`]).
-    pub bare: Option<Vec<(String, Vec<String>)>>,
+    pub bare: Option<Bare>,
     /// The literal prefilter, when every match needs one.
     pub prefilter: Option<Prefilter>,
     /// How finely a file may be cut to parse only around the prefilter's literals (see
@@ -176,7 +181,7 @@ pub fn compile(src: &str, langs: &[&'static Language]) -> Result<Vec<Compiled>> 
         match Query::new(&l.ts(), src) {
             Ok(query) => {
                 let n = query.pattern_count();
-                let prefilter = literals::prefilter(src, n);
+                let prefilter = literals::prefilter(src, n, l.rules.keywords);
                 // Only a pattern with one root node, that needs a literal, can be answered from
                 // the regions around that literal.
                 let rooted =
@@ -186,7 +191,7 @@ pub fn compile(src: &str, langs: &[&'static Language]) -> Result<Vec<Compiled>> 
                     .and_then(|roots| l.cut_for_roots(&roots.concat()));
                 ok.push(Compiled {
                     lang: l,
-                    bare: literals::bare_kinds(src, n),
+                    bare: literals::bare_kinds(src, n).map(|b| Bare::new(l, b)),
                     prefilter,
                     cut,
                     query,
@@ -455,7 +460,12 @@ pub fn run(
     want_checksum: bool,
     emit: &mut dyn FnMut(FileResult) -> std::io::Result<()>,
 ) -> Result<std::result::Result<AstSummary, std::io::Error>> {
-    let compiled = compile(&opts.query, &opts.langs)?;
+    let mut compiled = compile(&opts.query, &opts.langs)?;
+    if !opts.prefilter {
+        for c in &mut compiled {
+            (c.prefilter, c.cut) = (None, None);
+        }
+    }
     let walked = walk::walk(&opts.walk, "ast")?;
     let allowed: Vec<&'static Language> = compiled.iter().map(|c| c.lang).collect();
     let forced = (allowed.len() == 1 && opts.langs.len() == 1).then(|| allowed[0]);
@@ -553,46 +563,96 @@ pub fn run(
     }))
 }
 
+/// A bare-kinds query (see [`literals::bare_kinds`]) ready for the tree walk: its patterns,
+/// and for each node symbol of the grammar the patterns naming its kind.
+pub struct Bare {
+    pub patterns: Vec<(String, Vec<String>)>,
+    by_symbol: Vec<Vec<usize>>,
+}
+
+impl Bare {
+    fn new(lang: &Language, patterns: Vec<(String, Vec<String>)>) -> Bare {
+        let ts = lang.ts();
+        // Kinds are compared by symbol: several symbols (aliases) can share a name.
+        let by_symbol = (0..ts.node_kind_count() as u16)
+            .map(|id| {
+                let named = ts.node_kind_is_named(id);
+                let kind = ts.node_kind_for_id(id).unwrap_or("");
+                patterns
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, (k, _))| named && k == kind)
+                    .map(|(i, _)| i)
+                    .collect()
+            })
+            .collect();
+        Bare {
+            patterns,
+            by_symbol,
+        }
+    }
+}
+
 /// Matches of a bare-kinds query by a plain tree walk: every named node of a listed kind, once
-/// per pattern naming it — what the query engine returns, at a fraction of the cost.
+/// per pattern naming it — what the query engine returns, at a fraction of the cost. With
+/// `hits` (sorted; each match contains one, as every node of a kind holds its keyword), only
+/// the subtrees that contain a hit are entered.
+#[allow(clippy::too_many_arguments)]
 fn bare_matches(
     c: &Compiled,
-    bare: &[(String, Vec<String>)],
+    bare: &Bare,
     tree: &tree_sitter::Tree,
     source: &[u8],
     index: &LineIndex,
     display: &str,
+    hits: Option<&[std::ops::Range<usize>]>,
     out: &mut Vec<AstMatch>,
 ) {
     let mut cursor = tree.walk();
+    // First hit not before the node being visited (nodes come in order of their start).
+    let mut next = 0;
     'outer: loop {
         let node = cursor.node();
-        if node.is_named() {
-            let kind = node.kind();
-            for (i, (k, caps)) in bare.iter().enumerate() {
-                if k == kind {
-                    let r = node.byte_range();
-                    let span = index.span(display, r.clone());
-                    let content = String::from_utf8_lossy(&source[r]).into_owned();
-                    out.push(AstMatch {
-                        match_id: new_id(),
-                        span: span.clone(),
-                        pattern_index: i,
-                        language: c.lang.name,
-                        captures: caps
-                            .iter()
-                            .map(|name| AstCapture {
-                                name: name.clone(),
-                                span: span.clone(),
-                                content: content.clone(),
-                            })
-                            .collect(),
-                    });
+        let r = node.byte_range();
+        let enter = match hits {
+            None => true,
+            Some(hits) => {
+                while next < hits.len() && hits[next].start < r.start {
+                    next += 1;
                 }
+                hits[next..]
+                    .iter()
+                    .take_while(|h| h.start < r.end)
+                    .any(|h| h.end <= r.end)
             }
-        }
-        if cursor.goto_first_child() {
-            continue;
+        };
+        if enter {
+            for &i in bare
+                .by_symbol
+                .get(node.kind_id() as usize)
+                .map_or(&[][..], |v| v.as_slice())
+            {
+                let span = index.span(display, r.clone());
+                let content = String::from_utf8_lossy(&source[r.clone()]).into_owned();
+                out.push(AstMatch {
+                    match_id: new_id(),
+                    span: span.clone(),
+                    pattern_index: i,
+                    language: c.lang.name,
+                    captures: bare.patterns[i]
+                        .1
+                        .iter()
+                        .map(|name| AstCapture {
+                            name: name.clone(),
+                            span: span.clone(),
+                            content: content.clone(),
+                        })
+                        .collect(),
+                });
+            }
+            if cursor.goto_first_child() {
+                continue;
+            }
         }
         loop {
             if cursor.goto_next_sibling() {
@@ -614,9 +674,10 @@ fn query_file(
     let index = LineIndex::new(source);
     // Around the literals only, when the query allows it; a region parse has no errors (or it
     // would have been replaced by a whole-file parse).
-    let (tree, parsed_bytes) = match (&c.prefilter, c.cut) {
-        (Some(f), Some(cut)) => {
-            let p = c.lang.parse_around(source, &index, &f.hits(source), cut);
+    let mut hits = c.prefilter.as_ref().map(|f| f.hits(source));
+    let (tree, parsed_bytes) = match (&hits, c.cut) {
+        (Some(hits), Some(cut)) => {
+            let p = c.lang.parse_around(source, &index, hits, cut);
             let bytes = p
                 .ranges
                 .as_ref()
@@ -625,13 +686,25 @@ fn query_file(
         }
         _ => (c.lang.parse(source), source.len()),
     };
+    if let Some(h) = hits.as_mut() {
+        h.sort_by_key(|r| (r.start, r.end));
+    }
     let errors = tree.root_node().has_error();
     let diag =
         errors.then(|| syntax_warning(Code::SyntaxErrors, "ast", &cand.display, &index, &tree));
     let names = c.query.capture_names();
     let mut matches = Vec::new();
     if let Some(bare) = &c.bare {
-        bare_matches(c, bare, &tree, source, &index, &cand.display, &mut matches);
+        bare_matches(
+            c,
+            bare,
+            &tree,
+            source,
+            &index,
+            &cand.display,
+            hits.as_deref(),
+            &mut matches,
+        );
     } else {
         query_matches(c, names, &tree, source, &index, &cand.display, &mut matches);
     }

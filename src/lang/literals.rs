@@ -1,37 +1,74 @@
-//! Literal prefilter for `llm ast`: the strings a query's matches cannot exist without (anonymous
-//! nodes like `"unwrap"`, `#eq?`/`#any-of?` arguments), so files lacking them are never parsed.
+//! Literal prefilter for `llm ast`: the strings a query's matches cannot exist without, so files
+//! (and regions of files) lacking them are never parsed: anonymous nodes like `"unwrap"`,
+//! `#eq?`/`#any-of?` arguments, and the keywords of the node kinds a pattern names (every
+//! `function_item` holds the token `fn`; each language lists its kinds' keywords, checked
+//! against its grammar).
 //!
 //! A small reader over the query's S-expression syntax finds, per top-level pattern, the items
 //! that every match needs: not under `?`/`*`, not one branch of a `[...]` alternation, not a
 //! negated predicate. A file can match only if, for some pattern, it contains every required
 //! item (an item is a set of alternatives, for `#any-of?`).
 
+/// One thing a match needs: any of some strings (a keyword as a whole word).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Needle {
+    pub alts: Vec<Vec<u8>>,
+    /// A keyword token: it only counts where it is not part of a longer word.
+    pub word: bool,
+}
+
 /// Per top-level pattern, the required items; each item is satisfied by any of its strings.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Prefilter {
-    /// `patterns[i]` lists the items pattern `i` needs, rarest-looking first.
-    pub patterns: Vec<Vec<Vec<Vec<u8>>>>,
+    /// `patterns[i]` lists the needles pattern `i` needs, rarest-looking first.
+    pub patterns: Vec<Vec<Needle>>,
+}
+
+/// A byte that surely continues a word. Bytes of other characters do not count: a keyword
+/// glued to `é` is still a hit (a superset is safe), and one after a BOM is a keyword.
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// Whether `hay[r]` is not part of a longer word: no word byte glued to an end that is a word
+/// byte itself (`macro_rules!` may be followed by a name directly).
+fn whole_word(hay: &[u8], r: &std::ops::Range<usize>) -> bool {
+    let (Some(&first), Some(&last)) = (
+        hay.get(r.start),
+        r.end.checked_sub(1).and_then(|i| hay.get(i)),
+    ) else {
+        return true;
+    };
+    let before = r.start > 0 && is_word_byte(hay[r.start - 1]);
+    let after = hay.get(r.end).is_some_and(|&b| is_word_byte(b));
+    !(is_word_byte(first) && before || is_word_byte(last) && after)
+}
+
+impl Needle {
+    /// Where the needle occurs in `hay`.
+    fn find_iter<'a>(&'a self, hay: &'a [u8]) -> impl Iterator<Item = std::ops::Range<usize>> + 'a {
+        self.alts.iter().flat_map(move |lit| {
+            memchr::memmem::find_iter(hay, lit)
+                .map(move |at| at..at + lit.len())
+                .filter(move |r| !self.word || whole_word(hay, r))
+        })
+    }
 }
 
 impl Prefilter {
     /// Whether a file with these bytes can match at all.
     pub fn may_match(&self, hay: &[u8]) -> bool {
-        self.patterns.iter().any(|items| {
-            items.iter().all(|alts| {
-                alts.iter()
-                    .any(|lit| memchr::memmem::find(hay, lit).is_some())
-            })
-        })
+        self.patterns
+            .iter()
+            .any(|needles| needles.iter().all(|n| n.find_iter(hay).next().is_some()))
     }
 
-    /// Where the literal each pattern checks first occurs in `hay`: a match of the query lies
+    /// Where the needle each pattern checks first occurs in `hay`: a match of the query lies
     /// around one of these (its root node contains one).
     pub fn hits(&self, hay: &[u8]) -> Vec<std::ops::Range<usize>> {
         let mut out = Vec::new();
-        for alts in self.patterns.iter().filter_map(|p| p.first()) {
-            for lit in alts {
-                out.extend(memchr::memmem::find_iter(hay, lit).map(|at| at..at + lit.len()));
-            }
+        for n in self.patterns.iter().filter_map(|p| p.first()) {
+            out.extend(n.find_iter(hay));
         }
         out
     }
@@ -42,7 +79,11 @@ impl Prefilter {
             .patterns
             .iter()
             .filter_map(|p| p.first())
-            .flat_map(|alts| alts.iter().map(|a| String::from_utf8_lossy(a).into_owned()))
+            .flat_map(|n| {
+                n.alts
+                    .iter()
+                    .map(|a| String::from_utf8_lossy(a).into_owned())
+            })
             .collect();
         v.dedup();
         v
@@ -209,6 +250,8 @@ fn parse_items(toks: &[Tok], pos: &mut usize, close: bool) -> Option<Vec<Item>> 
 #[derive(Default)]
 struct Walk {
     lits: Vec<Vec<Vec<u8>>>,
+    /// Node kinds every match has.
+    kinds: Vec<String>,
     optional_caps: Vec<String>,
     required_caps: Vec<String>,
     preds: Vec<(String, Vec<String>, Vec<Vec<u8>>)>,
@@ -225,6 +268,11 @@ fn walk(items: &[Item], required: bool, w: &mut Walk) {
                 captures,
             } => {
                 let req = required && !quant;
+                if let (false, Some(Item::Word(kind))) = (*bracket, items.first()) {
+                    if req {
+                        w.kinds.push(kind.clone());
+                    }
+                }
                 for c in captures {
                     if req {
                         w.required_caps.push(c.clone());
@@ -275,8 +323,13 @@ fn walk(items: &[Item], required: bool, w: &mut Walk) {
 }
 
 /// Required literals of a query source, or `None` when the query could not be read this way
-/// (then no file is skipped). `pattern_count` is tree-sitter's count, to cross-check.
-pub fn prefilter(src: &str, pattern_count: usize) -> Option<Prefilter> {
+/// (then no file is skipped). `pattern_count` is tree-sitter's count, to cross-check;
+/// `keywords` are the language's node kinds with the keyword tokens each always holds.
+pub fn prefilter(
+    src: &str,
+    pattern_count: usize,
+    keywords: &[(&str, &[&str])],
+) -> Option<Prefilter> {
     let toks = tokenize(src)?;
     let mut pos = 0;
     let items = parse_items(&toks, &mut pos, false)?;
@@ -292,7 +345,19 @@ pub fn prefilter(src: &str, pattern_count: usize) -> Option<Prefilter> {
     for top in tops {
         let mut w = Walk::default();
         walk(std::slice::from_ref(top), true, &mut w);
-        let mut items = w.lits;
+        let mut items: Vec<Needle> = w
+            .lits
+            .into_iter()
+            .map(|alts| Needle { alts, word: false })
+            .collect();
+        for kind in &w.kinds {
+            if let Some((_, kws)) = keywords.iter().find(|(k, _)| k == kind) {
+                items.extend(kws.iter().map(|kw| Needle {
+                    alts: vec![kw.as_bytes().to_vec()],
+                    word: true,
+                }));
+            }
+        }
         for (name, caps, strs) in w.preds {
             let capture_required = caps.len() == 1
                 && w.required_caps.contains(&caps[0])
@@ -300,16 +365,20 @@ pub fn prefilter(src: &str, pattern_count: usize) -> Option<Prefilter> {
             if !capture_required || strs.is_empty() {
                 continue;
             }
+            let needle = Needle {
+                alts: strs,
+                word: false,
+            };
             match name.as_str() {
-                "eq?" if strs.len() == 1 && !strs[0].is_empty() => items.push(strs),
-                "any-of?" if strs.iter().all(|s| !s.is_empty()) => items.push(strs),
+                "eq?" if needle.alts.len() == 1 && !needle.alts[0].is_empty() => items.push(needle),
+                "any-of?" if needle.alts.iter().all(|s| !s.is_empty()) => items.push(needle),
                 _ => {}
             }
         }
         if items.is_empty() {
             return None;
         }
-        items.sort_by_key(|alts| std::cmp::Reverse(rarity(alts)));
+        items.sort_by_key(|n| std::cmp::Reverse(rarity(&n.alts)));
         patterns.push(items);
     }
     Some(Prefilter { patterns })
@@ -412,14 +481,15 @@ mod tests {
     use super::*;
 
     fn lits(q: &str, n: usize) -> Option<Vec<Vec<String>>> {
-        prefilter(q, n).map(|p| {
+        prefilter(q, n, &[]).map(|p| {
             p.patterns
                 .iter()
                 .map(|items| {
                     items
                         .iter()
                         .map(|a| {
-                            a.iter()
+                            a.alts
+                                .iter()
                                 .map(|s| String::from_utf8_lossy(s).into_owned())
                                 .collect::<Vec<_>>()
                                 .join("|")
@@ -512,8 +582,42 @@ mod tests {
 
     #[test]
     fn may_match() {
-        let p = prefilter(r#"((identifier) @i (#any-of? @i "foo" "bar"))"#, 1).unwrap();
+        let p = prefilter(r#"((identifier) @i (#any-of? @i "foo" "bar"))"#, 1, &[]).unwrap();
         assert!(p.may_match(b"x bar y"));
         assert!(!p.may_match(b"baz"));
+    }
+
+    #[test]
+    fn keywords_of_required_kinds_are_whole_words() {
+        let kw: &[(&str, &[&str])] = &[
+            ("function_item", &["fn"]),
+            ("for_expression", &["for", "in"]),
+        ];
+        let p = prefilter("(function_item) @f", 1, kw).unwrap();
+        assert!(p.may_match(b"pub fn f() {}"));
+        assert!(!p.may_match(b"let fnord = Fn::new(); // fn_x"));
+        assert!(p.may_match("\u{feff}fn bom() {}".as_bytes()), "after a BOM");
+        assert_eq!(p.hits(b"fn a() {}\nfn_b fn c"), vec![0..2, 15..17]);
+        assert_eq!(
+            lits_kw("(for_expression body: (block (function_item)? @f))", kw),
+            Some(vec![vec!["for".into(), "in".into()]]),
+            "an optional kind is not required"
+        );
+        assert_eq!(lits_kw("[(function_item) (struct_item)] @x", kw), None);
+        assert_eq!(lits_kw("(struct_item) @s", kw), None, "no keyword listed");
+    }
+
+    fn lits_kw(q: &str, kw: &[(&str, &[&str])]) -> Option<Vec<Vec<String>>> {
+        prefilter(q, 1, kw).map(|p| {
+            p.patterns
+                .iter()
+                .map(|n| {
+                    n.iter()
+                        .flat_map(|n| n.alts.iter())
+                        .map(|a| String::from_utf8_lossy(a).into_owned())
+                        .collect()
+                })
+                .collect()
+        })
     }
 }

@@ -7,6 +7,8 @@ use std::path::Path;
 use std::sync::OnceLock;
 use tree_sitter::{Node, Parser, Query, Tree};
 
+#[cfg(test)]
+mod grammar_check;
 pub mod literals;
 mod python;
 pub mod regions;
@@ -36,6 +38,8 @@ pub struct Language {
     pub fixture: &'static str,
     /// The per-language rules symbol extraction needs.
     pub rules: Rules,
+    /// The crate the grammar comes from (its `grammar.json` checks `rules.keywords`).
+    pub grammar_crate: &'static str,
     /// The compiled `symbol_query` (built on first use).
     pub compiled: OnceLock<Query>,
 }
@@ -64,6 +68,9 @@ pub struct Rules {
     pub ref_context: fn(Node) -> RefContext,
     /// The file's lexical outline: top-level items and container members (see [`regions`]).
     pub regions: fn(&[u8]) -> regions::Regions,
+    /// Node kinds with the keyword tokens every node of the kind holds (`function_item`: `fn`):
+    /// what a query naming the kind needs in a file, for the literal prefilter.
+    pub keywords: &'static [(&'static str, &'static [&'static str])],
     /// Node kinds that are ancestors of a container's members below the root (they come out
     /// shortened from a member's region parse).
     pub containers: &'static [&'static str],

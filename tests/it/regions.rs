@@ -77,6 +77,68 @@ fn literal_queries_equal_the_same_queries_without_a_literal() {
     assert!(compared > 100, "only {compared} matches compared");
 }
 
+const TRICKY_RS: &str = r##"//! fn in a doc comment
+macro_rules!m { () => { fn generated() {} } }
+macro_rules! n { ($x:ident) => { struct $x; } }
+const S: &str = "fn not_a_fn() {}";
+const R: &str = r#"
+fn raw() {}
+"#;
+fn r#fn() -> u8 { let fnord = 1; fnord }
+pub(crate) fn outer() {
+    fn inner() { let _ = |x: u8| x; }
+    struct Local;
+    impl Local { fn method(&self) {} }
+    for i in 0..3 { if i > 1 { continue; } }
+}
+impl Trait for S { fn a() {} }
+mod m { pub fn in_mod() {} }
+"##;
+
+const TRICKY_PY: &str = "'''def not_a_def(): pass'''\ndefault = 1\n@decorator\nclass K(Base):\n    def m(self):\n        def inner():\n            return lambda x: [y for y in x]\n        return inner\n    async def am(self): pass\nclass Empty: pass\nfor i in range(2):\n    def loop_def(): pass\n";
+
+#[test]
+fn the_prefilter_and_regions_change_nothing_but_speed() {
+    let t = TestEnv::new();
+    t.write("tricky.rs", TRICKY_RS);
+    t.write("tricky.py", TRICKY_PY);
+    let queries = [
+        "(function_item) @f",
+        "(function_item) @f (struct_item) @s",
+        "(impl_item) @i",
+        "(mod_item) @m",
+        "(macro_definition) @m",
+        "(for_expression) @f",
+        "(closure_expression) @c",
+        "(function_definition) @f",
+        "(class_definition) @c (lambda) @l",
+        "(for_in_clause) @f",
+        r#"(function_item name: (identifier) @n (#eq? @n "inner"))"#,
+        r#"(call_expression function: (field_expression field: (field_identifier) @m) (#eq? @m "unwrap"))"#,
+    ];
+    let mut compared = 0;
+    for q in queries {
+        for dir in [
+            t.path().to_path_buf(),
+            repo().join("src"),
+            repo().join("tests/fixtures"),
+        ] {
+            let dir = dir.to_str().unwrap();
+            let a = run(&["ast", q, dir]);
+            let b = run(&["ast", q, dir, "--no-prefilter"]);
+            assert_eq!(a["data"]["matches"], b["data"]["matches"], "{q} in {dir}");
+            assert_eq!(a["data"]["files"], b["data"]["files"], "{q} in {dir}");
+            assert_eq!(b["data"]["prefilter"], serde_json::json!([]));
+            compared += a["data"]["match_count"].as_u64().unwrap();
+        }
+    }
+    assert!(compared > 1000, "only {compared} matches compared");
+    // The keyword prefilter is there, and skips what it can.
+    let v = run(&["ast", "(function_item) @f", t.path().to_str().unwrap()]);
+    assert_eq!(v["data"]["prefilter"], serde_json::json!(["fn"]));
+    assert_eq!(v["data"]["match_count"], 6, "{v}");
+}
+
 /// Every symbol name found by `--outline` in `PATHS`, every seventh of them.
 fn sample_names() -> Vec<String> {
     let mut args = vec!["find", "--outline"];

@@ -1,0 +1,223 @@
+//! Test-only: derives from a grammar's `grammar.json` (in cargo's registry, where the grammar
+//! crate was unpacked) the keyword tokens every node of each kind holds, and checks each
+//! language's `rules.keywords` against it — so the literal prefilter never skips a file that
+//! holds a match.
+
+use super::ALL;
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::path::PathBuf;
+
+/// The grammar crate's `grammar.json` for the version in Cargo.lock.
+fn grammar_json(krate: &str) -> PathBuf {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let lock = std::fs::read_to_string(root.join("Cargo.lock")).expect("Cargo.lock");
+    let marker = format!("name = \"{krate}\"\nversion = \"");
+    let at = lock
+        .find(&marker)
+        .unwrap_or_else(|| panic!("{krate} not in Cargo.lock"))
+        + marker.len();
+    let version = &lock[at..at + lock[at..].find('"').unwrap()];
+    let home = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(std::env::var_os("HOME").expect("HOME")).join(".cargo"));
+    let mut tried = Vec::new();
+    for index in std::fs::read_dir(home.join("registry/src"))
+        .into_iter()
+        .flatten()
+        .flatten()
+    {
+        let p = index
+            .path()
+            .join(format!("{krate}-{version}/src/grammar.json"));
+        if p.is_file() {
+            return p;
+        }
+        tried.push(p);
+    }
+    panic!("grammar.json of {krate} {version} not found (looked at {tried:?}); `cargo fetch` unpacks it");
+}
+
+/// Keyword-like tokens (words, `macro_rules!`) every node of each visible kind holds.
+pub(crate) fn derive(grammar: &Value) -> BTreeMap<String, BTreeSet<String>> {
+    let rules = grammar["rules"].as_object().expect("rules");
+    let externals: HashSet<&str> = grammar["externals"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e["name"].as_str())
+        .collect();
+    struct Deriver<'a> {
+        rules: &'a serde_json::Map<String, Value>,
+        externals: HashSet<&'a str>,
+        memo: HashMap<String, BTreeSet<String>>,
+        active: HashSet<String>,
+    }
+    impl Deriver<'_> {
+        /// Strings in every derivation of `r` (a rule being expanded counts as none: a subset).
+        fn required(&mut self, r: &Value) -> BTreeSet<String> {
+            let content = |r: &Value| r["content"].clone();
+            match r["type"].as_str().unwrap() {
+                "STRING" => [r["value"].as_str().unwrap().to_string()].into(),
+                "PATTERN" | "BLANK" | "REPEAT" => BTreeSet::new(),
+                "SEQ" => r["members"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .flat_map(|m| self.required(m))
+                    .collect(),
+                "CHOICE" => {
+                    let mut sets = r["members"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|m| self.required(m))
+                        .collect::<Vec<_>>()
+                        .into_iter();
+                    let first = sets.next().unwrap_or_default();
+                    sets.fold(first, |a, b| a.intersection(&b).cloned().collect())
+                }
+                "TOKEN" | "IMMEDIATE_TOKEN" => match r["content"]["type"].as_str() {
+                    Some("STRING") => self.required(&content(r)),
+                    _ => BTreeSet::new(),
+                },
+                "SYMBOL" => {
+                    let name = r["name"].as_str().unwrap();
+                    if self.externals.contains(name) || !self.rules.contains_key(name) {
+                        return BTreeSet::new();
+                    }
+                    if let Some(s) = self.memo.get(name) {
+                        return s.clone();
+                    }
+                    if !self.active.insert(name.to_string()) {
+                        return BTreeSet::new();
+                    }
+                    let s = self.required(&self.rules[name].clone());
+                    self.active.remove(name);
+                    self.memo.insert(name.to_string(), s.clone());
+                    s
+                }
+                // FIELD, ALIAS, REPEAT1, PREC*, RESERVED: their content.
+                _ => self.required(&content(r)),
+            }
+        }
+    }
+    let mut d = Deriver {
+        rules,
+        externals,
+        memo: HashMap::new(),
+        active: HashSet::new(),
+    };
+    // Every place a visible kind comes from: its rule, and named aliases to it.
+    let mut sources: BTreeMap<String, Vec<Value>> = BTreeMap::new();
+    for name in rules.keys().filter(|n| !n.starts_with('_')) {
+        sources
+            .entry(name.clone())
+            .or_default()
+            .push(serde_json::json!({"type": "SYMBOL", "name": name}));
+    }
+    fn aliases(v: &Value, out: &mut BTreeMap<String, Vec<Value>>) {
+        match v {
+            Value::Object(o) => {
+                if o.get("type").and_then(|t| t.as_str()) == Some("ALIAS")
+                    && o.get("named") == Some(&Value::Bool(true))
+                {
+                    out.entry(o["value"].as_str().unwrap().to_string())
+                        .or_default()
+                        .push(o["content"].clone());
+                }
+                o.values().for_each(|x| aliases(x, out));
+            }
+            Value::Array(a) => a.iter().for_each(|x| aliases(x, out)),
+            _ => {}
+        }
+    }
+    aliases(&grammar["rules"], &mut sources);
+    let keyword = |w: &str| {
+        let w = w.strip_suffix('!').unwrap_or(w);
+        !w.is_empty()
+            && w.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+            && !w.as_bytes()[0].is_ascii_digit()
+    };
+    let mut out = BTreeMap::new();
+    for (kind, srcs) in sources {
+        let mut all: Option<BTreeSet<String>> = None;
+        for s in &srcs {
+            let r = d.required(s);
+            all = Some(match all {
+                None => r,
+                Some(a) => a.intersection(&r).cloned().collect(),
+            });
+        }
+        let kws: BTreeSet<String> = all
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|w| keyword(w))
+            .collect();
+        if !kws.is_empty() {
+            out.insert(kind, kws);
+        }
+    }
+    out
+}
+
+#[test]
+fn keywords_are_what_the_grammars_say() {
+    for l in ALL {
+        let path = grammar_json(l.grammar_crate);
+        let grammar: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        // Rules used only under an alias are no node kind of their own.
+        let kinds = l.named_node_kinds();
+        let mut derived = derive(&grammar);
+        derived.retain(|k, _| kinds.contains(&k.as_str()));
+        let listed: BTreeMap<String, BTreeSet<String>> = l
+            .rules
+            .keywords
+            .iter()
+            .map(|(k, kws)| (k.to_string(), kws.iter().map(|s| s.to_string()).collect()))
+            .collect();
+        assert_eq!(
+            listed,
+            derived,
+            "{}: rules.keywords differs from {} (regenerate the KEYWORDS table)",
+            l.name,
+            path.display()
+        );
+        // Every listed kind is a kind of the grammar.
+        for k in listed.keys() {
+            assert!(
+                kinds.contains(&k.as_str()),
+                "{}: {k} is not a node kind",
+                l.name
+            );
+        }
+    }
+}
+
+#[test]
+fn derivation_intersects_choices_and_follows_symbols() {
+    let g = serde_json::json!({
+        "externals": [],
+        "rules": {
+            "item": {"type": "SEQ", "members": [
+                {"type": "CHOICE", "members": [{"type": "STRING", "value": "pub"}, {"type": "BLANK"}]},
+                {"type": "STRING", "value": "fn"},
+                {"type": "SYMBOL", "name": "_body"}
+            ]},
+            "_body": {"type": "CHOICE", "members": [
+                {"type": "SEQ", "members": [{"type": "STRING", "value": "do"}, {"type": "STRING", "value": "end"}]},
+                {"type": "SEQ", "members": [{"type": "STRING", "value": "{"}, {"type": "STRING", "value": "end"}]}
+            ]},
+            "other": {"type": "ALIAS", "named": true, "value": "item", "content": {"type": "STRING", "value": "fn"}}
+        }
+    });
+    // The rule alone: `pub` is optional, both bodies end with `end`.
+    let mut alone = g.clone();
+    alone["rules"].as_object_mut().unwrap().remove("other");
+    assert_eq!(
+        derive(&alone)["item"],
+        ["end".to_string(), "fn".to_string()].into()
+    );
+    // An alias to `item` holding only `fn`: `end` is not in every `item`.
+    assert_eq!(derive(&g)["item"], ["fn".to_string()].into());
+}
