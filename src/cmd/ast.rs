@@ -608,60 +608,35 @@ fn bare_matches(
     hits: Option<&[std::ops::Range<usize>]>,
     out: &mut Vec<AstMatch>,
 ) {
-    let mut cursor = tree.walk();
-    // First hit not before the node being visited (nodes come in order of their start).
-    let mut next = 0;
-    'outer: loop {
-        let node = cursor.node();
+    let mut visit = |node: tree_sitter::Node| {
         let r = node.byte_range();
-        let enter = match hits {
-            None => true,
-            Some(hits) => {
-                while next < hits.len() && hits[next].start < r.start {
-                    next += 1;
-                }
-                hits[next..]
+        for &i in bare
+            .by_symbol
+            .get(node.kind_id() as usize)
+            .map_or(&[][..], |v| v.as_slice())
+        {
+            let span = index.span(display, r.clone());
+            let content = String::from_utf8_lossy(&source[r.clone()]).into_owned();
+            out.push(AstMatch {
+                match_id: new_id(),
+                span: span.clone(),
+                pattern_index: i,
+                language: c.lang.name,
+                captures: bare.patterns[i]
+                    .1
                     .iter()
-                    .take_while(|h| h.start < r.end)
-                    .any(|h| h.end <= r.end)
-            }
-        };
-        if enter {
-            for &i in bare
-                .by_symbol
-                .get(node.kind_id() as usize)
-                .map_or(&[][..], |v| v.as_slice())
-            {
-                let span = index.span(display, r.clone());
-                let content = String::from_utf8_lossy(&source[r.clone()]).into_owned();
-                out.push(AstMatch {
-                    match_id: new_id(),
-                    span: span.clone(),
-                    pattern_index: i,
-                    language: c.lang.name,
-                    captures: bare.patterns[i]
-                        .1
-                        .iter()
-                        .map(|name| AstCapture {
-                            name: name.clone(),
-                            span: span.clone(),
-                            content: content.clone(),
-                        })
-                        .collect(),
-                });
-            }
-            if cursor.goto_first_child() {
-                continue;
-            }
+                    .map(|name| AstCapture {
+                        name: name.clone(),
+                        span: span.clone(),
+                        content: content.clone(),
+                    })
+                    .collect(),
+            });
         }
-        loop {
-            if cursor.goto_next_sibling() {
-                continue 'outer;
-            }
-            if !cursor.goto_parent() {
-                break 'outer;
-            }
-        }
+    };
+    match hits {
+        Some(hits) => lang::walk_hits(tree, hits, |_, _| false, &mut visit),
+        None => lang::walk_hits(tree, &[], |_, _| true, &mut visit),
     }
 }
 
@@ -708,6 +683,7 @@ fn query_file(
     } else {
         query_matches(c, names, &tree, source, &index, &cand.display, &mut matches);
     }
+    lang::discard(tree);
     matches.sort_by_key(|m| (m.span.byte_start, m.span.byte_end, m.pattern_index));
     let result = (!matches.is_empty()).then(|| FileResult {
         file: AstFile {

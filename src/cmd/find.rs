@@ -9,7 +9,7 @@ use crate::cmd::ast::{
 use crate::envelope::{new_id, DiagnosticPayload, Status};
 use crate::error::{Code, Error, Result};
 use crate::lang::regions::Cut;
-use crate::lang::symbols::{last_segment, references_with, symbols_with_index};
+use crate::lang::symbols::{last_segment, references_with, symbols_of_trees, symbols_with_index};
 use crate::lang::{self, Language, Reference, Symbol, SymbolKind};
 use crate::span::{checksum, LineIndex};
 use crate::walk::{self, Candidate, Skipped, WalkOptions};
@@ -423,37 +423,56 @@ fn find_in_file(
 ) -> Outcome<FindParsed> {
     let index = LineIndex::new(source);
     // Definitions and references of NAME lie around its occurrences: only those regions are
-    // parsed (an outline needs the whole file).
+    // parsed. An outline needs the whole file: a big one is parsed in halves on two threads.
     let literal = match opts.mode {
         Mode::Outline => None,
         _ => opts.name.as_ref().and_then(|n| n.literal()),
     };
-    let tree = match literal {
-        Some(lit) => {
-            let hits: Vec<_> = memchr::memmem::find_iter(source, lit.as_bytes())
-                .map(|at| at..at + lit.len())
-                .collect();
-            l.parse_around(source, &index, &hits, Cut::Members).tree
+    let split = (literal.is_none() && opts.threads > 1 && source.len() >= SPLIT_AT)
+        .then(|| l.parse_split(source, &index, 2))
+        .flatten();
+    let (errors, diag, syms, refs) = match split {
+        Some(trees) => {
+            let syms = symbols_of_trees(l, source, &trees, &cand.display, &index);
+            trees.into_iter().for_each(lang::discard);
+            (false, None, syms, Vec::new())
         }
-        None => l.parse(source),
+        None => {
+            let tree = match literal {
+                Some(lit) => {
+                    let hits: Vec<_> = memchr::memmem::find_iter(source, lit.as_bytes())
+                        .map(|at| at..at + lit.len())
+                        .collect();
+                    l.parse_around(source, &index, &hits, Cut::Members).tree
+                }
+                None => l.parse(source),
+            };
+            let errors = tree.root_node().has_error();
+            let diag = errors.then(|| {
+                syntax_warning(Code::FindSyntaxErrors, "find", &cand.display, &index, &tree)
+            });
+            let syms = symbols_with_index(l, source, &tree, &cand.display, &index);
+            let refs = match opts.mode {
+                Mode::Refs => {
+                    let name = opts.name.as_ref().map_or("", |n| n.as_str());
+                    references_with(l, source, &tree, name, &cand.display, &index, &syms)
+                }
+                _ => Vec::new(),
+            };
+            lang::discard(tree);
+            (errors, diag, syms, refs)
+        }
     };
-    let errors = tree.root_node().has_error();
-    let diag = errors
-        .then(|| syntax_warning(Code::FindSyntaxErrors, "find", &cand.display, &index, &tree));
-    let syms = symbols_with_index(l, source, &tree, &cand.display, &index);
     let items: Vec<FindItem> = match opts.mode {
-        Mode::Refs => {
-            let name = opts.name.as_ref().map_or("", |n| n.as_str());
-            references_with(l, source, &tree, name, &cand.display, &index, &syms)
-                .into_iter()
-                .map(|r| {
-                    FindItem::Ref(RefMatch {
-                        match_id: new_id(),
-                        reference: r,
-                    })
+        Mode::Refs => refs
+            .into_iter()
+            .map(|r| {
+                FindItem::Ref(RefMatch {
+                    match_id: new_id(),
+                    reference: r,
                 })
-                .collect()
-        }
+            })
+            .collect(),
         Mode::Symbols => syms
             .into_iter()
             .filter(|s| opts.keep(s, l))
@@ -487,6 +506,9 @@ fn find_in_file(
         result,
     })
 }
+
+/// Files at least this big are outlined from two halves parsed in parallel.
+const SPLIT_AT: usize = 64 * 1024;
 
 /// Nests the kept symbols under their nearest kept ancestor.
 fn nest(opts: &FindOptions, l: &Language, syms: Vec<Symbol>) -> Vec<FindItem> {

@@ -76,6 +76,13 @@ pub struct Rules {
     pub containers: &'static [&'static str],
     /// The kind of a whole file's root node.
     pub root_kind: &'static str,
+    /// Keywords that every symbol definition holds, but for those under `keywordless_parents`
+    /// (`fn`, `struct`…; `def`, `class`): symbol extraction enters only the subtrees that hold
+    /// one of them (checked against the symbol query by the tests).
+    pub definition_words: &'static [&'static str],
+    /// Node kinds (with the kind their parent must have, if any) whose children can be symbols
+    /// without a definition word: enum variants, struct fields, class-level assignments.
+    pub keywordless_parents: &'static [(&'static str, Option<&'static str>)],
 }
 
 impl std::fmt::Debug for Language {
@@ -159,6 +166,93 @@ impl Language {
             .filter_map(|id| ts.field_name_for_id(id))
             .collect()
     }
+}
+
+/// Visits the nodes of `tree` that can matter around `hits` (sorted by start), in document
+/// order: the root, and every child of an entered node. A node is entered when its range holds
+/// a hit, or when `always(kind id, parent's kind id)` says so; subtrees without either are
+/// passed over unopened. So every node that holds a hit is visited, with its ancestors.
+pub fn walk_hits<'t>(
+    tree: &'t Tree,
+    hits: &[Range<usize>],
+    always: impl Fn(u16, u16) -> bool,
+    mut visit: impl FnMut(Node<'t>),
+) {
+    let mut cursor = tree.walk();
+    // The first hit not before the node visited (nodes come in order of their start).
+    let mut next = 0;
+    let mut parents: Vec<u16> = Vec::new();
+    'outer: loop {
+        let node = cursor.node();
+        visit(node);
+        let r = node.byte_range();
+        while next < hits.len() && hits[next].start < r.start {
+            next += 1;
+        }
+        let enter = match parents.last() {
+            None => true,
+            Some(&parent) => {
+                hits[next..]
+                    .iter()
+                    .take_while(|h| h.start < r.end)
+                    .any(|h| h.end <= r.end)
+                    || always(node.kind_id(), parent)
+            }
+        };
+        if enter && cursor.goto_first_child() {
+            parents.push(node.kind_id());
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                continue 'outer;
+            }
+            if !cursor.goto_parent() {
+                break 'outer;
+            }
+            parents.pop();
+        }
+    }
+}
+
+/// Drops a tree on a background thread. Freeing a big tree node by node is slow (its nodes are
+/// no longer in cache) and holds up the caller; the freeing thread keeps up with the workers of
+/// a scan (at most a few trees wait), and at exit what is left is simply not freed.
+pub fn discard(tree: Tree) {
+    static JANITOR: OnceLock<std::sync::mpsc::SyncSender<Tree>> = OnceLock::new();
+    let tx = JANITOR.get_or_init(|| {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Tree>(16);
+        let spawned = std::thread::Builder::new()
+            .name("llm-free-trees".into())
+            .spawn(move || rx.into_iter().for_each(drop));
+        // Without the thread, `send` fails and the tree is dropped right here.
+        drop(spawned);
+        tx
+    });
+    if let Err(e) = tx.send(tree) {
+        drop(e.0);
+    }
+}
+
+/// Where `words` occur in `hay` as whole words (not glued to an ASCII letter, digit or `_` at
+/// an end that is one itself), sorted by start.
+pub fn word_hits(hay: &[u8], words: &[&str]) -> Vec<Range<usize>> {
+    let glued = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut out = Vec::new();
+    for w in words {
+        let w = w.as_bytes();
+        let (first, last) = (w[0], w[w.len() - 1]);
+        out.extend(
+            memchr::memmem::find_iter(hay, w)
+                .filter(|&at| {
+                    !(glued(first) && at > 0 && glued(hay[at - 1])
+                        || glued(last) && hay.get(at + w.len()).is_some_and(|&b| glued(b)))
+                })
+                .map(|at| at..at + w.len()),
+        );
+    }
+    out.sort_by_key(|r| r.start);
+    out
 }
 
 /// The language registered for a file extension.

@@ -28,6 +28,8 @@ pub static PYTHON: Language = Language {
         ref_context,
         regions,
         keywords: KEYWORDS,
+        definition_words: &["def", "class"],
+        keywordless_parents: &[("block", Some("class_definition"))],
         containers: &["class_definition", "decorated_definition", "block"],
         root_kind: "module",
     },
@@ -290,7 +292,7 @@ fn regions(src: &[u8]) -> Regions {
         .then(|| body_of(start, &members, n))
         .flatten();
     items.push((start, body));
-    Regions::from_starts(n, items)
+    Regions::from_starts(n, items, depth == 0 && !continued)
 }
 
 fn body_of(start: usize, members: &[usize], end: usize) -> Option<Body> {

@@ -23,6 +23,9 @@ use tree_sitter::Tree;
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Regions {
     pub items: Vec<Item>,
+    /// Every bracket, string and comment the scanner opened was closed by the end of the file
+    /// (a file cut off in the middle is not).
+    pub balanced: bool,
 }
 
 /// One top-level item with what precedes it back to the previous item's end (its doc
@@ -58,7 +61,11 @@ const WORTH_IT: f64 = 0.7;
 
 impl Regions {
     /// Builds the outline from item start offsets (the first must be 0) and the bodies found.
-    pub(super) fn from_starts(len: usize, items: Vec<(usize, Option<Body>)>) -> Regions {
+    pub(super) fn from_starts(
+        len: usize,
+        items: Vec<(usize, Option<Body>)>,
+        balanced: bool,
+    ) -> Regions {
         let mut out = Vec::with_capacity(items.len());
         for (k, (start, body)) in items.iter().enumerate() {
             let end = items.get(k + 1).map_or(len, |n| n.0);
@@ -73,7 +80,10 @@ impl Regions {
                 body,
             });
         }
-        Regions { items: out }
+        Regions {
+            items: out,
+            balanced,
+        }
     }
 
     /// The byte ranges to parse so that every node containing one of `hits` comes out as the
@@ -209,6 +219,49 @@ impl Language {
             tree: self.parse(source),
             ranges: None,
         }
+    }
+
+    /// Parses `source` in `parts` groups of whole items of about equal size, each on a thread
+    /// of its own: the trees of a big file in a fraction of the time. `None` when the file does
+    /// not split (too few items) or a part has a syntax error (parse it whole then: error
+    /// recovery may reach across items).
+    pub fn parse_split(&self, source: &[u8], index: &LineIndex, parts: usize) -> Option<Vec<Tree>> {
+        let regions = (self.rules.regions)(source);
+        // A file cut off in the middle does not parse in parts as it does whole (error
+        // recovery can wrap the whole file): not worth trying.
+        if parts < 2 || regions.items.len() < parts || !regions.balanced {
+            return None;
+        }
+        // Each part is one range of consecutive whole items.
+        let mut groups: Vec<Range<usize>> = Vec::with_capacity(parts);
+        let per = source.len() / parts;
+        let mut start = 0;
+        for item in &regions.items {
+            if groups.len() < parts - 1 && item.range.end - start >= per {
+                groups.push(start..item.range.end);
+                start = item.range.end;
+            }
+        }
+        if start < source.len() {
+            groups.push(start..source.len());
+        }
+        if groups.len() < 2 {
+            return None;
+        }
+        let trees: Vec<Tree> = std::thread::scope(|s| {
+            let handles: Vec<_> = groups
+                .iter()
+                .map(|g| s.spawn(move || self.parse_ranges(source, index, std::slice::from_ref(g))))
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("parsing thread panicked"))
+                .collect()
+        });
+        trees
+            .iter()
+            .all(|t| !t.root_node().has_error())
+            .then_some(trees)
     }
 
     /// The finest cut that keeps a query's matches exact: `None` when a match could be rooted
@@ -520,6 +573,58 @@ mod tests {
             None
         );
         assert_eq!(r.select(&[], Cut::Items, src.len()), Some(vec![]));
+    }
+
+    #[test]
+    fn a_file_cut_off_in_the_middle_is_not_balanced() {
+        let rust = by_name("rust").unwrap();
+        let py = by_name("python").unwrap();
+        let r = |s: &str| (rust.rules.regions)(s.as_bytes()).balanced;
+        let p = |s: &str| (py.rules.regions)(s.as_bytes()).balanced;
+        assert!(r("fn a() {}\nfn b() { \"}\" }\n"));
+        assert!(!r("fn a() {}\nfn b() {\n"));
+        assert!(!r("fn a() {}\n/* never closed\n"));
+        assert!(!r("fn a() { let s = \"never closed }\n"));
+        assert!(!r("const S: &str = r#\"never closed\"\n"));
+        assert!(p("def f():\n    return (1,\n 2)\n"));
+        assert!(!p("def f():\n    return (1,\n"));
+        assert!(!p("x = 1 + \\\n"));
+    }
+
+    #[test]
+    fn split_parses_give_the_symbols_of_a_whole_parse() {
+        for (lang, name) in [
+            ("rust", "src/cmd/ast.rs"),
+            ("python", "tests/fixtures/symbols.py"),
+        ] {
+            let l = by_name(lang).unwrap();
+            let src = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join(name)).unwrap();
+            let index = LineIndex::new(&src);
+            let whole = crate::lang::symbols(l, &src, &l.parse(&src), name);
+            for parts in [2, 3] {
+                let trees = l.parse_split(&src, &index, parts).expect("splits");
+                assert_eq!(trees.len(), parts);
+                let split = crate::lang::symbols::symbols_of_trees(l, &src, &trees, name, &index);
+                let key = |s: &crate::lang::Symbol| {
+                    (
+                        s.qualified_name.clone(),
+                        s.symbol_id.clone(),
+                        s.span.clone(),
+                        s.depth,
+                        s.parent_index,
+                    )
+                };
+                assert_eq!(
+                    split.iter().map(key).collect::<Vec<_>>(),
+                    whole.iter().map(key).collect::<Vec<_>>(),
+                    "{name} in {parts} parts"
+                );
+            }
+        }
+        // A part with a syntax error: no split.
+        let rust = by_name("rust").unwrap();
+        let src = b"fn a() {}\nfn b( {}\nfn c() {}\nfn d() {}\n";
+        assert!(rust.parse_split(src, &LineIndex::new(src), 2).is_none());
     }
 
     #[test]

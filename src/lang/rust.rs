@@ -48,6 +48,24 @@ pub static RUST: Language = Language {
         ref_context,
         regions,
         keywords: KEYWORDS,
+        definition_words: &[
+            "fn",
+            "struct",
+            "union",
+            "enum",
+            "trait",
+            "impl",
+            "type",
+            "const",
+            "static",
+            "mod",
+            "macro_rules!",
+        ],
+        keywordless_parents: &[
+            ("enum_variant_list", None),
+            ("enum_variant", None),
+            ("field_declaration_list", None),
+        ],
         containers: &[
             "impl_item",
             "trait_item",
@@ -314,16 +332,17 @@ fn is_container(words: &[&[u8]]) -> bool {
     }
 }
 
-/// End of a string body starting after its opening `"` at `i`: after the closing `"`.
-fn string_end(src: &[u8], mut i: usize) -> usize {
+/// End of a string body starting after its opening `"` at `i`: after the closing `"`
+/// (`None`: not closed before the end of the file).
+fn string_end(src: &[u8], mut i: usize) -> Option<usize> {
     while i < src.len() {
         match src[i] {
             b'\\' => i += 2,
-            b'"' => return i + 1,
+            b'"' => return Some(i + 1),
             _ => i += 1,
         }
     }
-    src.len()
+    None
 }
 
 /// The lexical outline of a Rust file (see `regions`). An item ends with a `}` or `;` at
@@ -346,6 +365,8 @@ fn regions(src: &[u8]) -> Regions {
     let mut depth = 0usize;
     // The last code byte outside comments; 0 right after a boundary.
     let mut last = 0u8;
+    // A comment or string still open at the end of the file.
+    let mut open = false;
     let mut i = 0;
     while i < n {
         if i > 0 && src[i - 1] == b'\n' {
@@ -390,9 +411,13 @@ fn regions(src: &[u8]) -> Regions {
                         i += 1;
                     }
                 }
+                open |= nest > 0;
             }
             b'"' => {
-                i = string_end(src, i + 1);
+                i = string_end(src, i + 1).unwrap_or_else(|| {
+                    open = true;
+                    n
+                });
                 last = b'"';
             }
             b'\'' => {
@@ -434,7 +459,10 @@ fn regions(src: &[u8]) -> Regions {
                     (b"r" | b"br" | b"cr", Some(b'#' | b'"')) => {
                         let hashes = src[i..].iter().take_while(|&&c| c == b'#').count();
                         if src.get(i + hashes) == Some(&b'"') {
-                            i = raw_string_end(src, i + hashes + 1, hashes);
+                            i = raw_string_end(src, i + hashes + 1, hashes).unwrap_or_else(|| {
+                                open = true;
+                                n
+                            });
                             last = b'"';
                         } else {
                             // A raw identifier: `r#match`.
@@ -442,7 +470,10 @@ fn regions(src: &[u8]) -> Regions {
                         }
                     }
                     (b"b" | b"c", Some(b'"')) => {
-                        i = string_end(src, i + 1);
+                        i = string_end(src, i + 1).unwrap_or_else(|| {
+                            open = true;
+                            n
+                        });
                         last = b'"';
                     }
                     _ if depth == 0 && !opened => words.push(word),
@@ -460,7 +491,7 @@ fn regions(src: &[u8]) -> Regions {
         .flatten()
         .map(|t| body_of(start, &members, t, n));
     items.push((start, body));
-    Regions::from_starts(n, items)
+    Regions::from_starts(n, items, depth == 0 && !open)
 }
 
 /// A container's split from its member starts and the start of its closing line.
@@ -474,8 +505,9 @@ fn body_of(start: usize, members: &[usize], tail: usize, end: usize) -> Body {
     }
 }
 
-/// End of a raw string whose body starts at `i`, closed by `"` and `hashes` `#`s.
-fn raw_string_end(src: &[u8], mut i: usize, hashes: usize) -> usize {
+/// End of a raw string whose body starts at `i`, closed by `"` and `hashes` `#`s (`None`: not
+/// closed before the end of the file).
+fn raw_string_end(src: &[u8], mut i: usize, hashes: usize) -> Option<usize> {
     while let Some(k) = memchr::memchr(b'"', &src[i..]) {
         let q = i + k + 1;
         if src[q..]
@@ -485,11 +517,11 @@ fn raw_string_end(src: &[u8], mut i: usize, hashes: usize) -> usize {
             .count()
             == hashes
         {
-            return q + hashes;
+            return Some(q + hashes);
         }
         i = q;
     }
-    src.len()
+    None
 }
 
 /// After a `'` at `i`: past a char literal (`'x'`, `'\n'`, `'\u{1F600}'`, `'é'`), or past the

@@ -141,6 +141,22 @@ pub fn symbols_with_index(
     build(lang, source, file_path, index, raw)
 }
 
+/// [`symbols_with_index`] over the trees of consecutive parts of a file (see
+/// `Language::parse_split`): the same symbols, ids and nesting as one whole-file tree gives.
+pub fn symbols_of_trees(
+    lang: &Language,
+    source: &[u8],
+    trees: &[Tree],
+    file_path: &str,
+    index: &LineIndex,
+) -> Vec<Symbol> {
+    let mut raw = Vec::new();
+    for tree in trees {
+        collect_raw(lang, source, tree, None, &mut raw);
+    }
+    build(lang, source, file_path, index, raw)
+}
+
 /// The symbols whose definitions contain one of `ranges`, with all their ancestors — e.g. every
 /// definition named NAME when `ranges` are NAME's occurrences in the file. Only the query
 /// cursor's path to each range is walked, so this costs a fraction of [`symbols`] on a big file.
@@ -165,7 +181,7 @@ type Raw<'t> = (SymbolKind, Node<'t>, Node<'t>);
 /// into `raw` by walking the tree with the language's `symbol_node` rule.
 fn collect_raw<'t>(
     lang: &Language,
-    _source: &[u8],
+    source: &[u8],
     tree: &'t Tree,
     range: Option<std::ops::Range<usize>>,
     raw: &mut Vec<Raw<'t>>,
@@ -176,22 +192,40 @@ fn collect_raw<'t>(
             raw.push((kind, node, (lang.rules.name_node)(kind, name)));
         }
     };
-    let mut cursor = tree.walk();
     match range {
-        None => 'outer: loop {
-            push(cursor.node());
-            if cursor.goto_first_child() {
-                continue;
-            }
-            loop {
-                if cursor.goto_next_sibling() {
-                    continue 'outer;
+        // Definitions hold their keyword; the rest sit right under a known parent kind.
+        None => {
+            let ts = lang.ts();
+            let kinds = ts.node_kind_count();
+            let mut parent_ok = vec![false; kinds];
+            let mut always: Vec<Option<Vec<bool>>> = vec![None; kinds];
+            for (kind, parent) in lang.rules.keywordless_parents {
+                for id in 0..kinds as u16 {
+                    if ts.node_kind_is_named(id) && ts.node_kind_for_id(id) == Some(*kind) {
+                        always[id as usize] = Some(match parent {
+                            None => vec![true; kinds],
+                            Some(p) => (0..kinds as u16)
+                                .map(|pid| ts.node_kind_for_id(pid) == Some(*p))
+                                .collect(),
+                        });
+                        parent_ok[id as usize] = true;
+                    }
                 }
-                if !cursor.goto_parent() {
-                    break 'outer;
-                }
             }
-        },
+            let hits = super::word_hits(source, lang.rules.definition_words);
+            super::walk_hits(
+                tree,
+                &hits,
+                // ERROR nodes have the id u16::MAX, outside the tables.
+                |kind, parent| {
+                    parent_ok.get(kind as usize).is_some_and(|&ok| ok)
+                        && always[kind as usize]
+                            .as_ref()
+                            .is_some_and(|ps| ps.get(parent as usize).is_some_and(|&p| p))
+                },
+                &mut push,
+            );
+        }
         // Only the nodes that intersect the range, as a ranged query cursor walks.
         Some(r) => collect_subtree(lang, tree.root_node(), &r, raw),
     }
@@ -635,6 +669,59 @@ mod walk_matches_query {
             }
         }
         assert!(n > 30, "only {n} files compared");
+    }
+
+    /// Over a whole corpus: `LLM_REGIONS_CORPUS=DIR cargo test on_a_corpus -- --ignored`.
+    #[test]
+    #[ignore]
+    fn on_a_corpus() {
+        let Some(dir) = std::env::var_os("LLM_REGIONS_CORPUS") else {
+            return;
+        };
+        fn go(dir: &Path, n: &mut usize) {
+            let mut entries: Vec<_> = std::fs::read_dir(dir)
+                .unwrap()
+                .flatten()
+                .map(|e| e.path())
+                .collect();
+            entries.sort();
+            for p in entries {
+                if p.is_dir() {
+                    go(&p, n);
+                } else if let (Some(l), Ok(src)) = (crate::lang::for_path(&p), std::fs::read(&p)) {
+                    let tree = l.parse(&src);
+                    let mut raw = Vec::new();
+                    collect_raw(l, &src, &tree, None, &mut raw);
+                    let mut queried = Vec::new();
+                    collect_raw_query(l, &src, &tree, &mut queried);
+                    let key = |r: &Raw| {
+                        (
+                            r.0,
+                            r.1.start_byte(),
+                            r.1.end_byte(),
+                            r.2.start_byte(),
+                            r.2.end_byte(),
+                        )
+                    };
+                    let mut a: Vec<_> = raw.iter().map(key).collect();
+                    let mut b: Vec<_> = queried.iter().map(key).collect();
+                    a.sort();
+                    a.dedup();
+                    b.sort();
+                    b.dedup();
+                    assert_eq!(
+                        a,
+                        b,
+                        "{}: the walk and the symbol query disagree",
+                        p.display()
+                    );
+                    *n += 1;
+                }
+            }
+        }
+        let mut n = 0;
+        go(Path::new(&dir), &mut n);
+        eprintln!("{n} files: the walk finds what the symbol query finds");
     }
 
     #[test]
