@@ -36,6 +36,18 @@ while len(out) < 5000:
 open(sys.argv[2], "w").write("".join(out[:5000]))
 PY
 
+# The same file cut at an item boundary (it parses without errors): big outlines of valid files
+# are parsed in two halves on two threads.
+valid=$out/valid.rs
+python3 - "$big_src" "$valid" <<'PY'
+import sys
+lines = open(sys.argv[1], encoding="utf-8", errors="replace").read().split("\n")
+out = []
+while len(out) < 4990 or out[-1] != "}":
+    out.append(lines[len(out) % len(lines)])
+open(sys.argv[2], "w").write("\n".join(out) + "\n")
+PY
+
 echo "## counts"
 printf '%-40s %10s %10s\n' case llm peer
 printf '%-40s %10s %10s\n' "rust function_item" \
@@ -50,6 +62,12 @@ printf '%-40s %10s %10s\n' "python function_definition" \
 printf '%-40s %10s %10s\n' "python isinstance(\$A, \$B)" \
   "$(count_llm ast "$ISINST" -l python "$PY_CORPUS")" \
   "$(count_sg run -p 'isinstance($A, $B)' -l python "$PY_CORPUS")"
+printf '%-40s %10s %10s\n' "rust call_expression (no keyword)" \
+  "$(count_llm ast '(call_expression) @c' -l rust "$RUST_CORPUS")" \
+  "$(count_sg run -k call_expression -l rust "$RUST_CORPUS")"
+printf '%-40s %10s %10s\n' "python call (no keyword)" \
+  "$(count_llm ast '(call) @c' -l python "$PY_CORPUS")" \
+  "$(count_sg run -k call -l python "$PY_CORPUS")"
 printf '%-40s %10s %10s\n' "find $RARE (rust) vs rg -w lines" \
   "$(count_llm find "$RARE" "$RUST_CORPUS")" \
   "$("$rg" -w -c --no-filename "$RARE" "$RUST_CORPUS" | paste -sd+ | bc)"
@@ -72,6 +90,11 @@ hyperfine -N -w 1 -r "$runs" --export-json "$out/h.json" \
   -n "llm find $PY_RARE (python)" "$llm find $PY_RARE --json $PY_CORPUS" \
   -n "rg -w $PY_RARE (python)" "$rg -w --json $PY_RARE $PY_CORPUS" \
   -n "llm find --outline 5,000-line file" "$llm find --outline --json $big" \
+  -n "llm ast call_expression (rust)" "$llm ast '(call_expression) @c' -l rust --format jsonl $RUST_CORPUS" \
+  -n "ast-grep -k call_expression (rust)" "ast-grep run -k call_expression -l rust --json=stream $RUST_CORPUS" \
+  -n "llm ast call (python)" "$llm ast '(call) @c' -l python --format jsonl $PY_CORPUS" \
+  -n "ast-grep -k call (python)" "ast-grep run -k call -l python --json=stream $PY_CORPUS" \
+  -n "llm find --outline 5,000-line file, cut at an item end" "$llm find --outline --json $valid" \
   >/dev/null
 python3 - "$out/h.json" <<'PY'
 import json, sys
@@ -85,5 +108,10 @@ for i, t in zip(range(0, 12, 2), targets):
     ratio = r[a] / r[b]
     print(f"| {a} vs {b} | {r[a]*1000:.0f} ms | {r[b]*1000:.0f} ms | {ratio:.2f}× | {t} |")
 o = names[12]
-print(f"| {o} | {r[o]*1000:.1f} ms | – | – | well under 50 ms |")
+print(f"| {o} (it ends mid-item: one whole-file parse) | {r[o]*1000:.1f} ms | – | – | well under 50 ms |")
+for i in (13, 15):
+    a, b = names[i], names[i + 1]
+    print(f"| {a} vs {b} (no keyword: every file parsed whole) | {r[a]*1000:.0f} ms | {r[b]*1000:.0f} ms | {r[a] / r[b]:.2f}× | ≤ 1.0× |")
+v = names[17]
+print(f"| {v} (parsed in two halves) | {r[v]*1000:.1f} ms | – | – | – |")
 PY

@@ -15,12 +15,12 @@ fn main() -> ExitCode {
     // Before any tree-sitter object exists, so everything it frees came from mimalloc.
     // SAFETY: called once, first thing, before any parser, tree or query is created.
     unsafe {
-        tree_sitter::set_allocator(
-            Some(libmimalloc_sys::mi_malloc),
-            Some(libmimalloc_sys::mi_calloc),
-            Some(libmimalloc_sys::mi_realloc),
-            Some(libmimalloc_sys::mi_free),
-        );
+        tree_sitter::set_allocator(Some(tree_sitter::Allocator {
+            malloc: libmimalloc_sys::mi_malloc,
+            calloc: libmimalloc_sys::mi_calloc,
+            realloc: libmimalloc_sys::mi_realloc,
+            free: libmimalloc_sys::mi_free,
+        }));
     }
     let args: Vec<String> = std::env::args().collect();
     let code = match llm::cli::Cli::try_parse_from(&args) {

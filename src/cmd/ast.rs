@@ -178,7 +178,7 @@ pub fn compile(src: &str, langs: &[&'static Language]) -> Result<Vec<Compiled>> 
     let mut ok = Vec::new();
     let mut errs = Vec::new();
     for l in &tried {
-        match Query::new(&l.ts(), src) {
+        match Query::new(l.ts(), src) {
             Ok(query) => {
                 let n = query.pattern_count();
                 let prefilter = literals::prefilter(src, n, l.rules.keywords);
@@ -223,21 +223,23 @@ pub fn compile(src: &str, langs: &[&'static Language]) -> Result<Vec<Compiled>> 
 
 /// A tree-sitter query error as an `AST_E001` with its position and a remediation.
 pub fn query_error(l: &Language, src: &str, e: &QueryError) -> Error {
+    // tree-sitter quotes the name it could not resolve (`"functon_item"`).
+    let name = e.message.trim().trim_matches('"');
     let (what, fix) = match e.kind {
         QueryErrorKind::NodeType => {
             let kinds = l.named_node_kinds();
-            let close = crate::suggest::closest(&e.message, kinds.iter().copied(), 5);
+            let close = crate::suggest::closest(name, kinds.iter().copied(), 5);
             let elsewhere: Vec<&str> = lang::ALL
                 .iter()
-                .filter(|o| o.name != l.name && o.named_node_kinds().contains(&e.message.as_str()))
+                .filter(|o| o.name != l.name && o.named_node_kinds().contains(&name))
                 .map(|o| o.name)
                 .collect();
             (
-                format!("unknown node type `{}`", e.message),
+                format!("unknown node type `{name}`"),
                 if !elsewhere.is_empty() && close.is_empty() {
                     format!(
                         "`{}` is a node kind of {}: pass --lang {} (or drop --lang)",
-                        e.message,
+                        name,
                         elsewhere.join(", "),
                         elsewhere[0]
                     )
@@ -252,9 +254,9 @@ pub fn query_error(l: &Language, src: &str, e: &QueryError) -> Error {
             )
         }
         QueryErrorKind::Field => {
-            let close = crate::suggest::closest(&e.message, l.field_names().into_iter(), 5);
+            let close = crate::suggest::closest(name, l.field_names().into_iter(), 5);
             (
-                format!("unknown field `{}`", e.message),
+                format!("unknown field `{name}`"),
                 if close.is_empty() {
                     "use a field name of the grammar (`llm ast --tree FILE` prints fields as `name:`)".to_string()
                 } else {
@@ -263,7 +265,7 @@ pub fn query_error(l: &Language, src: &str, e: &QueryError) -> Error {
             )
         }
         QueryErrorKind::Capture => (
-            format!("unknown capture `@{}` in a predicate", e.message),
+            format!("unknown capture `@{name}` in a predicate"),
             "capture the node first (`(identifier) @name`), then use @name in the predicate".into(),
         ),
         QueryErrorKind::Predicate => (
@@ -720,13 +722,13 @@ fn query_matches(
     let mut cursor = QueryCursor::new();
     let mut it = cursor.matches(&c.query, tree.root_node(), source);
     while let Some(m) = it.next() {
-        if m.captures.is_empty() {
+        if m.captures().is_empty() {
             continue;
         }
         let mut lo = usize::MAX;
         let mut hi = 0;
-        let mut captures = Vec::with_capacity(m.captures.len());
-        for cap in m.captures {
+        let mut captures = Vec::with_capacity(m.captures().len());
+        for cap in m.captures() {
             let r = cap.node.byte_range();
             lo = lo.min(r.start);
             hi = hi.max(r.end);

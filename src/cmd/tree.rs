@@ -22,10 +22,10 @@ pub struct TreeOptions {
 /// One named node.
 #[derive(Debug, Clone, Serialize)]
 pub struct TreeNode {
-    pub kind: &'static str,
+    pub kind: String,
     /// The field of its parent this node fills (`name`, `body`…).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub field: Option<&'static str>,
+    pub field: Option<String>,
     pub span: Span,
     /// Text of a node without named children (identifiers, literals), lossy UTF-8.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -39,9 +39,9 @@ pub struct TreeNode {
 /// A node on the path from the root to `--at`.
 #[derive(Debug, Clone, Serialize)]
 pub struct PathNode {
-    pub kind: &'static str,
+    pub kind: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub field: Option<&'static str>,
+    pub field: Option<String>,
     pub span: Span,
 }
 
@@ -134,7 +134,7 @@ pub fn run(opts: &TreeOptions) -> Result<TreeData> {
             let node = smallest_named(tree.root_node(), target.clone());
             c2.reset(node);
             let mut root = ctx.build(&mut c2);
-            root.field = path.last().unwrap().field;
+            root.field = path.last().unwrap().field.clone();
             (Some(path), root)
         }
     };
@@ -162,8 +162,8 @@ struct Ctx<'a> {
 impl Ctx<'_> {
     fn path_node(&self, c: &TreeCursor) -> PathNode {
         PathNode {
-            kind: c.node().kind(),
-            field: c.field_name(),
+            kind: c.node().kind().to_string(),
+            field: c.field_name().map(str::to_string),
             span: self.index.span(self.display, c.node().byte_range()),
         }
     }
@@ -183,8 +183,8 @@ impl Ctx<'_> {
             c.goto_parent();
         }
         TreeNode {
-            kind: node.kind(),
-            field: c.field_name(),
+            kind: node.kind().to_string(),
+            field: c.field_name().map(str::to_string),
             span: self.index.span(self.display, node.byte_range()),
             text: (node.named_child_count() == 0)
                 .then(|| String::from_utf8_lossy(&self.source[node.byte_range()]).into_owned()),

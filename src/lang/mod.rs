@@ -42,6 +42,8 @@ pub struct Language {
     pub grammar_crate: &'static str,
     /// The compiled `symbol_query` (built on first use).
     pub compiled: OnceLock<Query>,
+    /// The grammar's language object (made on first use).
+    pub language: OnceLock<tree_sitter::Language>,
 }
 
 /// What symbol extraction needs to know about a language beyond its query.
@@ -134,23 +136,23 @@ impl Language {
         })
     }
 
-    /// The tree-sitter language object.
-    pub fn ts(&self) -> tree_sitter::Language {
-        (self.grammar)()
+    /// The tree-sitter language object (made once).
+    pub fn ts(&self) -> &tree_sitter::Language {
+        self.language.get_or_init(self.grammar)
     }
 
     /// The compiled symbol query.
     pub fn symbol_query(&self) -> &Query {
         self.compiled.get_or_init(|| {
-            Query::new(&self.ts(), self.symbol_query)
+            Query::new(self.ts(), self.symbol_query)
                 .unwrap_or_else(|e| panic!("{} symbol query: {e}", self.name))
         })
     }
 
     /// Named node kinds of the grammar (for "did you mean" on a bad query), without duplicates.
-    pub fn named_node_kinds(&self) -> Vec<&'static str> {
+    pub fn named_node_kinds(&self) -> Vec<&str> {
         let ts = self.ts();
-        let mut kinds: Vec<&'static str> = (0..ts.node_kind_count() as u16)
+        let mut kinds: Vec<&str> = (0..ts.node_kind_count() as u16)
             .filter(|&id| ts.node_kind_is_named(id) && ts.node_kind_is_visible(id))
             .filter_map(|id| ts.node_kind_for_id(id))
             .collect();
@@ -160,7 +162,7 @@ impl Language {
     }
 
     /// Field names of the grammar.
-    pub fn field_names(&self) -> Vec<&'static str> {
+    pub fn field_names(&self) -> Vec<&str> {
         let ts = self.ts();
         (1..=ts.field_count() as u16)
             .filter_map(|id| ts.field_name_for_id(id))

@@ -35,6 +35,7 @@ pub static PYTHON: Language = Language {
     },
     grammar_crate: "tree-sitter-python",
     compiled: OnceLock::new(),
+    language: OnceLock::new(),
 };
 
 /// Node kinds and the keyword tokens every node of the kind holds, as the grammar says (a test

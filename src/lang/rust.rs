@@ -77,6 +77,7 @@ pub static RUST: Language = Language {
     },
     grammar_crate: "tree-sitter-rust",
     compiled: OnceLock::new(),
+    language: OnceLock::new(),
 };
 
 /// Node kinds and the keyword tokens every node of the kind holds, as the grammar says (a test

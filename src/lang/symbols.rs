@@ -260,7 +260,7 @@ fn collect_raw_query<'t>(lang: &Language, source: &[u8], tree: &'t Tree, raw: &m
     while let Some(m) = it.next() {
         let mut item = None;
         let mut name = None;
-        for c in m.captures {
+        for c in m.captures() {
             let cname = names[c.index as usize];
             if cname == "name" {
                 name = Some(c.node);

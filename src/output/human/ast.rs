@@ -39,7 +39,11 @@ pub fn tree(out: &mut impl Write, style: &Style, t: &TreeData) -> io::Result<()>
             style.path(&format!("{} ({}) path to node:", t.file_path, t.language))
         )?;
         for (depth, n) in path.iter().enumerate() {
-            let field = n.field.map(|f| format!("{f}: ")).unwrap_or_default();
+            let field = n
+                .field
+                .as_ref()
+                .map(|f| format!("{f}: "))
+                .unwrap_or_default();
             writeln!(
                 out,
                 "{}{field}{} {}",
@@ -61,7 +65,11 @@ fn range(s: &crate::span::Span) -> String {
 }
 
 fn node(out: &mut impl Write, style: &Style, n: &TreeNode, depth: usize) -> io::Result<()> {
-    let field = n.field.map(|f| format!("{f}: ")).unwrap_or_default();
+    let field = n
+        .field
+        .as_ref()
+        .map(|f| format!("{f}: "))
+        .unwrap_or_default();
     let text = match &n.text {
         Some(t) if !t.is_empty() => {
             let first = t.lines().next().unwrap_or("");
