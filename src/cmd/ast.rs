@@ -466,6 +466,9 @@ pub fn run(
     if !opts.prefilter {
         for c in &mut compiled {
             (c.prefilter, c.cut) = (None, None);
+            if let Some(b) = c.bare.as_mut() {
+                b.may_contain = None;
+            }
         }
     }
     let walked = walk::walk(&opts.walk, "ast")?;
@@ -570,6 +573,9 @@ pub fn run(
 pub struct Bare {
     pub patterns: Vec<(String, Vec<String>)>,
     by_symbol: Vec<Vec<usize>>,
+    /// Per node symbol: whether a node of the kind can hold one of the patterns' kinds (see
+    /// `Language::may_contain`); `None`: open every node.
+    may_contain: Option<Vec<bool>>,
 }
 
 impl Bare {
@@ -588,7 +594,9 @@ impl Bare {
                     .collect()
             })
             .collect();
+        let kinds: Vec<&str> = patterns.iter().map(|(k, _)| k.as_str()).collect();
         Bare {
+            may_contain: Some(lang.may_contain(&kinds)),
             patterns,
             by_symbol,
         }
@@ -636,9 +644,16 @@ fn bare_matches(
             });
         }
     };
-    match hits {
-        Some(hits) => lang::walk_hits(tree, hits, |_, _| false, &mut visit),
-        None => lang::walk_hits(tree, &[], |_, _| true, &mut visit),
+    match (hits, &bare.may_contain) {
+        (Some(hits), _) => lang::walk_hits(tree, hits, |_, _| false, &mut visit),
+        // Nodes that cannot hold a match are not opened, unless error recovery was at work.
+        (None, Some(may)) if !tree.root_node().has_error() => lang::walk_hits(
+            tree,
+            &[],
+            |kind, _| may.get(kind as usize).copied().unwrap_or(true),
+            &mut visit,
+        ),
+        (None, _) => lang::walk_hits(tree, &[], |_, _| true, &mut visit),
     }
 }
 

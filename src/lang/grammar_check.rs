@@ -183,6 +183,20 @@ fn keywords_are_what_the_grammars_say() {
             l.name,
             path.display()
         );
+        // The extras (kinds that can appear anywhere) are the grammar's.
+        let extras: BTreeSet<&str> = grammar["extras"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|e| e["type"] == "SYMBOL")
+            .filter_map(|e| e["name"].as_str())
+            .collect();
+        assert_eq!(
+            extras,
+            l.extras.iter().copied().collect::<BTreeSet<&str>>(),
+            "{}: extras",
+            l.name
+        );
         // Every listed kind is a kind of the grammar.
         for k in listed.keys() {
             assert!(

@@ -2,6 +2,7 @@
 //! (ast, find, patch, the mutation core's syntax check, write) goes through here.
 
 use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::path::Path;
 use std::sync::OnceLock;
@@ -40,6 +41,10 @@ pub struct Language {
     pub rules: Rules,
     /// The crate the grammar comes from (its `grammar.json` checks `rules.keywords`).
     pub grammar_crate: &'static str,
+    /// The grammar's `node-types.json`: which kinds a node of each kind can have as children.
+    pub node_types: &'static str,
+    /// Kinds that can appear anywhere (comments), as the grammar's `extras` lists them.
+    pub extras: &'static [&'static str],
     /// The compiled `symbol_query` (built on first use).
     pub compiled: OnceLock<Query>,
     /// The grammar's language object (made on first use).
@@ -147,6 +152,89 @@ impl Language {
             Query::new(self.ts(), self.symbol_query)
                 .unwrap_or_else(|e| panic!("{} symbol query: {e}", self.name))
         })
+    }
+
+    /// For each node symbol of the grammar, whether a node of that kind can have a descendant of
+    /// one of the `targets` kinds, as the grammar's `node-types.json` says (every kind when a
+    /// target can sit inside an extra such as a comment, which can appear anywhere). A walk
+    /// looking for the targets need not open the other nodes: in a Rust macro's token tree there
+    /// is never a `call_expression`. ERROR nodes (outside the table) can hold anything.
+    pub fn may_contain(&self, targets: &[&str]) -> Vec<bool> {
+        let ts = self.ts();
+        let count = ts.node_kind_count();
+        let everything = vec![true; count];
+        let Ok(types) = serde_json::from_str::<Vec<serde_json::Value>>(self.node_types) else {
+            return everything;
+        };
+        let named = |t: &serde_json::Value| t["named"].as_bool() == Some(true);
+        let name = |t: &serde_json::Value| t["type"].as_str().unwrap_or("").to_string();
+        let mut subtypes: HashMap<String, Vec<String>> = HashMap::new();
+        for t in types.iter().filter(|t| named(t)) {
+            if let Some(subs) = t["subtypes"].as_array() {
+                subtypes.insert(
+                    name(t),
+                    subs.iter().filter(|s| named(s)).map(name).collect(),
+                );
+            }
+        }
+        // A supertype stands for each of its subtypes (recursively).
+        fn expand(n: &str, subtypes: &HashMap<String, Vec<String>>, out: &mut Vec<String>) {
+            match subtypes.get(n) {
+                Some(subs) => subs.iter().for_each(|s| expand(s, subtypes, out)),
+                None => out.push(n.to_string()),
+            }
+        }
+        // Parents of each kind.
+        let mut parents: HashMap<String, Vec<String>> = HashMap::new();
+        for t in types.iter().filter(|t| named(t)) {
+            let fields = t["fields"].as_object().into_iter().flat_map(|f| f.values());
+            for slot in fields.chain(std::iter::once(&t["children"])) {
+                for c in slot["types"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter(|c| named(c))
+                {
+                    let mut kinds = Vec::new();
+                    expand(&name(c), &subtypes, &mut kinds);
+                    for k in kinds {
+                        parents.entry(k).or_default().push(name(t));
+                    }
+                }
+            }
+        }
+        // Every kind from which a target can be reached going down. A kind the file does not
+        // describe (an alias of a supertype, such as Python's `as_pattern_target`) may hold
+        // anything.
+        let described: HashSet<String> = types.iter().filter(|t| named(t)).map(name).collect();
+        let mut reach: HashSet<String> = parents
+            .keys()
+            .chain(parents.values().flatten())
+            .filter(|k| !described.contains(*k))
+            .cloned()
+            .collect();
+        let mut todo: Vec<String> = targets
+            .iter()
+            .map(|t| t.to_string())
+            .chain(reach.iter().cloned())
+            .collect();
+        while let Some(k) = todo.pop() {
+            for p in parents.get(&k).into_iter().flatten() {
+                if reach.insert(p.clone()) {
+                    todo.push(p.clone());
+                }
+            }
+        }
+        if self
+            .extras
+            .iter()
+            .any(|e| reach.contains(*e) || targets.contains(e))
+        {
+            return everything;
+        }
+        (0..count as u16)
+            .map(|id| ts.node_kind_for_id(id).is_some_and(|k| reach.contains(k)))
+            .collect()
     }
 
     /// Named node kinds of the grammar (for "did you mean" on a bad query), without duplicates.
@@ -407,6 +495,113 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    /// Every (ancestor kind, descendant kind) pair met in the error-free files under `dirs` is
+    /// one `may_contain` allows. Returns the number of files read.
+    fn check_may_contain(dirs: &[std::path::PathBuf]) -> usize {
+        use std::collections::{BTreeMap, BTreeSet};
+        let mut pairs: BTreeMap<&str, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
+        let mut files = 0;
+        let mut todo: Vec<std::path::PathBuf> = dirs.to_vec();
+        while let Some(p) = todo.pop() {
+            if p.is_dir() {
+                todo.extend(std::fs::read_dir(&p).unwrap().flatten().map(|e| e.path()));
+                continue;
+            }
+            let (Some(l), Ok(src)) = (for_path(&p), std::fs::read(&p)) else {
+                continue;
+            };
+            let tree = l.parse(&src);
+            if tree.root_node().has_error() {
+                continue;
+            }
+            files += 1;
+            let by_desc = pairs.entry(l.name).or_default();
+            let mut stack: Vec<String> = Vec::new();
+            let mut cursor = tree.walk();
+            'outer: loop {
+                let kind = cursor.node().kind().to_string();
+                // Queries name named kinds (anonymous nodes are leaves, found by their parent).
+                if cursor.node().is_named() {
+                    let anc = by_desc.entry(kind.clone()).or_default();
+                    anc.extend(stack.iter().skip(1).cloned());
+                }
+                if cursor.goto_first_child() {
+                    stack.push(kind);
+                    continue;
+                }
+                loop {
+                    if cursor.goto_next_sibling() {
+                        continue 'outer;
+                    }
+                    if !cursor.goto_parent() {
+                        break 'outer;
+                    }
+                    stack.pop();
+                }
+            }
+        }
+        for (lang, by_desc) in pairs {
+            let l = by_name(lang).unwrap();
+            let ts = l.ts();
+            for (desc, ancestors) in by_desc {
+                let may = l.may_contain(&[desc.as_str()]);
+                for a in ancestors {
+                    let ok = (0..ts.node_kind_count() as u16)
+                        .filter(|&id| ts.node_kind_for_id(id) == Some(a.as_str()))
+                        .all(|id| may[id as usize]);
+                    assert!(
+                        ok,
+                        "{lang}: a {a} holds a {desc}, but may_contain says it cannot"
+                    );
+                }
+            }
+        }
+        files
+    }
+
+    #[test]
+    fn may_contain_allows_every_nesting_met_in_real_files() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut dirs = vec![root.join("src"), root.join("tests")];
+        if let Ok(out) = std::process::Command::new("python3")
+            .args([
+                "-c",
+                "import sysconfig; print(sysconfig.get_paths()['stdlib'])",
+            ])
+            .output()
+        {
+            let stdlib = Path::new(String::from_utf8_lossy(&out.stdout).trim()).to_path_buf();
+            dirs.extend(
+                [
+                    "json",
+                    "email",
+                    "argparse.py",
+                    "typing.py",
+                    "dataclasses.py",
+                ]
+                .map(|m| stdlib.join(m)),
+            );
+        }
+        assert!(check_may_contain(&dirs) > 50);
+        // And it does prune: a token tree never holds a call.
+        let rust = by_name("rust").unwrap();
+        let may = rust.may_contain(&["call_expression"]);
+        let id = rust.ts().id_for_node_kind("token_tree", true);
+        assert!(!may[id as usize]);
+        let id = rust.ts().id_for_node_kind("block", true);
+        assert!(may[id as usize]);
+    }
+
+    /// Over a corpus: `LLM_REGIONS_CORPUS=DIR cargo test --lib on_a_corpus -- --ignored`.
+    #[test]
+    #[ignore]
+    fn may_contain_on_a_corpus() {
+        if let Some(dir) = std::env::var_os("LLM_REGIONS_CORPUS") {
+            let n = check_may_contain(&[dir.into()]);
+            eprintln!("{n} files: every nesting is allowed");
         }
     }
 

@@ -34,6 +34,8 @@ pub static PYTHON: Language = Language {
         root_kind: "module",
     },
     grammar_crate: "tree-sitter-python",
+    node_types: tree_sitter_python::NODE_TYPES,
+    extras: &["comment", "line_continuation"],
     compiled: OnceLock::new(),
     language: OnceLock::new(),
 };

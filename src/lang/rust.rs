@@ -76,6 +76,8 @@ pub static RUST: Language = Language {
         root_kind: "source_file",
     },
     grammar_crate: "tree-sitter-rust",
+    node_types: tree_sitter_rust::NODE_TYPES,
+    extras: &["line_comment", "block_comment"],
     compiled: OnceLock::new(),
     language: OnceLock::new(),
 };

@@ -113,6 +113,10 @@ fn the_prefilter_and_regions_change_nothing_but_speed() {
         "(function_definition) @f",
         "(class_definition) @c (lambda) @l",
         "(for_in_clause) @f",
+        "(call_expression) @c (macro_invocation) @m",
+        "(call) @c",
+        "(string_content) @s",
+        "(line_comment) @c",
         r#"(function_item name: (identifier) @n (#eq? @n "inner"))"#,
         r#"(call_expression function: (field_expression field: (field_identifier) @m) (#eq? @m "unwrap"))"#,
     ];
