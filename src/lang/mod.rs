@@ -345,6 +345,21 @@ pub fn word_hits(hay: &[u8], words: &[&str]) -> Vec<Range<usize>> {
     out
 }
 
+/// The Python standard library's directory, for tests over real code (`None` without python3;
+/// CI has it).
+#[cfg(test)]
+pub(crate) fn python_stdlib() -> Option<std::path::PathBuf> {
+    let out = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import sysconfig; print(sysconfig.get_paths()['stdlib'])",
+        ])
+        .output()
+        .ok()?;
+    let dir = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    (!dir.is_empty()).then(|| dir.into())
+}
+
 /// The language registered for a file extension.
 pub fn for_path(path: &Path) -> Option<&'static Language> {
     let ext = path.extension()?.to_str()?;
@@ -519,29 +534,24 @@ mod tests {
             }
             files += 1;
             let by_desc = pairs.entry(l.name).or_default();
-            let mut stack: Vec<String> = Vec::new();
-            let mut cursor = tree.walk();
-            'outer: loop {
-                let kind = cursor.node().kind().to_string();
+            fn go(
+                n: Node,
+                stack: &mut Vec<String>,
+                by_desc: &mut BTreeMap<String, BTreeSet<String>>,
+            ) {
                 // Queries name named kinds (anonymous nodes are leaves, found by their parent).
-                if cursor.node().is_named() {
-                    let anc = by_desc.entry(kind.clone()).or_default();
+                if n.is_named() {
+                    let anc = by_desc.entry(n.kind().to_string()).or_default();
                     anc.extend(stack.iter().skip(1).cloned());
                 }
-                if cursor.goto_first_child() {
-                    stack.push(kind);
-                    continue;
+                stack.push(n.kind().to_string());
+                let mut c = n.walk();
+                for child in n.children(&mut c) {
+                    go(child, stack, by_desc);
                 }
-                loop {
-                    if cursor.goto_next_sibling() {
-                        continue 'outer;
-                    }
-                    if !cursor.goto_parent() {
-                        break 'outer;
-                    }
-                    stack.pop();
-                }
+                stack.pop();
             }
+            go(tree.root_node(), &mut Vec::new(), by_desc);
         }
         for (lang, by_desc) in pairs {
             let l = by_name(lang).unwrap();
@@ -566,14 +576,7 @@ mod tests {
     fn may_contain_allows_every_nesting_met_in_real_files() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
         let mut dirs = vec![root.join("src"), root.join("tests")];
-        if let Ok(out) = std::process::Command::new("python3")
-            .args([
-                "-c",
-                "import sysconfig; print(sysconfig.get_paths()['stdlib'])",
-            ])
-            .output()
-        {
-            let stdlib = Path::new(String::from_utf8_lossy(&out.stdout).trim()).to_path_buf();
+        if let Some(stdlib) = python_stdlib() {
             dirs.extend(
                 [
                     "json",

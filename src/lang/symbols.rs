@@ -424,7 +424,6 @@ pub fn references_with(
     if want.is_empty() {
         return out;
     }
-    let mut cursor = tree.walk();
     let mut visit = |node: Node| {
         if node.byte_range().len() != want.len()
             || !lang.rules.identifier_kinds.contains(&node.kind())
@@ -457,24 +456,20 @@ pub fn references_with(
             line_text,
         });
     };
-    // Depth-first pre-order walk: file order.
-    'outer: loop {
-        let node = cursor.node();
-        if node.child_count() == 0 || node.kind() == "shorthand_field_identifier" {
-            visit(node);
-        }
-        if cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                continue 'outer;
+    // In file order, opening only the nodes that hold an occurrence of the name's bytes.
+    let hits: Vec<std::ops::Range<usize>> = memchr::memmem::find_iter(source, want)
+        .map(|at| at..at + want.len())
+        .collect();
+    super::walk_hits(
+        tree,
+        &hits,
+        |_, _| false,
+        |node| {
+            if node.child_count() == 0 || node.kind() == "shorthand_field_identifier" {
+                visit(node);
             }
-            if !cursor.goto_parent() {
-                break 'outer;
-            }
-        }
-    }
+        },
+    );
     out
 }
 
@@ -730,14 +725,9 @@ mod walk_matches_query {
         let src = b"X = 1\nA, B = 1, 2\nif True:\n    Y = 2\nclass C:\n    f = 1\n    g: int = 2\n    def m(self):\n        z = 3\n    class D:\n        h = 4\n@dec\ndef f():\n    pass\nasync def g():\n    W = 5\nx.y = 1\n";
         both(python, src, "edge.py");
         // Real code: a few standard-library modules, when python3 is there (it is in CI).
-        let out = std::process::Command::new("python3")
-            .args([
-                "-c",
-                "import sysconfig; print(sysconfig.get_paths()['stdlib'])",
-            ])
-            .output();
-        let Ok(out) = out else { return };
-        let stdlib = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        let Some(stdlib) = crate::lang::python_stdlib() else {
+            return;
+        };
         for m in [
             "argparse.py",
             "dataclasses.py",
