@@ -360,6 +360,26 @@ pub(crate) fn python_stdlib() -> Option<std::path::PathBuf> {
     (!dir.is_empty()).then(|| dir.into())
 }
 
+/// A few big standard-library modules, `(name, bytes)`: real Python for tests.
+#[cfg(test)]
+pub(crate) fn python_stdlib_sample() -> Vec<(&'static str, Vec<u8>)> {
+    let Some(dir) = python_stdlib() else {
+        return Vec::new();
+    };
+    [
+        "argparse.py",
+        "dataclasses.py",
+        "typing.py",
+        "enum.py",
+        "configparser.py",
+        "inspect.py",
+        "tarfile.py",
+    ]
+    .into_iter()
+    .filter_map(|m| std::fs::read(dir.join(m)).ok().map(|src| (m, src)))
+    .collect()
+}
+
 /// The language registered for a file extension.
 pub fn for_path(path: &Path) -> Option<&'static Language> {
     let ext = path.extension()?.to_str()?;

@@ -725,19 +725,8 @@ mod walk_matches_query {
         let src = b"X = 1\nA, B = 1, 2\nif True:\n    Y = 2\nclass C:\n    f = 1\n    g: int = 2\n    def m(self):\n        z = 3\n    class D:\n        h = 4\n@dec\ndef f():\n    pass\nasync def g():\n    W = 5\nx.y = 1\n";
         both(python, src, "edge.py");
         // Real code: a few standard-library modules, when python3 is there (it is in CI).
-        let Some(stdlib) = crate::lang::python_stdlib() else {
-            return;
-        };
-        for m in [
-            "argparse.py",
-            "dataclasses.py",
-            "typing.py",
-            "enum.py",
-            "configparser.py",
-        ] {
-            if let Ok(src) = std::fs::read(Path::new(&stdlib).join(m)) {
-                both(python, &src, m);
-            }
+        for (m, src) in crate::lang::python_stdlib_sample() {
+            both(python, &src, m);
         }
     }
 }

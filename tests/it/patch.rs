@@ -3,9 +3,7 @@
 use crate::util::{check_span, TestEnv};
 
 fn patch(env: &TestEnv, args: &[&str]) -> (serde_json::Value, i32) {
-    let mut a = vec!["patch", "--json"];
-    a.extend_from_slice(args);
-    env.json(&a)
+    env.patch(args)
 }
 
 const LIB: &str = "//! Shapes.\n\nuse std::fmt;\n\n/// A circle.\n#[derive(Debug)]\npub struct Circle {\n    pub r: f64,\n}\n\nimpl Circle {\n    /// Area of the circle.\n    #[inline]\n    pub fn area(&self) -> f64 {\n        3.14 * self.r * self.r\n    }\n}\n\npub struct Square(pub f64);\n\nimpl Square {\n    pub fn area(&self) -> f64 {\n        self.0 * self.0\n    }\n}\n\npub fn last() -> u32 {\n    let a = 1;\n    let b = 2;\n    a + b\n}\n";

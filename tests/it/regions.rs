@@ -213,8 +213,7 @@ fn a_syntax_error_elsewhere_does_not_hide_or_move_a_symbol() {
 fn patch_in_a_region_writes_and_validates_as_a_whole_file_patch() {
     let t = TestEnv::new();
     t.write("p.rs", BIG_RS);
-    let (v, code) = t.json(&[
-        "patch",
+    let (v, code) = t.patch(&[
         "--file",
         "p.rs",
         "--symbol",
@@ -222,7 +221,6 @@ fn patch_in_a_region_writes_and_validates_as_a_whole_file_patch() {
         "--body",
         "--with-text",
         "self.pos * 2",
-        "--json",
     ]);
     assert_eq!(code, 0, "{v}");
     let after = String::from_utf8(t.read("p.rs")).unwrap();
@@ -234,8 +232,7 @@ fn patch_in_a_region_writes_and_validates_as_a_whole_file_patch() {
         )
     );
     // A body that breaks the method is refused, located, and nothing is written.
-    let (v, code) = t.json(&[
-        "patch",
+    let (v, code) = t.patch(&[
         "--file",
         "p.rs",
         "--symbol",
@@ -243,7 +240,6 @@ fn patch_in_a_region_writes_and_validates_as_a_whole_file_patch() {
         "--body",
         "--with-text",
         "Parser { pos: 0 ",
-        "--json",
     ]);
     assert_eq!(code, 1, "{v}");
     assert_eq!(v["status"], "rejected");
@@ -252,8 +248,7 @@ fn patch_in_a_region_writes_and_validates_as_a_whole_file_patch() {
     assert!((10..=12).contains(&line), "{v}");
     assert_eq!(String::from_utf8(t.read("p.rs")).unwrap(), after);
     // An unterminated string opened by the new text would swallow the rest of the file.
-    let (v, code) = t.json(&[
-        "patch",
+    let (v, code) = t.patch(&[
         "--file",
         "p.rs",
         "--symbol",
@@ -261,7 +256,6 @@ fn patch_in_a_region_writes_and_validates_as_a_whole_file_patch() {
         "--body",
         "--with-text",
         "let s = \"oops; Parser { pos: 0 }",
-        "--json",
     ]);
     assert_eq!(code, 1, "{v}");
     assert_eq!(String::from_utf8(t.read("p.rs")).unwrap(), after);
@@ -282,15 +276,13 @@ fn python_method_patch_and_find_in_a_large_class() {
     assert_eq!(code, 0);
     assert_eq!(v["data"]["matches"][0]["qualified_name"], "Big.m17");
     assert_eq!(v["data"]["matches"][0]["kind"], "method");
-    let (v, code) = t.json(&[
-        "patch",
+    let (v, code) = t.patch(&[
         "--file",
         "big.py",
         "--symbol",
         "Big.m17",
         "--with-text",
         "def m17(self, x):\n    return 17\n",
-        "--json",
     ]);
     assert_eq!(code, 0, "{v}");
     let after = String::from_utf8(t.read("big.py")).unwrap();
@@ -299,8 +291,7 @@ fn python_method_patch_and_find_in_a_large_class() {
         "{after}"
     );
     // Dedented too far for a class body: refused.
-    let (v, code) = t.json(&[
-        "patch",
+    let (v, code) = t.patch(&[
         "--file",
         "big.py",
         "--symbol",
@@ -308,7 +299,6 @@ fn python_method_patch_and_find_in_a_large_class() {
         "--body",
         "--with-text",
         "return (",
-        "--json",
     ]);
     assert_eq!(code, 1, "{v}");
     assert_eq!(String::from_utf8(t.read("big.py")).unwrap(), after);

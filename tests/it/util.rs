@@ -45,6 +45,13 @@ impl TestEnv {
         cmd
     }
 
+    /// Runs `llm patch --json ARGS` and parses its envelope.
+    pub fn patch(&self, args: &[&str]) -> (Value, i32) {
+        let mut a = vec!["patch", "--json"];
+        a.extend_from_slice(args);
+        self.json(&a)
+    }
+
     /// Runs `llm ARGS` and parses stdout as one JSON value.
     pub fn json(&self, args: &[&str]) -> (Value, i32) {
         let out = self.llm(args).output().unwrap();
