@@ -479,6 +479,7 @@ pub fn run(
         skipped: walked.skipped.clone(),
         ..Default::default()
     };
+    let only_file = walked.files.len() == 1;
     let worker = |cand: &Candidate| -> Outcome<AstParsed> {
         let Some(l) = language_of(cand, &allowed, forced) else {
             return Outcome::Other(no_language(cand, "ast"));
@@ -496,7 +497,7 @@ pub fn run(
         if let Some(d) = not_utf8(cand, &source, "ast") {
             return Outcome::NotUtf8(d);
         }
-        query_file(&compiled[i], cand, &source, want_checksum)
+        query_file(&compiled[i], cand, &source, want_checksum, only_file)
     };
     let mut match_count = 0;
     let mut total_count = 0;
@@ -657,11 +658,14 @@ fn bare_matches(
     }
 }
 
+/// `only_file`: the run's one file, whose tree is left to a background thread (see
+/// `lang::discard`); in a scan, freeing on the worker costs less than freeing across threads.
 fn query_file(
     c: &Compiled,
     cand: &Candidate,
     source: &[u8],
     want_checksum: bool,
+    only_file: bool,
 ) -> Outcome<AstParsed> {
     let index = LineIndex::new(source);
     // Around the literals only, when the query allows it; a region parse has no errors (or it
@@ -700,7 +704,9 @@ fn query_file(
     } else {
         query_matches(c, names, &tree, source, &index, &cand.display, &mut matches);
     }
-    lang::discard(tree);
+    if only_file {
+        lang::discard(tree);
+    }
     matches.sort_by_key(|m| (m.span.byte_start, m.span.byte_end, m.pattern_index));
     let result = (!matches.is_empty()).then(|| FileResult {
         file: AstFile {

@@ -273,6 +273,7 @@ pub fn run(
         _ => opts.name.as_ref().and_then(|n| n.literal()),
     };
     let finder = literal.map(memchr::memmem::Finder::new);
+    let only_file = walked.files.len() == 1;
     let worker = |cand: &Candidate| -> Outcome<FindParsed> {
         let Some(l) = language_of(cand, &allowed, forced) else {
             return Outcome::Other(no_language(cand, "find"));
@@ -289,7 +290,7 @@ pub fn run(
         if let Some(d) = not_utf8(cand, &source, "find") {
             return Outcome::NotUtf8(d);
         }
-        find_in_file(opts, l, cand, &source, want_checksum)
+        find_in_file(opts, l, cand, &source, want_checksum, only_file)
     };
     let mut stats = FindStats {
         skipped: walked.skipped.clone(),
@@ -414,12 +415,15 @@ fn cut(items: &mut Vec<FindItem>, mut room: usize) {
     items.truncate(keep);
 }
 
+/// `only_file`: the run's one file, whose trees are left to a background thread (see
+/// `lang::discard`); in a scan, freeing on the worker costs less than freeing across threads.
 fn find_in_file(
     opts: &FindOptions,
     l: &'static Language,
     cand: &Candidate,
     source: &[u8],
     want_checksum: bool,
+    only_file: bool,
 ) -> Outcome<FindParsed> {
     let index = LineIndex::new(source);
     // Definitions and references of NAME lie around its occurrences: only those regions are
@@ -434,7 +438,9 @@ fn find_in_file(
     let (errors, diag, syms, refs) = match split {
         Some(trees) => {
             let syms = symbols_of_trees(l, source, &trees, &cand.display, &index);
-            trees.into_iter().for_each(lang::discard);
+            if only_file {
+                trees.into_iter().for_each(lang::discard);
+            }
             (false, None, syms, Vec::new())
         }
         None => {
@@ -459,7 +465,9 @@ fn find_in_file(
                 }
                 _ => Vec::new(),
             };
-            lang::discard(tree);
+            if only_file {
+                lang::discard(tree);
+            }
             (errors, diag, syms, refs)
         }
     };

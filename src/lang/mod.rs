@@ -305,9 +305,9 @@ pub fn walk_hits<'t>(
     }
 }
 
-/// Drops a tree on a background thread. Freeing a big tree node by node is slow (its nodes are
-/// no longer in cache) and holds up the caller; the freeing thread keeps up with the workers of
-/// a scan (at most a few trees wait), and at exit what is left is simply not freed.
+/// Drops a tree on a background thread: for the tree of a run's only file, whose node-by-node
+/// freeing (its nodes no longer in cache) would hold up the answer; at exit, what is left is
+/// simply not freed. (A scan frees on its workers: freeing across threads costs more CPU.)
 pub fn discard(tree: Tree) {
     static JANITOR: OnceLock<std::sync::mpsc::SyncSender<Tree>> = OnceLock::new();
     let tx = JANITOR.get_or_init(|| {
