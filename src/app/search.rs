@@ -1,10 +1,11 @@
 //! `llm search` glue: picks the printer for the format and streams file results into it.
 
 use crate::cli::SearchArgs;
-use crate::cmd::search::{self, FileResult, SearchData, SearchFile, SearchMatch};
+use crate::cmd::search::{self, FileMatches, FileResult, SearchData, SearchFile, SearchMatch};
 use crate::envelope::JsonResponse;
 use crate::output::human::search::SearchHuman;
 use crate::output::human::Style;
+use crate::output::json::search::Layout;
 use crate::output::{json, query_exit_code, Format, Printer};
 use std::io::{self, Write};
 
@@ -35,21 +36,14 @@ pub fn run(args: SearchArgs, printer: &mut Printer) -> io::Result<u8> {
     );
     // Matches are rendered by the search's worker threads: human text, JSON lines, or (for
     // compact JSON) the comma-separated members of `data.matches`, spliced in at the end.
-    let render_json = |r: &FileResult, buf: &mut Vec<u8>| {
-        for (i, m) in r.matches.iter().enumerate() {
-            if i > 0 {
-                buf.push(b',');
-            }
-            let _ = serde_json::to_writer(&mut *buf, m);
-        }
+    let render_json = |r: &FileResult, m: &FileMatches, buf: &mut Vec<u8>| {
+        json::search::matches(buf, &r.file.file_path, m, Layout::Array);
     };
-    let render_jsonl = |r: &FileResult, buf: &mut Vec<u8>| {
-        for m in &r.matches {
-            let _ = json::tagged_line(buf, "match", m);
-        }
+    let render_jsonl = |r: &FileResult, m: &FileMatches, buf: &mut Vec<u8>| {
+        json::search::matches(buf, &r.file.file_path, m, Layout::Lines);
     };
-    let render_human = |r: &FileResult, buf: &mut Vec<u8>| {
-        let _ = human.body(buf, r);
+    let render_human = |r: &FileResult, m: &FileMatches, buf: &mut Vec<u8>| {
+        let _ = human.body_of(buf, r, m);
     };
     let render: Option<search::Render> = match format {
         Format::Human => Some(&render_human),

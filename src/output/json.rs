@@ -1,4 +1,7 @@
-//! JSON and JSON-lines rendering of envelopes and streamed items.
+//! JSON and JSON-lines rendering of envelopes and streamed items, and the hand-written JSON
+//! strings of the items written straight from file bytes (`search`).
+
+pub mod search;
 
 use serde::Serialize;
 use std::io::{self, Write};
@@ -25,9 +28,146 @@ pub fn tagged_line<T: Serialize>(out: &mut impl Write, tag: &str, value: &T) -> 
     out.write_all(b"\n")
 }
 
+/// Writes `text` (valid UTF-8) as a JSON string, escaped as serde_json escapes it: `"`, `\\`
+/// and control characters, nothing else.
+pub fn write_str(out: &mut Vec<u8>, text: &[u8]) {
+    out.reserve(text.len() + 2);
+    out.push(b'"');
+    escape_into(out, text);
+    out.push(b'"');
+}
+
+/// Writes `bytes` as the JSON string of `String::from_utf8_lossy(bytes)`; `valid` says that
+/// they are known to be UTF-8 already.
+pub fn write_lossy_str(out: &mut Vec<u8>, bytes: &[u8], valid: bool) {
+    if valid {
+        return write_str(out, bytes);
+    }
+    out.reserve(bytes.len() + 2);
+    out.push(b'"');
+    for chunk in bytes.utf8_chunks() {
+        escape_into(out, chunk.valid().as_bytes());
+        if !chunk.invalid().is_empty() {
+            out.extend_from_slice("\u{FFFD}".as_bytes());
+        }
+    }
+    out.push(b'"');
+}
+
+/// A byte that a JSON string cannot hold as it is.
+fn needs_escape(b: u8) -> bool {
+    b < 0x20 || b == b'"' || b == b'\\'
+}
+
+/// Copies `text` with escapes: most text has nothing to escape, so it is scanned 16 bytes at a
+/// time (the compiler turns the fold into vector compares) and copied in runs.
+fn escape_into(out: &mut Vec<u8>, text: &[u8]) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut run = 0;
+    let mut i = 0;
+    while i < text.len() {
+        if let Some(chunk) = text.get(i..i + 16) {
+            if !chunk.iter().fold(false, |any, &b| any | needs_escape(b)) {
+                i += 16;
+                continue;
+            }
+        }
+        let b = text[i];
+        if needs_escape(b) {
+            out.extend_from_slice(&text[run..i]);
+            let short = match b {
+                b'"' => b'"',
+                b'\\' => b'\\',
+                b'\n' => b'n',
+                b'\r' => b'r',
+                b'\t' => b't',
+                0x08 => b'b',
+                0x0c => b'f',
+                _ => 0,
+            };
+            if short != 0 {
+                out.extend_from_slice(&[b'\\', short]);
+            } else {
+                out.extend_from_slice(b"\\u00");
+                out.extend_from_slice(&[HEX[(b >> 4) as usize], HEX[(b & 0xf) as usize]]);
+            }
+            run = i + 1;
+        }
+        i += 1;
+    }
+    out.extend_from_slice(&text[run..]);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Strings that stress the escaper: every control character, quotes and backslashes at
+    /// chunk edges, non-ASCII (U+2028 is not escaped by serde_json), long clean runs.
+    fn awkward() -> Vec<String> {
+        let mut v: Vec<String> = [
+            "",
+            "plain",
+            "\"",
+            "\\",
+            "a\"b\\c",
+            "tab\there\r\n",
+            "\u{7f} del is not escaped",
+            "line\u{2028}sep\u{2029}para",
+            "é = «x» 😀",
+            "0123456789abcde\"",
+            "0123456789abcdef\"0123456789abcdef\\",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        v.push((0u8..0x20).map(char::from).collect());
+        v.push(
+            (0u8..0x80)
+                .rev()
+                .map(char::from)
+                .collect::<String>()
+                .repeat(3),
+        );
+        v.push("x".repeat(100) + "\u{1}" + &"y".repeat(33));
+        v
+    }
+
+    #[test]
+    fn strings_are_escaped_as_serde_json_does() {
+        for s in awkward() {
+            let mut out = Vec::new();
+            write_str(&mut out, s.as_bytes());
+            assert_eq!(
+                String::from_utf8(out).unwrap(),
+                serde_json::to_string(&s).unwrap(),
+                "{s:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn lossy_strings_match_from_utf8_lossy() {
+        let mut cases: Vec<Vec<u8>> = awkward().into_iter().map(String::into_bytes).collect();
+        cases.extend([
+            b"caf\xe9 latin".to_vec(),
+            b"\xff\xfe\"\x00".to_vec(),
+            b"cut \xe2\x82".to_vec(),
+            b"\xf0\x9f\x98".to_vec(),
+            [&b"0123456789abcdef"[..], b"\xc3", b"\\", b"\xa9"].concat(),
+        ]);
+        for bytes in cases {
+            let want = serde_json::to_string(&String::from_utf8_lossy(&bytes)).unwrap();
+            let mut out = Vec::new();
+            write_lossy_str(&mut out, &bytes, false);
+            assert_eq!(String::from_utf8(out).unwrap(), want, "{bytes:?}");
+            if std::str::from_utf8(&bytes).is_ok() {
+                let mut out = Vec::new();
+                write_lossy_str(&mut out, &bytes, true);
+                assert_eq!(String::from_utf8(out).unwrap(), want, "{bytes:?}");
+            }
+        }
+    }
 
     #[test]
     fn tagged_lines() {

@@ -79,3 +79,33 @@ pub fn query_exit_code(status: Status, diagnostics: &[DiagnosticPayload]) -> u8 
         status.exit_code()
     }
 }
+
+/// Writes `n` in decimal.
+pub fn write_uint(out: &mut Vec<u8>, n: usize) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut n = n;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[at..]);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uints() {
+        for n in [0, 1, 9, 10, 99, 100, 12345, usize::MAX] {
+            let mut out = Vec::new();
+            write_uint(&mut out, n);
+            assert_eq!(out, n.to_string().as_bytes());
+        }
+    }
+}

@@ -1,11 +1,12 @@
 //! `llm search`, per file: the worker that reads one file, probes it in 64 KiB chunks, and for
-//! a file that matches, reads it whole and turns match ranges into spans, context and
-//! replacements with the shared `LineIndex`.
+//! a file that matches, reads it whole, finds the match ranges and turns them into records
+//! (`matches.rs`) that the printers render inside the worker.
 
-use super::{FileResult, Mode, Render, SearchFile, SearchMatch, SearchOptions};
-use crate::envelope::{new_id, DiagnosticPayload, Level};
+use super::matches::{records, FileMatches, MatchRecord};
+use super::{FileResult, Mode, Render, SearchFile, SearchOptions};
+use crate::envelope::{DiagnosticPayload, Level};
 use crate::error::{Code, Error};
-use crate::span::{checksum, LineIndex, Span};
+use crate::span::{checksum, SpanIds};
 use crate::walk::Candidate;
 use grep_matcher::{Captures, Matcher};
 use grep_regex::RegexMatcher;
@@ -38,8 +39,9 @@ pub struct Worker {
     probe_binary: Searcher,
     /// The whole file, for the files that match.
     buf: Vec<u8>,
-    /// Storage of the last file's `LineIndex`, reused.
-    line_starts: Vec<usize>,
+    /// The last file's match ranges and records, their storage reused.
+    ranges: Vec<std::ops::Range<usize>>,
+    records: Vec<MatchRecord>,
 }
 
 impl Worker {
@@ -61,7 +63,8 @@ impl Worker {
             probe: build(BinaryDetection::none()),
             probe_binary: build(BinaryDetection::quit(0)),
             buf: Vec::with_capacity(256 * 1024),
-            line_starts: Vec::new(),
+            ranges: Vec::new(),
+            records: Vec::new(),
         }
     }
 }
@@ -257,13 +260,15 @@ fn search_bytes(
     let nul = memchr::memchr(0, bytes);
     let found = if nul.is_some() && !cand.explicit {
         // As ripgrep: stop at the NUL, keep what matched before it (buffer by buffer).
-        let found = find_matches(opts, matcher, &mut w.binary_searcher, bytes, true);
+        let ranges = std::mem::take(&mut w.ranges);
+        let found = find_matches(opts, matcher, &mut w.binary_searcher, bytes, true, ranges);
         if found.ranges.is_empty() {
             return FileOutcome::Skipped(SkipReason::Binary, None);
         }
         found
     } else {
-        find_matches(opts, matcher, &mut w.searcher, bytes, false)
+        let ranges = std::mem::take(&mut w.ranges);
+        find_matches(opts, matcher, &mut w.searcher, bytes, false, ranges)
     };
     let size = bytes.len() as u64;
     let lossy = nul.is_some() || (!found.ranges.is_empty() && std::str::from_utf8(bytes).is_err());
@@ -324,28 +329,6 @@ the matches before it are reported",
             .with_file(&cand.display),
         ));
     }
-    let matches = if opts.mode == Mode::Matches {
-        let index = LineIndex::with_buffer(bytes, std::mem::take(&mut w.line_starts));
-        let matches = found
-            .ranges
-            .iter()
-            .map(|r| {
-                make_match(
-                    opts,
-                    matcher,
-                    bytes,
-                    &index,
-                    &cand.display,
-                    r.clone(),
-                    want_checksum,
-                )
-            })
-            .collect();
-        w.line_starts = index.into_starts();
-        matches
-    } else {
-        Vec::new()
-    };
     let file = SearchFile {
         file_path: cand.display.clone(),
         checksum: if want_checksum {
@@ -359,17 +342,54 @@ the matches before it are reported",
     };
     let mut result = FileResult {
         file,
-        matches,
+        matches: Vec::new(),
         diagnostics,
         cut: 0,
         rendered: None,
     };
-    if let Some(render) = render {
+    if opts.mode == Mode::Matches {
+        w.records.clear();
+        if want_checksum {
+            let ids = SpanIds::new(&cand.display);
+            let id =
+                |r: &std::ops::Range<usize>| (ids.digest(r.start, r.end), uuid::Uuid::new_v4());
+            records(bytes, &found.ranges, id, &mut w.records);
+        } else {
+            let none = |_: &std::ops::Range<usize>| ([0; 8], uuid::Uuid::nil());
+            records(bytes, &found.ranges, none, &mut w.records);
+        }
+        let replacements: Vec<String> = match &opts.replace {
+            Some(r) => w
+                .records
+                .iter()
+                .map(|m| expand_replacement(opts, matcher, bytes, m, r))
+                .collect(),
+            None => Vec::new(),
+        };
+        let view = FileMatches {
+            bytes,
+            records: &w.records,
+            utf8: !lossy,
+            replacements: &replacements,
+            before_context: opts.before_context,
+            after_context: opts.after_context,
+        };
+        match render {
+            Some(render) => {
+                let mut out = Vec::new();
+                render(&result, &view, &mut out);
+                result.rendered = Some(out);
+            }
+            None => {
+                result.matches = view.to_matches(want_checksum.then_some(cand.display.as_str()));
+            }
+        }
+    } else if let Some(render) = render {
         let mut out = Vec::new();
-        render(&result, &mut out);
+        render(&result, &FileMatches::none(bytes), &mut out);
         result.rendered = Some(out);
-        result.matches = Vec::new();
     }
+    w.ranges = found.ranges;
     FileOutcome::Searched {
         bytes: size,
         lossy,
@@ -469,11 +489,16 @@ fn find_matches(
     searcher: &mut Searcher,
     bytes: &[u8],
     as_reader: bool,
+    mut ranges: Vec<std::ops::Range<usize>>,
 ) -> Found {
+    ranges.clear();
     let mut sink = Collect {
         matcher,
         multi_line: opts.multiline,
-        found: Found::default(),
+        found: Found {
+            ranges,
+            ..Found::default()
+        },
         bytes: 0,
     };
     // An error here can only come from the sink, which never fails.
@@ -485,69 +510,6 @@ fn find_matches(
     sink.found
 }
 
-fn lossy(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn make_match(
-    opts: &SearchOptions,
-    matcher: &RegexMatcher,
-    bytes: &[u8],
-    index: &LineIndex,
-    display: &str,
-    range: std::ops::Range<usize>,
-    ids: bool,
-) -> SearchMatch {
-    // Human output shows neither ids nor the span's path: skip hashing and copying them.
-    let span = if ids {
-        index.span(display, range.clone())
-    } else {
-        let ((start_line, start_col), (end_line, end_col)) =
-            (index.position(range.start), index.position(range.end));
-        Span {
-            span_id: String::new(),
-            file_path: String::new(),
-            byte_start: range.start,
-            byte_end: range.end,
-            start_line,
-            start_col,
-            end_line,
-            end_col,
-        }
-    };
-    let last_line = if span.end_col == 0 && span.end_line > span.start_line {
-        span.end_line - 1
-    } else {
-        span.end_line
-    };
-    let line_text = lossy(index.line_text(bytes, span.start_line));
-    let context_before = (span.start_line.saturating_sub(opts.before_context).max(1)
-        ..span.start_line)
-        .map(|l| lossy(index.line_text(bytes, l)))
-        .collect();
-    let last_real = index.line_count();
-    let context_after = (last_line + 1..=(last_line + opts.after_context).min(last_real))
-        .map(|l| lossy(index.line_text(bytes, l)))
-        .collect();
-    let more_lines = (span.start_line + 1..=last_line)
-        .map(|l| lossy(index.line_text(bytes, l)))
-        .collect();
-    let replacement = opts
-        .replace
-        .as_ref()
-        .map(|r| expand_replacement(opts, matcher, bytes, index, &range, r));
-    SearchMatch {
-        match_id: if ids { new_id() } else { String::new() },
-        matched_text: lossy(&bytes[range]),
-        span,
-        line_text,
-        context_before,
-        context_after,
-        replacement,
-        more_lines,
-    }
-}
-
 /// Expands `$1`, `${name}`, `$$` for one match, re-running the regex at the match's start
 /// with the same haystack bounds as the search (the line without its terminator, or the
 /// lines plus look-ahead with -U), so that anchors and word boundaries see the same context.
@@ -555,18 +517,14 @@ fn expand_replacement(
     opts: &SearchOptions,
     matcher: &RegexMatcher,
     bytes: &[u8],
-    index: &LineIndex,
-    range: &std::ops::Range<usize>,
+    m: &MatchRecord,
     replacement: &str,
 ) -> String {
+    let range = m.byte_start..m.byte_end;
     let end = if opts.multiline {
         bytes.len().min(range.end + MAX_LOOK_AHEAD)
     } else {
-        index
-            .line_range(index.position(range.start).0)
-            .map(|r| r.end)
-            .unwrap_or(bytes.len())
-            .max(range.end)
+        m.line_end.max(range.end)
     };
     let hay = &bytes[..end];
     let mut caps = match matcher.new_captures() {
@@ -582,7 +540,7 @@ fn expand_replacement(
                 replacement.as_bytes(),
                 &mut dst,
             );
-            lossy(&dst)
+            String::from_utf8_lossy(&dst).into_owned()
         }
         _ => replacement.to_string(),
     }

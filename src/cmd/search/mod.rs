@@ -10,8 +10,10 @@ use grep_regex::{RegexMatcher, RegexMatcherBuilder};
 use serde::Serialize;
 
 mod file;
+mod matches;
 
 use file::{search_file, FileOutcome, SkipReason, Worker};
+pub use matches::{records, FileMatches, MatchRecord};
 
 /// What to print per file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -263,14 +265,15 @@ fn first_line(s: &str) -> &str {
 }
 
 /// Renders one file's result to bytes inside a worker thread (so that formatting runs in
-/// parallel); the printer then only copies the bytes out, in path order.
-pub type Render<'a> = &'a (dyn Fn(&FileResult, &mut Vec<u8>) + Sync);
+/// parallel), from the file's bytes and match records; the printer then only copies the bytes
+/// out, in path order.
+pub type Render<'a> = &'a (dyn Fn(&FileResult, &FileMatches<'_>, &mut Vec<u8>) + Sync);
 
 /// Runs the search, handing each file's result to `emit` in path order. `want_checksum` is
 /// false when the output will not show checksums and ids (human format): files are then not
 /// hashed, and matches get empty `match_id`, `span.span_id` and `span.file_path`. With
 /// `render` (ignored under `--max-results`, whose cut happens in path order), each result
-/// arrives with `rendered` set and its `matches` dropped.
+/// arrives with `rendered` set and no `matches`.
 pub fn run(
     opts: &SearchOptions,
     want_checksum: bool,

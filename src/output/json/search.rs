@@ -1,0 +1,174 @@
+//! `llm search` matches as JSON, written by the search's workers straight from a file's bytes
+//! and match records: the fields, order and escapes of `SearchMatch`'s serde form, byte for
+//! byte, without building any string first.
+
+use super::{write_lossy_str, write_str};
+use crate::cmd::search::{FileMatches, MatchRecord};
+use crate::output::write_uint;
+use crate::span::hex_into;
+
+/// How matches are laid out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// Members of `data.matches`: objects separated by commas.
+    Array,
+    /// JSON lines: `{"type":"match",…}` and a newline each.
+    Lines,
+}
+
+/// Writes every match of one file.
+pub fn matches(out: &mut Vec<u8>, file_path: &str, m: &FileMatches<'_>, layout: Layout) {
+    // The path is the same in every span: escaped once.
+    let mut path = Vec::with_capacity(file_path.len() + 2);
+    write_str(&mut path, file_path.as_bytes());
+    for (i, r) in m.records.iter().enumerate() {
+        match layout {
+            Layout::Array if i > 0 => out.push(b','),
+            _ => {}
+        }
+        let open: &[u8] = match layout {
+            Layout::Array => b"{",
+            Layout::Lines => b"{\"type\":\"match\",",
+        };
+        out.extend_from_slice(open);
+        one(out, &path, m, i, r);
+        if layout == Layout::Lines {
+            out.push(b'\n');
+        }
+    }
+}
+
+/// One match's fields and its closing brace.
+fn one(out: &mut Vec<u8>, path: &[u8], m: &FileMatches<'_>, i: usize, r: &MatchRecord) {
+    let line = m.line_text(r);
+    out.reserve(240 + path.len() + line.len() + (r.byte_end - r.byte_start));
+    out.extend_from_slice(b"\"match_id\":\"");
+    let mut uuid = [0; 36];
+    out.extend_from_slice(r.match_id.hyphenated().encode_lower(&mut uuid).as_bytes());
+    out.extend_from_slice(b"\",\"span\":{\"span_id\":\"");
+    let mut id = [0; 16];
+    hex_into(&r.span_id, &mut id);
+    out.extend_from_slice(&id);
+    out.extend_from_slice(b"\",\"file_path\":");
+    out.extend_from_slice(path);
+    let numbers: [(&[u8], usize); 6] = [
+        (b",\"byte_start\":", r.byte_start),
+        (b",\"byte_end\":", r.byte_end),
+        (b",\"start_line\":", r.start_line),
+        (b",\"start_col\":", r.start_col),
+        (b",\"end_line\":", r.end_line),
+        (b",\"end_col\":", r.end_col),
+    ];
+    for (key, n) in numbers {
+        out.extend_from_slice(key);
+        write_uint(out, n);
+    }
+    out.extend_from_slice(b"},\"matched_text\":");
+    let (matched, valid) = m.matched(r);
+    write_lossy_str(out, matched, valid);
+    out.extend_from_slice(b",\"line_text\":");
+    write_lossy_str(out, line, m.utf8);
+    out.extend_from_slice(b",\"context_before\":");
+    lines(out, m.context_before(r), m.utf8);
+    out.extend_from_slice(b",\"context_after\":");
+    lines(out, m.context_after(r), m.utf8);
+    if let Some(replacement) = m.replacement(i) {
+        out.extend_from_slice(b",\"replacement\":");
+        write_str(out, replacement.as_bytes());
+    }
+    out.push(b'}');
+}
+
+/// An array of line texts.
+fn lines<'a>(out: &mut Vec<u8>, texts: impl Iterator<Item = &'a [u8]>, valid: bool) {
+    out.push(b'[');
+    for (i, t) in texts.enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        write_lossy_str(out, t, valid);
+    }
+    out.push(b']');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cmd::search::records;
+    use crate::span::SpanIds;
+
+    /// Renders every match of `pattern` in `text` both ways: hand-written, and serde over the
+    /// owned matches. They must be the same bytes.
+    fn same_as_serde(text: &[u8], pattern: &str, before: usize, after: usize, replace: bool) {
+        let re = regex::bytes::Regex::new(pattern).unwrap();
+        let ranges: Vec<_> = re.find_iter(text).map(|m| m.range()).collect();
+        assert!(!ranges.is_empty(), "{pattern} in {text:?}");
+        let path = "dir/\"odd\" name\\.rs";
+        let ids = SpanIds::new(path);
+        let mut recs = Vec::new();
+        records(
+            text,
+            &ranges,
+            |r| (ids.digest(r.start, r.end), uuid::Uuid::new_v4()),
+            &mut recs,
+        );
+        let replacements: Vec<String> = if replace {
+            (0..recs.len()).map(|i| format!("r\"{i}\n")).collect()
+        } else {
+            Vec::new()
+        };
+        let m = FileMatches {
+            bytes: text,
+            records: &recs,
+            utf8: std::str::from_utf8(text).is_ok(),
+            replacements: &replacements,
+            before_context: before,
+            after_context: after,
+        };
+        let owned = m.to_matches(Some(path));
+        let mut want = Vec::new();
+        let mut want_lines = Vec::new();
+        for (i, o) in owned.iter().enumerate() {
+            if i > 0 {
+                want.push(b',');
+            }
+            serde_json::to_writer(&mut want, o).unwrap();
+            crate::output::json::tagged_line(&mut want_lines, "match", o).unwrap();
+        }
+        let mut got = Vec::new();
+        matches(&mut got, path, &m, Layout::Array);
+        assert_eq!(
+            String::from_utf8_lossy(&got),
+            String::from_utf8_lossy(&want)
+        );
+        let mut got = Vec::new();
+        matches(&mut got, path, &m, Layout::Lines);
+        assert_eq!(
+            String::from_utf8_lossy(&got),
+            String::from_utf8_lossy(&want_lines)
+        );
+    }
+
+    #[test]
+    fn hand_written_json_is_serde_json() {
+        let crlf = b"fn main() {\r\n    let self_x = 1; // self\r\n}\r\n";
+        let awkward =
+            "x = \"self \\\" q\" \\ b\tself \u{1}\u{1f}\u{7f}\n# \u{2028} self é 😀 self\n";
+        let latin = b"caf\xe9 self latin\nself \xff\xfe\n\nlast self";
+        for (text, pattern) in [
+            (&crlf[..], "self"),
+            (&crlf[..], "(?m)\\}\\r?$"),
+            (awkward.as_bytes(), "self"),
+            (awkward.as_bytes(), "(?-u:\\xa9)"),
+            (&latin[..], "self"),
+            (&latin[..], "(?-u:\\xe9)"),
+            (&latin[..], "(?s)latin.self"),
+            (&latin[..], "\\n\\n"),
+        ] {
+            for (before, after) in [(0, 0), (1, 2), (5, 5)] {
+                same_as_serde(text, pattern, before, after, false);
+                same_as_serde(text, pattern, before, after, true);
+            }
+        }
+    }
+}
