@@ -407,6 +407,29 @@ pub fn display_path(path: &Path) -> String {
 
 /// [`display_path`] relative to an explicit base directory.
 pub fn display_path_from(cwd: &Path, path: &Path) -> String {
+    if let Some(shown) = plain_relative(path) {
+        return shown.to_string();
+    }
+    normalized_display(cwd, path)
+}
+
+/// A relative path whose components are all plain names, after at most one leading `./` (every
+/// file walked under `.`), spelled as it is minus the `./`: what [`normalized_display`] gives
+/// for it, without building three `PathBuf`s per file.
+fn plain_relative(path: &Path) -> Option<&str> {
+    if std::path::MAIN_SEPARATOR != '/' {
+        return None;
+    }
+    let s = path.to_str()?;
+    let s = s.strip_prefix("./").unwrap_or(s);
+    let plain = !s.is_empty()
+        && !s.starts_with('/')
+        && s.split('/').all(|c| !c.is_empty() && c != "." && c != "..");
+    plain.then_some(s)
+}
+
+/// [`display_path_from`] by lexical normalisation of the joined path.
+fn normalized_display(cwd: &Path, path: &Path) -> String {
     let abs = normalize(&if path.is_absolute() {
         path.to_path_buf()
     } else {
@@ -659,6 +682,37 @@ mod tests {
         );
         assert_eq!(display_path_from(cwd, Path::new("src/../x.py")), "x.py");
         assert_eq!(display_path_from(cwd, Path::new(".")), ".");
+    }
+
+    #[test]
+    fn plain_relative_paths_are_spelled_as_normalisation_spells_them() {
+        for cwd in ["/w/proj", "/", "/w/./x/../proj"] {
+            for p in [
+                "./src/lib.rs",
+                "src/lib.rs",
+                "a",
+                "./a",
+                "./",
+                ".",
+                "..",
+                "././a",
+                "./a//b",
+                "a/./b",
+                "a/../b",
+                "a/b/",
+                "/abs/a.rs",
+                "./.hidden/x",
+                "..x/y..",
+                "./é/ü.rs",
+            ] {
+                let (cwd, path) = (Path::new(cwd), Path::new(p));
+                assert_eq!(
+                    display_path_from(cwd, path),
+                    normalized_display(cwd, path),
+                    "{p} in {cwd:?}"
+                );
+            }
+        }
     }
 
     #[test]
