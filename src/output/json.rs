@@ -28,6 +28,78 @@ pub fn tagged_line<T: Serialize>(out: &mut impl Write, tag: &str, value: &T) -> 
     out.write_all(b"\n")
 }
 
+/// A compact envelope written while its one long array (say `"matches":[]`) is still being
+/// filled: everything before the array's first member is written when that member comes, the
+/// members as they come, and the rest of the final envelope at the end. Output then streams
+/// instead of piling up in memory.
+///
+/// The part before the array comes from a draft of the envelope, so it must not depend on what
+/// is only known at the end (the caller's draft has the final status and ids). The first
+/// `"matches":[]` of the serialized envelope is the array: any earlier occurrence would be
+/// inside a JSON string, where its quotes are escaped.
+pub struct StreamedArray {
+    /// `"key":[]`.
+    empty: Vec<u8>,
+    /// The draft up to and including the array's `[`.
+    head: Vec<u8>,
+    /// Members written so far.
+    members: usize,
+}
+
+impl StreamedArray {
+    /// Prepares to stream the array `key` (empty in `draft`).
+    pub fn new<T: Serialize>(draft: &T, key: &str) -> io::Result<Self> {
+        let empty = format!("\"{key}\":[]").into_bytes();
+        let mut head = serde_json::to_vec(draft)?;
+        head.truncate(Self::split(&head, &empty)?);
+        Ok(StreamedArray {
+            empty,
+            head,
+            members: 0,
+        })
+    }
+
+    /// Offset just after the array's `[` in a serialized envelope.
+    fn split(envelope: &[u8], empty: &[u8]) -> io::Result<usize> {
+        let at = memchr::memmem::find(envelope, empty)
+            .ok_or_else(|| io::Error::other("no empty array to stream into"))?;
+        Ok(at + empty.len() - 1)
+    }
+
+    /// Writes some members (already comma-separated among themselves); nothing if empty.
+    pub fn members(&mut self, out: &mut impl Write, bytes: &[u8]) -> io::Result<()> {
+        if bytes.is_empty() {
+            return Ok(());
+        }
+        if self.members == 0 {
+            out.write_all(&self.head)?;
+        } else {
+            out.write_all(b",")?;
+        }
+        self.members += 1;
+        out.write_all(bytes)
+    }
+
+    /// Writes the rest of `envelope` (whose array is empty), then a newline; the whole of it
+    /// when no member came.
+    pub fn finish<T: Serialize>(self, out: &mut impl Write, envelope: &T) -> io::Result<()> {
+        let full = serde_json::to_vec(envelope)?;
+        let rest = if self.members == 0 {
+            &full[..]
+        } else {
+            let split = Self::split(&full, &self.empty)?;
+            if full[..split] != self.head[..] {
+                return Err(io::Error::other(
+                    "streamed envelope changed before its array",
+                ));
+            }
+            &full[split..]
+        };
+        out.write_all(rest)?;
+        out.write_all(b"\n")
+    }
+}
+
 /// Writes `text` (valid UTF-8) as a JSON string, escaped as serde_json escapes it: `"`, `\\`
 /// and control characters, nothing else.
 pub fn write_str(out: &mut Vec<u8>, text: &[u8]) {
@@ -131,6 +203,35 @@ mod tests {
         );
         v.push("x".repeat(100) + "\u{1}" + &"y".repeat(33));
         v
+    }
+
+    #[test]
+    fn streamed_array_is_the_envelope_with_its_members() {
+        // json! objects sort their keys: "a_query" (holding the key's text) comes first.
+        let q = "\"matches\":[]";
+        let draft = serde_json::json!({"id": "x", "data": {"a_query": q, "matches": []}});
+        let fin = serde_json::json!({"id": "x", "data": {"a_query": q, "matches": [], "n": 3}});
+        let mut out = Vec::new();
+        let mut s = StreamedArray::new(&draft, "matches").unwrap();
+        s.members(&mut out, b"1,2").unwrap();
+        s.members(&mut out, b"").unwrap();
+        s.members(&mut out, b"3").unwrap();
+        s.finish(&mut out, &fin).unwrap();
+        let want =
+            serde_json::json!({"id": "x", "data": {"a_query": q, "matches": [1, 2, 3], "n": 3}});
+        assert_eq!(String::from_utf8(out).unwrap(), format!("{want}\n"));
+        // Nothing streamed: the final envelope as it is.
+        let mut out = Vec::new();
+        StreamedArray::new(&draft, "matches")
+            .unwrap()
+            .finish(&mut out, &fin)
+            .unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), format!("{fin}\n"));
+        // A head that changed is refused rather than written wrong.
+        let other = serde_json::json!({"id": "x", "data": {"a_query": "changed", "matches": []}});
+        let mut s = StreamedArray::new(&draft, "matches").unwrap();
+        s.members(&mut Vec::new(), b"1").unwrap();
+        assert!(s.finish(&mut Vec::new(), &other).is_err());
     }
 
     #[test]

@@ -2,11 +2,11 @@
 //! a file that matches, reads it whole, finds the match ranges and turns them into records
 //! (`matches.rs`) that the printers render inside the worker.
 
-use super::matches::{records, FileMatches, MatchRecord};
-use super::{FileResult, Mode, Render, SearchFile, SearchOptions};
+use super::matches::{records, set_ids, FileMatches, MatchRecord, Recorder};
+use super::{FileResult, Mode, Renderer, SearchFile, SearchOptions, WholeFile};
 use crate::envelope::{DiagnosticPayload, Level};
 use crate::error::{Code, Error};
-use crate::span::{checksum, SpanIds};
+use crate::span::checksum;
 use crate::walk::Candidate;
 use grep_matcher::{Captures, Matcher};
 use grep_regex::RegexMatcher;
@@ -39,13 +39,16 @@ pub struct Worker {
     probe_binary: Searcher,
     /// The whole file, for the files that match.
     buf: Vec<u8>,
+    /// When matches are found by one pass of the regex over a file's bytes rather than line
+    /// by line.
+    whole: WholeFile,
     /// The last file's match ranges and records, their storage reused.
     ranges: Vec<std::ops::Range<usize>>,
     records: Vec<MatchRecord>,
 }
 
 impl Worker {
-    pub(super) fn new(opts: &SearchOptions) -> Self {
+    pub(super) fn new(opts: &SearchOptions, whole: WholeFile) -> Self {
         let build = |binary: BinaryDetection| {
             SearcherBuilder::new()
                 .line_number(false)
@@ -63,6 +66,7 @@ impl Worker {
             probe: build(BinaryDetection::none()),
             probe_binary: build(BinaryDetection::quit(0)),
             buf: Vec::with_capacity(256 * 1024),
+            whole,
             ranges: Vec::new(),
             records: Vec::new(),
         }
@@ -132,7 +136,7 @@ pub(super) fn search_file(
     w: &mut Worker,
     cand: &Candidate,
     want_checksum: bool,
-    render: Option<Render<'_>>,
+    render: Option<&Renderer<'_>>,
 ) -> FileOutcome {
     use std::io::{Read, Seek};
     /// Files up to this size are read whole at once (see below).
@@ -181,6 +185,14 @@ pub(super) fn search_file(
             return unreadable(cand, &e);
         }
     }
+    if w.buf.len() == SMALL_FILE {
+        // A large file: room for all of it at once, rather than doubling the buffer (each
+        // doubling copies what was read into fresh pages).
+        if let Ok(meta) = file.metadata() {
+            let want = (meta.len() as usize + 1).saturating_sub(w.buf.len());
+            w.buf.reserve_exact(want);
+        }
+    }
     if let Err(e) = (&mut file).take(u64::MAX).read_to_end(&mut w.buf) {
         return unreadable(cand, &e);
     }
@@ -213,17 +225,22 @@ fn count_only(
         let n = usize::from(sink.matched);
         (n, n, sink.binary, sink.bytes)
     } else {
-        let mut sink = Collect {
-            matcher,
-            multi_line: false,
-            found: Found::default(),
-            bytes: 0,
+        // `-c` counts lines: their matches need not be found.
+        let want = if opts.mode == Mode::CountLines {
+            Want::Lines
+        } else {
+            Want::All
         };
+        let mut sink = Collect::new(matcher, false, want, Vec::new());
         if let Err(e) = searcher.search_reader(matcher, file, &mut sink) {
             return unreadable(cand, &e);
         }
         let f = sink.found;
-        (f.lines, f.ranges.len(), f.binary_at.is_some(), sink.bytes)
+        let matches = match want {
+            Want::Lines => f.lines,
+            _ => f.ranges.len(),
+        };
+        (f.lines, matches, f.binary_at.is_some(), sink.bytes)
     };
     if matches == 0 && binary {
         return FileOutcome::Skipped(SkipReason::Binary, None);
@@ -254,10 +271,11 @@ fn search_bytes(
     w: &mut Worker,
     cand: &Candidate,
     want_checksum: bool,
-    render: Option<Render<'_>>,
+    render: Option<&Renderer<'_>>,
 ) -> FileOutcome {
     let bytes = &w.buf[..];
     let nul = memchr::memchr(0, bytes);
+    w.records.clear();
     let found = if nul.is_some() && !cand.explicit {
         // As ripgrep: stop at the NUL, keep what matched before it (buffer by buffer).
         let ranges = std::mem::take(&mut w.ranges);
@@ -266,12 +284,20 @@ fn search_bytes(
             return FileOutcome::Skipped(SkipReason::Binary, None);
         }
         found
+    } else if w.whole == WholeFile::Always
+        || (w.whole == WholeFile::WithoutCr && memchr::memchr(b'\r', bytes).is_none())
+    {
+        let records = &mut w.records;
+        find_in_bytes(opts, matcher, bytes, records, std::mem::take(&mut w.ranges))
     } else {
         let ranges = std::mem::take(&mut w.ranges);
         find_matches(opts, matcher, &mut w.searcher, bytes, false, ranges)
     };
+    if opts.mode == Mode::Matches && !found.ranges.is_empty() {
+        records(bytes, &found.ranges, &mut w.records);
+    }
     let size = bytes.len() as u64;
-    let lossy = nul.is_some() || (!found.ranges.is_empty() && std::str::from_utf8(bytes).is_err());
+    let lossy = nul.is_some() || (found.matches > 0 && std::str::from_utf8(bytes).is_err());
     let mut diagnostics = Vec::new();
     if let Some(at) = nul {
         let (code, message, fix) = if cand.explicit {
@@ -299,7 +325,7 @@ the matches before it are reported",
             Error::new(code, message, fix).with_file(&cand.display),
         ));
     }
-    if found.ranges.is_empty() {
+    if found.matches == 0 {
         let result = (!diagnostics.is_empty()).then(|| FileResult {
             file: SearchFile {
                 file_path: cand.display.clone(),
@@ -336,7 +362,7 @@ the matches before it are reported",
         } else {
             String::new()
         },
-        match_count: found.ranges.len(),
+        match_count: found.matches,
         line_count: found.lines,
         lossy,
     };
@@ -348,15 +374,8 @@ the matches before it are reported",
         rendered: None,
     };
     if opts.mode == Mode::Matches {
-        w.records.clear();
         if want_checksum {
-            let ids = SpanIds::new(&cand.display);
-            let id =
-                |r: &std::ops::Range<usize>| (ids.digest(r.start, r.end), uuid::Uuid::new_v4());
-            records(bytes, &found.ranges, id, &mut w.records);
-        } else {
-            let none = |_: &std::ops::Range<usize>| ([0; 8], uuid::Uuid::nil());
-            records(bytes, &found.ranges, none, &mut w.records);
+            set_ids(&mut w.records, &cand.display);
         }
         let replacements: Vec<String> = match &opts.replace {
             Some(r) => w
@@ -375,19 +394,13 @@ the matches before it are reported",
             after_context: opts.after_context,
         };
         match render {
-            Some(render) => {
-                let mut out = Vec::new();
-                render(&result, &view, &mut out);
-                result.rendered = Some(out);
-            }
+            Some(render) => result.rendered = Some(render.render(&result, &view)),
             None => {
                 result.matches = view.to_matches(want_checksum.then_some(cand.display.as_str()));
             }
         }
     } else if let Some(render) = render {
-        let mut out = Vec::new();
-        render(&result, &FileMatches::none(bytes), &mut out);
-        result.rendered = Some(out);
+        result.rendered = Some(render.render(&result, &FileMatches::none(bytes)));
     }
     w.ranges = found.ranges;
     FileOutcome::Searched {
@@ -406,7 +419,10 @@ fn tool_diag(e: Error) -> DiagnosticPayload {
 /// Match ranges of one file.
 #[derive(Default)]
 struct Found {
+    /// The matches' ranges (only from the line-by-line search).
     ranges: Vec<std::ops::Range<usize>>,
+    /// How many matches.
+    matches: usize,
     /// Matching lines (matches with -U): what `-c` counts.
     lines: usize,
     /// Where the searcher met a NUL byte and stopped.
@@ -417,14 +433,52 @@ struct Found {
 /// ripgrep's printer).
 const MAX_LOOK_AHEAD: usize = 128;
 
+/// Which matches of the lines the searcher reports are looked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Want {
+    /// None: the lines are counted.
+    Lines,
+    /// The first of each line (see [`SearchOptions::first_match_only`]).
+    First,
+    All,
+}
+
 /// Collects match ranges per matched line (or line group with -U), finding the matches inside
 /// the lines the searcher reports exactly as ripgrep's printer does.
 struct Collect<'a> {
     matcher: &'a RegexMatcher,
     multi_line: bool,
+    want: Want,
+    /// A line can be searched as a haystack of its own, with the same matches: the pattern has
+    /// no `\A` or `\z` (grep-regex then keeps the `\n` line terminator), and what precedes a
+    /// line start (a `\n`, or nothing) looks the same to `^` and word boundaries. One regex
+    /// search over a slice then replaces a search per match from an offset, each of which
+    /// takes the regex's cache from its shared pool.
+    sliced: bool,
     found: Found,
     /// Bytes the searcher went through.
     bytes: u64,
+}
+
+impl<'a> Collect<'a> {
+    fn new(
+        matcher: &'a RegexMatcher,
+        multi_line: bool,
+        want: Want,
+        ranges: Vec<std::ops::Range<usize>>,
+    ) -> Self {
+        Collect {
+            matcher,
+            multi_line,
+            want,
+            sliced: !multi_line && matcher.line_terminator().is_some(),
+            found: Found {
+                ranges,
+                ..Found::default()
+            },
+            bytes: 0,
+        }
+    }
 }
 
 impl Sink for Collect<'_> {
@@ -450,13 +504,29 @@ impl Sink for Collect<'_> {
         };
         let before = self.found.ranges.len();
         let ranges = &mut self.found.ranges;
-        let _ = self.matcher.find_iter_at(hay, range.start, |m| {
-            if m.start() >= range.end {
-                return false;
-            }
-            ranges.push(base + m.start()..base + m.end());
-            true
-        });
+        let first_only = self.want == Want::First;
+        if self.want == Want::Lines {
+            // Nothing to find.
+        } else if self.sliced {
+            let line = &hay[range.start..];
+            let (base, limit) = (base + range.start, range.end - range.start);
+            // `try_find_iter` is grep-regex's own iterator (one cache checkout per line).
+            let _ = self.matcher.try_find_iter(line, |m| {
+                if m.start() >= limit {
+                    return Ok::<_, ()>(false);
+                }
+                ranges.push(base + m.start()..base + m.end());
+                Ok(!first_only)
+            });
+        } else {
+            let _ = self.matcher.find_iter_at(hay, range.start, |m| {
+                if m.start() >= range.end {
+                    return false;
+                }
+                ranges.push(base + m.start()..base + m.end());
+                !first_only
+            });
+        }
         // What `-c` counts, as ripgrep: matching lines, or matches with -U (a line group can
         // hold several); a reported line always counts.
         let n = self.found.ranges.len() - before;
@@ -492,22 +562,72 @@ fn find_matches(
     mut ranges: Vec<std::ops::Range<usize>>,
 ) -> Found {
     ranges.clear();
-    let mut sink = Collect {
-        matcher,
-        multi_line: opts.multiline,
-        found: Found {
-            ranges,
-            ..Found::default()
-        },
-        bytes: 0,
+    let want = if opts.first_match_only {
+        Want::First
+    } else {
+        Want::All
     };
+    let mut sink = Collect::new(matcher, opts.multiline, want, ranges);
     // An error here can only come from the sink, which never fails.
     let _ = if as_reader {
         searcher.search_reader(matcher, bytes, &mut sink)
     } else {
         searcher.search_slice(matcher, bytes, &mut sink)
     };
-    sink.found
+    let mut found = sink.found;
+    found.matches = found.ranges.len();
+    found
+}
+
+/// Finds the matches of a whole file in one pass of the regex over its bytes, as records,
+/// where [`WholeFile`] says that this finds what the line-by-line search finds (including
+/// `-m`, which counts matching lines). `ranges` only lends its storage back.
+fn find_in_bytes(
+    opts: &SearchOptions,
+    matcher: &RegexMatcher,
+    bytes: &[u8],
+    out: &mut Vec<MatchRecord>,
+    mut ranges: Vec<std::ops::Range<usize>>,
+) -> Found {
+    ranges.clear();
+    let mut rec = Recorder::new(bytes);
+    let (mut lines, mut last_line) = (0, 0);
+    let mut matches = 0;
+    let _ = matcher.try_find_iter(bytes, |m| {
+        if m.start() >= bytes.len() {
+            // An empty match at the very end. After a final `\n` it is on no line; else the
+            // searcher reports the last line for it, where it is not found again (a line's
+            // matches must start before the line's end): the line counts, the match not.
+            if !bytes.is_empty() && !bytes.ends_with(b"\n") {
+                let line = rec.record(m.start()..m.end()).start_line;
+                if line != last_line && opts.max_count != Some(lines) {
+                    lines += 1;
+                }
+            }
+            return Ok::<_, ()>(false);
+        }
+        let r = rec.record(m.start()..m.end());
+        if r.start_line != last_line {
+            if opts.max_count == Some(lines) {
+                return Ok(false);
+            }
+            lines += 1;
+            last_line = r.start_line;
+        } else if opts.first_match_only {
+            return Ok(true);
+        }
+        matches += 1;
+        if opts.mode == Mode::Matches {
+            out.push(r);
+        }
+        Ok(true)
+    });
+    Found {
+        ranges,
+        matches,
+        lines,
+        binary_at: None,
+    }
 }
 
 /// Expands `$1`, `${name}`, `$$` for one match, re-running the regex at the match's start
@@ -544,4 +664,40 @@ fn expand_replacement(
         }
         _ => replacement.to_string(),
     }
+}
+
+/// Test support: the matches of `text` found both ways must be the same.
+#[cfg(test)]
+pub(super) fn compare_whole_and_lines(
+    opts: &SearchOptions,
+    matcher: &RegexMatcher,
+    w: &mut Worker,
+    text: &[u8],
+) {
+    let lines = find_matches(opts, matcher, &mut w.searcher, text, false, Vec::new());
+    let mut by_lines = Vec::new();
+    records(text, &lines.ranges, &mut by_lines);
+    let mut by_whole = Vec::new();
+    let whole = find_in_bytes(opts, matcher, text, &mut by_whole, Vec::new());
+    let key = |r: &MatchRecord| (r.byte_start, r.byte_end, r.start_line, r.start_col);
+    let (a, b): (Vec<_>, Vec<_>) = (
+        by_lines.iter().map(key).collect(),
+        by_whole.iter().map(key).collect(),
+    );
+    let ctx = format!(
+        "{:?} (-w {} -x {} -i {} -m {:?} first {}) in {:?}",
+        opts.patterns,
+        opts.word,
+        opts.line,
+        opts.ignore_case,
+        opts.max_count,
+        opts.first_match_only,
+        String::from_utf8_lossy(text)
+    );
+    assert_eq!(a, b, "{ctx}");
+    assert_eq!(
+        (lines.matches, lines.lines),
+        (whole.matches, whole.lines),
+        "{ctx}"
+    );
 }

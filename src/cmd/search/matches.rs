@@ -3,7 +3,7 @@
 //! first, and the owned [`SearchMatch`]es built from them where a printer needs those.
 
 use super::SearchMatch;
-use crate::span::{lines_after, lines_before, strip_cr, LineCursor, Span};
+use crate::span::{lines_after, lines_before, strip_cr, LineCursor, Span, SpanIds};
 use std::ops::Range;
 
 /// One match: its byte range, its positions, the lines it covers and its ids. No text.
@@ -49,17 +49,22 @@ impl MatchRecord {
     }
 }
 
-/// Turns match ranges (in increasing order) into records, counting lines only up to the last
-/// match. `ids` is called with each range for its `(span_id, match_id)`.
-pub fn records(
-    bytes: &[u8],
-    ranges: &[Range<usize>],
-    mut ids: impl FnMut(&Range<usize>) -> ([u8; 8], uuid::Uuid),
-    out: &mut Vec<MatchRecord>,
-) {
-    let mut cur = LineCursor::new(bytes);
-    out.reserve(ranges.len());
-    for r in ranges {
+/// Builds records for matches met in increasing order, counting lines only up to the last
+/// one.
+pub struct Recorder<'a> {
+    cur: LineCursor<'a>,
+}
+
+impl<'a> Recorder<'a> {
+    pub fn new(bytes: &'a [u8]) -> Self {
+        Recorder {
+            cur: LineCursor::new(bytes),
+        }
+    }
+
+    /// The record of the match `r` (ids left empty: see [`set_ids`]).
+    pub fn record(&mut self, r: Range<usize>) -> MatchRecord {
+        let cur = &mut self.cur;
         let (start_line, start_col) = cur.position(r.start);
         let line_end = cur.line_range().end;
         let (end_line, end_col) = cur.position(r.end);
@@ -71,8 +76,7 @@ pub fn records(
         } else {
             (end_line, cur.line_range().end)
         };
-        let (span_id, match_id) = ids(r);
-        out.push(MatchRecord {
+        MatchRecord {
             byte_start: r.start,
             byte_end: r.end,
             start_line,
@@ -82,9 +86,24 @@ pub fn records(
             line_end,
             last_line,
             last_end,
-            span_id,
-            match_id,
-        });
+            span_id: [0; 8],
+            match_id: uuid::Uuid::nil(),
+        }
+    }
+}
+
+/// Records of match ranges given in increasing order.
+pub fn records(bytes: &[u8], ranges: &[Range<usize>], out: &mut Vec<MatchRecord>) {
+    let mut rec = Recorder::new(bytes);
+    out.extend(ranges.iter().map(|r| rec.record(r.clone())));
+}
+
+/// Gives each record its `span_id` (in the file spelled `file_path`) and a fresh `match_id`.
+pub fn set_ids(records: &mut [MatchRecord], file_path: &str) {
+    let ids = SpanIds::new(file_path);
+    for r in records {
+        r.span_id = ids.digest(r.byte_start, r.byte_end);
+        r.match_id = uuid::Uuid::new_v4();
     }
 }
 

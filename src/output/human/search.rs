@@ -120,7 +120,7 @@ impl SearchHuman {
     }
 
     /// No colour, context or column limit: match lines print as they are.
-    fn plain(&self) -> bool {
+    pub fn plain(&self) -> bool {
         !self.context && !self.style.on && self.max_columns.is_none()
     }
 
@@ -234,6 +234,9 @@ impl SearchHuman {
         } else {
             path.as_bytes()
         };
+        // Room for all of it at once: a buffer grown by doubling copies its bytes each time.
+        let room = |rec| prefix.len() + m.line_text(rec).len() + 24;
+        out.reserve(m.records.iter().map(room).sum());
         let mut last_line = 0;
         for rec in m.records {
             if rec.start_line == last_line {
@@ -241,7 +244,7 @@ impl SearchHuman {
             }
             last_line = rec.start_line;
             let text = m.line_text(rec);
-            out.reserve(prefix.len() + text.len() + 24);
+            out.reserve(room(rec));
             if !prefix.is_empty() {
                 out.extend_from_slice(prefix);
                 out.push(b':');

@@ -21,6 +21,10 @@ pub fn matches(out: &mut Vec<u8>, file_path: &str, m: &FileMatches<'_>, layout: 
     // The path is the same in every span: escaped once.
     let mut path = Vec::with_capacity(file_path.len() + 2);
     write_str(&mut path, file_path.as_bytes());
+    // Room for all of it at once (unless there is much to escape or context to show): a
+    // buffer grown by doubling copies its bytes each time into fresh pages.
+    let need: usize = m.records.iter().map(|r| room(&path, m, r)).sum();
+    out.reserve(need);
     for (i, r) in m.records.iter().enumerate() {
         match layout {
             Layout::Array if i > 0 => out.push(b','),
@@ -38,10 +42,16 @@ pub fn matches(out: &mut Vec<u8>, file_path: &str, m: &FileMatches<'_>, layout: 
     }
 }
 
+/// About what one match takes when nothing needs escaping and there is no context.
+fn room(path: &[u8], m: &FileMatches<'_>, r: &MatchRecord) -> usize {
+    const KEYS_IDS_NUMBERS: usize = 300;
+    KEYS_IDS_NUMBERS + path.len() + m.line_text(r).len() + (r.byte_end - r.byte_start)
+}
+
 /// One match's fields and its closing brace.
 fn one(out: &mut Vec<u8>, path: &[u8], m: &FileMatches<'_>, i: usize, r: &MatchRecord) {
     let line = m.line_text(r);
-    out.reserve(240 + path.len() + line.len() + (r.byte_end - r.byte_start));
+    out.reserve(room(path, m, r));
     out.extend_from_slice(b"\"match_id\":\"");
     let mut uuid = [0; 36];
     out.extend_from_slice(r.match_id.hyphenated().encode_lower(&mut uuid).as_bytes());
@@ -94,8 +104,7 @@ fn lines<'a>(out: &mut Vec<u8>, texts: impl Iterator<Item = &'a [u8]>, valid: bo
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cmd::search::records;
-    use crate::span::SpanIds;
+    use crate::cmd::search::{records, set_ids};
 
     /// Renders every match of `pattern` in `text` both ways: hand-written, and serde over the
     /// owned matches. They must be the same bytes.
@@ -104,14 +113,9 @@ mod tests {
         let ranges: Vec<_> = re.find_iter(text).map(|m| m.range()).collect();
         assert!(!ranges.is_empty(), "{pattern} in {text:?}");
         let path = "dir/\"odd\" name\\.rs";
-        let ids = SpanIds::new(path);
         let mut recs = Vec::new();
-        records(
-            text,
-            &ranges,
-            |r| (ids.digest(r.start, r.end), uuid::Uuid::new_v4()),
-            &mut recs,
-        );
+        records(text, &ranges, &mut recs);
+        set_ids(&mut recs, path);
         let replacements: Vec<String> = if replace {
             (0..recs.len()).map(|i| format!("r\"{i}\n")).collect()
         } else {
