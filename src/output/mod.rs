@@ -30,7 +30,54 @@ pub struct Printer {
     pub color: bool,
     /// stdout is a terminal (headings, pretty JSON).
     pub tty: bool,
-    out: BufWriter<Stdout>,
+    out: BufWriter<StdoutSink>,
+}
+
+/// Standard output as the printer writes it: `io::Stdout` on a terminal; otherwise (a pipe,
+/// a file) a duplicate of its file descriptor, written directly. `io::Stdout` is line
+/// buffered: each write is scanned for its last newline, which costs a pass over all output
+/// (a compact JSON envelope has no newline until its end) for nothing when nobody watches
+/// lines appear.
+pub enum StdoutSink {
+    Terminal(Stdout),
+    Other(std::fs::File),
+}
+
+impl StdoutSink {
+    fn new(tty: bool) -> Self {
+        #[cfg(unix)]
+        if !tty {
+            use std::os::fd::AsFd;
+            if let Ok(fd) = io::stdout().as_fd().try_clone_to_owned() {
+                return StdoutSink::Other(std::fs::File::from(fd));
+            }
+        }
+        let _ = tty;
+        StdoutSink::Terminal(io::stdout())
+    }
+}
+
+impl Write for StdoutSink {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            StdoutSink::Terminal(s) => s.write(buf),
+            StdoutSink::Other(f) => f.write(buf),
+        }
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        match self {
+            StdoutSink::Terminal(s) => s.write_all(buf),
+            StdoutSink::Other(f) => f.write_all(buf),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            StdoutSink::Terminal(s) => s.flush(),
+            StdoutSink::Other(f) => f.flush(),
+        }
+    }
 }
 
 impl Printer {
@@ -47,12 +94,12 @@ impl Printer {
             format,
             color,
             tty,
-            out: BufWriter::with_capacity(64 * 1024, io::stdout()),
+            out: BufWriter::with_capacity(64 * 1024, StdoutSink::new(tty)),
         }
     }
 
     /// The buffered stdout.
-    pub fn out(&mut self) -> &mut BufWriter<Stdout> {
+    pub fn out(&mut self) -> &mut BufWriter<StdoutSink> {
         &mut self.out
     }
 
@@ -80,13 +127,28 @@ pub fn query_exit_code(status: Status, diagnostics: &[DiagnosticPayload]) -> u8 
     }
 }
 
-/// Writes `n` in decimal, two digits at a time. The digits go into a fixed-size array that is
-/// appended whole and cut back, which compiles to a few moves instead of a `memcpy` call.
+/// Writes `n` in decimal, two digits at a time. Numbers under 100 (most columns) are one or
+/// two bytes pushed; longer ones go into a fixed-size array that is appended whole and cut
+/// back, which compiles to a few moves instead of a `memcpy` call.
 pub fn write_uint(out: &mut Vec<u8>, mut n: usize) {
     const PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
 2021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566\
 676869707172737475767778798081828384858687888990919293949596979899";
-    let digits = n.checked_ilog10().unwrap_or(0) as usize + 1;
+    if n < 10 {
+        out.push(b'0' + n as u8);
+        return;
+    }
+    if n < 100 {
+        out.extend_from_slice(&PAIRS[2 * n..2 * n + 2]);
+        return;
+    }
+    let digits = match n {
+        100..1_000 => 3,
+        1_000..10_000 => 4,
+        10_000..100_000 => 5,
+        100_000..1_000_000 => 6,
+        _ => n.ilog10() as usize + 1,
+    };
     let mut buf = [0u8; 20];
     let mut at = digits;
     while n >= 100 {

@@ -344,9 +344,32 @@ impl Renderer<'_> {
     const KEPT: usize = 64;
     const MAX_KEPT: usize = 4 << 20;
 
-    /// Renders one file into a reused buffer.
+    /// Renders one file into a reused buffer: the smallest kept one that has room for about
+    /// what the file's matches take as JSON (more than as text), else a new one of that size,
+    /// so that rendering does not grow it (growing copies into fresh pages).
     fn render(&self, result: &FileResult, matches: &FileMatches<'_>) -> Vec<u8> {
-        let mut out = self.lock().pop().unwrap_or_default();
+        const PER_MATCH: usize = 320;
+        let room: usize = matches
+            .records
+            .iter()
+            .map(|r| PER_MATCH + result.file.file_path.len() + (r.line_end - r.line_start()))
+            .sum::<usize>()
+            + result.file.file_path.len()
+            + 64;
+        let mut out = {
+            let mut kept = self.lock();
+            let fit = kept
+                .iter()
+                .enumerate()
+                .filter(|(_, b)| b.capacity() >= room)
+                .min_by_key(|(_, b)| b.capacity())
+                .map(|(i, _)| i);
+            match fit {
+                Some(i) => kept.swap_remove(i),
+                None => Vec::new(),
+            }
+        };
+        out.reserve(room);
         (self.render)(result, matches, &mut out);
         out
     }
