@@ -568,10 +568,7 @@ where
     // are bounded, so a slow reader of the output holds the workers back.
     const BATCH: usize = 16;
     let stop = AtomicBool::new(false);
-    let queue = BatchQueue {
-        state: std::sync::Mutex::new((std::collections::VecDeque::new(), false)),
-        ready: std::sync::Condvar::new(),
-    };
+    let queue = BatchQueue::new();
     let (tx, rx) = mpsc::sync_channel::<Vec<(usize, R)>>(threads * 4);
     let (stop, queue, init, work) = (&stop, &queue, &init, &work);
     std::thread::scope(|scope| {
@@ -634,32 +631,57 @@ where
     })
 }
 
-/// The work queue of [`for_each_ordered_stream`]: items in batches, and whether the producer
-/// is done.
+/// The work queue of [`for_each_ordered_stream`]: items in batches, whether the producer is
+/// done, and how many workers wait (a wake-up is a system call: only made for a waiter).
 struct BatchQueue<T> {
-    state: std::sync::Mutex<(std::collections::VecDeque<T>, bool)>,
+    state: std::sync::Mutex<QueueState<T>>,
     ready: std::sync::Condvar,
 }
 
+struct QueueState<T> {
+    items: std::collections::VecDeque<T>,
+    done: bool,
+    waiting: usize,
+}
+
 impl<T> BatchQueue<T> {
-    /// Moves `items` into the queue (and marks it finished when `done`), waking the workers.
+    fn new() -> Self {
+        BatchQueue {
+            state: std::sync::Mutex::new(QueueState {
+                items: std::collections::VecDeque::new(),
+                done: false,
+                waiting: 0,
+            }),
+            ready: std::sync::Condvar::new(),
+        }
+    }
+
+    /// Moves `items` into the queue (and marks it finished when `done`), waking a waiting
+    /// worker (all of them at the end).
     fn push(&self, items: &mut Vec<T>, done: bool) {
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        state.0.extend(items.drain(..));
-        state.1 |= done;
+        state.items.extend(items.drain(..));
+        state.done |= done;
+        let waiting = state.waiting;
         drop(state);
-        self.ready.notify_all();
+        if done {
+            self.ready.notify_all();
+        } else if waiting > 0 {
+            self.ready.notify_one();
+        }
     }
 
     /// Waits for items and moves up to `max` into `out`; `false` once the queue is finished
     /// and empty.
     fn pop(&self, out: &mut Vec<T>, max: usize) -> bool {
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        while state.0.is_empty() && !state.1 {
+        while state.items.is_empty() && !state.done {
+            state.waiting += 1;
             state = self.ready.wait(state).unwrap_or_else(|e| e.into_inner());
+            state.waiting -= 1;
         }
-        let n = state.0.len().min(max);
-        out.extend(state.0.drain(..n));
+        let n = state.items.len().min(max);
+        out.extend(state.items.drain(..n));
         n > 0
     }
 }

@@ -131,41 +131,64 @@ fn needs_escape(b: u8) -> bool {
     b < 0x20 || b == b'"' || b == b'\\'
 }
 
+/// Whether any of 16 bytes needs escaping (the compiler turns this into vector compares).
+fn any_to_escape(chunk: &[u8; 16]) -> bool {
+    chunk.iter().fold(false, |any, &b| any | needs_escape(b))
+}
+
+/// The offset of the first byte from `from` on that needs escaping, scanning 16 bytes at a
+/// time (the last 16 again, overlapping, rather than byte by byte).
+fn next_to_escape(text: &[u8], from: usize) -> Option<usize> {
+    let mut i = from;
+    while let Some(chunk) = text.get(i..i + 16) {
+        if any_to_escape(chunk.try_into().unwrap_or(&[0; 16])) {
+            break;
+        }
+        i += 16;
+    }
+    if i < text.len() && text.len() >= 16 && text.len() - i < 16 {
+        let tail = &text[text.len() - 16..];
+        if !any_to_escape(tail.try_into().unwrap_or(&[0; 16])) {
+            return None;
+        }
+    }
+    text[i..]
+        .iter()
+        .position(|&b| needs_escape(b))
+        .map(|p| i + p)
+}
+
 /// Copies `text` with escapes: most text has nothing to escape, so it is scanned 16 bytes at a
-/// time (the compiler turns the fold into vector compares) and copied in runs.
+/// time and copied in runs.
 fn escape_into(out: &mut Vec<u8>, text: &[u8]) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     let mut run = 0;
-    let mut i = 0;
-    while i < text.len() {
-        if let Some(chunk) = text.get(i..i + 16) {
-            if !chunk.iter().fold(false, |any, &b| any | needs_escape(b)) {
-                i += 16;
-                continue;
-            }
-        }
+    while let Some(i) = next_to_escape(text, run) {
+        out.extend_from_slice(&text[run..i]);
         let b = text[i];
-        if needs_escape(b) {
-            out.extend_from_slice(&text[run..i]);
-            let short = match b {
-                b'"' => b'"',
-                b'\\' => b'\\',
-                b'\n' => b'n',
-                b'\r' => b'r',
-                b'\t' => b't',
-                0x08 => b'b',
-                0x0c => b'f',
-                _ => 0,
-            };
-            if short != 0 {
-                out.extend_from_slice(&[b'\\', short]);
-            } else {
-                out.extend_from_slice(b"\\u00");
-                out.extend_from_slice(&[HEX[(b >> 4) as usize], HEX[(b & 0xf) as usize]]);
-            }
-            run = i + 1;
+        let short = match b {
+            b'"' => b'"',
+            b'\\' => b'\\',
+            b'\n' => b'n',
+            b'\r' => b'r',
+            b'\t' => b't',
+            0x08 => b'b',
+            0x0c => b'f',
+            _ => 0,
+        };
+        if short != 0 {
+            out.extend_from_slice(&[b'\\', short]);
+        } else {
+            out.extend_from_slice(&[
+                b'\\',
+                b'u',
+                b'0',
+                b'0',
+                HEX[(b >> 4) as usize],
+                HEX[(b & 0xf) as usize],
+            ]);
         }
-        i += 1;
+        run = i + 1;
     }
     out.extend_from_slice(&text[run..]);
 }
@@ -244,6 +267,23 @@ mod tests {
                 serde_json::to_string(&s).unwrap(),
                 "{s:?}"
             );
+        }
+    }
+
+    #[test]
+    fn an_escape_anywhere_in_strings_of_any_length() {
+        for len in 0..40 {
+            for at in 0..len {
+                for c in ['"', '\\', '\u{1}', '\n'] {
+                    let s: String = (0..len).map(|i| if i == at { c } else { 'a' }).collect();
+                    let mut out = Vec::new();
+                    write_str(&mut out, s.as_bytes());
+                    assert_eq!(
+                        String::from_utf8(out).unwrap(),
+                        serde_json::to_string(&s).unwrap()
+                    );
+                }
+            }
         }
     }
 

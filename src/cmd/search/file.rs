@@ -130,14 +130,17 @@ impl Sink for Probe {
     }
 }
 
-pub(super) fn search_file(
-    opts: &SearchOptions,
-    matcher: &RegexMatcher,
-    w: &mut Worker,
-    cand: &Candidate,
-    want_checksum: bool,
-    render: Option<&Renderer<'_>>,
-) -> FileOutcome {
+/// What the workers of one run share.
+pub(super) struct Shared<'a> {
+    pub opts: &'a SearchOptions,
+    pub matcher: &'a RegexMatcher,
+    /// Checksums and ids are shown (not in human output).
+    pub want_checksum: bool,
+    pub render: Option<&'a Renderer<'a>>,
+}
+
+pub(super) fn search_file(s: &Shared<'_>, w: &mut Worker, cand: &Candidate) -> FileOutcome {
+    let (opts, matcher, want_checksum) = (s.opts, s.matcher, s.want_checksum);
     use std::io::{Read, Seek};
     /// Files up to this size are read whole at once (see below).
     const SMALL_FILE: usize = 128 * 1024;
@@ -148,7 +151,7 @@ pub(super) fn search_file(
     // Human `-l`, `-c` and `--count-matches` need neither the bytes nor the lines: one pass
     // over 64 KiB chunks, as ripgrep (`-l` stops at the first match).
     if !want_checksum && opts.mode != Mode::Matches && !opts.multiline {
-        return count_only(opts, matcher, w, cand, &file);
+        return count_only(s, w, cand, &file);
     }
     // Small files (most of a source tree) are read whole into the worker's buffer, which stays
     // in cache, and searched once. Larger ones are first probed in 64 KiB chunks (the prefix
@@ -193,25 +196,36 @@ pub(super) fn search_file(
             w.buf.reserve_exact(want);
         }
     }
-    if let Err(e) = (&mut file).take(u64::MAX).read_to_end(&mut w.buf) {
-        return unreadable(cand, &e);
-    }
-    drop(file);
-    let outcome = search_bytes(opts, matcher, w, cand, want_checksum, render);
+    let outcome = read_rest_and_search(s, w, cand, file);
     if w.buf.capacity() > 64 << 20 {
         w.buf = Vec::with_capacity(256 * 1024);
     }
     outcome
 }
 
+/// Reads the rest of `file` into the worker's buffer and searches it.
+fn read_rest_and_search(
+    s: &Shared<'_>,
+    w: &mut Worker,
+    cand: &Candidate,
+    mut file: std::fs::File,
+) -> FileOutcome {
+    use std::io::Read;
+    if let Err(e) = (&mut file).take(u64::MAX).read_to_end(&mut w.buf) {
+        return unreadable(cand, &e);
+    }
+    drop(file);
+    search_bytes(s, w, cand)
+}
+
 /// `-l`/`-c`/`--count-matches` without checksums: counts from one chunked pass.
 fn count_only(
-    opts: &SearchOptions,
-    matcher: &RegexMatcher,
+    s: &Shared<'_>,
     w: &mut Worker,
     cand: &Candidate,
     file: &std::fs::File,
 ) -> FileOutcome {
+    let (opts, matcher) = (s.opts, s.matcher);
     let searcher = if cand.explicit {
         &mut w.probe
     } else {
@@ -265,14 +279,8 @@ fn count_only(
     }
 }
 
-fn search_bytes(
-    opts: &SearchOptions,
-    matcher: &RegexMatcher,
-    w: &mut Worker,
-    cand: &Candidate,
-    want_checksum: bool,
-    render: Option<&Renderer<'_>>,
-) -> FileOutcome {
+fn search_bytes(s: &Shared<'_>, w: &mut Worker, cand: &Candidate) -> FileOutcome {
+    let (opts, matcher, want_checksum, render) = (s.opts, s.matcher, s.want_checksum, s.render);
     let bytes = &w.buf[..];
     let nul = memchr::memchr(0, bytes);
     w.records.clear();

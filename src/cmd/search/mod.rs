@@ -14,7 +14,7 @@ mod matches;
 #[cfg(test)]
 mod tests;
 
-use file::{search_file, FileOutcome, SkipReason, Worker};
+use file::{search_file, FileOutcome, Shared, SkipReason, Worker};
 pub use matches::{records, set_ids, FileMatches, MatchRecord, Recorder};
 use std::sync::Mutex;
 
@@ -419,11 +419,17 @@ pub fn run(
     let mut io_error = None;
     let mut any_match = false;
 
+    let shared = Shared {
+        opts,
+        matcher: &matcher,
+        want_checksum,
+        render,
+    };
     let tail = walk::for_each_ordered_stream(
         |push| walker.stream(push),
         opts.threads,
         || Worker::new(opts, whole),
-        |w, c: Candidate| search_file(opts, &matcher, w, &c, want_checksum, render),
+        |w, c: Candidate| search_file(&shared, w, &c),
         |outcome| {
             match outcome {
                 FileOutcome::Skipped(reason, diag) => {

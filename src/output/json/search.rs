@@ -4,7 +4,7 @@
 
 use super::{write_lossy_str, write_str};
 use crate::cmd::search::{FileMatches, MatchRecord};
-use crate::output::write_uint;
+use crate::output::put_uint;
 use crate::span::hex_into;
 
 /// How matches are laid out.
@@ -48,18 +48,21 @@ fn room(path: &[u8], m: &FileMatches<'_>, r: &MatchRecord) -> usize {
     KEYS_IDS_NUMBERS + path.len() + m.line_text(r).len() + (r.byte_end - r.byte_start)
 }
 
-/// One match's fields and its closing brace.
+/// One match's fields and its closing brace. The fixed-size parts (ids, keys, numbers) are
+/// put together on the stack and appended in two copies.
 fn one(out: &mut Vec<u8>, path: &[u8], m: &FileMatches<'_>, i: usize, r: &MatchRecord) {
+    const HEAD: &[u8] = b"\"match_id\":\"00000000-0000-0000-0000-000000000000\",\"span\":{\"span_id\":\"0000000000000000\",\"file_path\":";
+    const UUID_AT: usize = 12;
+    const SPAN_ID_AT: usize = UUID_AT + 36 + 21;
     let line = m.line_text(r);
     out.reserve(room(path, m, r));
-    out.extend_from_slice(b"\"match_id\":\"");
-    let mut uuid = [0; 36];
-    out.extend_from_slice(r.match_id.hyphenated().encode_lower(&mut uuid).as_bytes());
-    out.extend_from_slice(b"\",\"span\":{\"span_id\":\"");
-    let mut id = [0; 16];
-    hex_into(&r.span_id, &mut id);
-    out.extend_from_slice(&id);
-    out.extend_from_slice(b"\",\"file_path\":");
+    let mut head = [0u8; HEAD.len()];
+    head.copy_from_slice(HEAD);
+    r.match_id
+        .hyphenated()
+        .encode_lower(&mut head[UUID_AT..UUID_AT + 36]);
+    hex_into(&r.span_id, &mut head[SPAN_ID_AT..SPAN_ID_AT + 16]);
+    out.extend_from_slice(&head);
     out.extend_from_slice(path);
     let numbers: [(&[u8], usize); 6] = [
         (b",\"byte_start\":", r.byte_start),
@@ -69,19 +72,28 @@ fn one(out: &mut Vec<u8>, path: &[u8], m: &FileMatches<'_>, i: usize, r: &MatchR
         (b",\"end_line\":", r.end_line),
         (b",\"end_col\":", r.end_col),
     ];
+    const MATCHED: &[u8] = b"},\"matched_text\":";
+    // Keys (76 bytes), six numbers of at most 20 digits, and what follows them.
+    let mut span = [0u8; 76 + 6 * 20 + MATCHED.len()];
+    let mut at = 0;
     for (key, n) in numbers {
-        out.extend_from_slice(key);
-        write_uint(out, n);
+        span[at..at + key.len()].copy_from_slice(key);
+        at = put_uint(&mut span, at + key.len(), n);
     }
-    out.extend_from_slice(b"},\"matched_text\":");
+    span[at..at + MATCHED.len()].copy_from_slice(MATCHED);
+    out.extend_from_slice(&span[..at + MATCHED.len()]);
     let (matched, valid) = m.matched(r);
     write_lossy_str(out, matched, valid);
     out.extend_from_slice(b",\"line_text\":");
     write_lossy_str(out, line, m.utf8);
-    out.extend_from_slice(b",\"context_before\":");
-    lines(out, m.context_before(r), m.utf8);
-    out.extend_from_slice(b",\"context_after\":");
-    lines(out, m.context_after(r), m.utf8);
+    if m.before_context == 0 && m.after_context == 0 {
+        out.extend_from_slice(b",\"context_before\":[],\"context_after\":[]");
+    } else {
+        out.extend_from_slice(b",\"context_before\":");
+        lines(out, m.context_before(r), m.utf8);
+        out.extend_from_slice(b",\"context_after\":");
+        lines(out, m.context_after(r), m.utf8);
+    }
     if let Some(replacement) = m.replacement(i) {
         out.extend_from_slice(b",\"replacement\":");
         write_str(out, replacement.as_bytes());
