@@ -196,23 +196,28 @@ pub(super) fn search_file(s: &Shared<'_>, w: &mut Worker, cand: &Candidate) -> F
             w.buf.reserve_exact(want);
         }
     }
-    let outcome = read_rest_and_search(s, w, cand, file);
+    // A file shorter than SMALL_FILE was read to its end already (`read_to_end` saw it).
+    let at_end = w.buf.len() < SMALL_FILE;
+    let outcome = read_rest_and_search(s, w, cand, file, at_end);
     if w.buf.capacity() > 64 << 20 {
         w.buf = Vec::with_capacity(256 * 1024);
     }
     outcome
 }
 
-/// Reads the rest of `file` into the worker's buffer and searches it.
+/// Reads the rest of `file` (unless it is `at_end`) into the worker's buffer and searches it.
 fn read_rest_and_search(
     s: &Shared<'_>,
     w: &mut Worker,
     cand: &Candidate,
     mut file: std::fs::File,
+    at_end: bool,
 ) -> FileOutcome {
     use std::io::Read;
-    if let Err(e) = (&mut file).take(u64::MAX).read_to_end(&mut w.buf) {
-        return unreadable(cand, &e);
+    if !at_end {
+        if let Err(e) = (&mut file).take(u64::MAX).read_to_end(&mut w.buf) {
+            return unreadable(cand, &e);
+        }
     }
     drop(file);
     search_bytes(s, w, cand)
