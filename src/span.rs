@@ -48,21 +48,41 @@ pub fn span_id(file_path: &str, byte_start: usize, byte_end: usize) -> String {
     id.iter().map(|&b| b as char).collect()
 }
 
-/// [`span_id`] for many ranges of one file: the path is hashed once, and each id comes back
-/// as 16 lowercase hex digits on the stack.
+/// [`span_id`] for many ranges of one file: the path is hashed once (its whole 64-byte
+/// blocks), and each id costs one or two block compressions of the rest, built on the stack,
+/// with no hasher state to copy or buffer.
 #[derive(Clone)]
 pub struct SpanIds {
-    /// SHA-256 state after `file_path ‖ ":"`.
-    prefix: Sha256,
+    /// SHA-256 state after the whole blocks of `file_path ‖ ":"`.
+    state: [u32; 8],
+    /// The bytes of `file_path ‖ ":"` after those blocks (fewer than 64).
+    rest: Vec<u8>,
+    /// Length in bits of the whole message (`file_path ‖ ":" ‖ start ‖ ":" ‖ end`).
+    bits: u64,
 }
+
+/// SHA-256's initial state.
+const SHA256_H0: [u32; 8] = [
+    0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+];
 
 impl SpanIds {
     /// Ids of ranges in the file spelled `file_path`.
     pub fn new(file_path: &str) -> Self {
-        let mut prefix = Sha256::new();
-        prefix.update(file_path.as_bytes());
-        prefix.update(b":");
-        SpanIds { prefix }
+        let mut prefix = file_path.as_bytes().to_vec();
+        prefix.push(b':');
+        let whole = prefix.len() / 64 * 64;
+        let mut state = SHA256_H0;
+        let blocks: Vec<_> = prefix[..whole]
+            .chunks_exact(64)
+            .map(|b| *sha2::digest::generic_array::GenericArray::from_slice(b))
+            .collect();
+        sha2::compress256(&mut state, &blocks);
+        SpanIds {
+            state,
+            rest: prefix[whole..].to_vec(),
+            bits: (prefix.len() as u64 + 17) * 8,
+        }
     }
 
     /// The `span_id` of `[byte_start, byte_end)`, as 16 hex digits (ASCII).
@@ -74,12 +94,27 @@ impl SpanIds {
 
     /// The 8 bytes that [`SpanIds::hex`] spells in hex.
     pub fn digest(&self, byte_start: usize, byte_end: usize) -> [u8; 8] {
-        let mut tail = [b':'; 17];
-        tail[..8].copy_from_slice(&(byte_start as u64).to_be_bytes());
-        tail[9..].copy_from_slice(&(byte_end as u64).to_be_bytes());
-        let digest = self.prefix.clone().chain_update(tail).finalize();
+        use sha2::digest::generic_array::GenericArray;
+        // rest ‖ start ‖ ":" ‖ end ‖ 0x80 ‖ zeros ‖ length: one block if it fits, else two.
+        let mut blocks = [GenericArray::default(), GenericArray::default()];
+        let r = self.rest.len();
+        let n = if r + 17 + 9 <= 64 { 1 } else { 2 };
+        {
+            let flat: &mut [u8] = &mut [0u8; 128];
+            flat[..r].copy_from_slice(&self.rest);
+            flat[r..r + 8].copy_from_slice(&(byte_start as u64).to_be_bytes());
+            flat[r + 8] = b':';
+            flat[r + 9..r + 17].copy_from_slice(&(byte_end as u64).to_be_bytes());
+            flat[r + 17] = 0x80;
+            flat[64 * n - 8..64 * n].copy_from_slice(&self.bits.to_be_bytes());
+            blocks[0].copy_from_slice(&flat[..64]);
+            blocks[1].copy_from_slice(&flat[64..]);
+        }
+        let mut state = self.state;
+        sha2::compress256(&mut state, &blocks[..n]);
         let mut out = [0; 8];
-        out.copy_from_slice(&digest[..8]);
+        out[..4].copy_from_slice(&state[0].to_be_bytes());
+        out[4..].copy_from_slice(&state[1].to_be_bytes());
         out
     }
 }
