@@ -49,12 +49,28 @@ impl StdoutSink {
         if !tty {
             use std::os::fd::AsFd;
             if let Ok(fd) = io::stdout().as_fd().try_clone_to_owned() {
+                #[cfg(target_os = "linux")]
+                grow_pipe(&fd);
                 return StdoutSink::Other(std::fs::File::from(fd));
             }
         }
         let _ = tty;
         StdoutSink::Terminal(io::stdout())
     }
+}
+
+/// When stdout is a pipe, asks for a 1 MiB pipe buffer instead of the default 64 KiB (the
+/// system's default ceiling, `/proc/sys/fs/pipe-max-size`; refused quietly past a user's pipe
+/// quota, and a no-op on anything that is not a pipe). A writer faster than its reader blocks
+/// each time the pipe is full, and a large result (tens of MB of JSON) meant more than a
+/// thousand sleep/wake-up round trips with the reader; with 16 times the room, far fewer.
+#[cfg(target_os = "linux")]
+fn grow_pipe(fd: &std::os::fd::OwnedFd) {
+    use std::os::fd::AsRawFd;
+    const SIZE: libc::c_int = 1 << 20;
+    // SAFETY: fcntl on a descriptor this process owns (a duplicate of stdout), with an
+    // integer argument; it reads or writes no memory of ours.
+    let _ = unsafe { libc::fcntl(fd.as_raw_fd(), libc::F_SETPIPE_SZ, SIZE) };
 }
 
 impl Write for StdoutSink {
