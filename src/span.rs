@@ -3,6 +3,7 @@
 //! Every subcommand reports positions as a [`Span`] built by a [`LineIndex`], so the same bytes
 //! always get the same lines, columns and `span_id` (see SPEC.md §Span).
 
+use crate::hash;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::ops::Range;
@@ -61,26 +62,17 @@ pub struct SpanIds {
     bits: u64,
 }
 
-/// SHA-256's initial state.
-const SHA256_H0: [u32; 8] = [
-    0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
-];
-
 impl SpanIds {
     /// Ids of ranges in the file spelled `file_path`.
     pub fn new(file_path: &str) -> Self {
         let mut prefix = file_path.as_bytes().to_vec();
         prefix.push(b':');
-        let whole = prefix.len() / 64 * 64;
-        let mut state = SHA256_H0;
-        let blocks: Vec<_> = prefix[..whole]
-            .chunks_exact(64)
-            .map(|b| *sha2::digest::generic_array::GenericArray::from_slice(b))
-            .collect();
-        sha2::compress256(&mut state, &blocks);
+        let (whole, rest) = prefix.as_chunks::<64>();
+        let mut state = hash::H0;
+        hash::compress(&mut state, whole);
         SpanIds {
             state,
-            rest: prefix[whole..].to_vec(),
+            rest: rest.to_vec(),
             bits: (prefix.len() as u64 + 17) * 8,
         }
     }
@@ -94,34 +86,55 @@ impl SpanIds {
 
     /// The 8 bytes that [`SpanIds::hex`] spells in hex.
     pub fn digest(&self, byte_start: usize, byte_end: usize) -> [u8; 8] {
-        use sha2::digest::generic_array::GenericArray;
-        // rest ‖ start ‖ ":" ‖ end ‖ 0x80 ‖ zeros ‖ length: one block if it fits, else two.
-        let mut blocks = [GenericArray::default(), GenericArray::default()];
+        let (blocks, n) = self.blocks(byte_start, byte_end);
+        let mut state = self.state;
+        hash::compress(&mut state, &blocks[..n]);
+        first8(&state)
+    }
+
+    /// The digests of two ranges, hashed side by side (see [`crate::hash`]).
+    pub fn digest_pair(&self, a: Range<usize>, b: Range<usize>) -> ([u8; 8], [u8; 8]) {
+        let (blocks_a, n) = self.blocks(a.start, a.end);
+        let (blocks_b, _) = self.blocks(b.start, b.end);
+        let (mut state_a, mut state_b) = (self.state, self.state);
+        hash::compress_pair(&mut state_a, &mut state_b, &blocks_a[..n], &blocks_b[..n]);
+        (first8(&state_a), first8(&state_b))
+    }
+
+    /// The last block(s) of the message for one range: the path's rest ‖ start ‖ ":" ‖ end,
+    /// padded, with the length; one block when it fits (the same for every range of a file).
+    fn blocks(&self, byte_start: usize, byte_end: usize) -> ([hash::Block; 2], usize) {
         let r = self.rest.len();
         let n = if r + 17 + 9 <= 64 { 1 } else { 2 };
-        {
-            let flat: &mut [u8] = &mut [0u8; 128];
-            flat[..r].copy_from_slice(&self.rest);
-            flat[r..r + 8].copy_from_slice(&(byte_start as u64).to_be_bytes());
-            flat[r + 8] = b':';
-            flat[r + 9..r + 17].copy_from_slice(&(byte_end as u64).to_be_bytes());
-            flat[r + 17] = 0x80;
-            flat[64 * n - 8..64 * n].copy_from_slice(&self.bits.to_be_bytes());
-            blocks[0].copy_from_slice(&flat[..64]);
-            blocks[1].copy_from_slice(&flat[64..]);
-        }
-        let mut state = self.state;
-        sha2::compress256(&mut state, &blocks[..n]);
-        let mut out = [0; 8];
-        out[..4].copy_from_slice(&state[0].to_be_bytes());
-        out[4..].copy_from_slice(&state[1].to_be_bytes());
-        out
+        let mut flat = [0u8; 128];
+        flat[..r].copy_from_slice(&self.rest);
+        flat[r..r + 8].copy_from_slice(&(byte_start as u64).to_be_bytes());
+        flat[r + 8] = b':';
+        flat[r + 9..r + 17].copy_from_slice(&(byte_end as u64).to_be_bytes());
+        flat[r + 17] = 0x80;
+        flat[64 * n - 8..64 * n].copy_from_slice(&self.bits.to_be_bytes());
+        let (blocks, _) = flat.as_chunks::<64>();
+        ([blocks[0], blocks[1]], n)
     }
+}
+
+/// The first 8 bytes of a final SHA-256 state's digest.
+fn first8(state: &[u32; 8]) -> [u8; 8] {
+    let mut out = [0; 8];
+    out[..4].copy_from_slice(&state[0].to_be_bytes());
+    out[4..].copy_from_slice(&state[1].to_be_bytes());
+    out
 }
 
 /// SHA-256 of some bytes as 64 lowercase hex digits: the `checksum` of a file.
 pub fn checksum(bytes: &[u8]) -> String {
     hex(&Sha256::digest(bytes))
+}
+
+/// [`checksum`] of two files, hashed side by side (see [`crate::hash`]).
+pub fn checksum_pair(a: &[u8], b: &[u8]) -> (String, String) {
+    let (da, db) = hash::sha256_pair(a, b);
+    (hex(&da), hex(&db))
 }
 
 /// Lowercase hex of some bytes (checksums, span ids, symbol ids).
@@ -656,6 +669,24 @@ mod tests {
         ] {
             assert_eq!(ids.hex(a, b), span_id_reference(&long, a, b), "{a}..{b}");
         }
+    }
+
+    #[test]
+    fn span_id_pairs_match_span_id() {
+        for len in [0, 10, 37, 38, 45, 46, 63, 64, 100, 127, 128] {
+            let path = "q".repeat(len);
+            let ids = SpanIds::new(&path);
+            let (a, b) = ids.digest_pair(3..9, 1 << 33..(1 << 33) + 1);
+            assert_eq!(a, ids.digest(3, 9), "{len}");
+            assert_eq!(b, ids.digest(1 << 33, (1 << 33) + 1), "{len}");
+            let mut hex_a = [0; 16];
+            hex_into(&a, &mut hex_a);
+            assert_eq!(hex_a, span_id_reference(&path, 3, 9), "{len}");
+        }
+        assert_eq!(
+            checksum_pair(b"", b"abc"),
+            (checksum(b""), checksum(b"abc"))
+        );
     }
 
     /// SPEC.md's definition, spelled out.

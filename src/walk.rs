@@ -548,7 +548,7 @@ pub fn for_each_ordered_stream<T, S, R, P, PR, I, W, E>(
     threads: usize,
     init: I,
     work: W,
-    mut emit: E,
+    emit: E,
 ) -> PR
 where
     T: Send,
@@ -559,9 +559,39 @@ where
     W: Fn(&mut S, T) -> R + Sync,
     E: FnMut(R) -> bool,
 {
+    for_each_ordered_batches(produce, threads, init, work, |_, _| {}, emit)
+}
+
+/// [`for_each_ordered_stream`], where a worker also gets to finish the results of each batch
+/// of items it worked on (`finish`, with its state, the results in item order) before they are
+/// handed on: for work that is cheaper done on several items together. Single-threaded, each
+/// item is a batch of its own.
+pub fn for_each_ordered_batches<T, S, R, P, PR, I, W, F, E>(
+    produce: P,
+    threads: usize,
+    init: I,
+    work: W,
+    finish: F,
+    mut emit: E,
+) -> PR
+where
+    T: Send,
+    R: Send,
+    PR: Send,
+    P: FnOnce(&mut dyn FnMut(T) -> bool) -> PR + Send,
+    I: Fn() -> S + Sync,
+    W: Fn(&mut S, T) -> R + Sync,
+    F: Fn(&mut S, &mut [R]) + Sync,
+    E: FnMut(R) -> bool,
+{
     if threads <= 1 {
         let mut state = init();
-        return produce(&mut |item| emit(work(&mut state, item)));
+        return produce(&mut |item| {
+            let mut r = [work(&mut state, item)];
+            finish(&mut state, &mut r);
+            let [r] = r;
+            emit(r)
+        });
     }
     // Items and results travel in batches: one lock and at most one wake-up per batch, not
     // per file. The item queue is unbounded (the walk never waits for the workers); results
@@ -570,7 +600,7 @@ where
     let stop = AtomicBool::new(false);
     let queue = BatchQueue::new();
     let (tx, rx) = mpsc::sync_channel::<Vec<(usize, R)>>(threads * 4);
-    let (stop, queue, init, work) = (&stop, &queue, &init, &work);
+    let (stop, queue, init, work, finish) = (&stop, &queue, &init, &work, &finish);
     std::thread::scope(|scope| {
         let producer = scope.spawn(move || {
             let mut n = 0usize;
@@ -598,10 +628,12 @@ where
                     if stop.load(Ordering::Relaxed) {
                         break;
                     }
-                    let results: Vec<(usize, R)> = batch
+                    let (indices, mut results): (Vec<usize>, Vec<R>) = batch
                         .drain(..)
                         .map(|(i, item)| (i, work(&mut state, item)))
-                        .collect();
+                        .unzip();
+                    finish(&mut state, &mut results);
+                    let results: Vec<(usize, R)> = indices.into_iter().zip(results).collect();
                     if tx.send(results).is_err() {
                         break;
                     }

@@ -6,7 +6,7 @@ use super::matches::{records, set_ids, FileMatches, MatchRecord, Recorder};
 use super::{FileResult, Mode, Renderer, SearchFile, SearchOptions, WholeFile};
 use crate::envelope::{DiagnosticPayload, Level};
 use crate::error::{Code, Error};
-use crate::span::checksum;
+use crate::span::{checksum, checksum_pair};
 use crate::walk::Candidate;
 use grep_matcher::{Captures, Matcher};
 use grep_regex::RegexMatcher;
@@ -42,6 +42,11 @@ pub struct Worker {
     /// When matches are found by one pass of the regex over a file's bytes rather than line
     /// by line.
     whole: WholeFile,
+    /// The bytes of the last file whose checksum waits for another file's (see `finish`),
+    /// checksums computed for such files since, in order, and a buffer to read into next.
+    pending: Option<Vec<u8>>,
+    resolved: std::collections::VecDeque<String>,
+    spare: Option<Vec<u8>>,
     /// The last file's match ranges and records, their storage reused.
     ranges: Vec<std::ops::Range<usize>>,
     records: Vec<MatchRecord>,
@@ -66,11 +71,52 @@ impl Worker {
             probe: build(BinaryDetection::none()),
             probe_binary: build(BinaryDetection::quit(0)),
             buf: Vec::with_capacity(256 * 1024),
+            pending: None,
+            resolved: std::collections::VecDeque::new(),
+            spare: None,
             whole,
             ranges: Vec::new(),
             records: Vec::new(),
         }
     }
+}
+
+impl Worker {
+    /// Keeps a buffer whose bytes are no longer needed for the next file's read.
+    fn recycle(&mut self, mut buf: Vec<u8>) {
+        buf.clear();
+        if buf.capacity() <= 64 << 20 {
+            self.spare = Some(buf);
+        }
+    }
+}
+
+/// Completes a batch of a worker's results: gives the files whose checksum was left pending
+/// theirs, computed with the next pending file's as a pair where there was one (two SHA-256
+/// streams at once, see `crate::hash`), else alone.
+pub(super) fn finish(w: &mut Worker, results: &mut [FileOutcome]) {
+    for outcome in results {
+        let FileOutcome::Searched {
+            result: Some(r), ..
+        } = outcome
+        else {
+            continue;
+        };
+        if !r.checksum_pending {
+            continue;
+        }
+        r.file.checksum = match w.resolved.pop_front() {
+            Some(c) => c,
+            None => {
+                let bytes = w.pending.take().unwrap_or_default();
+                let c = checksum(&bytes);
+                w.recycle(bytes);
+                c
+            }
+        };
+        r.checksum_pending = false;
+    }
+    debug_assert!(w.resolved.is_empty() && w.pending.is_none());
 }
 
 /// The failure to read `cand` as a diagnostic (error-level when the file was named).
@@ -220,7 +266,21 @@ fn read_rest_and_search(
         }
     }
     drop(file);
-    search_bytes(s, w, cand)
+    let buf = std::mem::take(&mut w.buf);
+    let outcome = search_bytes(s, w, cand, &buf);
+    let keep =
+        matches!(&outcome, FileOutcome::Searched { result: Some(r), .. } if r.checksum_pending);
+    if keep {
+        // The bytes wait for the next file's (see `finish`); read into the spare buffer.
+        w.pending = Some(buf);
+        w.buf = w
+            .spare
+            .take()
+            .unwrap_or_else(|| Vec::with_capacity(256 * 1024));
+    } else {
+        w.buf = buf;
+    }
+    outcome
 }
 
 /// `-l`/`-c`/`--count-matches` without checksums: counts from one chunked pass.
@@ -276,6 +336,7 @@ fn count_only(
         diagnostics: Vec::new(),
         cut: 0,
         rendered: None,
+        checksum_pending: false,
     });
     FileOutcome::Searched {
         bytes,
@@ -284,9 +345,8 @@ fn count_only(
     }
 }
 
-fn search_bytes(s: &Shared<'_>, w: &mut Worker, cand: &Candidate) -> FileOutcome {
+fn search_bytes(s: &Shared<'_>, w: &mut Worker, cand: &Candidate, bytes: &[u8]) -> FileOutcome {
     let (opts, matcher, want_checksum, render) = (s.opts, s.matcher, s.want_checksum, s.render);
-    let bytes = &w.buf[..];
     let nul = memchr::memchr(0, bytes);
     w.records.clear();
     let found = if nul.is_some() && !cand.explicit {
@@ -351,6 +411,7 @@ the matches before it are reported",
             diagnostics,
             cut: 0,
             rendered: None,
+            checksum_pending: false,
         });
         return FileOutcome::Searched {
             bytes: size,
@@ -368,13 +429,25 @@ the matches before it are reported",
             .with_file(&cand.display),
         ));
     }
+    // Checksums are computed two files at a time (see `finish`): this file's with the
+    // previous one's, or later.
+    let mut checksum_pending = false;
+    let checksum = match (want_checksum, w.pending.take()) {
+        (false, _) => String::new(),
+        (true, Some(previous)) => {
+            let (of_previous, of_this) = checksum_pair(&previous, bytes);
+            w.resolved.push_back(of_previous);
+            w.recycle(previous);
+            of_this
+        }
+        (true, None) => {
+            checksum_pending = true;
+            String::new()
+        }
+    };
     let file = SearchFile {
         file_path: cand.display.clone(),
-        checksum: if want_checksum {
-            checksum(bytes)
-        } else {
-            String::new()
-        },
+        checksum,
         match_count: found.matches,
         line_count: found.lines,
         lossy,
@@ -385,6 +458,7 @@ the matches before it are reported",
         diagnostics,
         cut: 0,
         rendered: None,
+        checksum_pending,
     };
     if opts.mode == Mode::Matches {
         if want_checksum {

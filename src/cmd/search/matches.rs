@@ -98,11 +98,19 @@ pub fn records(bytes: &[u8], ranges: &[Range<usize>], out: &mut Vec<MatchRecord>
     out.extend(ranges.iter().map(|r| rec.record(r.clone())));
 }
 
-/// Gives each record its `span_id` (in the file spelled `file_path`) and a fresh `match_id`.
+/// Gives each record its `span_id` (in the file spelled `file_path`; two at a time, see
+/// [`SpanIds::digest_pair`]) and a fresh `match_id`.
 pub fn set_ids(records: &mut [MatchRecord], file_path: &str) {
     let ids = SpanIds::new(file_path);
-    for r in records {
+    let (pairs, last) = records.as_chunks_mut::<2>();
+    for [a, b] in pairs {
+        (a.span_id, b.span_id) =
+            ids.digest_pair(a.byte_start..a.byte_end, b.byte_start..b.byte_end);
+    }
+    for r in last {
         r.span_id = ids.digest(r.byte_start, r.byte_end);
+    }
+    for r in records {
         r.match_id = uuid::Uuid::new_v4();
     }
 }

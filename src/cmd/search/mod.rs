@@ -14,7 +14,7 @@ mod matches;
 #[cfg(test)]
 mod tests;
 
-use file::{search_file, FileOutcome, Shared, SkipReason, Worker};
+use file::{finish, search_file, FileOutcome, Shared, SkipReason, Worker};
 pub use matches::{records, set_ids, FileMatches, MatchRecord, Recorder};
 use std::sync::Mutex;
 
@@ -103,6 +103,9 @@ pub struct FileResult {
     pub cut: usize,
     /// The result already rendered by the worker (see [`Render`]); `matches` is then empty.
     pub rendered: Option<Vec<u8>>,
+    /// `file.checksum` is still to be computed, with another file's (see `file::finish`);
+    /// never so once the result leaves its worker.
+    pub checksum_pending: bool,
 }
 
 /// Counters for the whole run.
@@ -425,11 +428,12 @@ pub fn run(
         want_checksum,
         render,
     };
-    let tail = walk::for_each_ordered_stream(
+    let tail = walk::for_each_ordered_batches(
         |push| walker.stream(push),
         opts.threads,
         || Worker::new(opts, whole),
         |w, c: Candidate| search_file(&shared, w, &c),
+        finish,
         |outcome| {
             match outcome {
                 FileOutcome::Skipped(reason, diag) => {
