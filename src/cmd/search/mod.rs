@@ -10,6 +10,7 @@ use grep_regex::{RegexMatcher, RegexMatcherBuilder};
 use serde::Serialize;
 
 mod file;
+mod find;
 mod matches;
 #[cfg(test)]
 mod tests;

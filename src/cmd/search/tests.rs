@@ -1,7 +1,8 @@
 //! `llm search` internals under test: the one-pass search of a whole file must find exactly
 //! what the line-by-line search finds, wherever `WholeFile` allows it.
 
-use super::file::{compare_whole_and_lines, Worker};
+use super::file::Worker;
+use super::find::compare_whole_and_lines;
 use super::{build_matcher, whole_file_search, Mode, SearchOptions, WholeFile};
 use crate::walk::WalkOptions;
 
@@ -129,7 +130,7 @@ fn one_pass_over_the_file_finds_what_the_lines_find() {
                     WholeFile::Never => false,
                 };
                 if allowed {
-                    compare_whole_and_lines(&opts, &matcher, &mut w, &text);
+                    compare_whole_and_lines(&opts, &matcher, &mut w.searcher, &text);
                     compared += 1;
                 }
             }
