@@ -1,6 +1,6 @@
 //! `llm search`, per file: the worker that reads one file, probes it in 64 KiB chunks, and for
-//! a file that matches, reads it whole, finds the match ranges and turns them into records
-//! (`matches.rs`) that the printers render inside the worker.
+//! a file that matches, reads it whole, finds its matches (`find.rs`), turns them into records
+//! (`matches.rs`) that the printers render inside the worker, and checksums it.
 
 use super::find::{expand_replacement, find_in_bytes, find_matches, Collect, Probe, Want};
 use super::matches::{records, set_ids, FileMatches, MatchRecord};
@@ -79,9 +79,7 @@ impl Worker {
             records: Vec::new(),
         }
     }
-}
 
-impl Worker {
     /// Keeps a buffer whose bytes are no longer needed for the next file's read.
     fn recycle(&mut self, mut buf: Vec<u8>) {
         buf.clear();
@@ -108,7 +106,10 @@ pub(super) fn finish(w: &mut Worker, results: &mut [FileOutcome]) {
         r.file.checksum = match w.resolved.pop_front() {
             Some(c) => c,
             None => {
-                let bytes = w.pending.take().unwrap_or_default();
+                let bytes = w
+                    .pending
+                    .take()
+                    .expect("a pending checksum has its file's bytes kept");
                 let c = checksum(&bytes);
                 w.recycle(bytes);
                 c
