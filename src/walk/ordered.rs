@@ -124,30 +124,16 @@ where
     }
     // Items and results travel in batches: one lock and at most one wake-up per batch, not
     // per file. The item queue is unbounded (the walk never waits for the workers); results
-    // are bounded, so a slow reader of the output holds the workers back.
+    // are bounded, so a slow reader of the output holds the workers back. The calling thread
+    // walks, and between batches hands on the results that are ready; once the walk is done
+    // it waits for the rest. (A walk thread of its own, next to the workers and a thread
+    // waiting on results, made four threads share two cores: twice the context switches.)
     const BATCH: usize = 16;
     let stop = AtomicBool::new(false);
     let queue = BatchQueue::new();
     let (tx, rx) = mpsc::sync_channel::<Vec<(usize, R)>>(threads * 4);
     let (stop, queue, init, work, finish) = (&stop, &queue, &init, &work, &finish);
     std::thread::scope(|scope| {
-        let producer = scope.spawn(move || {
-            let mut n = 0usize;
-            let mut batch = Vec::with_capacity(BATCH);
-            let out = produce(&mut |item| {
-                if stop.load(Ordering::Relaxed) {
-                    return false;
-                }
-                batch.push((n, item));
-                n += 1;
-                if batch.len() == BATCH {
-                    queue.push(&mut batch, false);
-                }
-                true
-            });
-            queue.push(&mut batch, true);
-            out
-        });
         for _ in 0..threads {
             let tx = tx.clone();
             scope.spawn(move || {
@@ -170,26 +156,66 @@ where
             });
         }
         drop(tx);
-        let mut pending: BTreeMap<usize, R> = BTreeMap::new();
-        let mut want = 0;
-        let mut stopped = false;
-        for results in rx.iter() {
-            if stopped {
-                continue;
+        let mut order = InOrder {
+            pending: BTreeMap::new(),
+            want: 0,
+            emit: &mut emit,
+            stopped: false,
+        };
+        let mut n = 0usize;
+        let mut batch = Vec::with_capacity(BATCH);
+        let out = produce(&mut |item| {
+            if order.stopped {
+                return false;
             }
-            pending.extend(results);
-            while let Some(r) = pending.remove(&want) {
-                want += 1;
-                if !emit(r) {
+            batch.push((n, item));
+            n += 1;
+            if batch.len() == BATCH {
+                queue.push(&mut batch, false);
+                while let Ok(results) = rx.try_recv() {
+                    order.take(results);
+                }
+                if order.stopped {
                     stop.store(true, Ordering::Relaxed);
-                    stopped = true;
-                    pending.clear();
-                    break;
                 }
             }
+            !order.stopped
+        });
+        queue.push(&mut batch, true);
+        for results in rx.iter() {
+            order.take(results);
+            if order.stopped {
+                stop.store(true, Ordering::Relaxed);
+            }
         }
-        producer.join().expect("the walk thread panicked")
+        out
     })
+}
+
+/// Results that arrive out of order, handed to `emit` in order.
+struct InOrder<'a, R, E> {
+    pending: BTreeMap<usize, R>,
+    want: usize,
+    emit: &'a mut E,
+    /// `emit` said to stop: later results are dropped.
+    stopped: bool,
+}
+
+impl<R, E: FnMut(R) -> bool> InOrder<'_, R, E> {
+    fn take(&mut self, results: Vec<(usize, R)>) {
+        if self.stopped {
+            return;
+        }
+        self.pending.extend(results);
+        while let Some(r) = self.pending.remove(&self.want) {
+            self.want += 1;
+            if !(self.emit)(r) {
+                self.stopped = true;
+                self.pending.clear();
+                return;
+            }
+        }
+    }
 }
 
 /// The work queue of [`for_each_ordered_stream`]: items in batches, whether the producer is
