@@ -1024,6 +1024,7 @@ impl SearchArgs {
             },
             replace: self.replace,
             threads: crate::walk::thread_count(self.threads),
+            first_match_only: false,
         })
     }
 }

@@ -17,6 +17,7 @@ pub mod envelope;
 pub mod error;
 pub mod fsio;
 pub mod generate;
+pub mod hash;
 pub mod indent;
 pub mod lang;
 pub mod mutation;

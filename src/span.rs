@@ -3,6 +3,7 @@
 //! Every subcommand reports positions as a [`Span`] built by a [`LineIndex`], so the same bytes
 //! always get the same lines, columns and `span_id` (see SPEC.md §Span).
 
+use crate::hash;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::ops::Range;
@@ -44,14 +45,85 @@ impl Span {
 
 /// `span_id` per SPEC.md: deterministic for a path and a byte range.
 pub fn span_id(file_path: &str, byte_start: usize, byte_end: usize) -> String {
-    let mut hasher = Sha256::new();
-    hasher.update(file_path.as_bytes());
-    hasher.update(b":");
-    hasher.update((byte_start as u64).to_be_bytes());
-    hasher.update(b":");
-    hasher.update((byte_end as u64).to_be_bytes());
-    let digest = hasher.finalize();
-    hex(&digest[..8])
+    let id = SpanIds::new(file_path).hex(byte_start, byte_end);
+    id.iter().map(|&b| b as char).collect()
+}
+
+/// [`span_id`] for many ranges of one file: the path is hashed once (its whole 64-byte
+/// blocks), and each id costs one or two block compressions of the rest, built on the stack,
+/// with no hasher state to copy or buffer.
+#[derive(Clone)]
+pub struct SpanIds {
+    /// SHA-256 state after the whole blocks of `file_path ‖ ":"`.
+    state: [u32; 8],
+    /// The bytes of `file_path ‖ ":"` after those blocks (fewer than 64).
+    rest: Vec<u8>,
+    /// Length in bits of the whole message (`file_path ‖ ":" ‖ start ‖ ":" ‖ end`).
+    bits: u64,
+}
+
+impl SpanIds {
+    /// Ids of ranges in the file spelled `file_path`.
+    pub fn new(file_path: &str) -> Self {
+        let mut prefix = file_path.as_bytes().to_vec();
+        prefix.push(b':');
+        let (whole, rest) = prefix.as_chunks::<64>();
+        let mut state = hash::H0;
+        hash::compress(&mut state, whole);
+        SpanIds {
+            state,
+            rest: rest.to_vec(),
+            bits: (prefix.len() as u64 + 17) * 8,
+        }
+    }
+
+    /// The `span_id` of `[byte_start, byte_end)`, as 16 hex digits (ASCII).
+    pub fn hex(&self, byte_start: usize, byte_end: usize) -> [u8; 16] {
+        let mut out = [0; 16];
+        hex_into(&self.digest(byte_start, byte_end), &mut out);
+        out
+    }
+
+    /// The 8 bytes that [`SpanIds::hex`] spells in hex.
+    pub fn digest(&self, byte_start: usize, byte_end: usize) -> [u8; 8] {
+        let (blocks, n) = self.blocks(byte_start, byte_end);
+        let mut state = self.state;
+        hash::compress(&mut state, &blocks[..n]);
+        first8(&state)
+    }
+
+    /// The digests of two ranges, hashed side by side (see [`crate::hash`]).
+    pub fn digest_pair(&self, a: Range<usize>, b: Range<usize>) -> ([u8; 8], [u8; 8]) {
+        let (blocks_a, n) = self.blocks(a.start, a.end);
+        let (blocks_b, _) = self.blocks(b.start, b.end);
+        let (mut state_a, mut state_b) = (self.state, self.state);
+        hash::compress_pair(&mut state_a, &mut state_b, &blocks_a[..n], &blocks_b[..n]);
+        (first8(&state_a), first8(&state_b))
+    }
+
+    /// The last block(s) of the message for one range: the path's rest ‖ start ‖ ":" ‖ end,
+    /// padded, with the length; one block when it fits (the same for every range of a file).
+    fn blocks(&self, byte_start: usize, byte_end: usize) -> ([hash::Block; 2], usize) {
+        let r = self.rest.len();
+        let n = if r + 17 + 9 <= 64 { 1 } else { 2 };
+        let mut flat = [0u8; 128];
+        flat[..r].copy_from_slice(&self.rest);
+        flat[r..r + 8].copy_from_slice(&(byte_start as u64).to_be_bytes());
+        flat[r + 8] = b':';
+        flat[r + 9..r + 17].copy_from_slice(&(byte_end as u64).to_be_bytes());
+        flat[r + 17] = 0x80;
+        flat[64 * n - 8..64 * n].copy_from_slice(&self.bits.to_be_bytes());
+        let (blocks, _) = flat.as_chunks::<64>();
+        ([blocks[0], blocks[1]], n)
+    }
+}
+
+/// The first 8 bytes of a final SHA-256 state's digest.
+fn first8(state: &[u32; 8]) -> [u8; 8] {
+    let mut out = [0; 8];
+    out[..4].copy_from_slice(&state[0].to_be_bytes());
+    out[4..].copy_from_slice(&state[1].to_be_bytes());
+    out
 }
 
 /// SHA-256 of some bytes as 64 lowercase hex digits: the `checksum` of a file.
@@ -59,15 +131,28 @@ pub fn checksum(bytes: &[u8]) -> String {
     hex(&Sha256::digest(bytes))
 }
 
+/// [`checksum`] of two files, hashed side by side (see [`crate::hash`]).
+pub fn checksum_pair(a: &[u8], b: &[u8]) -> (String, String) {
+    let (da, db) = hash::sha256_pair(a, b);
+    (hex(&da), hex(&db))
+}
+
 /// Lowercase hex of some bytes (checksums, span ids, symbol ids).
 pub fn hex(bytes: &[u8]) -> String {
+    let mut out = vec![0; bytes.len() * 2];
+    hex_into(bytes, &mut out);
+    // Only ASCII hex digits were written.
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// Lowercase hex of `bytes` into `out`, which holds exactly two digits per byte.
+pub fn hex_into(bytes: &[u8], out: &mut [u8]) {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut out = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        out.push(DIGITS[(b >> 4) as usize] as char);
-        out.push(DIGITS[(b & 0xf) as usize] as char);
+    debug_assert_eq!(out.len(), bytes.len() * 2);
+    for (b, pair) in bytes.iter().zip(out.chunks_exact_mut(2)) {
+        pair[0] = DIGITS[(b >> 4) as usize];
+        pair[1] = DIGITS[(b & 0xf) as usize];
     }
-    out
 }
 
 /// Start offsets of every line of a text, for offset → (line, column) lookups.
@@ -90,23 +175,6 @@ impl LineIndex {
             starts,
             len: text.len(),
         }
-    }
-
-    /// Like [`LineIndex::new`], reusing the allocation of `starts` (from
-    /// [`LineIndex::into_starts`]): for callers that index many files in a row.
-    pub fn with_buffer(text: &[u8], mut starts: Vec<usize>) -> Self {
-        starts.clear();
-        starts.push(0);
-        starts.extend(memchr::memchr_iter(b'\n', text).map(|i| i + 1));
-        LineIndex {
-            starts,
-            len: text.len(),
-        }
-    }
-
-    /// Gives back the index's storage, for [`LineIndex::with_buffer`].
-    pub fn into_starts(self) -> Vec<usize> {
-        self.starts
     }
 
     /// Number of lines as an editor shows them: a final `\n` does not open an extra line,
@@ -230,6 +298,121 @@ impl LineIndex {
     }
 }
 
+/// Offsets → (line, column) without indexing the whole text: it counts `\n` only between one
+/// lookup and the next (as ripgrep counts lines), so a file is scanned no further than its last
+/// match. Positions are those of [`LineIndex::position`]. Cheapest for offsets in increasing
+/// order; an earlier offset is found too, by scanning back.
+#[derive(Debug, Clone)]
+pub struct LineCursor<'a> {
+    text: &'a [u8],
+    /// 1-indexed line of the last offset looked up.
+    line: usize,
+    /// Start of that line.
+    start: usize,
+    /// The last offset looked up (no `\n` in `start..at`).
+    at: usize,
+    /// End of the line's text (offset of its `\n`, or the text's length), once looked up.
+    end: Option<usize>,
+}
+
+impl<'a> LineCursor<'a> {
+    /// A cursor at the start of `text` (any bytes; only `\n` matters).
+    pub fn new(text: &'a [u8]) -> Self {
+        LineCursor {
+            text,
+            line: 1,
+            start: 0,
+            at: 0,
+            end: None,
+        }
+    }
+
+    /// `(line, col)` of a byte offset: 1-indexed line, 0-indexed byte column. Offsets past the
+    /// end are clamped to the end.
+    pub fn position(&mut self, offset: usize) -> (usize, usize) {
+        let offset = offset.min(self.text.len());
+        if offset < self.start {
+            let back = &self.text[offset..self.start];
+            self.line -= memchr::memchr_iter(b'\n', back).count();
+            self.start = memchr::memrchr(b'\n', &self.text[..offset]).map_or(0, |i| i + 1);
+            self.end = None;
+        } else if offset > self.at && self.end.is_none_or(|end| offset > end) {
+            // Past this line's `\n` if it is known, else past the last offset looked up.
+            let from = match self.end {
+                Some(end) => {
+                    self.line += 1;
+                    self.start = end + 1;
+                    end + 1
+                }
+                None => self.at,
+            };
+            let ahead = &self.text[from..offset];
+            if let Some(last) = memchr::memrchr(b'\n', ahead) {
+                self.line += memchr::memchr_iter(b'\n', &ahead[..last]).count() + 1;
+                self.start = from + last + 1;
+            }
+            self.end = None;
+        }
+        self.at = offset;
+        (self.line, offset - self.start)
+    }
+
+    /// The range of the line of the last offset looked up, without its `\n` (a `\r` stays):
+    /// as [`LineIndex::line_range`].
+    pub fn line_range(&mut self) -> Range<usize> {
+        let end = match self.end {
+            Some(end) => end,
+            None => {
+                let end = memchr::memchr(b'\n', &self.text[self.at..])
+                    .map_or(self.text.len(), |i| self.at + i);
+                self.end = Some(end);
+                end
+            }
+        };
+        self.start..end
+    }
+}
+
+/// The ranges of up to `n` lines before the line that starts at `line_start`, in text order,
+/// without their `\n` (as [`LineIndex::line_range`]).
+pub fn lines_before(
+    text: &[u8],
+    line_start: usize,
+    n: usize,
+) -> impl Iterator<Item = Range<usize>> + '_ {
+    let mut first = line_start;
+    let mut count = 0;
+    while count < n && first > 0 {
+        first = memchr::memrchr(b'\n', &text[..first - 1]).map_or(0, |i| i + 1);
+        count += 1;
+    }
+    lines_from(text, first).take(count)
+}
+
+/// The ranges of up to `n` lines after the line whose text ends at `line_end` (at its `\n`),
+/// without their `\n`. Lines are counted as [`LineIndex::line_count`] does: an empty "line"
+/// after a final `\n` is none.
+pub fn lines_after(
+    text: &[u8],
+    line_end: usize,
+    n: usize,
+) -> impl Iterator<Item = Range<usize>> + '_ {
+    lines_from(text, line_end + 1).take(n)
+}
+
+/// Lines from the line that starts at `start` to the end of the text.
+fn lines_from(text: &[u8], mut start: usize) -> impl Iterator<Item = Range<usize>> + '_ {
+    std::iter::from_fn(move || {
+        if start >= text.len() {
+            return None;
+        }
+        let end = memchr::memchr(b'\n', &text[start..]).map_or(text.len(), |i| start + i);
+        let line = start..end;
+        start = end + 1;
+        Some(line)
+    })
+}
+
 /// What a column counts, for positions that other tools report in characters rather than bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Units {
@@ -328,16 +511,6 @@ mod tests {
     }
 
     #[test]
-    fn reused_buffer_indexes_the_same() {
-        let a = LineIndex::new(b"one\ntwo\nthree");
-        let b = LineIndex::with_buffer(b"one\ntwo\nthree", vec![7; 40]);
-        assert_eq!(a.starts, b.starts);
-        assert_eq!(b.position(5), (2, 1));
-        let c = LineIndex::with_buffer(b"", b.into_starts());
-        assert_eq!((c.line_count(), c.position(0)), (1, (1, 0)));
-    }
-
-    #[test]
     fn offset_roundtrip() {
         let text = b"one\r\ntwo\nthree";
         let idx = LineIndex::new(text);
@@ -395,6 +568,136 @@ mod tests {
         assert_eq!(extent(b"a\nbc"), (1, 2));
         assert_eq!(extent(b"a\r\n"), (1, 0));
         assert_eq!(extent(b""), (0, 0));
+    }
+
+    /// Every offset of `text` (in increasing order, then in a scrambled order) gets the same
+    /// position and line range from a [`LineCursor`] as from a [`LineIndex`].
+    fn cursor_agrees(text: &[u8]) {
+        let idx = LineIndex::new(text);
+        let check = |cur: &mut LineCursor, off: usize| {
+            let pos = cur.position(off);
+            assert_eq!(pos, idx.position(off), "offset {off} of {text:?}");
+            assert_eq!(
+                Some(cur.line_range()),
+                idx.line_range(pos.0),
+                "line of {off}"
+            );
+        };
+        let mut cur = LineCursor::new(text);
+        for off in 0..=text.len() + 1 {
+            check(&mut cur, off);
+        }
+        // Forward without asking for line ranges (the counting path), then jumps both ways.
+        let mut cur = LineCursor::new(text);
+        for off in (0..=text.len()).step_by(3) {
+            assert_eq!(cur.position(off), idx.position(off));
+        }
+        let n = text.len() + 1;
+        for i in 0..2 * n {
+            check(&mut cur, (i * 7919 + 13) % n);
+        }
+    }
+
+    #[test]
+    fn cursor_agrees_with_index() {
+        for text in [
+            &b""[..],
+            b"\n",
+            b"\n\n\n",
+            b"abc",
+            b"ab\ncd\n",
+            b"ab\r\ncd\r\n\r\n",
+            b"no final\nnewline",
+            b"\r",
+            b"x\r\ny",
+            "é = «x»\n😀\r\nz".as_bytes(),
+            b"caf\xe9\n\xff\xfe\n",
+        ] {
+            cursor_agrees(text);
+        }
+        // A longer text with lines of every length, some empty, some CRLF.
+        let long: Vec<u8> = (0..300)
+            .flat_map(|i| {
+                let mut line = vec![b'a' + (i % 26) as u8; i % 37];
+                line.extend(if i % 5 == 0 { &b"\r\n"[..] } else { b"\n" });
+                line
+            })
+            .collect();
+        cursor_agrees(&long);
+        cursor_agrees(&long[..long.len() - 3]);
+    }
+
+    #[test]
+    fn context_lines_agree_with_index() {
+        for text in [
+            &b""[..],
+            b"one\ntwo\r\nthree\n\nfive",
+            b"one\ntwo\nthree\n",
+            b"\n\n",
+        ] {
+            let idx = LineIndex::new(text);
+            for line in 1..=idx.line_count() {
+                let r = idx.line_range(line).unwrap();
+                for n in 0..5 {
+                    let before: Vec<_> = lines_before(text, r.start, n).collect();
+                    let want: Vec<_> = (line.saturating_sub(n).max(1)..line)
+                        .map(|l| idx.line_range(l).unwrap())
+                        .collect();
+                    assert_eq!(before, want, "{n} lines before line {line} of {text:?}");
+                    let after: Vec<_> = lines_after(text, r.end, n).collect();
+                    let want: Vec<_> = (line + 1..=(line + n).min(idx.line_count()))
+                        .map(|l| idx.line_range(l).unwrap())
+                        .collect();
+                    assert_eq!(after, want, "{n} lines after line {line} of {text:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn span_ids_of_one_file_match_span_id() {
+        let ids = SpanIds::new("src/lib.rs");
+        assert_eq!(&ids.hex(100, 116), SPAN_ID_LIB_100_116.as_bytes());
+        // Paths longer than a SHA-256 block, and ranges with high bytes.
+        let long = "a/".repeat(70) + "x.rs";
+        let ids = SpanIds::new(&long);
+        for (a, b) in [
+            (0, 0),
+            (1, 2),
+            (usize::MAX >> 1, usize::MAX >> 1),
+            (1 << 40, 1 << 41),
+        ] {
+            assert_eq!(ids.hex(a, b), span_id_reference(&long, a, b), "{a}..{b}");
+        }
+    }
+
+    #[test]
+    fn span_id_pairs_match_span_id() {
+        for len in [0, 10, 37, 38, 45, 46, 63, 64, 100, 127, 128] {
+            let path = "q".repeat(len);
+            let ids = SpanIds::new(&path);
+            let (a, b) = ids.digest_pair(3..9, 1 << 33..(1 << 33) + 1);
+            assert_eq!(a, ids.digest(3, 9), "{len}");
+            assert_eq!(b, ids.digest(1 << 33, (1 << 33) + 1), "{len}");
+            let mut hex_a = [0; 16];
+            hex_into(&a, &mut hex_a);
+            assert_eq!(hex_a, span_id_reference(&path, 3, 9), "{len}");
+        }
+        assert_eq!(
+            checksum_pair(b"", b"abc"),
+            (checksum(b""), checksum(b"abc"))
+        );
+    }
+
+    /// SPEC.md's definition, spelled out.
+    fn span_id_reference(path: &str, a: usize, b: usize) -> [u8; 16] {
+        let mut h = Sha256::new();
+        h.update(path.as_bytes());
+        h.update(b":");
+        h.update((a as u64).to_be_bytes());
+        h.update(b":");
+        h.update((b as u64).to_be_bytes());
+        hex(&h.finalize()[..8]).as_bytes().try_into().unwrap()
     }
 
     #[test]

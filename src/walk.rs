@@ -8,10 +8,11 @@ use ignore::overrides::OverrideBuilder;
 use ignore::types::TypesBuilder;
 use ignore::WalkBuilder;
 use serde::Serialize;
-use std::collections::BTreeMap;
+
+mod ordered;
+
+pub use ordered::{for_each_ordered, for_each_ordered_batches, for_each_ordered_stream};
 use std::path::{Component, Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
 
 /// How to turn the paths given on the command line into files.
 #[derive(Debug, Clone, Default)]
@@ -407,6 +408,29 @@ pub fn display_path(path: &Path) -> String {
 
 /// [`display_path`] relative to an explicit base directory.
 pub fn display_path_from(cwd: &Path, path: &Path) -> String {
+    if let Some(shown) = plain_relative(path) {
+        return shown.to_string();
+    }
+    normalized_display(cwd, path)
+}
+
+/// A relative path whose components are all plain names, after at most one leading `./` (every
+/// file walked under `.`), spelled as it is minus the `./`: what [`normalized_display`] gives
+/// for it, without building three `PathBuf`s per file.
+fn plain_relative(path: &Path) -> Option<&str> {
+    if std::path::MAIN_SEPARATOR != '/' {
+        return None;
+    }
+    let s = path.to_str()?;
+    let s = s.strip_prefix("./").unwrap_or(s);
+    let plain = !s.is_empty()
+        && !s.starts_with('/')
+        && s.split('/').all(|c| !c.is_empty() && c != "." && c != "..");
+    plain.then_some(s)
+}
+
+/// [`display_path_from`] by lexical normalisation of the joined path.
+fn normalized_display(cwd: &Path, path: &Path) -> String {
     let abs = normalize(&if path.is_absolute() {
         path.to_path_buf()
     } else {
@@ -453,194 +477,6 @@ pub fn thread_count(requested: usize) -> usize {
         .min(12)
 }
 
-/// Runs `work` on every item with `threads` workers and hands the results to `emit` in item
-/// order, as soon as each is next in line. `emit` returns `false` to stop early.
-/// Memory stays bounded by how far workers run ahead of the slowest item.
-pub fn for_each_ordered<T, R, W, E>(items: &[T], threads: usize, work: W, mut emit: E)
-where
-    T: Sync,
-    R: Send,
-    W: Fn(&T) -> R + Sync,
-    E: FnMut(R) -> bool,
-{
-    if threads <= 1 || items.len() <= 1 {
-        for item in items {
-            if !emit(work(item)) {
-                return;
-            }
-        }
-        return;
-    }
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    let (tx, rx) = mpsc::sync_channel::<(usize, R)>(threads * 64);
-    let work = &work;
-    let next = &next;
-    let stop = &stop;
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            let tx = tx.clone();
-            scope.spawn(move || loop {
-                if stop.load(Ordering::Relaxed) {
-                    break;
-                }
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= items.len() {
-                    break;
-                }
-                if tx.send((i, work(&items[i]))).is_err() {
-                    break;
-                }
-            });
-        }
-        drop(tx);
-        let mut pending: BTreeMap<usize, R> = BTreeMap::new();
-        let mut want = 0;
-        let mut stopped = false;
-        for (i, r) in rx.iter() {
-            if stopped {
-                continue;
-            }
-            pending.insert(i, r);
-            while let Some(r) = pending.remove(&want) {
-                want += 1;
-                if !emit(r) {
-                    stop.store(true, Ordering::Relaxed);
-                    stopped = true;
-                    pending.clear();
-                    break;
-                }
-            }
-        }
-    });
-}
-
-/// Like [`for_each_ordered`], but the items come from `produce` (typically
-/// [`Walker::stream`], run on its own thread so that work starts before the walk ends), and each
-/// worker keeps a state made by `init` (buffers, a searcher) across its items. Results reach
-/// `emit` in the order `produce` gave the items; `emit` returns `false` to stop everything.
-/// Returns what `produce` returned.
-pub fn for_each_ordered_stream<T, S, R, P, PR, I, W, E>(
-    produce: P,
-    threads: usize,
-    init: I,
-    work: W,
-    mut emit: E,
-) -> PR
-where
-    T: Send,
-    R: Send,
-    PR: Send,
-    P: FnOnce(&mut dyn FnMut(T) -> bool) -> PR + Send,
-    I: Fn() -> S + Sync,
-    W: Fn(&mut S, T) -> R + Sync,
-    E: FnMut(R) -> bool,
-{
-    if threads <= 1 {
-        let mut state = init();
-        return produce(&mut |item| emit(work(&mut state, item)));
-    }
-    // Items and results travel in batches: one lock and at most one wake-up per batch, not
-    // per file. The item queue is unbounded (the walk never waits for the workers); results
-    // are bounded, so a slow reader of the output holds the workers back.
-    const BATCH: usize = 16;
-    let stop = AtomicBool::new(false);
-    let queue = BatchQueue {
-        state: std::sync::Mutex::new((std::collections::VecDeque::new(), false)),
-        ready: std::sync::Condvar::new(),
-    };
-    let (tx, rx) = mpsc::sync_channel::<Vec<(usize, R)>>(threads * 4);
-    let (stop, queue, init, work) = (&stop, &queue, &init, &work);
-    std::thread::scope(|scope| {
-        let producer = scope.spawn(move || {
-            let mut n = 0usize;
-            let mut batch = Vec::with_capacity(BATCH);
-            let out = produce(&mut |item| {
-                if stop.load(Ordering::Relaxed) {
-                    return false;
-                }
-                batch.push((n, item));
-                n += 1;
-                if batch.len() == BATCH {
-                    queue.push(&mut batch, false);
-                }
-                true
-            });
-            queue.push(&mut batch, true);
-            out
-        });
-        for _ in 0..threads {
-            let tx = tx.clone();
-            scope.spawn(move || {
-                let mut state = init();
-                let mut batch = Vec::with_capacity(BATCH);
-                while queue.pop(&mut batch, BATCH) {
-                    if stop.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    let results: Vec<(usize, R)> = batch
-                        .drain(..)
-                        .map(|(i, item)| (i, work(&mut state, item)))
-                        .collect();
-                    if tx.send(results).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(tx);
-        let mut pending: BTreeMap<usize, R> = BTreeMap::new();
-        let mut want = 0;
-        let mut stopped = false;
-        for results in rx.iter() {
-            if stopped {
-                continue;
-            }
-            pending.extend(results);
-            while let Some(r) = pending.remove(&want) {
-                want += 1;
-                if !emit(r) {
-                    stop.store(true, Ordering::Relaxed);
-                    stopped = true;
-                    pending.clear();
-                    break;
-                }
-            }
-        }
-        producer.join().expect("the walk thread panicked")
-    })
-}
-
-/// The work queue of [`for_each_ordered_stream`]: items in batches, and whether the producer
-/// is done.
-struct BatchQueue<T> {
-    state: std::sync::Mutex<(std::collections::VecDeque<T>, bool)>,
-    ready: std::sync::Condvar,
-}
-
-impl<T> BatchQueue<T> {
-    /// Moves `items` into the queue (and marks it finished when `done`), waking the workers.
-    fn push(&self, items: &mut Vec<T>, done: bool) {
-        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        state.0.extend(items.drain(..));
-        state.1 |= done;
-        drop(state);
-        self.ready.notify_all();
-    }
-
-    /// Waits for items and moves up to `max` into `out`; `false` once the queue is finished
-    /// and empty.
-    fn pop(&self, out: &mut Vec<T>, max: usize) -> bool {
-        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        while state.0.is_empty() && !state.1 {
-            state = self.ready.wait(state).unwrap_or_else(|e| e.into_inner());
-        }
-        let n = state.0.len().min(max);
-        out.extend(state.0.drain(..n));
-        n > 0
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -662,40 +498,33 @@ mod tests {
     }
 
     #[test]
-    fn ordered_map_keeps_order() {
-        let items: Vec<usize> = (0..500).collect();
-        let mut seen = Vec::new();
-        for_each_ordered(
-            &items,
-            4,
-            |&i| i * 2,
-            |r| {
-                seen.push(r);
-                true
-            },
-        );
-        assert_eq!(seen, items.iter().map(|i| i * 2).collect::<Vec<_>>());
-    }
-
-    #[test]
-    fn ordered_stream_keeps_order_and_stops() {
-        for threads in [1, 2, 4] {
-            let mut seen = Vec::new();
-            let produced = for_each_ordered_stream(
-                |push: &mut dyn FnMut(usize) -> bool| (0..1000).take_while(|&i| push(i)).count(),
-                threads,
-                || 0usize,
-                |calls, i| {
-                    *calls += 1;
-                    i * 3
-                },
-                |r| {
-                    seen.push(r);
-                    seen.len() < 700
-                },
-            );
-            assert_eq!(seen, (0..700).map(|i| i * 3).collect::<Vec<_>>());
-            assert!(produced >= 699, "{produced}");
+    fn plain_relative_paths_are_spelled_as_normalisation_spells_them() {
+        for cwd in ["/w/proj", "/", "/w/./x/../proj"] {
+            for p in [
+                "./src/lib.rs",
+                "src/lib.rs",
+                "a",
+                "./a",
+                "./",
+                ".",
+                "..",
+                "././a",
+                "./a//b",
+                "a/./b",
+                "a/../b",
+                "a/b/",
+                "/abs/a.rs",
+                "./.hidden/x",
+                "..x/y..",
+                "./é/ü.rs",
+            ] {
+                let (cwd, path) = (Path::new(cwd), Path::new(p));
+                assert_eq!(
+                    display_path_from(cwd, path),
+                    normalized_display(cwd, path),
+                    "{p} in {cwd:?}"
+                );
+            }
         }
     }
 
@@ -720,21 +549,5 @@ mod tests {
         sorted.sort();
         assert_eq!(streamed, sorted);
         assert_eq!(streamed.len(), 6);
-    }
-
-    #[test]
-    fn ordered_map_stops_early() {
-        let items: Vec<usize> = (0..500).collect();
-        let mut seen = 0;
-        for_each_ordered(
-            &items,
-            3,
-            |&i| i,
-            |_| {
-                seen += 1;
-                seen < 10
-            },
-        );
-        assert_eq!(seen, 10);
     }
 }

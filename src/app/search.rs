@@ -1,10 +1,13 @@
 //! `llm search` glue: picks the printer for the format and streams file results into it.
 
 use crate::cli::SearchArgs;
-use crate::cmd::search::{self, FileResult, SearchData, SearchFile, SearchMatch};
-use crate::envelope::JsonResponse;
+use crate::cmd::search::{
+    self, FileMatches, FileResult, SearchData, SearchFile, SearchMatch, SearchOptions, SearchStats,
+};
+use crate::envelope::{JsonResponse, Status};
 use crate::output::human::search::SearchHuman;
 use crate::output::human::Style;
+use crate::output::json::search::Layout;
 use crate::output::{json, query_exit_code, Format, Printer};
 use std::io::{self, Write};
 
@@ -14,7 +17,7 @@ pub fn run(args: SearchArgs, printer: &mut Printer) -> io::Result<u8> {
         return type_list(printer);
     }
     let view = args.view();
-    let opts = match args.into_options() {
+    let mut opts = match args.into_options() {
         Ok(o) => o,
         Err(e) => return crate::fail_query(printer, "search", serde_json::Value::Null, &e),
     };
@@ -33,23 +36,24 @@ pub fn run(args: SearchArgs, printer: &mut Printer) -> io::Result<u8> {
         opts.before_context + opts.after_context > 0,
         single_file,
     );
+    // Plain human lines show each matching line once, with the column of its first match:
+    // the other matches need not be found (with -r, -U or --max-results they count).
+    opts.first_match_only = format == Format::Human
+        && human.plain()
+        && opts.mode == search::Mode::Matches
+        && opts.replace.is_none()
+        && !opts.multiline
+        && opts.max_results.is_none();
     // Matches are rendered by the search's worker threads: human text, JSON lines, or (for
-    // compact JSON) the comma-separated members of `data.matches`, spliced in at the end.
-    let render_json = |r: &FileResult, buf: &mut Vec<u8>| {
-        for (i, m) in r.matches.iter().enumerate() {
-            if i > 0 {
-                buf.push(b',');
-            }
-            let _ = serde_json::to_writer(&mut *buf, m);
-        }
+    // compact JSON) the comma-separated members of `data.matches`, streamed into the envelope.
+    let render_json = |r: &FileResult, m: &FileMatches, buf: &mut Vec<u8>| {
+        json::search::matches(buf, &r.file.file_path, m, Layout::Array);
     };
-    let render_jsonl = |r: &FileResult, buf: &mut Vec<u8>| {
-        for m in &r.matches {
-            let _ = json::tagged_line(buf, "match", m);
-        }
+    let render_jsonl = |r: &FileResult, m: &FileMatches, buf: &mut Vec<u8>| {
+        json::search::matches(buf, &r.file.file_path, m, Layout::Lines);
     };
-    let render_human = |r: &FileResult, buf: &mut Vec<u8>| {
-        let _ = human.body(buf, r);
+    let render_human = |r: &FileResult, m: &FileMatches, buf: &mut Vec<u8>| {
+        let _ = human.body_of(buf, r, m);
     };
     let render: Option<search::Render> = match format {
         Format::Human => Some(&render_human),
@@ -57,36 +61,43 @@ pub fn run(args: SearchArgs, printer: &mut Printer) -> io::Result<u8> {
         Format::Json => None,
         Format::Jsonl => Some(&render_jsonl),
     };
-    // Per-file chunks, kept apart: one growing buffer would be copied again at every doubling.
-    let mut raw_matches: Vec<Vec<u8>> = Vec::new();
+    // Compact JSON streams `data.matches` (see `StreamedArray`): the draft envelope has what
+    // the final one will have before `matches`, status `ok` included, since the array only
+    // opens once a match has come and, without --max-results (which does not stream), a
+    // match means `ok`.
+    let draft = JsonResponse::new(
+        "search",
+        Status::Ok,
+        query.clone(),
+        search_data(&opts, Vec::new(), Vec::new(), 0, 0, Default::default()),
+        Vec::new(),
+    );
+    let mut streamed = json::StreamedArray::new(&draft, "matches")?;
     let out = printer.out();
     let outcome = search::run(
         &opts,
         format != Format::Human,
         render,
-        &mut |mut r| match format {
-            Format::Human => human.file(out, &r),
+        &mut |r| match format {
+            Format::Human => human.file(out, r),
             Format::Json => {
-                match r.rendered.take() {
-                    Some(bytes) if !bytes.is_empty() => {
-                        raw_matches.push(bytes);
-                    }
-                    Some(_) => {}
+                match &r.rendered {
+                    Some(bytes) => streamed.members(out, bytes)?,
                     None => matches.append(&mut r.matches),
                 }
-                files.push(r.file);
+                files.push(std::mem::take(&mut r.file));
                 Ok(())
             }
             Format::Jsonl => {
-                match r.rendered.take() {
-                    Some(bytes) => out.write_all(&bytes)?,
+                match &r.rendered {
+                    Some(bytes) => out.write_all(bytes)?,
                     None => {
                         for m in &r.matches {
                             json::tagged_line(out, "match", m)?;
                         }
                     }
                 }
-                files.push(r.file);
+                files.push(std::mem::take(&mut r.file));
                 Ok(())
             }
         },
@@ -101,48 +112,46 @@ pub fn run(args: SearchArgs, printer: &mut Printer) -> io::Result<u8> {
         printer.diagnostics_to_stderr(&summary.diagnostics);
         return Ok(code);
     }
-    let data = SearchData {
-        pattern: opts.patterns[0].clone(),
-        patterns: (opts.patterns.len() > 1).then(|| opts.patterns.clone()),
+    let data = search_data(
+        &opts,
         matches,
         files,
-        match_count: summary.match_count,
-        total_count: summary.total_count,
-        stats: summary.stats,
-    };
-    let env = JsonResponse::new("search", summary.status, query, data, summary.diagnostics);
+        summary.match_count,
+        summary.total_count,
+        summary.stats,
+    );
+    let mut env = draft;
+    env.status = summary.status;
+    env.partial = summary.status == Status::Partial;
+    env.data = Some(data);
+    env.diagnostics = summary.diagnostics;
     let out = printer.out();
     match format {
-        Format::Json if !raw_matches.is_empty() => splice_matches(out, &env, &raw_matches)?,
+        Format::Json if render.is_some() => streamed.finish(out, &env)?,
         Format::Json => json::envelope(out, &env, pretty)?,
         _ => json::tagged_line(out, "summary", &env)?,
     }
     Ok(code)
 }
 
-/// Writes the compact envelope with the pre-rendered matches as `data.matches`: the envelope
-/// is serialized with an empty `matches` array, which is then filled in. The first
-/// `"matches":[]` is that array: any earlier occurrence would be inside a JSON string, where
-/// its quotes are escaped.
-fn splice_matches(
-    out: &mut impl Write,
-    env: &JsonResponse<SearchData>,
-    raw: &[Vec<u8>],
-) -> io::Result<()> {
-    const EMPTY: &[u8] = b"\"matches\":[]";
-    let head = serde_json::to_vec(env)?;
-    let at =
-        memchr::memmem::find(&head, EMPTY).ok_or_else(|| io::Error::other("no matches key"))?;
-    let split = at + EMPTY.len() - 1;
-    out.write_all(&head[..split])?;
-    for (i, chunk) in raw.iter().enumerate() {
-        if i > 0 {
-            out.write_all(b",")?;
-        }
-        out.write_all(chunk)?;
+/// The JSON `data` of a search.
+fn search_data(
+    opts: &SearchOptions,
+    matches: Vec<SearchMatch>,
+    files: Vec<SearchFile>,
+    match_count: usize,
+    total_count: usize,
+    stats: SearchStats,
+) -> SearchData {
+    SearchData {
+        pattern: opts.patterns[0].clone(),
+        patterns: (opts.patterns.len() > 1).then(|| opts.patterns.clone()),
+        matches,
+        files,
+        match_count,
+        total_count,
+        stats,
     }
-    out.write_all(&head[split..])?;
-    out.write_all(b"\n")
 }
 
 fn type_list(printer: &mut Printer) -> io::Result<u8> {

@@ -1,15 +1,16 @@
 //! `llm search`, per file: the worker that reads one file, probes it in 64 KiB chunks, and for
-//! a file that matches, reads it whole and turns match ranges into spans, context and
-//! replacements with the shared `LineIndex`.
+//! a file that matches, reads it whole, finds its matches (`find.rs`), turns them into records
+//! (`matches.rs`) that the printers render inside the worker, and checksums it.
 
-use super::{FileResult, Mode, Render, SearchFile, SearchMatch, SearchOptions};
-use crate::envelope::{new_id, DiagnosticPayload, Level};
+use super::find::{expand_replacement, find_in_bytes, find_matches, Collect, Probe, Want};
+use super::matches::{records, set_ids, FileMatches, MatchRecord};
+use super::{FileResult, Mode, Renderer, SearchFile, SearchOptions, WholeFile};
+use crate::envelope::{DiagnosticPayload, Level};
 use crate::error::{Code, Error};
-use crate::span::{checksum, LineIndex, Span};
+use crate::span::{checksum, checksum_pair};
 use crate::walk::Candidate;
-use grep_matcher::{Captures, Matcher};
 use grep_regex::RegexMatcher;
-use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder, Sink, SinkMatch};
+use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder};
 
 pub(super) enum SkipReason {
     Binary,
@@ -28,7 +29,7 @@ pub(super) enum FileOutcome {
 /// What one worker thread keeps between files: its searchers and its read buffer.
 pub struct Worker {
     /// Full search of a file's bytes: for text, and for files named on the command line.
-    searcher: Searcher,
+    pub(super) searcher: Searcher,
     /// Full search of a walked file that contains a NUL byte: stops there, as ripgrep does.
     binary_searcher: Searcher,
     /// First pass over a file read in 64 KiB chunks: is there any match? (`quit` on NUL for
@@ -38,12 +39,21 @@ pub struct Worker {
     probe_binary: Searcher,
     /// The whole file, for the files that match.
     buf: Vec<u8>,
-    /// Storage of the last file's `LineIndex`, reused.
-    line_starts: Vec<usize>,
+    /// When matches are found by one pass of the regex over a file's bytes rather than line
+    /// by line.
+    whole: WholeFile,
+    /// The bytes of the last file whose checksum waits for another file's (see `finish`),
+    /// checksums computed for such files since, in order, and a buffer to read into next.
+    pending: Option<Vec<u8>>,
+    resolved: std::collections::VecDeque<String>,
+    spare: Option<Vec<u8>>,
+    /// The last file's match ranges and records, their storage reused.
+    ranges: Vec<std::ops::Range<usize>>,
+    records: Vec<MatchRecord>,
 }
 
 impl Worker {
-    pub(super) fn new(opts: &SearchOptions) -> Self {
+    pub(super) fn new(opts: &SearchOptions, whole: WholeFile) -> Self {
         let build = |binary: BinaryDetection| {
             SearcherBuilder::new()
                 .line_number(false)
@@ -61,9 +71,53 @@ impl Worker {
             probe: build(BinaryDetection::none()),
             probe_binary: build(BinaryDetection::quit(0)),
             buf: Vec::with_capacity(256 * 1024),
-            line_starts: Vec::new(),
+            pending: None,
+            resolved: std::collections::VecDeque::new(),
+            spare: None,
+            whole,
+            ranges: Vec::new(),
+            records: Vec::new(),
         }
     }
+
+    /// Keeps a buffer whose bytes are no longer needed for the next file's read.
+    fn recycle(&mut self, mut buf: Vec<u8>) {
+        buf.clear();
+        if buf.capacity() <= 64 << 20 {
+            self.spare = Some(buf);
+        }
+    }
+}
+
+/// Completes a batch of a worker's results: gives the files whose checksum was left pending
+/// theirs, computed with the next pending file's as a pair where there was one (two SHA-256
+/// streams at once, see `crate::hash`), else alone.
+pub(super) fn finish(w: &mut Worker, results: &mut [FileOutcome]) {
+    for outcome in results {
+        let FileOutcome::Searched {
+            result: Some(r), ..
+        } = outcome
+        else {
+            continue;
+        };
+        if !r.checksum_pending {
+            continue;
+        }
+        r.file.checksum = match w.resolved.pop_front() {
+            Some(c) => c,
+            None => {
+                let bytes = w
+                    .pending
+                    .take()
+                    .expect("a pending checksum has its file's bytes kept");
+                let c = checksum(&bytes);
+                w.recycle(bytes);
+                c
+            }
+        };
+        r.checksum_pending = false;
+    }
+    debug_assert!(w.resolved.is_empty() && w.pending.is_none());
 }
 
 /// The failure to read `cand` as a diagnostic (error-level when the file was named).
@@ -88,49 +142,17 @@ fn unreadable(cand: &Candidate, err: &std::io::Error) -> FileOutcome {
     FileOutcome::Skipped(SkipReason::Unreadable, Some(d))
 }
 
-/// First-pass sink: stops at the first matching line.
-#[derive(Default)]
-struct Probe {
-    matched: bool,
-    binary: bool,
-    bytes: u64,
+/// What the workers of one run share.
+pub(super) struct Shared<'a> {
+    pub opts: &'a SearchOptions,
+    pub matcher: &'a RegexMatcher,
+    /// Checksums and ids are shown (not in human output).
+    pub want_checksum: bool,
+    pub render: Option<&'a Renderer<'a>>,
 }
 
-impl Sink for Probe {
-    type Error = std::io::Error;
-
-    fn matched(
-        &mut self,
-        _s: &Searcher,
-        _m: &SinkMatch<'_>,
-    ) -> std::result::Result<bool, Self::Error> {
-        self.matched = true;
-        Ok(false)
-    }
-
-    fn binary_data(&mut self, _s: &Searcher, _at: u64) -> std::result::Result<bool, Self::Error> {
-        self.binary = true;
-        Ok(false)
-    }
-
-    fn finish(
-        &mut self,
-        _s: &Searcher,
-        finish: &grep_searcher::SinkFinish,
-    ) -> std::result::Result<(), Self::Error> {
-        self.bytes = finish.byte_count();
-        Ok(())
-    }
-}
-
-pub(super) fn search_file(
-    opts: &SearchOptions,
-    matcher: &RegexMatcher,
-    w: &mut Worker,
-    cand: &Candidate,
-    want_checksum: bool,
-    render: Option<Render<'_>>,
-) -> FileOutcome {
+pub(super) fn search_file(s: &Shared<'_>, w: &mut Worker, cand: &Candidate) -> FileOutcome {
+    let (opts, matcher, want_checksum) = (s.opts, s.matcher, s.want_checksum);
     use std::io::{Read, Seek};
     /// Files up to this size are read whole at once (see below).
     const SMALL_FILE: usize = 128 * 1024;
@@ -141,7 +163,7 @@ pub(super) fn search_file(
     // Human `-l`, `-c` and `--count-matches` need neither the bytes nor the lines: one pass
     // over 64 KiB chunks, as ripgrep (`-l` stops at the first match).
     if !want_checksum && opts.mode != Mode::Matches && !opts.multiline {
-        return count_only(opts, matcher, w, cand, &file);
+        return count_only(s, w, cand, &file);
     }
     // Small files (most of a source tree) are read whole into the worker's buffer, which stays
     // in cache, and searched once. Larger ones are first probed in 64 KiB chunks (the prefix
@@ -178,25 +200,63 @@ pub(super) fn search_file(
             return unreadable(cand, &e);
         }
     }
-    if let Err(e) = (&mut file).take(u64::MAX).read_to_end(&mut w.buf) {
-        return unreadable(cand, &e);
+    if w.buf.len() == SMALL_FILE {
+        // A large file: room for all of it at once, rather than doubling the buffer (each
+        // doubling copies what was read into fresh pages).
+        if let Ok(meta) = file.metadata() {
+            let want = (meta.len() as usize + 1).saturating_sub(w.buf.len());
+            w.buf.reserve_exact(want);
+        }
     }
-    drop(file);
-    let outcome = search_bytes(opts, matcher, w, cand, want_checksum, render);
+    // A file shorter than SMALL_FILE was read to its end already (`read_to_end` saw it).
+    let at_end = w.buf.len() < SMALL_FILE;
+    let outcome = read_rest_and_search(s, w, cand, file, at_end);
     if w.buf.capacity() > 64 << 20 {
         w.buf = Vec::with_capacity(256 * 1024);
     }
     outcome
 }
 
+/// Reads the rest of `file` (unless it is `at_end`) into the worker's buffer and searches it.
+fn read_rest_and_search(
+    s: &Shared<'_>,
+    w: &mut Worker,
+    cand: &Candidate,
+    mut file: std::fs::File,
+    at_end: bool,
+) -> FileOutcome {
+    use std::io::Read;
+    if !at_end {
+        if let Err(e) = (&mut file).take(u64::MAX).read_to_end(&mut w.buf) {
+            return unreadable(cand, &e);
+        }
+    }
+    drop(file);
+    let buf = std::mem::take(&mut w.buf);
+    let outcome = search_bytes(s, w, cand, &buf);
+    let keep =
+        matches!(&outcome, FileOutcome::Searched { result: Some(r), .. } if r.checksum_pending);
+    if keep {
+        // The bytes wait for the next file's (see `finish`); read into the spare buffer.
+        w.pending = Some(buf);
+        w.buf = w
+            .spare
+            .take()
+            .unwrap_or_else(|| Vec::with_capacity(256 * 1024));
+    } else {
+        w.buf = buf;
+    }
+    outcome
+}
+
 /// `-l`/`-c`/`--count-matches` without checksums: counts from one chunked pass.
 fn count_only(
-    opts: &SearchOptions,
-    matcher: &RegexMatcher,
+    s: &Shared<'_>,
     w: &mut Worker,
     cand: &Candidate,
     file: &std::fs::File,
 ) -> FileOutcome {
+    let (opts, matcher) = (s.opts, s.matcher);
     let searcher = if cand.explicit {
         &mut w.probe
     } else {
@@ -210,17 +270,22 @@ fn count_only(
         let n = usize::from(sink.matched);
         (n, n, sink.binary, sink.bytes)
     } else {
-        let mut sink = Collect {
-            matcher,
-            multi_line: false,
-            found: Found::default(),
-            bytes: 0,
+        // `-c` counts lines: their matches need not be found.
+        let want = if opts.mode == Mode::CountLines {
+            Want::Lines
+        } else {
+            Want::All
         };
+        let mut sink = Collect::new(matcher, false, want, Vec::new());
         if let Err(e) = searcher.search_reader(matcher, file, &mut sink) {
             return unreadable(cand, &e);
         }
         let f = sink.found;
-        (f.lines, f.ranges.len(), f.binary_at.is_some(), sink.bytes)
+        let matches = match want {
+            Want::Lines => f.lines,
+            _ => f.ranges.len(),
+        };
+        (f.lines, matches, f.binary_at.is_some(), sink.bytes)
     };
     if matches == 0 && binary {
         return FileOutcome::Skipped(SkipReason::Binary, None);
@@ -237,6 +302,7 @@ fn count_only(
         diagnostics: Vec::new(),
         cut: 0,
         rendered: None,
+        checksum_pending: false,
     });
     FileOutcome::Searched {
         bytes,
@@ -245,28 +311,32 @@ fn count_only(
     }
 }
 
-fn search_bytes(
-    opts: &SearchOptions,
-    matcher: &RegexMatcher,
-    w: &mut Worker,
-    cand: &Candidate,
-    want_checksum: bool,
-    render: Option<Render<'_>>,
-) -> FileOutcome {
-    let bytes = &w.buf[..];
+fn search_bytes(s: &Shared<'_>, w: &mut Worker, cand: &Candidate, bytes: &[u8]) -> FileOutcome {
+    let (opts, matcher, want_checksum, render) = (s.opts, s.matcher, s.want_checksum, s.render);
     let nul = memchr::memchr(0, bytes);
+    w.records.clear();
     let found = if nul.is_some() && !cand.explicit {
         // As ripgrep: stop at the NUL, keep what matched before it (buffer by buffer).
-        let found = find_matches(opts, matcher, &mut w.binary_searcher, bytes, true);
+        let ranges = std::mem::take(&mut w.ranges);
+        let found = find_matches(opts, matcher, &mut w.binary_searcher, bytes, true, ranges);
         if found.ranges.is_empty() {
             return FileOutcome::Skipped(SkipReason::Binary, None);
         }
         found
+    } else if w.whole == WholeFile::Always
+        || (w.whole == WholeFile::WithoutCr && memchr::memchr(b'\r', bytes).is_none())
+    {
+        let records = &mut w.records;
+        find_in_bytes(opts, matcher, bytes, records, std::mem::take(&mut w.ranges))
     } else {
-        find_matches(opts, matcher, &mut w.searcher, bytes, false)
+        let ranges = std::mem::take(&mut w.ranges);
+        find_matches(opts, matcher, &mut w.searcher, bytes, false, ranges)
     };
+    if opts.mode == Mode::Matches && !found.ranges.is_empty() {
+        records(bytes, &found.ranges, &mut w.records);
+    }
     let size = bytes.len() as u64;
-    let lossy = nul.is_some() || (!found.ranges.is_empty() && std::str::from_utf8(bytes).is_err());
+    let lossy = nul.is_some() || (found.matches > 0 && std::str::from_utf8(bytes).is_err());
     let mut diagnostics = Vec::new();
     if let Some(at) = nul {
         let (code, message, fix) = if cand.explicit {
@@ -294,7 +364,7 @@ the matches before it are reported",
             Error::new(code, message, fix).with_file(&cand.display),
         ));
     }
-    if found.ranges.is_empty() {
+    if found.matches == 0 {
         let result = (!diagnostics.is_empty()).then(|| FileResult {
             file: SearchFile {
                 file_path: cand.display.clone(),
@@ -307,6 +377,7 @@ the matches before it are reported",
             diagnostics,
             cut: 0,
             rendered: None,
+            checksum_pending: false,
         });
         return FileOutcome::Searched {
             bytes: size,
@@ -324,52 +395,67 @@ the matches before it are reported",
             .with_file(&cand.display),
         ));
     }
-    let matches = if opts.mode == Mode::Matches {
-        let index = LineIndex::with_buffer(bytes, std::mem::take(&mut w.line_starts));
-        let matches = found
-            .ranges
-            .iter()
-            .map(|r| {
-                make_match(
-                    opts,
-                    matcher,
-                    bytes,
-                    &index,
-                    &cand.display,
-                    r.clone(),
-                    want_checksum,
-                )
-            })
-            .collect();
-        w.line_starts = index.into_starts();
-        matches
-    } else {
-        Vec::new()
+    // Checksums are computed two files at a time (see `finish`): this file's with the
+    // previous one's, or later.
+    let mut checksum_pending = false;
+    let checksum = match (want_checksum, w.pending.take()) {
+        (false, _) => String::new(),
+        (true, Some(previous)) => {
+            let (of_previous, of_this) = checksum_pair(&previous, bytes);
+            w.resolved.push_back(of_previous);
+            w.recycle(previous);
+            of_this
+        }
+        (true, None) => {
+            checksum_pending = true;
+            String::new()
+        }
     };
     let file = SearchFile {
         file_path: cand.display.clone(),
-        checksum: if want_checksum {
-            checksum(bytes)
-        } else {
-            String::new()
-        },
-        match_count: found.ranges.len(),
+        checksum,
+        match_count: found.matches,
         line_count: found.lines,
         lossy,
     };
     let mut result = FileResult {
         file,
-        matches,
+        matches: Vec::new(),
         diagnostics,
         cut: 0,
         rendered: None,
+        checksum_pending,
     };
-    if let Some(render) = render {
-        let mut out = Vec::new();
-        render(&result, &mut out);
-        result.rendered = Some(out);
-        result.matches = Vec::new();
+    if opts.mode == Mode::Matches {
+        if want_checksum {
+            set_ids(&mut w.records, &cand.display);
+        }
+        let replacements: Vec<String> = match &opts.replace {
+            Some(r) => w
+                .records
+                .iter()
+                .map(|m| expand_replacement(opts, matcher, bytes, m, r))
+                .collect(),
+            None => Vec::new(),
+        };
+        let view = FileMatches {
+            bytes,
+            records: &w.records,
+            utf8: !lossy,
+            replacements: &replacements,
+            before_context: opts.before_context,
+            after_context: opts.after_context,
+        };
+        match render {
+            Some(render) => result.rendered = Some(render.render(&result, &view)),
+            None => {
+                result.matches = view.to_matches(want_checksum.then_some(cand.display.as_str()));
+            }
+        }
+    } else if let Some(render) = render {
+        result.rendered = Some(render.render(&result, &FileMatches::none(bytes)));
     }
+    w.ranges = found.ranges;
     FileOutcome::Searched {
         bytes: size,
         lossy,
@@ -381,209 +467,4 @@ fn tool_diag(e: Error) -> DiagnosticPayload {
     let mut d = e.diagnostic(Level::Warning);
     d.tool = "search".into();
     d
-}
-
-/// Match ranges of one file.
-#[derive(Default)]
-struct Found {
-    ranges: Vec<std::ops::Range<usize>>,
-    /// Matching lines (matches with -U): what `-c` counts.
-    lines: usize,
-    /// Where the searcher met a NUL byte and stopped.
-    binary_at: Option<u64>,
-}
-
-/// Look-ahead allowed past a multiline match's lines when finding its matches again (as
-/// ripgrep's printer).
-const MAX_LOOK_AHEAD: usize = 128;
-
-/// Collects match ranges per matched line (or line group with -U), finding the matches inside
-/// the lines the searcher reports exactly as ripgrep's printer does.
-struct Collect<'a> {
-    matcher: &'a RegexMatcher,
-    multi_line: bool,
-    found: Found,
-    /// Bytes the searcher went through.
-    bytes: u64,
-}
-
-impl Sink for Collect<'_> {
-    type Error = std::io::Error;
-
-    fn matched(
-        &mut self,
-        _s: &Searcher,
-        mat: &SinkMatch<'_>,
-    ) -> std::result::Result<bool, Self::Error> {
-        let buf = mat.buffer();
-        let range = mat.bytes_range_in_buffer();
-        let base = mat.absolute_byte_offset() as usize - range.start;
-        let hay = if self.multi_line {
-            &buf[..buf.len().min(range.end + MAX_LOOK_AHEAD)]
-        } else {
-            let end = if buf[..range.end].ends_with(b"\n") {
-                range.end - 1
-            } else {
-                range.end
-            };
-            &buf[..end]
-        };
-        let before = self.found.ranges.len();
-        let ranges = &mut self.found.ranges;
-        let _ = self.matcher.find_iter_at(hay, range.start, |m| {
-            if m.start() >= range.end {
-                return false;
-            }
-            ranges.push(base + m.start()..base + m.end());
-            true
-        });
-        // What `-c` counts, as ripgrep: matching lines, or matches with -U (a line group can
-        // hold several); a reported line always counts.
-        let n = self.found.ranges.len() - before;
-        self.found.lines += if self.multi_line { n.max(1) } else { 1 };
-        Ok(true)
-    }
-
-    fn binary_data(
-        &mut self,
-        _s: &Searcher,
-        binary_byte_offset: u64,
-    ) -> std::result::Result<bool, Self::Error> {
-        self.found.binary_at = Some(binary_byte_offset);
-        Ok(false)
-    }
-
-    fn finish(
-        &mut self,
-        _s: &Searcher,
-        finish: &grep_searcher::SinkFinish,
-    ) -> std::result::Result<(), Self::Error> {
-        self.bytes = finish.byte_count();
-        Ok(())
-    }
-}
-
-fn find_matches(
-    opts: &SearchOptions,
-    matcher: &RegexMatcher,
-    searcher: &mut Searcher,
-    bytes: &[u8],
-    as_reader: bool,
-) -> Found {
-    let mut sink = Collect {
-        matcher,
-        multi_line: opts.multiline,
-        found: Found::default(),
-        bytes: 0,
-    };
-    // An error here can only come from the sink, which never fails.
-    let _ = if as_reader {
-        searcher.search_reader(matcher, bytes, &mut sink)
-    } else {
-        searcher.search_slice(matcher, bytes, &mut sink)
-    };
-    sink.found
-}
-
-fn lossy(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn make_match(
-    opts: &SearchOptions,
-    matcher: &RegexMatcher,
-    bytes: &[u8],
-    index: &LineIndex,
-    display: &str,
-    range: std::ops::Range<usize>,
-    ids: bool,
-) -> SearchMatch {
-    // Human output shows neither ids nor the span's path: skip hashing and copying them.
-    let span = if ids {
-        index.span(display, range.clone())
-    } else {
-        let ((start_line, start_col), (end_line, end_col)) =
-            (index.position(range.start), index.position(range.end));
-        Span {
-            span_id: String::new(),
-            file_path: String::new(),
-            byte_start: range.start,
-            byte_end: range.end,
-            start_line,
-            start_col,
-            end_line,
-            end_col,
-        }
-    };
-    let last_line = if span.end_col == 0 && span.end_line > span.start_line {
-        span.end_line - 1
-    } else {
-        span.end_line
-    };
-    let line_text = lossy(index.line_text(bytes, span.start_line));
-    let context_before = (span.start_line.saturating_sub(opts.before_context).max(1)
-        ..span.start_line)
-        .map(|l| lossy(index.line_text(bytes, l)))
-        .collect();
-    let last_real = index.line_count();
-    let context_after = (last_line + 1..=(last_line + opts.after_context).min(last_real))
-        .map(|l| lossy(index.line_text(bytes, l)))
-        .collect();
-    let more_lines = (span.start_line + 1..=last_line)
-        .map(|l| lossy(index.line_text(bytes, l)))
-        .collect();
-    let replacement = opts
-        .replace
-        .as_ref()
-        .map(|r| expand_replacement(opts, matcher, bytes, index, &range, r));
-    SearchMatch {
-        match_id: if ids { new_id() } else { String::new() },
-        matched_text: lossy(&bytes[range]),
-        span,
-        line_text,
-        context_before,
-        context_after,
-        replacement,
-        more_lines,
-    }
-}
-
-/// Expands `$1`, `${name}`, `$$` for one match, re-running the regex at the match's start
-/// with the same haystack bounds as the search (the line without its terminator, or the
-/// lines plus look-ahead with -U), so that anchors and word boundaries see the same context.
-fn expand_replacement(
-    opts: &SearchOptions,
-    matcher: &RegexMatcher,
-    bytes: &[u8],
-    index: &LineIndex,
-    range: &std::ops::Range<usize>,
-    replacement: &str,
-) -> String {
-    let end = if opts.multiline {
-        bytes.len().min(range.end + MAX_LOOK_AHEAD)
-    } else {
-        index
-            .line_range(index.position(range.start).0)
-            .map(|r| r.end)
-            .unwrap_or(bytes.len())
-            .max(range.end)
-    };
-    let hay = &bytes[..end];
-    let mut caps = match matcher.new_captures() {
-        Ok(c) => c,
-        Err(_) => return replacement.to_string(),
-    };
-    let mut dst = Vec::new();
-    match matcher.captures_at(hay, range.start, &mut caps) {
-        Ok(true) if caps.get(0).is_some_and(|m| m.start() == range.start) => {
-            caps.interpolate(
-                |name| matcher.capture_index(name),
-                hay,
-                replacement.as_bytes(),
-                &mut dst,
-            );
-            lossy(&dst)
-        }
-        _ => replacement.to_string(),
-    }
 }

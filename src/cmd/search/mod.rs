@@ -10,8 +10,14 @@ use grep_regex::{RegexMatcher, RegexMatcherBuilder};
 use serde::Serialize;
 
 mod file;
+mod find;
+mod matches;
+#[cfg(test)]
+mod tests;
 
-use file::{search_file, FileOutcome, SkipReason, Worker};
+use file::{finish, search_file, FileOutcome, Shared, SkipReason, Worker};
+pub use matches::{records, set_ids, FileMatches, MatchRecord, Recorder};
+use std::sync::Mutex;
 
 /// What to print per file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,6 +51,10 @@ pub struct SearchOptions {
     pub mode: Mode,
     pub replace: Option<String>,
     pub threads: usize,
+    /// Only the first match of each line is wanted (human output that prints each matching
+    /// line once): the others are not looked for, and per-file `match_count`s count lines.
+    /// Not a flag: the printer sets it.
+    pub first_match_only: bool,
 }
 
 /// One match.
@@ -69,7 +79,7 @@ pub struct SearchMatch {
 }
 
 /// A file that contributed to the result.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Default, Serialize)]
 pub struct SearchFile {
     pub file_path: String,
     /// SHA-256 of the file's bytes as searched: pass it to `llm transform` as the expected checksum.
@@ -94,6 +104,9 @@ pub struct FileResult {
     pub cut: usize,
     /// The result already rendered by the worker (see [`Render`]); `matches` is then empty.
     pub rendered: Option<Vec<u8>>,
+    /// `file.checksum` is still to be computed, with another file's (see `file::finish`);
+    /// never so once the result leaves its worker.
+    pub checksum_pending: bool,
 }
 
 /// Counters for the whole run.
@@ -224,6 +237,61 @@ pub fn build_matcher(opts: &SearchOptions) -> Result<RegexMatcher> {
     built.map_err(|e| regex_error(opts, &e))
 }
 
+/// When one pass of the regex over a file's bytes finds what the line-by-line search finds
+/// (which only tells which lines match, for the matches to be found again in each).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum WholeFile {
+    /// In every file.
+    Always,
+    /// In files without a `\r`: the pattern has a CRLF-aware `^` or `$`. Where a line ends
+    /// with `\r\n`, its text ends after the `\r`, and there `^` and `$` match; in the file,
+    /// between that `\r` and the `\n`, they do not.
+    WithoutCr,
+    Never,
+}
+
+/// Whether the regex can tell a line from the file around it, in which case matches must be
+/// found line by line. It cannot when it cannot match `\n` (grep-regex strips it from the
+/// pattern outside -U) and has no `\A`/`\z` (grep-regex then drops its line terminator):
+/// `^`, `$` and word boundaries see a line's edge and a `\n` alike, but for `\r` (see
+/// [`WholeFile::WithoutCr`]).
+///
+/// Unicode word boundaries (`\b`, `-w`) are left to the line-by-line search too: next to
+/// invalid UTF-8 the regex engines can disagree on them, and the searcher then reports a line
+/// in which no match is found again (ripgrep's `-c` counts it), which one pass would not.
+fn whole_file_search(opts: &SearchOptions, matcher: &RegexMatcher) -> WholeFile {
+    use grep_matcher::Matcher;
+    use regex_syntax::hir::Look;
+    if opts.multiline || opts.word || matcher.line_terminator().is_none() {
+        return WholeFile::Never;
+    }
+    // -x anchors the pattern with CRLF-aware `^` and `$`.
+    let mut crlf_anchors = opts.line;
+    if !opts.fixed_strings {
+        for p in &opts.patterns {
+            let hir = regex_syntax::ParserBuilder::new()
+                .multi_line(true)
+                .crlf(true)
+                .utf8(false)
+                .build()
+                .parse(p);
+            let Ok(hir) = hir else {
+                return WholeFile::Never;
+            };
+            let looks = hir.properties().look_set();
+            if looks.contains_word_unicode() {
+                return WholeFile::Never;
+            }
+            crlf_anchors |= looks.contains(Look::StartCRLF) || looks.contains(Look::EndCRLF);
+        }
+    }
+    if crlf_anchors {
+        WholeFile::WithoutCr
+    } else {
+        WholeFile::Always
+    }
+}
+
 fn regex_error(opts: &SearchOptions, e: &grep_regex::Error) -> Error {
     let mut err = Error::new(
         Code::InvalidRegex,
@@ -263,23 +331,91 @@ fn first_line(s: &str) -> &str {
 }
 
 /// Renders one file's result to bytes inside a worker thread (so that formatting runs in
-/// parallel); the printer then only copies the bytes out, in path order.
-pub type Render<'a> = &'a (dyn Fn(&FileResult, &mut Vec<u8>) + Sync);
+/// parallel), from the file's bytes and match records; the printer then only copies the bytes
+/// out, in path order.
+pub type Render<'a> = &'a (dyn Fn(&FileResult, &FileMatches<'_>, &mut Vec<u8>) + Sync);
+
+/// A [`Render`] and the output buffers it renders into. The printer hands each buffer back
+/// once written ([`Renderer::give`]), so that the pages a buffer has touched serve file after
+/// file instead of being allocated and faulted in again.
+pub(crate) struct Renderer<'a> {
+    render: Render<'a>,
+    buffers: Mutex<Vec<Vec<u8>>>,
+}
+
+impl Renderer<'_> {
+    /// At most this many idle buffers are kept, none larger than `MAX_KEPT`.
+    const KEPT: usize = 64;
+    const MAX_KEPT: usize = 4 << 20;
+
+    /// Renders one file into a reused buffer: the smallest kept one that has room for about
+    /// what the file's matches take as JSON (more than as text), else a new one of that size,
+    /// so that rendering does not grow it (growing copies into fresh pages).
+    fn render(&self, result: &FileResult, matches: &FileMatches<'_>) -> Vec<u8> {
+        const PER_MATCH: usize = 320;
+        let room: usize = matches
+            .records
+            .iter()
+            .map(|r| PER_MATCH + result.file.file_path.len() + (r.line_end - r.line_start()))
+            .sum::<usize>()
+            + result.file.file_path.len()
+            + 64;
+        let mut out = {
+            let mut kept = self.lock();
+            let fit = kept
+                .iter()
+                .enumerate()
+                .filter(|(_, b)| b.capacity() >= room)
+                .min_by_key(|(_, b)| b.capacity())
+                .map(|(i, _)| i);
+            match fit {
+                Some(i) => kept.swap_remove(i),
+                None => Vec::new(),
+            }
+        };
+        out.reserve(room);
+        (self.render)(result, matches, &mut out);
+        out
+    }
+
+    /// Takes back a buffer whose bytes were written.
+    fn give(&self, mut buf: Vec<u8>) {
+        if buf.capacity() <= Self::MAX_KEPT {
+            buf.clear();
+            let mut kept = self.lock();
+            if kept.len() < Self::KEPT {
+                kept.push(buf);
+            }
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Vec<u8>>> {
+        self.buffers.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
 
 /// Runs the search, handing each file's result to `emit` in path order. `want_checksum` is
 /// false when the output will not show checksums and ids (human format): files are then not
 /// hashed, and matches get empty `match_id`, `span.span_id` and `span.file_path`. With
 /// `render` (ignored under `--max-results`, whose cut happens in path order), each result
-/// arrives with `rendered` set and its `matches` dropped.
+/// arrives with `rendered` set and no `matches`; `emit` writes the bytes and leaves them there
+/// (the buffer is reused).
 pub fn run(
     opts: &SearchOptions,
     want_checksum: bool,
     render: Option<Render<'_>>,
-    emit: &mut dyn FnMut(FileResult) -> std::io::Result<()>,
+    emit: &mut dyn FnMut(&mut FileResult) -> std::io::Result<()>,
 ) -> Result<std::result::Result<SearchSummary, std::io::Error>> {
     let matcher = build_matcher(opts)?;
+    let whole = whole_file_search(opts, &matcher);
     let walker = walk::prepare(&opts.walk, "search")?;
-    let render = render.filter(|_| opts.max_results.is_none());
+    let renderer = render
+        .filter(|_| opts.max_results.is_none())
+        .map(|render| Renderer {
+            render,
+            buffers: Mutex::new(Vec::new()),
+        });
+    let render = renderer.as_ref();
     let mut stats = SearchStats::default();
     let mut file_diagnostics = Vec::new();
     let mut match_count = 0usize;
@@ -287,11 +423,18 @@ pub fn run(
     let mut io_error = None;
     let mut any_match = false;
 
-    let tail = walk::for_each_ordered_stream(
+    let shared = Shared {
+        opts,
+        matcher: &matcher,
+        want_checksum,
+        render,
+    };
+    let tail = walk::for_each_ordered_batches(
         |push| walker.stream(push),
         opts.threads,
-        || Worker::new(opts),
-        |w, c: Candidate| search_file(opts, &matcher, w, &c, want_checksum, render),
+        || Worker::new(opts, whole),
+        |w, c: Candidate| search_file(&shared, w, &c),
+        finish,
         |outcome| {
             match outcome {
                 FileOutcome::Skipped(reason, diag) => {
@@ -340,9 +483,12 @@ pub fn run(
                         Mode::Matches => result.file.match_count,
                         _ => 1,
                     };
-                    if let Err(e) = emit(result) {
+                    if let Err(e) = emit(&mut result) {
                         io_error = Some(e);
                         return false;
+                    }
+                    if let (Some(r), Some(buf)) = (render, result.rendered.take()) {
+                        r.give(buf);
                     }
                 }
             }

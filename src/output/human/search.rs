@@ -3,7 +3,8 @@
 //! the lines with the replacement applied.
 
 use super::Style;
-use crate::cmd::search::{FileResult, Mode, SearchMatch};
+use crate::cmd::search::{FileMatches, FileResult, Mode, SearchMatch};
+use crate::output::write_uint;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -93,8 +94,42 @@ impl SearchHuman {
         Ok(())
     }
 
+    /// One file's lines (or its `-l` path, or its `-c` count), from the worker's records.
+    pub fn body_of(
+        &self,
+        out: &mut Vec<u8>,
+        r: &FileResult,
+        m: &FileMatches<'_>,
+    ) -> io::Result<()> {
+        if self.mode != Mode::Matches {
+            return self.body(out, r);
+        }
+        if self.plain()
+            && m.replacements.is_empty()
+            && m.records.iter().all(|x| x.last_line == x.start_line)
+        {
+            self.plain_records(out, r, m);
+            return Ok(());
+        }
+        self.matches_body(out, r, &m.to_matches(None))
+    }
+
     /// One file's lines (or its `-l` path, or its `-c` count).
     pub fn body(&self, out: &mut impl Write, r: &FileResult) -> io::Result<()> {
+        self.matches_body(out, r, &r.matches)
+    }
+
+    /// No colour, context or column limit: match lines print as they are.
+    pub fn plain(&self) -> bool {
+        !self.context && !self.style.on && self.max_columns.is_none()
+    }
+
+    fn matches_body(
+        &self,
+        out: &mut impl Write,
+        r: &FileResult,
+        matches: &[SearchMatch],
+    ) -> io::Result<()> {
         let path = self.style.path(&r.file.file_path);
         match self.mode {
             Mode::FilesWithMatches => return writeln!(out, "{path}"),
@@ -125,16 +160,14 @@ impl SearchHuman {
         } else {
             (":", "-")
         };
-        if !self.context
-            && !self.style.on
-            && self.max_columns.is_none()
-            && r.matches
+        if self.plain()
+            && matches
                 .iter()
                 .all(|m| m.more_lines.is_empty() && m.replacement.is_none())
         {
-            return self.plain_lines(out, &prefix, match_sep, &r.matches);
+            return self.plain_lines(out, &prefix, match_sep, matches);
         }
-        let lines = collect_lines(&r.matches);
+        let lines = collect_lines(matches);
         let mut prev: Option<usize> = None;
         for (no, line) in &lines {
             if matches!(line, Line::Replaced) {
@@ -187,6 +220,46 @@ impl SearchHuman {
             out.write_all(b"\n")?;
         }
         Ok(())
+    }
+
+    /// [`SearchHuman::plain_lines`] straight from the file's bytes.
+    fn plain_records(&self, out: &mut Vec<u8>, r: &FileResult, m: &FileMatches<'_>) {
+        let path = &r.file.file_path;
+        if self.heading {
+            out.extend_from_slice(path.as_bytes());
+            out.push(b'\n');
+        }
+        let prefix: &[u8] = if self.heading || self.single_file {
+            b""
+        } else {
+            path.as_bytes()
+        };
+        // Room for all of it at once: a buffer grown by doubling copies its bytes each time.
+        let room = |rec| prefix.len() + m.line_text(rec).len() + 24;
+        out.reserve(m.records.iter().map(room).sum());
+        let mut last_line = 0;
+        for rec in m.records {
+            if rec.start_line == last_line {
+                continue;
+            }
+            last_line = rec.start_line;
+            let text = m.line_text(rec);
+            out.reserve(room(rec));
+            if !prefix.is_empty() {
+                out.extend_from_slice(prefix);
+                out.push(b':');
+            }
+            write_uint(out, rec.start_line);
+            out.push(b':');
+            write_uint(out, rec.start_col + 1);
+            out.push(b':');
+            if m.utf8 {
+                out.extend_from_slice(text);
+            } else {
+                out.extend_from_slice(String::from_utf8_lossy(text).as_bytes());
+            }
+            out.push(b'\n');
+        }
     }
 
     fn render(

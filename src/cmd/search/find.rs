@@ -1,0 +1,332 @@
+//! `llm search`, per file: finding the matches in a file's bytes — line by line with
+//! grep-searcher (the lines it reports, then the matches within them, as ripgrep's printer),
+//! or in one regex pass over the whole file where that finds the same (see `WholeFile`); the
+//! first-pass probe sink, and `-r` expansion.
+
+use super::matches::{MatchRecord, Recorder};
+use super::{Mode, SearchOptions};
+use grep_matcher::{Captures, Matcher};
+use grep_regex::RegexMatcher;
+use grep_searcher::{Searcher, Sink, SinkMatch};
+
+/// First-pass sink: stops at the first matching line.
+#[derive(Default)]
+pub(super) struct Probe {
+    pub(super) matched: bool,
+    pub(super) binary: bool,
+    pub(super) bytes: u64,
+}
+
+impl Sink for Probe {
+    type Error = std::io::Error;
+
+    fn matched(
+        &mut self,
+        _s: &Searcher,
+        _m: &SinkMatch<'_>,
+    ) -> std::result::Result<bool, Self::Error> {
+        self.matched = true;
+        Ok(false)
+    }
+
+    fn binary_data(&mut self, _s: &Searcher, _at: u64) -> std::result::Result<bool, Self::Error> {
+        self.binary = true;
+        Ok(false)
+    }
+
+    fn finish(
+        &mut self,
+        _s: &Searcher,
+        finish: &grep_searcher::SinkFinish,
+    ) -> std::result::Result<(), Self::Error> {
+        self.bytes = finish.byte_count();
+        Ok(())
+    }
+}
+
+/// Match ranges of one file.
+#[derive(Default)]
+pub(super) struct Found {
+    /// The matches' ranges (only from the line-by-line search).
+    pub(super) ranges: Vec<std::ops::Range<usize>>,
+    /// How many matches.
+    pub(super) matches: usize,
+    /// Matching lines (matches with -U): what `-c` counts.
+    pub(super) lines: usize,
+    /// Where the searcher met a NUL byte and stopped.
+    pub(super) binary_at: Option<u64>,
+}
+
+/// Look-ahead allowed past a multiline match's lines when finding its matches again (as
+/// ripgrep's printer).
+const MAX_LOOK_AHEAD: usize = 128;
+
+/// Which matches of the lines the searcher reports are looked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Want {
+    /// None: the lines are counted.
+    Lines,
+    /// The first of each line (see [`SearchOptions::first_match_only`]).
+    First,
+    All,
+}
+
+/// Collects match ranges per matched line (or line group with -U), finding the matches inside
+/// the lines the searcher reports exactly as ripgrep's printer does.
+pub(super) struct Collect<'a> {
+    matcher: &'a RegexMatcher,
+    multi_line: bool,
+    want: Want,
+    /// A line can be searched as a haystack of its own, with the same matches: the pattern has
+    /// no `\A` or `\z` (grep-regex then keeps the `\n` line terminator), and what precedes a
+    /// line start (a `\n`, or nothing) looks the same to `^` and word boundaries. One regex
+    /// search over a slice then replaces a search per match from an offset, each of which
+    /// takes the regex's cache from its shared pool.
+    sliced: bool,
+    pub(super) found: Found,
+    /// Bytes the searcher went through.
+    pub(super) bytes: u64,
+}
+
+impl<'a> Collect<'a> {
+    pub(super) fn new(
+        matcher: &'a RegexMatcher,
+        multi_line: bool,
+        want: Want,
+        ranges: Vec<std::ops::Range<usize>>,
+    ) -> Self {
+        Collect {
+            matcher,
+            multi_line,
+            want,
+            sliced: !multi_line && matcher.line_terminator().is_some(),
+            found: Found {
+                ranges,
+                ..Found::default()
+            },
+            bytes: 0,
+        }
+    }
+}
+
+impl Sink for Collect<'_> {
+    type Error = std::io::Error;
+
+    fn matched(
+        &mut self,
+        _s: &Searcher,
+        mat: &SinkMatch<'_>,
+    ) -> std::result::Result<bool, Self::Error> {
+        let buf = mat.buffer();
+        let range = mat.bytes_range_in_buffer();
+        let base = mat.absolute_byte_offset() as usize - range.start;
+        let hay = if self.multi_line {
+            &buf[..buf.len().min(range.end + MAX_LOOK_AHEAD)]
+        } else {
+            let end = if buf[..range.end].ends_with(b"\n") {
+                range.end - 1
+            } else {
+                range.end
+            };
+            &buf[..end]
+        };
+        let before = self.found.ranges.len();
+        let ranges = &mut self.found.ranges;
+        let first_only = self.want == Want::First;
+        if self.want == Want::Lines {
+            // Nothing to find.
+        } else if self.sliced {
+            let line = &hay[range.start..];
+            let (base, limit) = (base + range.start, range.end - range.start);
+            // `try_find_iter` is grep-regex's own iterator (one cache checkout per line).
+            let _ = self.matcher.try_find_iter(line, |m| {
+                if m.start() >= limit {
+                    return Ok::<_, ()>(false);
+                }
+                ranges.push(base + m.start()..base + m.end());
+                Ok(!first_only)
+            });
+        } else {
+            let _ = self.matcher.find_iter_at(hay, range.start, |m| {
+                if m.start() >= range.end {
+                    return false;
+                }
+                ranges.push(base + m.start()..base + m.end());
+                !first_only
+            });
+        }
+        // What `-c` counts, as ripgrep: matching lines, or matches with -U (a line group can
+        // hold several); a reported line always counts.
+        let n = self.found.ranges.len() - before;
+        self.found.lines += if self.multi_line { n.max(1) } else { 1 };
+        Ok(true)
+    }
+
+    fn binary_data(
+        &mut self,
+        _s: &Searcher,
+        binary_byte_offset: u64,
+    ) -> std::result::Result<bool, Self::Error> {
+        self.found.binary_at = Some(binary_byte_offset);
+        Ok(false)
+    }
+
+    fn finish(
+        &mut self,
+        _s: &Searcher,
+        finish: &grep_searcher::SinkFinish,
+    ) -> std::result::Result<(), Self::Error> {
+        self.bytes = finish.byte_count();
+        Ok(())
+    }
+}
+
+pub(super) fn find_matches(
+    opts: &SearchOptions,
+    matcher: &RegexMatcher,
+    searcher: &mut Searcher,
+    bytes: &[u8],
+    as_reader: bool,
+    mut ranges: Vec<std::ops::Range<usize>>,
+) -> Found {
+    ranges.clear();
+    let want = if opts.first_match_only {
+        Want::First
+    } else {
+        Want::All
+    };
+    let mut sink = Collect::new(matcher, opts.multiline, want, ranges);
+    // An error here can only come from the sink, which never fails.
+    let _ = if as_reader {
+        searcher.search_reader(matcher, bytes, &mut sink)
+    } else {
+        searcher.search_slice(matcher, bytes, &mut sink)
+    };
+    let mut found = sink.found;
+    found.matches = found.ranges.len();
+    found
+}
+
+/// Finds the matches of a whole file in one pass of the regex over its bytes, as records,
+/// where [`WholeFile`] says that this finds what the line-by-line search finds (including
+/// `-m`, which counts matching lines). `ranges` only lends its storage back.
+pub(super) fn find_in_bytes(
+    opts: &SearchOptions,
+    matcher: &RegexMatcher,
+    bytes: &[u8],
+    out: &mut Vec<MatchRecord>,
+    mut ranges: Vec<std::ops::Range<usize>>,
+) -> Found {
+    ranges.clear();
+    let mut rec = Recorder::new(bytes);
+    let (mut lines, mut last_line) = (0, 0);
+    let mut matches = 0;
+    let _ = matcher.try_find_iter(bytes, |m| {
+        if m.start() >= bytes.len() {
+            // An empty match at the very end. After a final `\n` it is on no line; else the
+            // searcher reports the last line for it, where it is not found again (a line's
+            // matches must start before the line's end): the line counts, the match not.
+            if !bytes.is_empty() && !bytes.ends_with(b"\n") {
+                let line = rec.record(m.start()..m.end()).start_line;
+                if line != last_line && opts.max_count != Some(lines) {
+                    lines += 1;
+                }
+            }
+            return Ok::<_, ()>(false);
+        }
+        let r = rec.record(m.start()..m.end());
+        if r.start_line != last_line {
+            if opts.max_count == Some(lines) {
+                return Ok(false);
+            }
+            lines += 1;
+            last_line = r.start_line;
+        } else if opts.first_match_only {
+            return Ok(true);
+        }
+        matches += 1;
+        if opts.mode == Mode::Matches {
+            out.push(r);
+        }
+        Ok(true)
+    });
+    Found {
+        ranges,
+        matches,
+        lines,
+        binary_at: None,
+    }
+}
+
+/// Expands `$1`, `${name}`, `$$` for one match, re-running the regex at the match's start
+/// with the same haystack bounds as the search (the line without its terminator, or the
+/// lines plus look-ahead with -U), so that anchors and word boundaries see the same context.
+pub(super) fn expand_replacement(
+    opts: &SearchOptions,
+    matcher: &RegexMatcher,
+    bytes: &[u8],
+    m: &MatchRecord,
+    replacement: &str,
+) -> String {
+    let range = m.byte_start..m.byte_end;
+    let end = if opts.multiline {
+        bytes.len().min(range.end + MAX_LOOK_AHEAD)
+    } else {
+        m.line_end.max(range.end)
+    };
+    let hay = &bytes[..end];
+    let mut caps = match matcher.new_captures() {
+        Ok(c) => c,
+        Err(_) => return replacement.to_string(),
+    };
+    let mut dst = Vec::new();
+    match matcher.captures_at(hay, range.start, &mut caps) {
+        Ok(true) if caps.get(0).is_some_and(|m| m.start() == range.start) => {
+            caps.interpolate(
+                |name| matcher.capture_index(name),
+                hay,
+                replacement.as_bytes(),
+                &mut dst,
+            );
+            String::from_utf8_lossy(&dst).into_owned()
+        }
+        _ => replacement.to_string(),
+    }
+}
+
+/// Test support: the matches of `text` found both ways must be the same.
+#[cfg(test)]
+pub(super) fn compare_whole_and_lines(
+    opts: &SearchOptions,
+    matcher: &RegexMatcher,
+    searcher: &mut Searcher,
+    text: &[u8],
+) {
+    use super::matches::records;
+    let lines = find_matches(opts, matcher, searcher, text, false, Vec::new());
+    let mut by_lines = Vec::new();
+    records(text, &lines.ranges, &mut by_lines);
+    let mut by_whole = Vec::new();
+    let whole = find_in_bytes(opts, matcher, text, &mut by_whole, Vec::new());
+    let key = |r: &MatchRecord| (r.byte_start, r.byte_end, r.start_line, r.start_col);
+    let (a, b): (Vec<_>, Vec<_>) = (
+        by_lines.iter().map(key).collect(),
+        by_whole.iter().map(key).collect(),
+    );
+    let ctx = format!(
+        "{:?} (-w {} -x {} -i {} -m {:?} first {}) in {:?}",
+        opts.patterns,
+        opts.word,
+        opts.line,
+        opts.ignore_case,
+        opts.max_count,
+        opts.first_match_only,
+        String::from_utf8_lossy(text)
+    );
+    assert_eq!(a, b, "{ctx}");
+    assert_eq!(
+        (lines.matches, lines.lines),
+        (whole.matches, whole.lines),
+        "{ctx}"
+    );
+}

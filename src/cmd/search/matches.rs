@@ -1,0 +1,218 @@
+//! `llm search`, per file: the matches of one file as compact records over the file's bytes
+//! (positions from `span::LineCursor`), which the printers render without copying any text
+//! first, and the owned [`SearchMatch`]es built from them where a printer needs those.
+
+use super::SearchMatch;
+use crate::span::{lines_after, lines_before, strip_cr, LineCursor, Span, SpanIds};
+use std::ops::Range;
+
+/// One match: its byte range, its positions, the lines it covers and its ids. No text.
+#[derive(Debug, Clone, Copy)]
+pub struct MatchRecord {
+    pub byte_start: usize,
+    pub byte_end: usize,
+    pub start_line: usize,
+    pub start_col: usize,
+    pub end_line: usize,
+    pub end_col: usize,
+    /// End of the first line's text (the offset of its `\n`, or of the end of the file).
+    pub line_end: usize,
+    /// The last line the match covers: `end_line`, or the line before when the match ends
+    /// with a `\n` (at column 0 of `end_line`).
+    pub last_line: usize,
+    /// End of the last line's text.
+    pub last_end: usize,
+    /// First 8 bytes of the `span_id` hash (zero when ids are not wanted).
+    pub span_id: [u8; 8],
+    /// The `match_id` (nil when ids are not wanted).
+    pub match_id: uuid::Uuid,
+}
+
+impl MatchRecord {
+    /// Start of the first line.
+    pub fn line_start(&self) -> usize {
+        self.byte_start - self.start_col
+    }
+
+    /// The span's positions (ids and path left empty).
+    pub fn bare_span(&self) -> Span {
+        Span {
+            span_id: String::new(),
+            file_path: String::new(),
+            byte_start: self.byte_start,
+            byte_end: self.byte_end,
+            start_line: self.start_line,
+            start_col: self.start_col,
+            end_line: self.end_line,
+            end_col: self.end_col,
+        }
+    }
+}
+
+/// Builds records for matches met in increasing order, counting lines only up to the last
+/// one.
+pub struct Recorder<'a> {
+    cur: LineCursor<'a>,
+}
+
+impl<'a> Recorder<'a> {
+    pub fn new(bytes: &'a [u8]) -> Self {
+        Recorder {
+            cur: LineCursor::new(bytes),
+        }
+    }
+
+    /// The record of the match `r` (ids left empty: see [`set_ids`]).
+    pub fn record(&mut self, r: Range<usize>) -> MatchRecord {
+        let cur = &mut self.cur;
+        let (start_line, start_col) = cur.position(r.start);
+        let line_end = cur.line_range().end;
+        let (end_line, end_col) = cur.position(r.end);
+        let (last_line, last_end) = if end_line == start_line {
+            (start_line, line_end)
+        } else if end_col == 0 {
+            // Ends just after a `\n`: the line before `end_line` is the last one covered.
+            (end_line - 1, r.end - 1)
+        } else {
+            (end_line, cur.line_range().end)
+        };
+        MatchRecord {
+            byte_start: r.start,
+            byte_end: r.end,
+            start_line,
+            start_col,
+            end_line,
+            end_col,
+            line_end,
+            last_line,
+            last_end,
+            span_id: [0; 8],
+            match_id: uuid::Uuid::nil(),
+        }
+    }
+}
+
+/// Records of match ranges given in increasing order.
+pub fn records(bytes: &[u8], ranges: &[Range<usize>], out: &mut Vec<MatchRecord>) {
+    let mut rec = Recorder::new(bytes);
+    out.extend(ranges.iter().map(|r| rec.record(r.clone())));
+}
+
+/// Gives each record its `span_id` (in the file spelled `file_path`; two at a time, see
+/// [`SpanIds::digest_pair`]) and a fresh `match_id`.
+pub fn set_ids(records: &mut [MatchRecord], file_path: &str) {
+    let ids = SpanIds::new(file_path);
+    let (pairs, last) = records.as_chunks_mut::<2>();
+    for [a, b] in pairs {
+        (a.span_id, b.span_id) =
+            ids.digest_pair(a.byte_start..a.byte_end, b.byte_start..b.byte_end);
+    }
+    for r in last {
+        r.span_id = ids.digest(r.byte_start, r.byte_end);
+    }
+    for r in records {
+        r.match_id = uuid::Uuid::new_v4();
+    }
+}
+
+/// One file's matches with the bytes they point into, as a worker holds them.
+#[derive(Debug, Clone, Copy)]
+pub struct FileMatches<'a> {
+    /// The file's bytes as read.
+    pub bytes: &'a [u8],
+    pub records: &'a [MatchRecord],
+    /// The whole file is valid UTF-8 (else every text is converted lossily).
+    pub utf8: bool,
+    /// `-r` expansions, one per record; empty without `-r`.
+    pub replacements: &'a [String],
+    /// `-B`/`-A` lines.
+    pub before_context: usize,
+    pub after_context: usize,
+}
+
+impl<'a> FileMatches<'a> {
+    /// No matches (the modes that only count).
+    pub fn none(bytes: &'a [u8]) -> Self {
+        FileMatches {
+            bytes,
+            records: &[],
+            utf8: true,
+            replacements: &[],
+            before_context: 0,
+            after_context: 0,
+        }
+    }
+
+    /// The bytes of `range`, and whether they are valid UTF-8 as they are: always so in a
+    /// valid file, except for a match that starts or ends inside a character.
+    pub fn text(&self, range: Range<usize>) -> (&'a [u8], bool) {
+        let is_boundary = |i: usize| self.bytes.get(i).is_none_or(|&b| (b as i8) >= -0x40);
+        let valid = self.utf8 && is_boundary(range.start) && is_boundary(range.end);
+        (&self.bytes[range], valid)
+    }
+
+    /// The matched bytes.
+    pub fn matched(&self, r: &MatchRecord) -> (&'a [u8], bool) {
+        self.text(r.byte_start..r.byte_end)
+    }
+
+    /// The match's first line, without its line ending (always whole characters).
+    pub fn line_text(&self, r: &MatchRecord) -> &'a [u8] {
+        strip_cr(&self.bytes[r.line_start()..r.line_end])
+    }
+
+    /// Up to `-B` lines before the match's first line.
+    pub fn context_before(&self, r: &MatchRecord) -> impl Iterator<Item = &'a [u8]> + 'a {
+        let bytes = self.bytes;
+        lines_before(bytes, r.line_start(), self.before_context).map(move |l| strip_cr(&bytes[l]))
+    }
+
+    /// Up to `-A` lines after the match's last line.
+    pub fn context_after(&self, r: &MatchRecord) -> impl Iterator<Item = &'a [u8]> + 'a {
+        let bytes = self.bytes;
+        lines_after(bytes, r.last_end, self.after_context).map(move |l| strip_cr(&bytes[l]))
+    }
+
+    /// The match's further lines (a multiline match), without line endings.
+    pub fn more_lines(&self, r: &MatchRecord) -> impl Iterator<Item = &'a [u8]> + 'a {
+        let bytes = self.bytes;
+        lines_after(bytes, r.line_end, r.last_line - r.start_line).map(move |l| strip_cr(&bytes[l]))
+    }
+
+    /// The `-r` expansion of the `i`-th record.
+    pub fn replacement(&self, i: usize) -> Option<&'a str> {
+        self.replacements.get(i).map(String::as_str)
+    }
+
+    /// Owned matches, for the printers that keep them (`--max-results`, pretty JSON, human
+    /// output with colour, context or replacements). `file_path` is set in the spans when ids
+    /// are wanted.
+    pub fn to_matches(&self, file_path: Option<&str>) -> Vec<SearchMatch> {
+        let lossy = |text: &[u8]| String::from_utf8_lossy(text).into_owned();
+        self.records
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let mut span = r.bare_span();
+                let mut match_id = String::new();
+                if let Some(path) = file_path {
+                    let mut hex = [0; 16];
+                    crate::span::hex_into(&r.span_id, &mut hex);
+                    span.span_id = String::from_utf8_lossy(&hex).into_owned();
+                    span.file_path = path.to_string();
+                    match_id = r.match_id.to_string();
+                }
+                SearchMatch {
+                    match_id,
+                    span,
+                    matched_text: lossy(self.matched(r).0),
+                    line_text: lossy(self.line_text(r)),
+                    context_before: self.context_before(r).map(lossy).collect(),
+                    context_after: self.context_after(r).map(lossy).collect(),
+                    replacement: self.replacement(i).map(str::to_string),
+                    more_lines: self.more_lines(r).map(lossy).collect(),
+                }
+            })
+            .collect()
+    }
+}

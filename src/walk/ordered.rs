@@ -1,0 +1,333 @@
+//! Work over many items on several threads, with the results handed on in item order as soon
+//! as each is next in line: the parallel half of [`crate::walk`] (a streamed walk feeds it).
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+
+/// Runs `work` on every item with `threads` workers and hands the results to `emit` in item
+/// order, as soon as each is next in line. `emit` returns `false` to stop early.
+/// Memory stays bounded by how far workers run ahead of the slowest item.
+pub fn for_each_ordered<T, R, W, E>(items: &[T], threads: usize, work: W, mut emit: E)
+where
+    T: Sync,
+    R: Send,
+    W: Fn(&T) -> R + Sync,
+    E: FnMut(R) -> bool,
+{
+    if threads <= 1 || items.len() <= 1 {
+        for item in items {
+            if !emit(work(item)) {
+                return;
+            }
+        }
+        return;
+    }
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = mpsc::sync_channel::<(usize, R)>(threads * 64);
+    let work = &work;
+    let next = &next;
+    let stop = &stop;
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let tx = tx.clone();
+            scope.spawn(move || loop {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= items.len() {
+                    break;
+                }
+                if tx.send((i, work(&items[i]))).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        let mut pending: BTreeMap<usize, R> = BTreeMap::new();
+        let mut want = 0;
+        let mut stopped = false;
+        for (i, r) in rx.iter() {
+            if stopped {
+                continue;
+            }
+            pending.insert(i, r);
+            while let Some(r) = pending.remove(&want) {
+                want += 1;
+                if !emit(r) {
+                    stop.store(true, Ordering::Relaxed);
+                    stopped = true;
+                    pending.clear();
+                    break;
+                }
+            }
+        }
+    });
+}
+
+/// Like [`for_each_ordered`], but the items come from `produce` (typically
+/// [`Walker::stream`](crate::walk::Walker::stream), run on its own thread so that work starts before the walk ends), and each
+/// worker keeps a state made by `init` (buffers, a searcher) across its items. Results reach
+/// `emit` in the order `produce` gave the items; `emit` returns `false` to stop everything.
+/// Returns what `produce` returned.
+pub fn for_each_ordered_stream<T, S, R, P, PR, I, W, E>(
+    produce: P,
+    threads: usize,
+    init: I,
+    work: W,
+    emit: E,
+) -> PR
+where
+    T: Send,
+    R: Send,
+    PR: Send,
+    P: FnOnce(&mut dyn FnMut(T) -> bool) -> PR + Send,
+    I: Fn() -> S + Sync,
+    W: Fn(&mut S, T) -> R + Sync,
+    E: FnMut(R) -> bool,
+{
+    for_each_ordered_batches(produce, threads, init, work, |_, _| {}, emit)
+}
+
+/// [`for_each_ordered_stream`], where a worker also gets to finish the results of each batch
+/// of items it worked on (`finish`, with its state, the results in item order) before they are
+/// handed on: for work that is cheaper done on several items together. Single-threaded, each
+/// item is a batch of its own.
+pub fn for_each_ordered_batches<T, S, R, P, PR, I, W, F, E>(
+    produce: P,
+    threads: usize,
+    init: I,
+    work: W,
+    finish: F,
+    mut emit: E,
+) -> PR
+where
+    T: Send,
+    R: Send,
+    PR: Send,
+    P: FnOnce(&mut dyn FnMut(T) -> bool) -> PR + Send,
+    I: Fn() -> S + Sync,
+    W: Fn(&mut S, T) -> R + Sync,
+    F: Fn(&mut S, &mut [R]) + Sync,
+    E: FnMut(R) -> bool,
+{
+    if threads <= 1 {
+        let mut state = init();
+        return produce(&mut |item| {
+            let mut r = [work(&mut state, item)];
+            finish(&mut state, &mut r);
+            let [r] = r;
+            emit(r)
+        });
+    }
+    // Items and results travel in batches: one lock and at most one wake-up per batch, not
+    // per file. The item queue is unbounded (the walk never waits for the workers); results
+    // are bounded, so a slow reader of the output holds the workers back. The calling thread
+    // walks, and between batches hands on the results that are ready; once the walk is done
+    // it waits for the rest. (A walk thread of its own, next to the workers and a thread
+    // waiting on results, made four threads share two cores: twice the context switches.)
+    const BATCH: usize = 16;
+    let stop = AtomicBool::new(false);
+    let queue = BatchQueue::new();
+    let (tx, rx) = mpsc::sync_channel::<Vec<(usize, R)>>(threads * 4);
+    let (stop, queue, init, work, finish) = (&stop, &queue, &init, &work, &finish);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let tx = tx.clone();
+            scope.spawn(move || {
+                let mut state = init();
+                let mut batch = Vec::with_capacity(BATCH);
+                while queue.pop(&mut batch, BATCH) {
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let (indices, mut results): (Vec<usize>, Vec<R>) = batch
+                        .drain(..)
+                        .map(|(i, item)| (i, work(&mut state, item)))
+                        .unzip();
+                    finish(&mut state, &mut results);
+                    let results: Vec<(usize, R)> = indices.into_iter().zip(results).collect();
+                    if tx.send(results).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut order = InOrder {
+            pending: BTreeMap::new(),
+            want: 0,
+            emit: &mut emit,
+            stopped: false,
+        };
+        let mut n = 0usize;
+        let mut batch = Vec::with_capacity(BATCH);
+        let out = produce(&mut |item| {
+            if order.stopped {
+                return false;
+            }
+            batch.push((n, item));
+            n += 1;
+            if batch.len() == BATCH {
+                queue.push(&mut batch, false);
+                while let Ok(results) = rx.try_recv() {
+                    order.take(results);
+                }
+                if order.stopped {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            }
+            !order.stopped
+        });
+        queue.push(&mut batch, true);
+        for results in rx.iter() {
+            order.take(results);
+            if order.stopped {
+                stop.store(true, Ordering::Relaxed);
+            }
+        }
+        out
+    })
+}
+
+/// Results that arrive out of order, handed to `emit` in order.
+struct InOrder<'a, R, E> {
+    pending: BTreeMap<usize, R>,
+    want: usize,
+    emit: &'a mut E,
+    /// `emit` said to stop: later results are dropped.
+    stopped: bool,
+}
+
+impl<R, E: FnMut(R) -> bool> InOrder<'_, R, E> {
+    fn take(&mut self, results: Vec<(usize, R)>) {
+        if self.stopped {
+            return;
+        }
+        self.pending.extend(results);
+        while let Some(r) = self.pending.remove(&self.want) {
+            self.want += 1;
+            if !(self.emit)(r) {
+                self.stopped = true;
+                self.pending.clear();
+                return;
+            }
+        }
+    }
+}
+
+/// The work queue of [`for_each_ordered_stream`]: items in batches, whether the producer is
+/// done, and how many workers wait (a wake-up is a system call: only made for a waiter).
+struct BatchQueue<T> {
+    state: std::sync::Mutex<QueueState<T>>,
+    ready: std::sync::Condvar,
+}
+
+struct QueueState<T> {
+    items: std::collections::VecDeque<T>,
+    done: bool,
+    waiting: usize,
+}
+
+impl<T> BatchQueue<T> {
+    fn new() -> Self {
+        BatchQueue {
+            state: std::sync::Mutex::new(QueueState {
+                items: std::collections::VecDeque::new(),
+                done: false,
+                waiting: 0,
+            }),
+            ready: std::sync::Condvar::new(),
+        }
+    }
+
+    /// Moves `items` into the queue (and marks it finished when `done`), waking a waiting
+    /// worker (all of them at the end).
+    fn push(&self, items: &mut Vec<T>, done: bool) {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        state.items.extend(items.drain(..));
+        state.done |= done;
+        let waiting = state.waiting;
+        drop(state);
+        if done {
+            self.ready.notify_all();
+        } else if waiting > 0 {
+            self.ready.notify_one();
+        }
+    }
+
+    /// Waits for items and moves up to `max` into `out`; `false` once the queue is finished
+    /// and empty.
+    fn pop(&self, out: &mut Vec<T>, max: usize) -> bool {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        while state.items.is_empty() && !state.done {
+            state.waiting += 1;
+            state = self.ready.wait(state).unwrap_or_else(|e| e.into_inner());
+            state.waiting -= 1;
+        }
+        let n = state.items.len().min(max);
+        out.extend(state.items.drain(..n));
+        n > 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ordered_map_keeps_order() {
+        let items: Vec<usize> = (0..500).collect();
+        let mut seen = Vec::new();
+        for_each_ordered(
+            &items,
+            4,
+            |&i| i * 2,
+            |r| {
+                seen.push(r);
+                true
+            },
+        );
+        assert_eq!(seen, items.iter().map(|i| i * 2).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn ordered_stream_keeps_order_and_stops() {
+        for threads in [1, 2, 4] {
+            let mut seen = Vec::new();
+            let produced = for_each_ordered_stream(
+                |push: &mut dyn FnMut(usize) -> bool| (0..1000).take_while(|&i| push(i)).count(),
+                threads,
+                || 0usize,
+                |calls, i| {
+                    *calls += 1;
+                    i * 3
+                },
+                |r| {
+                    seen.push(r);
+                    seen.len() < 700
+                },
+            );
+            assert_eq!(seen, (0..700).map(|i| i * 3).collect::<Vec<_>>());
+            assert!(produced >= 699, "{produced}");
+        }
+    }
+
+    #[test]
+    fn ordered_map_stops_early() {
+        let items: Vec<usize> = (0..500).collect();
+        let mut seen = 0;
+        for_each_ordered(
+            &items,
+            3,
+            |&i| i,
+            |_| {
+                seen += 1;
+                seen < 10
+            },
+        );
+        assert_eq!(seen, 10);
+    }
+}
