@@ -37,8 +37,10 @@ pub struct Worker {
     /// through one small, cache-hot buffer.
     probe: Searcher,
     probe_binary: Searcher,
-    /// The whole file, for the files that match.
+    /// The whole file, for the files that match (up to `SMALL_FILE` bytes; larger ones go
+    /// into `large`).
     buf: Vec<u8>,
+    large: Vec<u8>,
     /// When matches are found by one pass of the regex over a file's bytes rather than line
     /// by line.
     whole: WholeFile,
@@ -71,6 +73,7 @@ impl Worker {
             probe: build(BinaryDetection::none()),
             probe_binary: build(BinaryDetection::quit(0)),
             buf: Vec::with_capacity(256 * 1024),
+            large: Vec::new(),
             pending: None,
             resolved: std::collections::VecDeque::new(),
             spare: None,
@@ -83,9 +86,7 @@ impl Worker {
     /// Keeps a buffer whose bytes are no longer needed for the next file's read.
     fn recycle(&mut self, mut buf: Vec<u8>) {
         buf.clear();
-        if buf.capacity() <= 64 << 20 {
-            self.spare = Some(buf);
-        }
+        self.spare = Some(buf);
     }
 }
 
@@ -200,51 +201,43 @@ pub(super) fn search_file(s: &Shared<'_>, w: &mut Worker, cand: &Candidate) -> F
             return unreadable(cand, &e);
         }
     }
-    if w.buf.len() == SMALL_FILE {
-        // A large file: room for all of it at once, rather than doubling the buffer (each
-        // doubling copies what was read into fresh pages).
-        if let Ok(meta) = file.metadata() {
-            let want = (meta.len() as usize + 1).saturating_sub(w.buf.len());
-            w.buf.reserve_exact(want);
+    if w.buf.len() < SMALL_FILE {
+        // Read to its end already (`read_to_end` saw it).
+        let buf = std::mem::take(&mut w.buf);
+        let outcome = search_bytes(s, w, cand, &buf, true);
+        let keep =
+            matches!(&outcome, FileOutcome::Searched { result: Some(r), .. } if r.checksum_pending);
+        if keep {
+            // The bytes wait for the next file's checksum (see `finish`); the next file is
+            // read into the spare buffer.
+            w.pending = Some(buf);
+            w.buf = w
+                .spare
+                .take()
+                .unwrap_or_else(|| Vec::with_capacity(256 * 1024));
+        } else {
+            w.buf = buf;
         }
+        return outcome;
     }
-    // A file shorter than SMALL_FILE was read to its end already (`read_to_end` saw it).
-    let at_end = w.buf.len() < SMALL_FILE;
-    let outcome = read_rest_and_search(s, w, cand, file, at_end);
-    if w.buf.capacity() > 64 << 20 {
-        w.buf = Vec::with_capacity(256 * 1024);
+    // A large file goes into the worker's large buffer, with room for all of it at once
+    // rather than doubling (each doubling copies what was read into fresh pages). Its
+    // checksum is not left pending: that would keep a second large buffer.
+    let mut large = std::mem::take(&mut w.large);
+    large.clear();
+    large.extend_from_slice(&w.buf);
+    if let Ok(meta) = file.metadata() {
+        let want = (meta.len() as usize + 1).saturating_sub(large.len());
+        large.reserve_exact(want);
     }
-    outcome
-}
-
-/// Reads the rest of `file` (unless it is `at_end`) into the worker's buffer and searches it.
-fn read_rest_and_search(
-    s: &Shared<'_>,
-    w: &mut Worker,
-    cand: &Candidate,
-    mut file: std::fs::File,
-    at_end: bool,
-) -> FileOutcome {
-    use std::io::Read;
-    if !at_end {
-        if let Err(e) = (&mut file).take(u64::MAX).read_to_end(&mut w.buf) {
-            return unreadable(cand, &e);
-        }
+    if let Err(e) = file.read_to_end(&mut large) {
+        w.large = large;
+        return unreadable(cand, &e);
     }
     drop(file);
-    let buf = std::mem::take(&mut w.buf);
-    let outcome = search_bytes(s, w, cand, &buf);
-    let keep =
-        matches!(&outcome, FileOutcome::Searched { result: Some(r), .. } if r.checksum_pending);
-    if keep {
-        // The bytes wait for the next file's (see `finish`); read into the spare buffer.
-        w.pending = Some(buf);
-        w.buf = w
-            .spare
-            .take()
-            .unwrap_or_else(|| Vec::with_capacity(256 * 1024));
-    } else {
-        w.buf = buf;
+    let outcome = search_bytes(s, w, cand, &large, false);
+    if large.capacity() <= 64 << 20 {
+        w.large = large;
     }
     outcome
 }
@@ -311,7 +304,15 @@ fn count_only(
     }
 }
 
-fn search_bytes(s: &Shared<'_>, w: &mut Worker, cand: &Candidate, bytes: &[u8]) -> FileOutcome {
+/// Searches a file's bytes and renders its matches. With `may_defer`, its checksum may be left
+/// pending (see `finish`) if no other file's waits.
+fn search_bytes(
+    s: &Shared<'_>,
+    w: &mut Worker,
+    cand: &Candidate,
+    bytes: &[u8],
+    may_defer: bool,
+) -> FileOutcome {
     let (opts, matcher, want_checksum, render) = (s.opts, s.matcher, s.want_checksum, s.render);
     let nul = memchr::memchr(0, bytes);
     w.records.clear();
@@ -406,10 +407,11 @@ the matches before it are reported",
             w.recycle(previous);
             of_this
         }
-        (true, None) => {
+        (true, None) if may_defer => {
             checksum_pending = true;
             String::new()
         }
+        (true, None) => checksum(bytes),
     };
     let file = SearchFile {
         file_path: cand.display.clone(),
