@@ -73,15 +73,6 @@ pub fn sha256_pair(a: &[u8], b: &[u8]) -> ([u8; 32], [u8; 32]) {
     (digest_bytes(&sa), digest_bytes(&sb))
 }
 
-/// The SHA-256 digest of one message.
-pub fn sha256(message: &[u8]) -> [u8; 32] {
-    let mut state = H0;
-    compress(&mut state, as_blocks(message));
-    let (tail, n) = padded_tail(message);
-    compress(&mut state, &tail[..n]);
-    digest_bytes(&state)
-}
-
 /// The whole 64-byte blocks at the start of `message`.
 fn as_blocks(message: &[u8]) -> &[Block] {
     let (blocks, _) = message.as_chunks::<64>();
@@ -90,7 +81,7 @@ fn as_blocks(message: &[u8]) -> &[Block] {
 
 /// The last, partial block of `message` with SHA-256's padding and length: one or two
 /// blocks, and how many.
-pub fn padded_tail(message: &[u8]) -> ([Block; 2], usize) {
+fn padded_tail(message: &[u8]) -> ([Block; 2], usize) {
     let rest = &message[message.len() / 64 * 64..];
     let mut flat = [0u8; 128];
     flat[..rest.len()].copy_from_slice(rest);
@@ -104,7 +95,7 @@ pub fn padded_tail(message: &[u8]) -> ([Block; 2], usize) {
 }
 
 /// A final state as the digest's bytes.
-pub fn digest_bytes(state: &[u32; 8]) -> [u8; 32] {
+fn digest_bytes(state: &[u32; 8]) -> [u8; 32] {
     let mut out = [0u8; 32];
     for (word, bytes) in state.iter().zip(out.chunks_exact_mut(4)) {
         bytes.copy_from_slice(&word.to_be_bytes());
@@ -289,7 +280,6 @@ mod tests {
                 let (da, db) = sha256_pair(&a, &b);
                 assert_eq!(&da[..], &Sha256::digest(&a)[..], "{len_a} (with {len_b})");
                 assert_eq!(&db[..], &Sha256::digest(&b)[..], "{len_b} (with {len_a})");
-                assert_eq!(&sha256(&a)[..], &Sha256::digest(&a)[..], "{len_a}");
             }
         }
         let (a, b) = (message(1 << 20, 3), message((1 << 20) + 77, 9));

@@ -191,7 +191,8 @@ pub fn compile(src: &str, langs: &[&'static Language]) -> Result<Vec<Compiled>> 
                     .and_then(|roots| l.cut_for_roots(&roots.concat()));
                 ok.push(Compiled {
                     lang: l,
-                    bare: literals::bare_kinds(src, n).map(|b| Bare::new(l, b)),
+                    bare: literals::bare_kinds(src, n)
+                        .map(|b| Bare::new(l, b, prefilter.is_none())),
                     prefilter,
                     cut,
                     query,
@@ -580,24 +581,18 @@ pub struct Bare {
 }
 
 impl Bare {
-    fn new(lang: &Language, patterns: Vec<(String, Vec<String>)>) -> Bare {
-        let ts = lang.ts();
+    /// `prune`: work out which nodes need not be opened (a walk around keyword hits needs not).
+    fn new(lang: &Language, patterns: Vec<(String, Vec<String>)>, prune: bool) -> Bare {
         // Kinds are compared by symbol: several symbols (aliases) can share a name.
-        let by_symbol = (0..ts.node_kind_count() as u16)
-            .map(|id| {
-                let named = ts.node_kind_is_named(id);
-                let kind = ts.node_kind_for_id(id).unwrap_or("");
-                patterns
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, (k, _))| named && k == kind)
-                    .map(|(i, _)| i)
-                    .collect()
-            })
-            .collect();
+        let mut by_symbol = vec![Vec::new(); lang.ts().node_kind_count()];
+        for (i, (kind, _)) in patterns.iter().enumerate() {
+            for id in lang.kind_ids(kind) {
+                by_symbol[id as usize].push(i);
+            }
+        }
         let kinds: Vec<&str> = patterns.iter().map(|(k, _)| k.as_str()).collect();
         Bare {
-            may_contain: Some(lang.may_contain(&kinds)),
+            may_contain: prune.then(|| lang.may_contain(&kinds)),
             patterns,
             by_symbol,
         }
@@ -670,7 +665,11 @@ fn query_file(
     let index = LineIndex::new(source);
     // Around the literals only, when the query allows it; a region parse has no errors (or it
     // would have been replaced by a whole-file parse).
-    let mut hits = c.prefilter.as_ref().map(|f| f.hits(source));
+    let hits = c.prefilter.as_ref().map(|f| {
+        let mut hits = f.hits(source);
+        hits.sort_by_key(|r| (r.start, r.end));
+        hits
+    });
     let (tree, parsed_bytes) = match (&hits, c.cut) {
         (Some(hits), Some(cut)) => {
             let p = c.lang.parse_around(source, &index, hits, cut);
@@ -682,9 +681,6 @@ fn query_file(
         }
         _ => (c.lang.parse(source), source.len()),
     };
-    if let Some(h) = hits.as_mut() {
-        h.sort_by_key(|r| (r.start, r.end));
-    }
     let errors = tree.root_node().has_error();
     let diag =
         errors.then(|| syntax_warning(Code::SyntaxErrors, "ast", &cand.display, &index, &tree));

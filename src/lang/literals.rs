@@ -32,7 +32,7 @@ fn is_word_byte(b: u8) -> bool {
 
 /// Whether `hay[r]` is not part of a longer word: no word byte glued to an end that is a word
 /// byte itself (`macro_rules!` may be followed by a name directly).
-fn whole_word(hay: &[u8], r: &std::ops::Range<usize>) -> bool {
+pub fn whole_word(hay: &[u8], r: &std::ops::Range<usize>) -> bool {
     let (Some(&first), Some(&last)) = (
         hay.get(r.start),
         r.end.checked_sub(1).and_then(|i| hay.get(i)),

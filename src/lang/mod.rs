@@ -49,6 +49,8 @@ pub struct Language {
     pub compiled: OnceLock<Query>,
     /// The grammar's language object (made on first use).
     pub language: OnceLock<tree_sitter::Language>,
+    /// [`Language::keywordless_table`] (made on first use).
+    pub keywordless: OnceLock<Vec<Option<Vec<bool>>>>,
 }
 
 /// What symbol extraction needs to know about a language beyond its query.
@@ -106,7 +108,7 @@ impl Language {
     pub fn parser(&self) -> Parser {
         let mut parser = Parser::new();
         parser
-            .set_language(&(self.grammar)())
+            .set_language(self.ts())
             .expect("grammar ABI is compatible with the tree-sitter crate");
         parser
     }
@@ -249,6 +251,39 @@ impl Language {
         kinds
     }
 
+    /// The symbols of the named node kind `kind` (several when aliases share the name).
+    pub fn kind_ids(&self, kind: &str) -> Vec<u16> {
+        let ts = self.ts();
+        (0..ts.node_kind_count() as u16)
+            .filter(|&id| ts.node_kind_is_named(id) && ts.node_kind_for_id(id) == Some(kind))
+            .collect()
+    }
+
+    /// Per node symbol: `None` unless the kind is one of `rules.keywordless_parents`, else per
+    /// parent symbol whether it fits (see `symbols`: these nodes are always opened).
+    pub(crate) fn keywordless_table(&self) -> &[Option<Vec<bool>>] {
+        self.keywordless.get_or_init(|| {
+            let count = self.ts().node_kind_count();
+            let mut table = vec![None; count];
+            for (kind, parent) in self.rules.keywordless_parents {
+                let parents = match parent {
+                    None => vec![true; count],
+                    Some(p) => {
+                        let mut v = vec![false; count];
+                        self.kind_ids(p)
+                            .into_iter()
+                            .for_each(|id| v[id as usize] = true);
+                        v
+                    }
+                };
+                for id in self.kind_ids(kind) {
+                    table[id as usize] = Some(parents.clone());
+                }
+            }
+            table
+        })
+    }
+
     /// Field names of the grammar.
     pub fn field_names(&self) -> Vec<&str> {
         let ts = self.ts();
@@ -324,23 +359,16 @@ pub fn discard(tree: Tree) {
     }
 }
 
-/// Where `words` occur in `hay` as whole words (not glued to an ASCII letter, digit or `_` at
-/// an end that is one itself), sorted by start.
+/// Where `words` occur in `hay` as whole words (see [`literals::whole_word`]), sorted by start.
 pub fn word_hits(hay: &[u8], words: &[&str]) -> Vec<Range<usize>> {
-    let glued = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
-    let mut out = Vec::new();
-    for w in words {
-        let w = w.as_bytes();
-        let (first, last) = (w[0], w[w.len() - 1]);
-        out.extend(
-            memchr::memmem::find_iter(hay, w)
-                .filter(|&at| {
-                    !(glued(first) && at > 0 && glued(hay[at - 1])
-                        || glued(last) && hay.get(at + w.len()).is_some_and(|&b| glued(b)))
-                })
-                .map(|at| at..at + w.len()),
-        );
-    }
+    let mut out: Vec<Range<usize>> = words
+        .iter()
+        .flat_map(|w| {
+            memchr::memmem::find_iter(hay, w.as_bytes())
+                .map(|at| at..at + w.len())
+                .filter(|r| literals::whole_word(hay, r))
+        })
+        .collect();
     out.sort_by_key(|r| r.start);
     out
 }
@@ -378,6 +406,29 @@ pub(crate) fn python_stdlib_sample() -> Vec<(&'static str, Vec<u8>)> {
     .into_iter()
     .filter_map(|m| std::fs::read(dir.join(m)).ok().map(|src| (m, src)))
     .collect()
+}
+
+/// Every file of a registered language under `path` (itself, if a file), in path order, with
+/// its language and bytes: for tests over real code.
+#[cfg(test)]
+pub(crate) fn source_files(path: &Path) -> Vec<(std::path::PathBuf, &'static Language, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut todo = vec![path.to_path_buf()];
+    while let Some(p) = todo.pop() {
+        if p.is_dir() {
+            let mut entries: Vec<_> = std::fs::read_dir(&p)
+                .into_iter()
+                .flatten()
+                .flatten()
+                .map(|e| e.path())
+                .collect();
+            entries.sort();
+            todo.extend(entries.into_iter().rev());
+        } else if let (Some(l), Ok(src)) = (for_path(&p), std::fs::read(&p)) {
+            out.push((p, l, src));
+        }
+    }
+    out
 }
 
 /// The language registered for a file extension.
@@ -539,15 +590,7 @@ mod tests {
         use std::collections::{BTreeMap, BTreeSet};
         let mut pairs: BTreeMap<&str, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
         let mut files = 0;
-        let mut todo: Vec<std::path::PathBuf> = dirs.to_vec();
-        while let Some(p) = todo.pop() {
-            if p.is_dir() {
-                todo.extend(std::fs::read_dir(&p).unwrap().flatten().map(|e| e.path()));
-                continue;
-            }
-            let (Some(l), Ok(src)) = (for_path(&p), std::fs::read(&p)) else {
-                continue;
-            };
+        for (_, l, src) in dirs.iter().flat_map(|d| source_files(d)) {
             let tree = l.parse(&src);
             if tree.root_node().has_error() {
                 continue;
@@ -575,13 +618,10 @@ mod tests {
         }
         for (lang, by_desc) in pairs {
             let l = by_name(lang).unwrap();
-            let ts = l.ts();
             for (desc, ancestors) in by_desc {
                 let may = l.may_contain(&[desc.as_str()]);
                 for a in ancestors {
-                    let ok = (0..ts.node_kind_count() as u16)
-                        .filter(|&id| ts.node_kind_for_id(id) == Some(a.as_str()))
-                        .all(|id| may[id as usize]);
+                    let ok = l.kind_ids(&a).into_iter().all(|id| may[id as usize]);
                     assert!(
                         ok,
                         "{lang}: a {a} holds a {desc}, but may_contain says it cannot"

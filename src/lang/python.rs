@@ -38,6 +38,7 @@ pub static PYTHON: Language = Language {
     extras: &["comment", "line_continuation"],
     compiled: OnceLock::new(),
     language: OnceLock::new(),
+    keywordless: OnceLock::new(),
 };
 
 /// Node kinds and the keyword tokens every node of the kind holds, as the grammar says (a test

@@ -394,25 +394,11 @@ mod tests {
     }
 
     fn check_dir(dir: &Path, n: &mut usize, files: &mut usize) {
-        let Ok(rd) = std::fs::read_dir(dir) else {
-            return;
-        };
-        let mut entries: Vec<_> = rd.flatten().map(|e| e.path()).collect();
-        entries.sort();
-        for p in entries {
-            if p.is_dir() {
-                check_dir(&p, n, files);
-                continue;
+        for (p, lang, src) in crate::lang::source_files(dir) {
+            if std::str::from_utf8(&src).is_ok() {
+                *n += check_file(lang, &src, &p.display().to_string());
+                *files += 1;
             }
-            let Some(lang) = crate::lang::for_path(&p) else {
-                continue;
-            };
-            let Ok(src) = std::fs::read(&p) else { continue };
-            if std::str::from_utf8(&src).is_err() {
-                continue;
-            }
-            *n += check_file(lang, &src, &p.display().to_string());
-            *files += 1;
         }
     }
 

@@ -80,6 +80,7 @@ pub static RUST: Language = Language {
     extras: &["line_comment", "block_comment"],
     compiled: OnceLock::new(),
     language: OnceLock::new(),
+    keywordless: OnceLock::new(),
 };
 
 /// Node kinds and the keyword tokens every node of the kind holds, as the grammar says (a test

@@ -195,33 +195,17 @@ fn collect_raw<'t>(
     match range {
         // Definitions hold their keyword; the rest sit right under a known parent kind.
         None => {
-            let ts = lang.ts();
-            let kinds = ts.node_kind_count();
-            let mut parent_ok = vec![false; kinds];
-            let mut always: Vec<Option<Vec<bool>>> = vec![None; kinds];
-            for (kind, parent) in lang.rules.keywordless_parents {
-                for id in 0..kinds as u16 {
-                    if ts.node_kind_is_named(id) && ts.node_kind_for_id(id) == Some(*kind) {
-                        always[id as usize] = Some(match parent {
-                            None => vec![true; kinds],
-                            Some(p) => (0..kinds as u16)
-                                .map(|pid| ts.node_kind_for_id(pid) == Some(*p))
-                                .collect(),
-                        });
-                        parent_ok[id as usize] = true;
-                    }
-                }
-            }
+            let table = lang.keywordless_table();
             let hits = super::word_hits(source, lang.rules.definition_words);
             super::walk_hits(
                 tree,
                 &hits,
                 // ERROR nodes have the id u16::MAX, outside the tables.
                 |kind, parent| {
-                    parent_ok.get(kind as usize).is_some_and(|&ok| ok)
-                        && always[kind as usize]
-                            .as_ref()
-                            .is_some_and(|ps| ps.get(parent as usize).is_some_and(|&p| p))
+                    table
+                        .get(kind as usize)
+                        .and_then(Option::as_ref)
+                        .is_some_and(|ps| ps.get(parent as usize).is_some_and(|&p| p))
                 },
                 &mut push,
             );
@@ -673,49 +657,36 @@ mod walk_matches_query {
         let Some(dir) = std::env::var_os("LLM_REGIONS_CORPUS") else {
             return;
         };
-        fn go(dir: &Path, n: &mut usize) {
-            let mut entries: Vec<_> = std::fs::read_dir(dir)
-                .unwrap()
-                .flatten()
-                .map(|e| e.path())
-                .collect();
-            entries.sort();
-            for p in entries {
-                if p.is_dir() {
-                    go(&p, n);
-                } else if let (Some(l), Ok(src)) = (crate::lang::for_path(&p), std::fs::read(&p)) {
-                    let tree = l.parse(&src);
-                    let mut raw = Vec::new();
-                    collect_raw(l, &src, &tree, None, &mut raw);
-                    let mut queried = Vec::new();
-                    collect_raw_query(l, &src, &tree, &mut queried);
-                    let key = |r: &Raw| {
-                        (
-                            r.0,
-                            r.1.start_byte(),
-                            r.1.end_byte(),
-                            r.2.start_byte(),
-                            r.2.end_byte(),
-                        )
-                    };
-                    let mut a: Vec<_> = raw.iter().map(key).collect();
-                    let mut b: Vec<_> = queried.iter().map(key).collect();
-                    a.sort();
-                    a.dedup();
-                    b.sort();
-                    b.dedup();
-                    assert_eq!(
-                        a,
-                        b,
-                        "{}: the walk and the symbol query disagree",
-                        p.display()
-                    );
-                    *n += 1;
-                }
-            }
-        }
         let mut n = 0;
-        go(Path::new(&dir), &mut n);
+        for (p, l, src) in crate::lang::source_files(Path::new(&dir)) {
+            let tree = l.parse(&src);
+            let mut raw = Vec::new();
+            collect_raw(l, &src, &tree, None, &mut raw);
+            let mut queried = Vec::new();
+            collect_raw_query(l, &src, &tree, &mut queried);
+            let key = |r: &Raw| {
+                (
+                    r.0,
+                    r.1.start_byte(),
+                    r.1.end_byte(),
+                    r.2.start_byte(),
+                    r.2.end_byte(),
+                )
+            };
+            let mut a: Vec<_> = raw.iter().map(key).collect();
+            let mut b: Vec<_> = queried.iter().map(key).collect();
+            a.sort();
+            a.dedup();
+            b.sort();
+            b.dedup();
+            assert_eq!(
+                a,
+                b,
+                "{}: the walk and the symbol query disagree",
+                p.display()
+            );
+            n += 1;
+        }
         eprintln!("{n} files: the walk finds what the symbol query finds");
     }
 
