@@ -569,7 +569,7 @@ pub struct TransformArgs {
         requires = "file",
         group = "old_text"
     )]
-    pub old: Option<String>,
+    pub old: Option<std::ffi::OsString>,
     /// Read the text to replace from a file.
     #[arg(
         long,
@@ -586,7 +586,7 @@ pub struct TransformArgs {
         requires = "old_text",
         group = "new_text"
     )]
-    pub new: Option<String>,
+    pub new: Option<std::ffi::OsString>,
     /// Read the replacement text from a file.
     #[arg(
         long,
@@ -666,12 +666,12 @@ impl TransformArgs {
         };
         let input = if let Some(file) = self.file {
             let old = match (self.old, &self.old_file) {
-                (Some(t), _) => t.into_bytes(),
+                (Some(t), _) => os_bytes(&t, "--old")?,
                 (None, Some(p)) => read_arg(p, "--old-file")?,
                 (None, None) => unreachable!("clap requires --old or --old-file"),
             };
             let new = match (self.new, &self.new_file) {
-                (Some(t), _) => t.into_bytes(),
+                (Some(t), _) => os_bytes(&t, "--new")?,
                 (None, Some(p)) => read_arg(p, "--new-file")?,
                 (None, None) => {
                     return Err(Error::new(
@@ -708,6 +708,25 @@ impl TransformArgs {
     }
 }
 
+/// The bytes of an argument given as text (`--content`, `--old`, `--new`): on Unix any bytes
+/// are file content; elsewhere the argument must be valid Unicode.
+fn os_bytes(arg: &std::ffi::OsStr, flag: &str) -> Result<Vec<u8>, Error> {
+    #[cfg(unix)]
+    {
+        let _ = flag;
+        use std::os::unix::ffi::OsStrExt;
+        Ok(arg.as_bytes().to_vec())
+    }
+    #[cfg(not(unix))]
+    arg.to_str().map(|s| s.as_bytes().to_vec()).ok_or_else(|| {
+        Error::new(
+            Code::UsageInvalid,
+            format!("{flag} is not valid Unicode"),
+            format!("pass the text in a file with {flag}-file"),
+        )
+    })
+}
+
 /// `llm write PATH [--content TEXT | --content-file FILE | stdin]`
 #[derive(Debug, Args)]
 #[command(
@@ -728,7 +747,7 @@ pub struct WriteArgs {
     pub path: PathBuf,
     /// The new content as an argument.
     #[arg(long, value_name = "TEXT", conflicts_with = "content_file")]
-    pub content: Option<String>,
+    pub content: Option<std::ffi::OsString>,
     /// Read the new content from a file (`-` for stdin). Without --content or --content-file,
     /// the content is read from stdin.
     #[arg(long, value_name = "FILE")]
@@ -811,7 +830,7 @@ impl WriteArgs {
             )
         };
         let content = match (&self.content, &self.content_file) {
-            (Some(text), None) => text.clone().into_bytes(),
+            (Some(text), None) => os_bytes(text, "--content")?,
             (None, Some(f)) if f.as_os_str() == "-" => read_stdin()?,
             (None, Some(f)) => crate::fsio::read(f, &f.display().to_string())?,
             (None, None) if std::io::stdin().is_terminal() => return Err(no_content()),

@@ -64,6 +64,7 @@ codes! {
     HardLinked = "LLM_E109", Error, "the target has several hard links; an atomic replace would split them";
     WriteFailed = "LLM_E110", Error, "writing failed (permissions, disk full); files already replaced were restored";
     FileExists = "LLM_E111", Rejected, "the file already exists and replacing it was not asked for";
+    PathNotText = "LLM_E112", Error, "the target's path is not valid UTF-8: JSON cannot spell it exactly, so it is never a mutation target";
     // ast
     InvalidQuery = "AST_E001", Error, "the tree-sitter query does not compile for any language it was tried on";
     UnknownLanguage = "AST_E002", Error, "a --lang name is not a registered language";

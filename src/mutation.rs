@@ -185,6 +185,14 @@ pub fn prepare(changes: &[Change], opts: &MutationOptions) -> Result<Prepared, E
     let mut warnings = Vec::new();
     for change in changes {
         let display = display_path(&change.path);
+        if change.path.to_str().is_none() {
+            return Err(Error::new(
+                Code::PathNotText,
+                format!("{display}: the path is not valid UTF-8 (shown lossily)"),
+                "rename the file to a UTF-8 name first (e.g. with `mv`), then edit it",
+            )
+            .with_file(&display));
+        }
         let real = confine.resolve(&change.path, &display)?;
         if files.iter().any(|f: &PreparedFile| f.real == real) {
             return Err(Error::new(

@@ -3,6 +3,7 @@
 mod ast;
 mod find;
 mod generate;
+mod hostile;
 mod patch;
 mod regions;
 mod search;
