@@ -22,6 +22,7 @@ pub mod indent;
 pub mod lang;
 pub mod mutation;
 pub mod output;
+pub mod paths;
 pub mod span;
 pub mod suggest;
 pub mod walk;

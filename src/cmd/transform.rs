@@ -10,8 +10,8 @@ mod request;
 use crate::edit::Edit;
 use crate::envelope::{DiagnosticPayload, Level};
 use crate::error::{Code, Error};
-use crate::fsio::{self, Confinement};
 use crate::mutation::{self, Change, MutationOptions, MutationResult};
+use crate::paths::read_target;
 use crate::span::{checksum, LineIndex};
 use crate::walk::display_path;
 use serde::Serialize;
@@ -116,9 +116,8 @@ pub fn run(opts: &TransformOptions) -> Result<TransformOutcome, Error> {
             all,
         } => {
             let display = display_path(file);
-            // Refuse an outside-root target before reading it.
-            Confinement::new(&mopts.root, mopts.allow_outside_root)?.resolve(file, &display)?;
-            let bytes = fsio::read(file, &display)?;
+            // Read beneath the root, as the write will (an outside target is refused).
+            let bytes = read_target(&mopts.root, mopts.allow_outside_root, file, &display)?;
             check_expected(opts.expected_checksum.as_deref(), &bytes, &display)?;
             let args = exact::ExactArgs {
                 old,
@@ -150,7 +149,7 @@ pub fn run(opts: &TransformOptions) -> Result<TransformOutcome, Error> {
             apply_cli_checksum(&mut planned, opts.expected_checksum.as_deref())?;
             let mut changes = Vec::with_capacity(planned.len());
             for p in planned {
-                changes.push(resolve(p)?);
+                changes.push(resolve(p, mopts)?);
             }
             if changes.iter().all(|c| match &c.content {
                 mutation::Content::Edits(e) => e.is_empty(),
@@ -217,6 +216,7 @@ fn check_expected(expected: Option<&str>, bytes: &[u8], display: &str) -> Result
     let Some(expected) = expected else {
         return Ok(());
     };
+    crate::mutation::valid_checksum(expected, display)?;
     let actual = checksum(bytes);
     if expected.eq_ignore_ascii_case(&actual) {
         return Ok(());
@@ -263,7 +263,7 @@ fn apply_cli_checksum(planned: &mut [Planned], cli: Option<&str>) -> Result<(), 
 /// Turns planned edits into a core [`Change`]: reads the file when an edit needs its bytes
 /// (line/column positions, recorded old texts, templates), and then pins the checksum of
 /// those bytes so the core refuses a file that changed in between.
-fn resolve(p: Planned) -> Result<Change, Error> {
+fn resolve(p: Planned, mopts: &mutation::MutationOptions) -> Result<Change, Error> {
     let needs_bytes = p.edits.iter().any(|e| {
         matches!(e.pos, Pos::Lines { .. })
             || e.old.is_some()
@@ -285,7 +285,7 @@ fn resolve(p: Planned) -> Result<Change, Error> {
         return Ok(Change::edits(p.path, edits, p.expected));
     }
     let display = display_path(&p.path);
-    let bytes = fsio::read(&p.path, &display)?;
+    let bytes = read_target(&mopts.root, mopts.allow_outside_root, &p.path, &display)?;
     check_expected(p.expected.as_deref(), &bytes, &display)?;
     let index = LineIndex::new(&bytes);
     let mut edits = Vec::with_capacity(p.edits.len());

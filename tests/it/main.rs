@@ -5,6 +5,7 @@ mod find;
 mod generate;
 mod hostile;
 mod patch;
+mod races;
 mod regions;
 mod search;
 mod transform;
