@@ -656,12 +656,8 @@ impl TransformArgs {
     ) -> Result<crate::cmd::transform::TransformOptions, Error> {
         use crate::cmd::transform::Input;
         let read_arg = |p: &PathBuf, flag: &str| {
-            std::fs::read(p).map_err(|e| {
-                Error::new(
-                    Code::PathNotFound,
-                    format!("{flag} {}: {e}", p.display()),
-                    format!("pass a readable file to {flag}"),
-                )
+            crate::fsio::read_input(p, &format!("{flag} {}", p.display())).map_err(|e| {
+                Error::new(e.code, e.message, format!("pass a readable file to {flag}"))
             })
         };
         let input = if let Some(file) = self.file {
@@ -832,7 +828,7 @@ impl WriteArgs {
         let content = match (&self.content, &self.content_file) {
             (Some(text), None) => os_bytes(text, "--content")?,
             (None, Some(f)) if f.as_os_str() == "-" => read_stdin()?,
-            (None, Some(f)) => crate::fsio::read(f, &f.display().to_string())?,
+            (None, Some(f)) => crate::fsio::read_input(f, &f.display().to_string())?,
             (None, None) if std::io::stdin().is_terminal() => return Err(no_content()),
             (None, None) => read_stdin()?,
             (Some(_), Some(_)) => return Err(no_content()),

@@ -13,9 +13,70 @@ use std::os::fd::OwnedFd;
 use std::path::Path;
 use std::sync::Arc;
 
-/// Reads a whole file, mapping failures to a coded error about `display`.
+/// Reads a whole file named by a query or a command (a source file, never a mutation's input
+/// text), mapping failures to a coded error about `display`. Opened without blocking and
+/// refused unless a regular file (a FIFO would hang, a device never end); bounded by
+/// [`MAX_TARGET_BYTES`].
 pub fn read(path: &Path, display: &str) -> Result<Vec<u8>, Error> {
-    std::fs::read(path).map_err(|e| {
+    let file = open_nonblocking(path, display)?;
+    refuse_special(file_type(&file, display)?, display)?;
+    read_all(&file, display)
+}
+
+/// Largest input text read from a file, a pipe or a device (`--content-file`, `--old-file`,
+/// `--with`, …): a device like /dev/zero ends in an error here, not in exhausted memory.
+pub const MAX_INPUT_BYTES: u64 = 256 << 20;
+
+/// Reads an input file (`--content-file`, `--with`…): a regular file, or a pipe or device such
+/// as a shell's `<(…)` or /dev/stdin, bounded by [`MAX_INPUT_BYTES`].
+pub fn read_input(path: &Path, display: &str) -> Result<Vec<u8>, Error> {
+    use std::io::Read;
+    let file = open_nonblocking(path, display)?;
+    let kind = file_type(&file, display)?;
+    if matches!(
+        kind,
+        FileType::Directory | FileType::Socket | FileType::BlockDevice
+    ) {
+        refuse_special(kind, display)?;
+    }
+    if kind != FileType::RegularFile {
+        // A pipe opened without blocking would read nothing yet: block from here on.
+        let flags = rustix::fs::fcntl_getfl(&file).unwrap_or(OFlags::empty());
+        let _ = rustix::fs::fcntl_setfl(&file, flags - OFlags::NONBLOCK);
+    }
+    let mut buf = Vec::new();
+    (&file)
+        .take(MAX_INPUT_BYTES + 1)
+        .read_to_end(&mut buf)
+        .map_err(|e| {
+            Error::new(
+                Code::PathUnreadable,
+                format!("{display}: {e}"),
+                "check that the path is readable",
+            )
+            .with_file(display)
+        })?;
+    if buf.len() as u64 > MAX_INPUT_BYTES {
+        return Err(Error::new(
+            Code::TargetTooLarge,
+            format!("{display} gives more than {MAX_INPUT_BYTES} bytes"),
+            "pass a regular file of reasonable size",
+        )
+        .with_file(display));
+    }
+    Ok(buf)
+}
+
+/// Opens `path` for reading (following symlinks, as a query does) without blocking on a FIFO.
+fn open_nonblocking(path: &Path, display: &str) -> Result<File, Error> {
+    rustix::fs::open(
+        path,
+        OFlags::RDONLY | OFlags::NONBLOCK | OFlags::CLOEXEC,
+        Mode::empty(),
+    )
+    .map(File::from)
+    .map_err(|e| {
+        let e = std::io::Error::from(e);
         let (code, fix) = match e.kind() {
             std::io::ErrorKind::NotFound => (
                 Code::PathNotFound,
@@ -31,6 +92,19 @@ pub fn read(path: &Path, display: &str) -> Result<Vec<u8>, Error> {
         };
         Error::new(code, format!("{display}: {e}"), fix).with_file(display)
     })
+}
+
+fn file_type(file: &File, display: &str) -> Result<FileType, Error> {
+    rustix::fs::fstat(file)
+        .map(|st| FileType::from_raw_mode(st.st_mode))
+        .map_err(|e| {
+            Error::new(
+                Code::PathUnreadable,
+                format!("{display}: {}", std::io::Error::from(e)),
+                "check the file's permissions",
+            )
+            .with_file(display)
+        })
 }
 
 /// Metadata of an existing target that a replace must keep.

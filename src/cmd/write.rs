@@ -518,7 +518,7 @@ fn suspicious(opts: &WriteOptions, display: &str, exists: bool) -> Result<(), Er
     if !(opts.overwrite && exists) {
         return Ok(());
     }
-    let Ok(old) = std::fs::read(absolute(&opts.path)) else {
+    let Ok(old) = crate::fsio::read(&absolute(&opts.path), display) else {
         return Ok(()); // the core reports unreadable files
     };
     let new = &opts.content;

@@ -239,3 +239,117 @@ fn a_server_daemon_started_with_setsid_is_killed_too() {
         std::thread::sleep(Duration::from_millis(50));
     }
 }
+
+/// `llm ARGS --json` that must answer (not hang) within a generous bound.
+fn answers(env: &TestEnv, args: &[&str]) -> serde_json::Value {
+    let out = crate::util::llm()
+        .current_dir(env.path())
+        .args(args)
+        .arg("--json")
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    assert!(out.status.code().is_some(), "{args:?}: killed (hung?)");
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{args:?}: not JSON ({e}): {}",
+            String::from_utf8_lossy(&out.stdout)
+        )
+    })
+}
+
+/// The code of the error, or of the first diagnostic.
+fn first_code(v: &serde_json::Value) -> &str {
+    v["error"]["code"]
+        .as_str()
+        .or_else(|| v["diagnostics"][0]["code"].as_str())
+        .unwrap_or_default()
+}
+
+#[test]
+fn fifos_and_devices_are_refused_without_blocking() {
+    let env = TestEnv::new();
+    env.write("ok.py", "def f():\n    pass\n");
+    let fifo = std::ffi::CString::new(env.path().join("p.py").as_os_str().as_bytes()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
+    let cases: &[&[&str]] = &[
+        &["transform", "p.py", "--old", "a", "--new", "b"],
+        &["write", "p.py", "--content", "x = 1\n", "--overwrite"],
+        &["patch", "--file", "p.py", "--symbol", "f", "--delete"],
+        &["ast", "(identifier) @i", "p.py"],
+        &["find", "f", "p.py"],
+        &[
+            "transform",
+            "/dev/zero",
+            "--old",
+            "a",
+            "--new",
+            "b",
+            "--allow-outside-root",
+        ],
+        &["ast", "(identifier) @i", "/dev/zero", "--lang", "python"],
+        &["find", "f", "/dev/zero", "--lang", "python"],
+    ];
+    for args in cases {
+        let v = answers(&env, args);
+        assert_eq!(first_code(&v), "LLM_E108", "{args:?}: {v}");
+    }
+    // An input (not a target) may be a pipe or a device, but is bounded.
+    let v = answers(&env, &["write", "z.txt", "--content-file", "/dev/zero"]);
+    assert_eq!(first_code(&v), "LLM_E115", "{v}");
+    assert!(!env.path().join("z.txt").exists());
+}
+
+#[test]
+fn ast_keeps_only_max_results_matches_of_a_file_in_memory() {
+    use std::os::unix::process::CommandExt;
+    let env = TestEnv::new();
+    let source: String = (0..500).map(|i| format!("x{i} = y + z\n")).collect();
+    env.write("big.py", &source);
+    let alternatives: Vec<String> = (0..400).map(|i| format!("(identifier) @c{i}")).collect();
+    env.write("q.scm", format!("[{}]", alternatives.join(" ")));
+    // 600,000 matches: all of them held at once need far more than 200 MiB of address space.
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("llm"));
+    cmd.current_dir(env.path()).args([
+        "ast",
+        "--query-file",
+        "q.scm",
+        "big.py",
+        "--max-results",
+        "10",
+        "--json",
+    ]);
+    // SAFETY: setrlimit is async-signal-safe; nothing else runs between fork and exec.
+    unsafe {
+        cmd.pre_exec(|| {
+            let lim = libc::rlimit {
+                rlim_cur: 200 << 20,
+                rlim_max: 200 << 20,
+            };
+            if libc::setrlimit(libc::RLIMIT_AS, &lim) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let out = cmd.output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["status"], "partial");
+    assert_eq!(v["data"]["match_count"], 10);
+    assert_eq!(v["data"]["total_count"], 600_000);
+    // The first ten by position: x0 under the first ten alternatives.
+    let m = &v["data"]["matches"];
+    assert!((0..10).all(|i| m[i]["captures"][0]["content"] == "x0" && m[i]["pattern_index"] == 0));
+    let mut names: Vec<&str> = (0..10)
+        .map(|i| m[i]["captures"][0]["name"].as_str().unwrap())
+        .collect();
+    names.dedup();
+    assert_eq!(names.len(), 10, "ten alternatives of the first identifier");
+}

@@ -145,7 +145,13 @@ pub fn plan(opts: &PatchOptions) -> Result<Planned, Error> {
         )
         .with_file(&display)
     })?;
-    let src = crate::fsio::read(&opts.file, &display)?;
+    // Read beneath the root, as the write will (an outside target is refused).
+    let src = crate::paths::read_target(
+        &opts.mutation.root,
+        opts.mutation.allow_outside_root,
+        &opts.file,
+        &display,
+    )?;
     if let Some(expected) = &opts.expected_checksum {
         let actual = checksum(&src);
         if !expected.eq_ignore_ascii_case(&actual) {
@@ -297,7 +303,7 @@ fn plan_rename(
         if std::fs::canonicalize(&c.path).is_ok_and(|p| p == primary) {
             continue;
         }
-        if let Ok(bytes) = std::fs::read(&c.path) {
+        if let Ok(bytes) = crate::fsio::read(&c.path, &c.display) {
             if finder.find(&bytes).is_some() {
                 files.push((c.path.clone(), bytes));
             }
@@ -444,7 +450,7 @@ fn run_checks(paths: &[PathBuf]) -> Vec<ValidatorReport> {
             }
             Some("python") => {
                 let display = display_path(path);
-                let text = std::fs::read(path).unwrap_or_default();
+                let text = crate::fsio::read(path, &display).unwrap_or_default();
                 reports.push(check::python::check(
                     &text,
                     &display,
