@@ -340,7 +340,7 @@ pub fn prepare(changes: &[Change], opts: &MutationOptions) -> Result<Prepared, E
                 .tree
                 .as_ref()
                 .filter(|_| matches!(change.content, Content::Edits(_)));
-            let found = introduced_syntax_errors(
+            let mut found = introduced_syntax_errors(
                 language,
                 old,
                 old_tree,
@@ -350,6 +350,16 @@ pub fn prepare(changes: &[Change], opts: &MutationOptions) -> Result<Prepared, E
                 &display,
                 opts.tool,
             );
+            if language.name == "python" && found.is_empty() {
+                found.extend(introduced_indentation_error(
+                    old,
+                    &after,
+                    &placed,
+                    before.is_none(),
+                    &display,
+                    opts.tool,
+                ));
+            }
             if opts.force {
                 warnings.extend(found.into_iter().map(|mut d| {
                     d.level = Level::Warning;
@@ -546,6 +556,48 @@ fn introduced_syntax_errors(
             d
         })
         .collect()
+}
+
+/// Python's indentation rules, which tree-sitter does not enforce: the first indentation error
+/// of `after` when `before` had none (or it lies in an edited range), as a syntax error.
+fn introduced_indentation_error(
+    before: &[u8],
+    after: &[u8],
+    placed: &[edit::Placed],
+    created: bool,
+    display: &str,
+    tool: &str,
+) -> Option<DiagnosticPayload> {
+    let e = crate::indent::python_indentation_error(after)?;
+    let touches = placed
+        .iter()
+        .any(|p| e.range.start <= p.new.end && p.new.start <= e.range.end);
+    if !created && !touches && crate::indent::python_indentation_error(before).is_some() {
+        return None;
+    }
+    let index = LineIndex::new(after);
+    let line_end =
+        memchr::memchr(b'\n', &after[e.range.start..]).map_or(after.len(), |k| e.range.start + k);
+    let span = index.span(display, e.range.start..line_end);
+    let line = String::from_utf8_lossy(index.line_text(after, span.start_line)).into_owned();
+    let mut d = Error::new(
+        Code::SyntaxIntroduced,
+        format!(
+            "syntax error: {} at {display}:{}:{}",
+            e.message,
+            span.start_line,
+            span.start_col + 1
+        ),
+        "fix the indentation of the new text at this line, or pass --force",
+    )
+    .with_span(span.clone())
+    .with_note(format!(
+        "Python's indentation rules (tree-sitter accepts this); line {}: {line}",
+        span.start_line
+    ))
+    .diagnostic(Level::Error);
+    d.tool = tool.to_string();
+    Some(d)
 }
 
 /// The byte ranges a tree of some regions was parsed from; `None` for a whole-file tree.

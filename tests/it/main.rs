@@ -7,6 +7,7 @@ mod hostile;
 mod patch;
 mod races;
 mod regions;
+mod reindent;
 mod search;
 mod transform;
 mod transform_safety;
