@@ -202,14 +202,6 @@ pub fn prepare(changes: &[Change], opts: &MutationOptions) -> Result<Prepared, E
     let mut warnings = Vec::new();
     for change in changes {
         let display = display_path(&change.path);
-        if change.path.to_str().is_none() {
-            return Err(Error::new(
-                Code::PathNotText,
-                format!("{display}: the path is not valid UTF-8 (shown lossily)"),
-                "rename the file to a UTF-8 name first (e.g. with `mv`), then edit it",
-            )
-            .with_file(&display));
-        }
         let target = match root.resolve(&change.path, &display) {
             Ok(t) => Some(t),
             // A file to create in directories still to be made (`llm write --parents`).
@@ -703,10 +695,12 @@ fn line_changes(
             }
         }
     }
+    // A name with a newline must not break the diff's header lines.
+    let shown = crate::output::human::escape_controls(display);
     let text = want_diff.then(|| {
         diff.unified_diff()
             .context_radius(3)
-            .header(&format!("a/{display}"), &format!("b/{display}"))
+            .header(&format!("a/{shown}"), &format!("b/{shown}"))
             .to_string()
     });
     (added, removed, text)

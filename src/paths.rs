@@ -33,6 +33,25 @@ pub struct Root {
     pub named: PathBuf,
 }
 
+/// Refuses a path JSON cannot spell exactly: not valid UTF-8 (it would be shown lossily), or
+/// holding U+FFFD, the replacement character such a lossy spelling contains — a `file_path`
+/// read back from output that was lossy must never name another file.
+fn unspellable(path: &Path, display: &str) -> Result<(), Error> {
+    let why = match path.to_str() {
+        None => "is not valid UTF-8 (shown lossily)",
+        Some(s) if s.contains('\u{FFFD}') => {
+            "holds U+FFFD, the mark of a name that is not valid UTF-8 shown lossily"
+        }
+        Some(_) => return Ok(()),
+    };
+    Err(Error::new(
+        Code::PathNotText,
+        format!("{display}: the path {why}; it is never a mutation target"),
+        "rename the file to a UTF-8 name first (e.g. with `mv`), then edit it",
+    )
+    .with_file(display))
+}
+
 /// What a walk does with the directories on the way.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Dirs {
@@ -188,6 +207,7 @@ impl Root {
         display: &str,
         dirs: Dirs,
     ) -> Result<(Option<Target>, Vec<PathBuf>), Error> {
+        unspellable(path, display)?;
         let mut listed: Vec<PathBuf> = Vec::new();
         let mut pending: Vec<OsString> = self.relative(path, display)?;
         pending.reverse(); // a stack: next component last

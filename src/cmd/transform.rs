@@ -71,6 +71,12 @@ pub(crate) enum Pos {
         start: (usize, usize),
         end: (usize, usize),
     },
+    /// Byte offsets with the line/column positions sent alongside them, which must agree.
+    Checked {
+        bytes: (usize, usize),
+        start: Option<(usize, usize)>,
+        end: Option<(usize, usize)>,
+    },
 }
 
 /// A template variable: a byte range of the file, or a given text.
@@ -265,7 +271,7 @@ fn apply_cli_checksum(planned: &mut [Planned], cli: Option<&str>) -> Result<(), 
 /// those bytes so the core refuses a file that changed in between.
 fn resolve(p: Planned, mopts: &mutation::MutationOptions) -> Result<Change, Error> {
     let needs_bytes = p.edits.iter().any(|e| {
-        matches!(e.pos, Pos::Lines { .. })
+        matches!(e.pos, Pos::Lines { .. } | Pos::Checked { .. })
             || e.old.is_some()
             || matches!(e.new, NewText::Template(..))
     });
@@ -296,6 +302,27 @@ fn resolve(p: Planned, mopts: &mutation::MutationOptions) -> Result<Change, Erro
                 line_offset(&index, start, i, &display)?,
                 line_offset(&index, end, i, &display)?,
             ),
+            Pos::Checked { bytes, start, end } => {
+                let agrees = |pos: Option<(usize, usize)>, byte: usize| {
+                    pos.is_none_or(|(line, col)| {
+                        index
+                            .line_range(line)
+                            .is_some_and(|r| col <= r.len() && r.start + col == byte)
+                    })
+                };
+                if !agrees(start, bytes.0) || !agrees(end, bytes.1) {
+                    return Err(Error::new(
+                        Code::BadRequest,
+                        format!(
+                            "edit {i}: bytes [{}, {}) and the line/column positions given with them name different places in {display}",
+                            bytes.0, bytes.1
+                        ),
+                        "send positions that agree (as `llm search`/`find` print them), or only one of them",
+                    )
+                    .with_file(&display));
+                }
+                bytes
+            }
         };
         if let Some(old) = &e.old {
             let now = bytes.get(start..end);

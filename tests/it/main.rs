@@ -1,6 +1,7 @@
 //! The one integration-test binary: every test runs the real `llm` binary.
 
 mod ast;
+mod faults;
 mod find;
 mod generate;
 mod hostile;

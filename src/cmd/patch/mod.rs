@@ -153,6 +153,7 @@ pub fn plan(opts: &PatchOptions) -> Result<Planned, Error> {
         &display,
     )?;
     if let Some(expected) = &opts.expected_checksum {
+        crate::mutation::valid_checksum(expected, &display)?;
         let actual = checksum(&src);
         if !expected.eq_ignore_ascii_case(&actual) {
             return Err(Error::new(
