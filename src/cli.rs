@@ -619,7 +619,8 @@ pub struct MutationArgs {
     /// Compute everything and show a unified diff; write nothing.
     #[arg(long)]
     pub dry_run: bool,
-    /// Write even when the change introduces syntax errors (reported as warnings).
+    /// Write even when the change introduces syntax (or Python indentation) errors, reported as
+    /// warnings, or the target is read-only (its mode is kept).
     #[arg(long)]
     pub force: bool,
     /// Workspace root: nothing is written outside it.
@@ -787,7 +788,7 @@ pub struct WriteArgs {
     #[arg(long)]
     pub dry_run: bool,
     /// Write even when validators report errors, or the content looks suspicious (they are
-    /// reported as warnings).
+    /// reported as warnings), or the file to replace is read-only (its mode is kept).
     #[arg(long)]
     pub force: bool,
 }

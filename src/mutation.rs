@@ -748,6 +748,17 @@ impl Prepared {
             .with_file(&f.display)
             .rejected()
         };
+        // Staged first (written and fsynced, the slow part), so that the compare-and-swap, the
+        // last compare and the rename follow each other closely.
+        let mut staged = Vec::with_capacity(self.files.len());
+        for f in &self.files {
+            staged.push(fsio::stage(
+                f.target(),
+                &f.after,
+                f.keep.as_ref(),
+                &f.display,
+            )?);
+        }
         // Compare-and-swap, under the locks: the files must still be what was prepared.
         let mut held: Vec<Option<File>> = Vec::with_capacity(self.files.len());
         for f in &self.files {
@@ -770,15 +781,6 @@ impl Prepared {
                 return Err(changed(f));
             }
             held.push(file);
-        }
-        let mut staged = Vec::with_capacity(self.files.len());
-        for f in &self.files {
-            staged.push(fsio::stage(
-                f.target(),
-                &f.after,
-                f.keep.as_ref(),
-                &f.display,
-            )?);
         }
         let mut done: Vec<usize> = Vec::new();
         for (i, tmp) in staged.into_iter().enumerate() {
