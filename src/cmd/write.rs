@@ -192,7 +192,7 @@ fn write(opts: &WriteOptions) -> Result<WriteOutcome, Error> {
                         };
                         let before = cargo::check(&pkg, None, &copts);
                         let created = make_dirs(&root, &missing, &display)?;
-                        let committed = prepared.commit().inspect_err(|_| remove_dirs(&created))?;
+                        let committed = prepared.commit().inspect_err(|_| remove_dirs(opts, &created))?;
                         let after = cargo::check(&pkg, Some(&abs), &copts);
                         validators.push(judge_cargo(after, &before, &display));
                         placement = Placement::Committed(committed, created);
@@ -284,7 +284,7 @@ fn finish(
             if reject {
                 let result = c.result.clone();
                 let restored = c.rollback();
-                remove_dirs(&created);
+                remove_dirs(opts, &created);
                 if !restored {
                     return Err(Error::new(
                         Code::WriteFailed,
@@ -304,7 +304,7 @@ fn finish(
             } else {
                 let root = crate::paths::Root::open(&opts.root, opts.allow_outside_root)?;
                 let created = make_dirs(&root, &missing, &display)?;
-                let c = p.commit().inspect_err(|_| remove_dirs(&created))?;
+                let c = p.commit().inspect_err(|_| remove_dirs(opts, &created))?;
                 (c.keep().0, true)
             }
         }
@@ -605,9 +605,11 @@ fn make_dirs(
 }
 
 /// Removes directories this run created (deepest first), if they are still empty.
-fn remove_dirs(created: &[PathBuf]) {
-    for d in created {
-        let _ = std::fs::remove_dir(d);
+fn remove_dirs(opts: &WriteOptions, created: &[PathBuf]) {
+    if let Ok(root) = crate::paths::Root::open(&opts.root, opts.allow_outside_root) {
+        for d in created {
+            root.remove_empty_dir(d);
+        }
     }
 }
 

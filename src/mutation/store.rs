@@ -30,6 +30,15 @@ pub fn workspace_top(root: &Path) -> PathBuf {
 pub fn keep(top: &Path, bytes: &[u8]) -> std::io::Result<PathBuf> {
     let base = top.join(".llm");
     let objects = base.join("objects");
+    // Never through a symlink planted in the workspace.
+    for d in [&base, &objects] {
+        if std::fs::symlink_metadata(d).is_ok_and(|m| !m.is_dir()) {
+            return Err(std::io::Error::other(format!(
+                "{} is not a directory (a symlink?)",
+                d.display()
+            )));
+        }
+    }
     std::fs::create_dir_all(&objects)?;
     let ignore = base.join(".gitignore");
     if !ignore.exists() {
