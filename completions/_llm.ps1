@@ -34,6 +34,7 @@ Register-ArgumentCompleter -Native -CommandName 'llm' -ScriptBlock {
             [CompletionResult]::new('transform', 'transform', [CompletionResultType]::ParameterValue, 'Apply byte-span or exact-text edits, guarded by the file''s SHA-256 (atomic, all or nothing)')
             [CompletionResult]::new('patch', 'patch', [CompletionResultType]::ParameterValue, 'Replace, delete, insert beside, or rename a named symbol (function, method, class…)')
             [CompletionResult]::new('write', 'write', [CompletionResultType]::ParameterValue, 'Create or replace a file only when it is valid: tree-sitter syntax, then optionally the language''s checker (--check) and a language server (--lsp)')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print source with line numbers: a named symbol, FILE:START-END, or a --skeleton of every signature with bodies elided')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write shell completions and man pages (for packagers and this repository)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -235,6 +236,24 @@ Register-ArgumentCompleter -Native -CommandName 'llm' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'llm;show' {
+            [CompletionResult]::new('-k', '-k', [CompletionResultType]::ParameterName, 'Only symbols of this kind (repeatable): function, method, struct, class…')
+            [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'Only symbols of this kind (repeatable): function, method, struct, class…')
+            [CompletionResult]::new('--parent', '--parent', [CompletionResultType]::ParameterName, 'Only symbols whose parent (impl type, class, module) has this name')
+            [CompletionResult]::new('--line', '--line', [CompletionResultType]::ParameterName, 'The symbol whose definition contains this line (innermost wins)')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Lines of context before and after a symbol or a range')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Lines of context before and after a symbol or a range')
+            [CompletionResult]::new('--max-bytes', '--max-bytes', [CompletionResultType]::ParameterName, 'Cut the text shown (all views together) at this many bytes, on a line boundary')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output. `auto` colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('--skeleton', '--skeleton', [CompletionResultType]::ParameterName, 'Show every signature of the files under the paths, bodies elided')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Shorthand for `--format json`')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'llm;generate' {
             [CompletionResult]::new('--out-dir', '--out-dir', [CompletionResultType]::ParameterName, 'Directory under which `completions/` and `man/` are written')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)')
@@ -253,6 +272,7 @@ Register-ArgumentCompleter -Native -CommandName 'llm' -ScriptBlock {
             [CompletionResult]::new('transform', 'transform', [CompletionResultType]::ParameterValue, 'Apply byte-span or exact-text edits, guarded by the file''s SHA-256 (atomic, all or nothing)')
             [CompletionResult]::new('patch', 'patch', [CompletionResultType]::ParameterValue, 'Replace, delete, insert beside, or rename a named symbol (function, method, class…)')
             [CompletionResult]::new('write', 'write', [CompletionResultType]::ParameterValue, 'Create or replace a file only when it is valid: tree-sitter syntax, then optionally the language''s checker (--check) and a language server (--lsp)')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print source with line numbers: a named symbol, FILE:START-END, or a --skeleton of every signature with bodies elided')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write shell completions and man pages (for packagers and this repository)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -273,6 +293,9 @@ Register-ArgumentCompleter -Native -CommandName 'llm' -ScriptBlock {
             break
         }
         'llm;help;write' {
+            break
+        }
+        'llm;help;show' {
             break
         }
         'llm;help;generate' {

@@ -34,6 +34,9 @@ _llm() {
             llm,search)
                 cmd="llm__subcmd__search"
                 ;;
+            llm,show)
+                cmd="llm__subcmd__show"
+                ;;
             llm,transform)
                 cmd="llm__subcmd__transform"
                 ;;
@@ -58,6 +61,9 @@ _llm() {
             llm__subcmd__help,search)
                 cmd="llm__subcmd__help__subcmd__search"
                 ;;
+            llm__subcmd__help,show)
+                cmd="llm__subcmd__help__subcmd__show"
+                ;;
             llm__subcmd__help,transform)
                 cmd="llm__subcmd__help__subcmd__transform"
                 ;;
@@ -71,7 +77,7 @@ _llm() {
 
     case "${cmd}" in
         llm)
-            opts="-h -V --format --json --color --help --version search ast find transform patch write generate help"
+            opts="-h -V --format --json --color --help --version search ast find transform patch write show generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -251,7 +257,7 @@ _llm() {
             return 0
             ;;
         llm__subcmd__help)
-            opts="search ast find transform patch write generate help"
+            opts="search ast find transform patch write show generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -335,6 +341,20 @@ _llm() {
             return 0
             ;;
         llm__subcmd__help__subcmd__search)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        llm__subcmd__help__subcmd__show)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -546,6 +566,56 @@ _llm() {
                     return 0
                     ;;
                 -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "human json jsonl" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        llm__subcmd__show)
+            opts="-k -C -h -V --skeleton --kind --parent --line --context --max-bytes --format --json --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --kind)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -k)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --parent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --line)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-bytes)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -31,6 +31,7 @@ set edit:completion:arg-completer[llm] = {|@words|
             cand transform 'Apply byte-span or exact-text edits, guarded by the file''s SHA-256 (atomic, all or nothing)'
             cand patch 'Replace, delete, insert beside, or rename a named symbol (function, method, class…)'
             cand write 'Create or replace a file only when it is valid: tree-sitter syntax, then optionally the language''s checker (--check) and a language server (--lsp)'
+            cand show 'Print source with line numbers: a named symbol, FILE:START-END, or a --skeleton of every signature with bodies elided'
             cand generate 'Write shell completions and man pages (for packagers and this repository)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -225,6 +226,23 @@ set edit:completion:arg-completer[llm] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'llm;show'= {
+            cand -k 'Only symbols of this kind (repeatable): function, method, struct, class…'
+            cand --kind 'Only symbols of this kind (repeatable): function, method, struct, class…'
+            cand --parent 'Only symbols whose parent (impl type, class, module) has this name'
+            cand --line 'The symbol whose definition contains this line (innermost wins)'
+            cand -C 'Lines of context before and after a symbol or a range'
+            cand --context 'Lines of context before and after a symbol or a range'
+            cand --max-bytes 'Cut the text shown (all views together) at this many bytes, on a line boundary'
+            cand --format 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)'
+            cand --color 'When to use colour in human output. `auto` colours a terminal unless NO_COLOR is set'
+            cand --skeleton 'Show every signature of the files under the paths, bodies elided'
+            cand --json 'Shorthand for `--format json`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'llm;generate'= {
             cand --out-dir 'Directory under which `completions/` and `man/` are written'
             cand --format 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)'
@@ -242,6 +260,7 @@ set edit:completion:arg-completer[llm] = {|@words|
             cand transform 'Apply byte-span or exact-text edits, guarded by the file''s SHA-256 (atomic, all or nothing)'
             cand patch 'Replace, delete, insert beside, or rename a named symbol (function, method, class…)'
             cand write 'Create or replace a file only when it is valid: tree-sitter syntax, then optionally the language''s checker (--check) and a language server (--lsp)'
+            cand show 'Print source with line numbers: a named symbol, FILE:START-END, or a --skeleton of every signature with bodies elided'
             cand generate 'Write shell completions and man pages (for packagers and this repository)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -256,6 +275,8 @@ set edit:completion:arg-completer[llm] = {|@words|
         &'llm;help;patch'= {
         }
         &'llm;help;write'= {
+        }
+        &'llm;help;show'= {
         }
         &'llm;help;generate'= {
         }

@@ -39,6 +39,7 @@ complete -c llm -n "__fish_llm_needs_command" -f -a "find" -d 'Symbol definition
 complete -c llm -n "__fish_llm_needs_command" -f -a "transform" -d 'Apply byte-span or exact-text edits, guarded by the file\'s SHA-256 (atomic, all or nothing)'
 complete -c llm -n "__fish_llm_needs_command" -f -a "patch" -d 'Replace, delete, insert beside, or rename a named symbol (function, method, class…)'
 complete -c llm -n "__fish_llm_needs_command" -f -a "write" -d 'Create or replace a file only when it is valid: tree-sitter syntax, then optionally the language\'s checker (--check) and a language server (--lsp)'
+complete -c llm -n "__fish_llm_needs_command" -f -a "show" -d 'Print source with line numbers: a named symbol, FILE:START-END, or a --skeleton of every signature with bodies elided'
 complete -c llm -n "__fish_llm_needs_command" -f -a "generate" -d 'Write shell completions and man pages (for packagers and this repository)'
 complete -c llm -n "__fish_llm_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c llm -n "__fish_llm_using_subcommand search" -s e -l regexp -d 'A pattern to search for (repeatable; a line matching any of them matches). Use it for patterns that start with `-`' -r
@@ -200,6 +201,21 @@ complete -c llm -n "__fish_llm_using_subcommand write" -l force -d 'Write even w
 complete -c llm -n "__fish_llm_using_subcommand write" -l json -d 'Shorthand for `--format json`'
 complete -c llm -n "__fish_llm_using_subcommand write" -s h -l help -d 'Print help'
 complete -c llm -n "__fish_llm_using_subcommand write" -s V -l version -d 'Print version'
+complete -c llm -n "__fish_llm_using_subcommand show" -s k -l kind -d 'Only symbols of this kind (repeatable): function, method, struct, class…' -r
+complete -c llm -n "__fish_llm_using_subcommand show" -l parent -d 'Only symbols whose parent (impl type, class, module) has this name' -r
+complete -c llm -n "__fish_llm_using_subcommand show" -l line -d 'The symbol whose definition contains this line (innermost wins)' -r
+complete -c llm -n "__fish_llm_using_subcommand show" -s C -l context -d 'Lines of context before and after a symbol or a range' -r
+complete -c llm -n "__fish_llm_using_subcommand show" -l max-bytes -d 'Cut the text shown (all views together) at this many bytes, on a line boundary' -r
+complete -c llm -n "__fish_llm_using_subcommand show" -l format -d 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)' -r -f -a "human\t''
+json\t''
+jsonl\t''"
+complete -c llm -n "__fish_llm_using_subcommand show" -l color -d 'When to use colour in human output. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c llm -n "__fish_llm_using_subcommand show" -l skeleton -d 'Show every signature of the files under the paths, bodies elided'
+complete -c llm -n "__fish_llm_using_subcommand show" -l json -d 'Shorthand for `--format json`'
+complete -c llm -n "__fish_llm_using_subcommand show" -s h -l help -d 'Print help'
+complete -c llm -n "__fish_llm_using_subcommand show" -s V -l version -d 'Print version'
 complete -c llm -n "__fish_llm_using_subcommand generate" -l out-dir -d 'Directory under which `completions/` and `man/` are written' -r -F
 complete -c llm -n "__fish_llm_using_subcommand generate" -l format -d 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)' -r -f -a "human\t''
 json\t''
@@ -210,11 +226,12 @@ never\t''"
 complete -c llm -n "__fish_llm_using_subcommand generate" -l json -d 'Shorthand for `--format json`'
 complete -c llm -n "__fish_llm_using_subcommand generate" -s h -l help -d 'Print help'
 complete -c llm -n "__fish_llm_using_subcommand generate" -s V -l version -d 'Print version'
-complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform patch write generate help" -f -a "search" -d 'Regex or literal text search over files and directories (ripgrep\'s engine)'
-complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform patch write generate help" -f -a "ast" -d 'Tree-sitter query search over Rust and Python files; `--tree` prints a file\'s syntax tree'
-complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform patch write generate help" -f -a "find" -d 'Symbol definitions by name or kind, file outlines (`--outline`), references (`--refs`)'
-complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform patch write generate help" -f -a "transform" -d 'Apply byte-span or exact-text edits, guarded by the file\'s SHA-256 (atomic, all or nothing)'
-complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform patch write generate help" -f -a "patch" -d 'Replace, delete, insert beside, or rename a named symbol (function, method, class…)'
-complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform patch write generate help" -f -a "write" -d 'Create or replace a file only when it is valid: tree-sitter syntax, then optionally the language\'s checker (--check) and a language server (--lsp)'
-complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform patch write generate help" -f -a "generate" -d 'Write shell completions and man pages (for packagers and this repository)'
-complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform patch write generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform patch write show generate help" -f -a "search" -d 'Regex or literal text search over files and directories (ripgrep\'s engine)'
+complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform patch write show generate help" -f -a "ast" -d 'Tree-sitter query search over Rust and Python files; `--tree` prints a file\'s syntax tree'
+complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform patch write show generate help" -f -a "find" -d 'Symbol definitions by name or kind, file outlines (`--outline`), references (`--refs`)'
+complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform patch write show generate help" -f -a "transform" -d 'Apply byte-span or exact-text edits, guarded by the file\'s SHA-256 (atomic, all or nothing)'
+complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform patch write show generate help" -f -a "patch" -d 'Replace, delete, insert beside, or rename a named symbol (function, method, class…)'
+complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform patch write show generate help" -f -a "write" -d 'Create or replace a file only when it is valid: tree-sitter syntax, then optionally the language\'s checker (--check) and a language server (--lsp)'
+complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform patch write show generate help" -f -a "show" -d 'Print source with line numbers: a named symbol, FILE:START-END, or a --skeleton of every signature with bodies elided'
+complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform patch write show generate help" -f -a "generate" -d 'Write shell completions and man pages (for packagers and this repository)'
+complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform patch write show generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

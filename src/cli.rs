@@ -102,6 +102,9 @@ pub enum Command {
     /// Create or replace a file only when it is valid: tree-sitter syntax, then optionally the
     /// language's checker (--check) and a language server (--lsp).
     Write(WriteArgs),
+    /// Print source with line numbers: a named symbol, FILE:START-END, or a --skeleton of
+    /// every signature with bodies elided.
+    Show(ShowArgs),
     /// Write shell completions and man pages (for packagers and this repository).
     #[command(hide = true)]
     Generate(GenerateArgs),
@@ -934,6 +937,46 @@ pub struct PatchArgs {
     pub mutation: MutationArgs,
 }
 
+/// `llm show NAME [PATH]... | FILE:START-END | FILE:LINE | --skeleton PATH...`
+#[derive(Debug, Args)]
+#[command(after_help = "Targets:\n  \
+NAME [PATH]...: every definition NAME names under the paths (default: .), selected as `llm patch` \
+selects (`parse`, `Parser::parse`, `Parser.parse`; --kind, --parent, --line)\n  \
+FILE:START-END, FILE:LINE: those lines (--context N adds lines around)\n  \
+--skeleton PATH...: every signature, bodies elided (`…`), a map of a file or tree\n\n\
+Lines are numbered as `cat -n` numbers them. --max-bytes cuts the text on a line boundary and \
+names the lines cut and the command that shows them.\n\n\
+JSON: data.views[] each with mode, file_path, span (of text), text, checksum (of the whole file: \
+pass it as expected_checksum), truncated, omitted {start_line, end_line, lines, bytes, command}, \
+symbol {name, kind, qualified_name, parent, symbol_id, span}.\n\nExamples:\n  \
+llm show Parser::parse src/\n  \
+llm show src/lib.rs:40-80\n  \
+llm show src/lib.rs:120 --context 5\n  \
+llm show --skeleton src/ --max-bytes 8000")]
+pub struct ShowArgs {
+    /// NAME then PATHs, or FILE:START-END / FILE:LINE, or (with --skeleton) PATHs.
+    #[arg(value_name = "TARGET", required_unless_present = "skeleton")]
+    pub targets: Vec<PathBuf>,
+    /// Show every signature of the files under the paths, bodies elided.
+    #[arg(long)]
+    pub skeleton: bool,
+    /// Only symbols of this kind (repeatable): function, method, struct, class…
+    #[arg(short = 'k', long, value_name = "KIND", conflicts_with = "skeleton")]
+    pub kind: Vec<String>,
+    /// Only symbols whose parent (impl type, class, module) has this name.
+    #[arg(long, value_name = "NAME", conflicts_with = "skeleton")]
+    pub parent: Option<String>,
+    /// The symbol whose definition contains this line (innermost wins).
+    #[arg(long, value_name = "N", conflicts_with = "skeleton")]
+    pub line: Option<usize>,
+    /// Lines of context before and after a symbol or a range.
+    #[arg(short = 'C', long, value_name = "N", default_value_t = 0)]
+    pub context: usize,
+    /// Cut the text shown (all views together) at this many bytes, on a line boundary.
+    #[arg(long, value_name = "N")]
+    pub max_bytes: Option<usize>,
+}
+
 /// `llm generate`
 #[derive(Debug, Args)]
 pub struct GenerateArgs {
@@ -1043,6 +1086,7 @@ const COMMAND_NAMES: &[&str] = &[
     "transform",
     "patch",
     "write",
+    "show",
     "generate",
 ];
 

@@ -109,6 +109,11 @@ codes! {
     PatchBadName = "PATCH_E006", Error, "the --rename name is not an identifier";
     PatchCheckFailed = "PATCH_E007", Rejected, "--check found errors the patch introduced; the files were restored";
     PatchBadInput = "PATCH_E008", Error, "stdin is neither text nor the JSON output of `llm find` for one symbol";
+    // show
+    ShowNoSymbol = "SHOW_E001", NoMatches, "no symbol matched NAME (and --kind/--parent/--line) under the paths; the remediation lists close names";
+    ShowBadRange = "SHOW_E002", Error, "FILE:START-END or FILE:LINE names no lines of the file (reversed, zero, or past its end)";
+    ShowArgs = "SHOW_E003", Error, "the arguments name nothing to show (NAME, FILE:START-END, or --skeleton PATH)";
+    ShowNoLanguage = "SHOW_E004", Ok, "a file named for a symbol or a skeleton has no registered language and was skipped (warning)";
 }
 
 /// A failure with a stable code and a remediation. Carried up to the printer, which turns it

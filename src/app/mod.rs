@@ -4,5 +4,6 @@ pub mod ast;
 pub mod find;
 pub mod patch;
 pub mod search;
+pub mod show;
 pub mod transform;
 pub mod write;

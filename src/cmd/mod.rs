@@ -5,6 +5,7 @@ pub mod ast;
 pub mod find;
 pub mod patch;
 pub mod search;
+pub mod show;
 pub mod transform;
 pub mod tree;
 pub mod write;

@@ -6,7 +6,7 @@ mod actions;
 mod select;
 
 pub use actions::Action;
-pub use select::Selector;
+pub use select::{matching, Selector};
 
 use crate::check::{self, ValidatorReport, Verdict};
 use crate::edit::Edit;
