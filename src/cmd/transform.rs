@@ -300,15 +300,18 @@ fn resolve(p: Planned) -> Result<Change, Error> {
         if let Some(old) = &e.old {
             let now = bytes.get(start..end);
             if now != Some(old.as_slice()) {
-                let mut err = Error::new(
-                    Code::OldTextMismatch,
-                    format!(
-                        "edit {i}: {display} does not hold the recorded old text at [{start}, {end}); nothing was written"
-                    ),
-                    "the file changed since the edit was built: re-run the query and rebuild the edit",
-                )
-                .with_file(&display)
-                .rejected();
+                let (message, remediation) = mismatch(
+                    i,
+                    &display,
+                    &bytes,
+                    &index,
+                    start..end,
+                    old,
+                    p.expected.is_some(),
+                );
+                let mut err = Error::new(Code::OldTextMismatch, message, remediation)
+                    .with_file(&display)
+                    .rejected();
                 if start <= end && end <= bytes.len() {
                     err = err.with_span(index.span(&display, start..end));
                 }
@@ -410,6 +413,71 @@ fn expand(t: &str, vars: &[(String, Var)], bytes: &[u8], display: &str) -> Resul
     }
     out.extend_from_slice(rest.as_bytes());
     Ok(out)
+}
+
+/// TRANSFORM_E008's message and remediation. With a matching checksum the file is as the edit
+/// was built from, so the edit's own position is wrong: say what the range holds and where the
+/// recorded text is.
+fn mismatch(
+    i: usize,
+    display: &str,
+    bytes: &[u8],
+    index: &LineIndex,
+    range: std::ops::Range<usize>,
+    old: &[u8],
+    unchanged: bool,
+) -> (String, String) {
+    let at = |r: std::ops::Range<usize>| {
+        let (l, c) = index.position(r.start);
+        format!("line {l}, column {}", c + 1)
+    };
+    if !unchanged {
+        return (
+            format!(
+                "edit {i}: {display} does not hold the recorded old text at [{}, {}) ({}); nothing was written",
+                range.start,
+                range.end,
+                at(range.clone())
+            ),
+            "the file changed since the edit was built: re-run the query and rebuild the edit"
+                .to_string(),
+        );
+    }
+    let short = |b: &[u8]| {
+        let t = String::from_utf8_lossy(b);
+        let t: String = t.chars().take(60).collect();
+        format!("{t:?}")
+    };
+    let holds = bytes.get(range.clone()).map_or(
+        "nothing (the range is past the end of the file)".to_string(),
+        short,
+    );
+    let elsewhere: Vec<usize> = if old.is_empty() {
+        Vec::new()
+    } else {
+        memchr::memmem::find_iter(bytes, old).take(5).collect()
+    };
+    let message = format!(
+        "edit {i}: the file is unchanged (its checksum matches) but the edit's range [{}, {}) ({}) holds {} instead of the recorded old text {}: the edit's position is wrong; nothing was written",
+        range.start,
+        range.end,
+        at(range.clone()),
+        holds,
+        short(old)
+    );
+    let remediation = match elsewhere.as_slice() {
+        [] => "the recorded old text is nowhere in the file: rebuild the edit from the file's current content".to_string(),
+        [one] => format!(
+            "the recorded old text is at [{one}, {}) ({}): fix the edit's position (byte_start/byte_end or its lines) to that",
+            one + old.len(),
+            at(*one..*one)
+        ),
+        many => format!(
+            "the recorded old text occurs at byte offsets {}: point the edit at the one meant",
+            many.iter().map(|o| o.to_string()).collect::<Vec<_>>().join(", ")
+        ),
+    };
+    (message, remediation)
 }
 
 #[cfg(test)]

@@ -220,6 +220,26 @@ pub fn plan(opts: &PatchOptions) -> Result<Planned, Error> {
     };
     let python = language.name == "python";
     let edit = actions::edit_for(&opts.action, &src, &syms, i, &text, python)?;
+    if matches!(opts.action, Action::InsertBefore | Action::InsertAfter) {
+        let before = opts.action == Action::InsertBefore;
+        if let Some(there) = actions::already_inserted(&src, &edit, before) {
+            let index = LineIndex::new(&src);
+            let span = index.span(&display, there);
+            return Err(Error::new(
+                Code::AlreadyApplied,
+                format!(
+                    "the text to insert {} `{}` is already there (line {}): the insert was probably applied before; nothing was written",
+                    if before { "before" } else { "after" },
+                    s.qualified_name,
+                    span.start_line
+                ),
+                "re-read the file: if it already has the text, there is nothing to do",
+            )
+            .with_span(span)
+            .with_note("probably already applied")
+            .rejected());
+        }
+    }
     let span_before = match opts.action {
         Action::Body => s.body_span.clone().unwrap_or_else(|| s.span.clone()),
         _ => s.span.clone(),
