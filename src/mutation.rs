@@ -49,6 +49,8 @@ pub enum Content {
     Edits(Vec<Edit>),
     /// The whole new content (the file may or may not exist; see [`Change::create`]).
     Replace(Vec<u8>),
+    /// Remove the file (it must exist). Restored from its old content if the request fails.
+    Delete,
 }
 
 /// Whether the target may or must exist.
@@ -99,6 +101,30 @@ impl Change {
         self.tree = Some(tree);
         self
     }
+
+    /// Removes an existing file.
+    pub fn delete(path: impl Into<PathBuf>, expected_checksum: Option<String>) -> Self {
+        Change {
+            path: path.into(),
+            content: Content::Delete,
+            expected_checksum,
+            existence: Existence::MustExist,
+            language: None,
+            tree: None,
+        }
+    }
+
+    /// Creates a new file (refused if it exists).
+    pub fn create(path: impl Into<PathBuf>, content: Vec<u8>) -> Self {
+        Change {
+            path: path.into(),
+            content: Content::Replace(content),
+            expected_checksum: None,
+            existence: Existence::MustNotExist,
+            language: None,
+            tree: None,
+        }
+    }
 }
 
 /// Where one edit landed.
@@ -118,6 +144,9 @@ pub struct EditReport {
 pub struct FileReport {
     pub file_path: String,
     pub created: bool,
+    /// The file is removed (`after_checksum` is then empty).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub deleted: bool,
     /// SHA-256 before (null for a created file).
     pub before_checksum: Option<String>,
     pub after_checksum: String,
@@ -163,6 +192,8 @@ struct PreparedFile {
     before: Option<Vec<u8>>,
     after: Vec<u8>,
     keep: Option<Keep>,
+    /// Remove the file instead of writing `after`.
+    delete: bool,
 }
 
 /// Changes computed and validated in memory; nothing written yet.
@@ -254,6 +285,7 @@ pub fn prepare(changes: &[Change], opts: &MutationOptions) -> Result<Prepared, E
                 let applied = edit::apply(old, &adapted, &display)?;
                 (applied.bytes, applied.placed)
             }
+            Content::Delete => (Vec::new(), Vec::new()),
             Content::Replace(new) => {
                 let mut new = adapt(new);
                 if old.starts_with(BOM) && !new.starts_with(BOM) {
@@ -267,8 +299,9 @@ pub fn prepare(changes: &[Change], opts: &MutationOptions) -> Result<Prepared, E
                 (new, placed)
             }
         };
+        let deleting = matches!(change.content, Content::Delete);
         let language = change.language.or_else(|| lang::for_path(&change.path));
-        if let Some(language) = language {
+        if let Some(language) = language.filter(|_| !deleting) {
             let old_tree = change
                 .tree
                 .as_ref()
@@ -312,9 +345,14 @@ pub fn prepare(changes: &[Change], opts: &MutationOptions) -> Result<Prepared, E
         reports.push(FileReport {
             file_path: display.clone(),
             created: before.is_none(),
+            deleted: deleting,
             before_checksum: before_sum,
-            after_checksum: checksum(&after),
-            applied_count: edit_reports.len(),
+            after_checksum: if deleting {
+                String::new()
+            } else {
+                checksum(&after)
+            },
+            applied_count: if deleting { 1 } else { edit_reports.len() },
             edits: edit_reports,
             lines_added,
             lines_removed,
@@ -338,6 +376,7 @@ pub fn prepare(changes: &[Change], opts: &MutationOptions) -> Result<Prepared, E
             before,
             after,
             keep,
+            delete: deleting,
         });
     }
     if !rejected.is_empty() {
@@ -619,14 +658,19 @@ impl Prepared {
         }
         let mut staged = Vec::with_capacity(self.files.len());
         for f in &self.files {
-            staged.push(fsio::stage(&f.real, &f.after, f.keep.as_ref(), &f.display)?);
+            staged.push(if f.delete {
+                None
+            } else {
+                Some(fsio::stage(&f.real, &f.after, f.keep.as_ref(), &f.display)?)
+            });
         }
         let mut done: Vec<usize> = Vec::new();
         for (i, tmp) in staged.into_iter().enumerate() {
             let f = &self.files[i];
-            let installed = match injected_failure(i, &f.display) {
-                Some(e) => Err(e),
-                None => fsio::install(tmp, &f.real, f.before.is_none(), &f.display),
+            let installed = match (injected_failure(i, &f.display), tmp) {
+                (Some(e), _) => Err(e),
+                (None, Some(tmp)) => fsio::install(tmp, &f.real, f.before.is_none(), &f.display),
+                (None, None) => remove(&f.real, &f.display),
             };
             if let Err(e) = installed {
                 let restored = restore(&self.files, &done);
@@ -667,6 +711,20 @@ fn injected_failure(index: usize, display: &str) -> Option<Error> {
         )
         .with_file(display)
     })
+}
+
+/// Removes a file a request deletes (put back from its old content by [`restore`]).
+fn remove(real: &Path, display: &str) -> Result<(), Error> {
+    std::fs::remove_file(real).map_err(|e| {
+        Error::new(
+            Code::WriteFailed,
+            format!("could not remove {display}: {e}"),
+            "check the directory's permissions",
+        )
+        .with_file(display)
+    })?;
+    fsio::sync_dir(real);
+    Ok(())
 }
 
 /// Puts back the old content of the files at `indices` (removes the ones that were created).
@@ -728,3 +786,6 @@ pub fn run(
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod delete_tests;

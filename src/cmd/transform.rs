@@ -154,7 +154,7 @@ pub fn run(opts: &TransformOptions) -> Result<TransformOutcome, Error> {
             }
             if changes.iter().all(|c| match &c.content {
                 mutation::Content::Edits(e) => e.is_empty(),
-                mutation::Content::Replace(_) => false,
+                mutation::Content::Replace(_) | mutation::Content::Delete => false,
             }) {
                 return Err(Error::new(
                     Code::NoEdits,
