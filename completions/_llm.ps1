@@ -35,6 +35,7 @@ Register-ArgumentCompleter -Native -CommandName 'llm' -ScriptBlock {
             [CompletionResult]::new('patch', 'patch', [CompletionResultType]::ParameterValue, 'Replace, delete, insert beside, or rename a named symbol (function, method, class…)')
             [CompletionResult]::new('write', 'write', [CompletionResultType]::ParameterValue, 'Create or replace a file only when it is valid: tree-sitter syntax, then optionally the language''s checker (--check) and a language server (--lsp)')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print source with line numbers: a named symbol, FILE:START-END, or a --skeleton of every signature with bodies elided')
+            [CompletionResult]::new('apply', 'apply', [CompletionResultType]::ParameterValue, 'Apply a unified diff, a Codex patch or a JSONL batch of operations as one all-or-nothing change (add, delete, move, edit, patch symbols)')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write shell completions and man pages (for packagers and this repository)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -254,6 +255,24 @@ Register-ArgumentCompleter -Native -CommandName 'llm' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'llm;apply' {
+            [CompletionResult]::new('--patch', '--patch', [CompletionResultType]::ParameterName, 'Read the patch from FILE instead of stdin (`-` = stdin)')
+            [CompletionResult]::new('--format-in', '--format-in', [CompletionResultType]::ParameterName, 'The input''s format (default: detected)')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Workspace root: nothing is written outside it')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output. `auto` colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'Also run the language''s checker on the real project before and after (as `llm patch --check`); errors the input introduced reject it and the files are restored')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Compute everything and show a unified diff; write nothing')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Write even when the change introduces syntax errors (reported as warnings)')
+            [CompletionResult]::new('--allow-outside-root', '--allow-outside-root', [CompletionResultType]::ParameterName, 'Allow writing outside --root (and through symlinks that leave it)')
+            [CompletionResult]::new('--raw-line-endings', '--raw-line-endings', [CompletionResultType]::ParameterName, 'Keep inserted text byte for byte: do not convert its `\n` to `\r\n` in CRLF files')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Shorthand for `--format json`')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'llm;generate' {
             [CompletionResult]::new('--out-dir', '--out-dir', [CompletionResultType]::ParameterName, 'Directory under which `completions/` and `man/` are written')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)')
@@ -273,6 +292,7 @@ Register-ArgumentCompleter -Native -CommandName 'llm' -ScriptBlock {
             [CompletionResult]::new('patch', 'patch', [CompletionResultType]::ParameterValue, 'Replace, delete, insert beside, or rename a named symbol (function, method, class…)')
             [CompletionResult]::new('write', 'write', [CompletionResultType]::ParameterValue, 'Create or replace a file only when it is valid: tree-sitter syntax, then optionally the language''s checker (--check) and a language server (--lsp)')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print source with line numbers: a named symbol, FILE:START-END, or a --skeleton of every signature with bodies elided')
+            [CompletionResult]::new('apply', 'apply', [CompletionResultType]::ParameterValue, 'Apply a unified diff, a Codex patch or a JSONL batch of operations as one all-or-nothing change (add, delete, move, edit, patch symbols)')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write shell completions and man pages (for packagers and this repository)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -296,6 +316,9 @@ Register-ArgumentCompleter -Native -CommandName 'llm' -ScriptBlock {
             break
         }
         'llm;help;show' {
+            break
+        }
+        'llm;help;apply' {
             break
         }
         'llm;help;generate' {

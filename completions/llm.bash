@@ -16,6 +16,9 @@ _llm() {
             ",$1")
                 cmd="llm"
                 ;;
+            llm,apply)
+                cmd="llm__subcmd__apply"
+                ;;
             llm,ast)
                 cmd="llm__subcmd__ast"
                 ;;
@@ -42,6 +45,9 @@ _llm() {
                 ;;
             llm,write)
                 cmd="llm__subcmd__write"
+                ;;
+            llm__subcmd__help,apply)
+                cmd="llm__subcmd__help__subcmd__apply"
                 ;;
             llm__subcmd__help,ast)
                 cmd="llm__subcmd__help__subcmd__ast"
@@ -77,12 +83,46 @@ _llm() {
 
     case "${cmd}" in
         llm)
-            opts="-h -V --format --json --color --help --version search ast find transform patch write show generate help"
+            opts="-h -V --format --json --color --help --version search ast find transform patch write show apply generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --format)
+                    COMPREPLY=($(compgen -W "human json jsonl" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        llm__subcmd__apply)
+            opts="-h -V --patch --format-in --check --dry-run --force --root --allow-outside-root --raw-line-endings --format --json --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --patch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format-in)
+                    COMPREPLY=($(compgen -W "unified codex jsonl" -- "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "human json jsonl" -- "${cur}"))
                     return 0
@@ -257,8 +297,22 @@ _llm() {
             return 0
             ;;
         llm__subcmd__help)
-            opts="search ast find transform patch write show generate help"
+            opts="search ast find transform patch write show apply generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        llm__subcmd__help__subcmd__apply)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

@@ -32,6 +32,7 @@ set edit:completion:arg-completer[llm] = {|@words|
             cand patch 'Replace, delete, insert beside, or rename a named symbol (function, method, class…)'
             cand write 'Create or replace a file only when it is valid: tree-sitter syntax, then optionally the language''s checker (--check) and a language server (--lsp)'
             cand show 'Print source with line numbers: a named symbol, FILE:START-END, or a --skeleton of every signature with bodies elided'
+            cand apply 'Apply a unified diff, a Codex patch or a JSONL batch of operations as one all-or-nothing change (add, delete, move, edit, patch symbols)'
             cand generate 'Write shell completions and man pages (for packagers and this repository)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -243,6 +244,23 @@ set edit:completion:arg-completer[llm] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'llm;apply'= {
+            cand --patch 'Read the patch from FILE instead of stdin (`-` = stdin)'
+            cand --format-in 'The input''s format (default: detected)'
+            cand --root 'Workspace root: nothing is written outside it'
+            cand --format 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)'
+            cand --color 'When to use colour in human output. `auto` colours a terminal unless NO_COLOR is set'
+            cand --check 'Also run the language''s checker on the real project before and after (as `llm patch --check`); errors the input introduced reject it and the files are restored'
+            cand --dry-run 'Compute everything and show a unified diff; write nothing'
+            cand --force 'Write even when the change introduces syntax errors (reported as warnings)'
+            cand --allow-outside-root 'Allow writing outside --root (and through symlinks that leave it)'
+            cand --raw-line-endings 'Keep inserted text byte for byte: do not convert its `\n` to `\r\n` in CRLF files'
+            cand --json 'Shorthand for `--format json`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'llm;generate'= {
             cand --out-dir 'Directory under which `completions/` and `man/` are written'
             cand --format 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)'
@@ -261,6 +279,7 @@ set edit:completion:arg-completer[llm] = {|@words|
             cand patch 'Replace, delete, insert beside, or rename a named symbol (function, method, class…)'
             cand write 'Create or replace a file only when it is valid: tree-sitter syntax, then optionally the language''s checker (--check) and a language server (--lsp)'
             cand show 'Print source with line numbers: a named symbol, FILE:START-END, or a --skeleton of every signature with bodies elided'
+            cand apply 'Apply a unified diff, a Codex patch or a JSONL batch of operations as one all-or-nothing change (add, delete, move, edit, patch symbols)'
             cand generate 'Write shell completions and man pages (for packagers and this repository)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -277,6 +296,8 @@ set edit:completion:arg-completer[llm] = {|@words|
         &'llm;help;write'= {
         }
         &'llm;help;show'= {
+        }
+        &'llm;help;apply'= {
         }
         &'llm;help;generate'= {
         }

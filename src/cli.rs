@@ -105,6 +105,9 @@ pub enum Command {
     /// Print source with line numbers: a named symbol, FILE:START-END, or a --skeleton of
     /// every signature with bodies elided.
     Show(ShowArgs),
+    /// Apply a unified diff, a Codex patch or a JSONL batch of operations as one all-or-nothing
+    /// change (add, delete, move, edit, patch symbols).
+    Apply(ApplyArgs),
     /// Write shell completions and man pages (for packagers and this repository).
     #[command(hide = true)]
     Generate(GenerateArgs),
@@ -977,6 +980,52 @@ pub struct ShowArgs {
     pub max_bytes: Option<usize>,
 }
 
+/// `llm apply [--patch FILE] [--format-in FORMAT] [OPTIONS]`
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Input (stdin or --patch FILE), detected or forced with --format-in:\n  \
+unified: `diff -u`, `git diff` (new, deleted and renamed files, /dev/null, `\\ No newline at end of \
+file`, several files); hunk line counts are not trusted\n  \
+codex: `*** Begin Patch`, `*** Add File:`/`*** Delete File:`/`*** Update File:`, `*** Move to:`, \
+`@@ CONTEXT` lines, `*** End of File`, `*** End Patch`\n  \
+jsonl: one object per line with `op`: transform (an edit request, or file_path/old/new/all), \
+patch (file, symbol, kind, parent, line, with_text, body/delete/insert_before/insert_after, \
+rename), write (file_path, content, overwrite), delete (file_path), move (from, to); each may \
+carry expected_checksum\n\n\
+Operations run in order on staged copies; the result is one all-or-nothing mutation. Hunks are \
+placed exactly, then ignoring trailing whitespace, indentation, Unicode punctuation (the file's \
+own context lines are kept); the file's line endings and BOM win over the patch's. A hunk that \
+cannot be placed is rejected with the closest region. Adding a file that exists, or moving onto \
+one, is rejected.\n\nJSON: result.format, operations[] (op, file_path, to, message), hunks[] \
+(file_path, index, matched_with, start_line, offset, lines_removed, lines_added), files[] as for \
+every mutation (deleted: true for removed files).\n\nExamples:\n  \
+git diff HEAD~1 | llm apply --dry-run\n  \
+llm apply --patch change.patch --json\n  \
+printf '%s\\n' '{\"op\":\"move\",\"from\":\"a.rs\",\"to\":\"b.rs\"}' | llm apply"
+)]
+pub struct ApplyArgs {
+    /// Read the patch from FILE instead of stdin (`-` = stdin).
+    #[arg(long, value_name = "FILE")]
+    pub patch: Option<PathBuf>,
+    /// The input's format (default: detected).
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format_in: Option<ApplyFormatArg>,
+    /// Also run the language's checker on the real project before and after (as `llm patch
+    /// --check`); errors the input introduced reject it and the files are restored.
+    #[arg(long)]
+    pub check: bool,
+    #[command(flatten)]
+    pub mutation: MutationArgs,
+}
+
+/// `--format-in` values.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum ApplyFormatArg {
+    Unified,
+    Codex,
+    Jsonl,
+}
+
 /// `llm generate`
 #[derive(Debug, Args)]
 pub struct GenerateArgs {
@@ -1087,6 +1136,7 @@ const COMMAND_NAMES: &[&str] = &[
     "patch",
     "write",
     "show",
+    "apply",
     "generate",
 ];
 

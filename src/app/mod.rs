@@ -1,5 +1,6 @@
 //! Glue per subcommand: clap arguments → options → `cmd/` → printer, and the exit code.
 
+pub mod apply;
 pub mod ast;
 pub mod find;
 pub mod patch;

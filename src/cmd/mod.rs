@@ -1,6 +1,7 @@
 //! The commands' logic: each takes plain options and returns data. Nothing here parses
 //! arguments or prints.
 
+pub mod apply;
 pub mod ast;
 pub mod find;
 pub mod patch;

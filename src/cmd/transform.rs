@@ -4,8 +4,8 @@
 //! `--replace` templates) and handed to the mutation core as one all-or-nothing request.
 
 mod chain;
-mod exact;
-mod request;
+pub(crate) mod exact;
+pub(crate) mod request;
 
 use crate::edit::Edit;
 use crate::envelope::{DiagnosticPayload, Level};
@@ -287,9 +287,24 @@ fn resolve(p: Planned) -> Result<Change, Error> {
     let display = display_path(&p.path);
     let bytes = fsio::read(&p.path, &display)?;
     check_expected(p.expected.as_deref(), &bytes, &display)?;
-    let index = LineIndex::new(&bytes);
-    let mut edits = Vec::with_capacity(p.edits.len());
-    for (i, e) in p.edits.into_iter().enumerate() {
+    let expected = Some(p.expected.clone().unwrap_or_else(|| checksum(&bytes)));
+    let edits = resolve_on(p.edits, p.expected.is_some(), &bytes, &display)?;
+    Ok(Change::edits(p.path, edits, expected))
+}
+
+/// The byte edits of planned edits on `bytes` (the file `display` as it is, or as earlier
+/// operations of an `llm apply` batch left it): positions resolved, recorded old texts
+/// checked, templates expanded. `checked` says the caller's checksum matched these bytes.
+pub(crate) fn resolve_on(
+    planned: Vec<PlannedEdit>,
+    checked: bool,
+    bytes: &[u8],
+    display: &str,
+) -> Result<Vec<Edit>, Error> {
+    let display = display.to_string();
+    let index = LineIndex::new(bytes);
+    let mut edits = Vec::with_capacity(planned.len());
+    for (i, e) in planned.into_iter().enumerate() {
         let (start, end) = match e.pos {
             Pos::Bytes(s, end) => (s, end),
             Pos::Lines { start, end } => (
@@ -300,15 +315,8 @@ fn resolve(p: Planned) -> Result<Change, Error> {
         if let Some(old) = &e.old {
             let now = bytes.get(start..end);
             if now != Some(old.as_slice()) {
-                let (message, remediation) = mismatch(
-                    i,
-                    &display,
-                    &bytes,
-                    &index,
-                    start..end,
-                    old,
-                    p.expected.is_some(),
-                );
+                let (message, remediation) =
+                    mismatch(i, &display, bytes, &index, start..end, old, checked);
                 let mut err = Error::new(Code::OldTextMismatch, message, remediation)
                     .with_file(&display)
                     .rejected();
@@ -320,7 +328,7 @@ fn resolve(p: Planned) -> Result<Change, Error> {
         }
         let new = match e.new {
             NewText::Text(t) => t,
-            NewText::Template(t, vars) => expand(&t, &vars, &bytes, &display)?,
+            NewText::Template(t, vars) => expand(&t, &vars, bytes, &display)?,
         };
         edits.push(Edit {
             byte_start: start,
@@ -328,11 +336,7 @@ fn resolve(p: Planned) -> Result<Change, Error> {
             new_content: new,
         });
     }
-    Ok(Change::edits(
-        p.path,
-        edits,
-        Some(p.expected.unwrap_or_else(|| checksum(&bytes))),
-    ))
+    Ok(edits)
 }
 
 /// The byte offset of a `(line, col)` position; refuses positions outside the file.

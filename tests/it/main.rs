@@ -1,5 +1,6 @@
 //! The one integration-test binary: every test runs the real `llm` binary.
 
+mod apply;
 mod ast;
 mod find;
 mod generate;
