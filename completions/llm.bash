@@ -451,7 +451,7 @@ _llm() {
             return 0
             ;;
         llm__subcmd__patch)
-            opts="-k -h -V --file --symbol --kind --parent --line --with --with-text --body --delete --insert-before --insert-after --rename --check --in --expected-checksum --dry-run --force --root --allow-outside-root --raw-line-endings --format --json --color --help --version"
+            opts="-k -h -V --file --symbol --kind --parent --line --with --with-text --body --delete --insert-before --insert-after --rename --check --in --certain-only --in-comments --in-strings --expected-checksum --dry-run --force --root --allow-outside-root --raw-line-endings --format --json --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -885,7 +885,13 @@ spaces as the file uses. Stdin is the new text, or the JSON output of `llm find`
 (then its checksum guards the patch and --with/--with-text give the text).\n\nExamples:\n  \
 llm patch --file src/lib.rs --symbol Parser::parse --with new_parse.rs\n  \
 llm patch --file app.py --symbol Shape.area --body --with-text 'return 0'\n  \
-llm patch --file src/util.rs --symbol inc --rename increment --dry-run"
+llm patch --file src/util.rs --symbol inc --rename increment --dry-run\n\n\
+--rename classifies every occurrence: certain (the definition, Owner::name, self.name/Self::name \
+inside the owner's impl or class, imports), possible (a method call on a receiver of unknown \
+type), excluded (through another type, or another type's definition: never renamed). Certain and \
+possible are renamed (--certain-only narrows); result.sites[] lists each with its class, and \
+result.leftovers[] the occurrences in comments, strings, docstrings and doctests \
+(--in-comments/--in-strings rename those too)."
 )]
 pub struct PatchArgs {
     /// The file holding the symbol.
@@ -932,6 +938,16 @@ pub struct PatchArgs {
     /// Where --rename looks for references (repeatable; default: --root).
     #[arg(long = "in", value_name = "PATH", requires = "rename")]
     pub rename_in: Vec<PathBuf>,
+    /// With --rename: rewrite only `certain` sites (not method calls on receivers of unknown
+    /// type, which are `possible`).
+    #[arg(long, requires = "rename")]
+    pub certain_only: bool,
+    /// With --rename: also rewrite the name in comments, doc comments and doctests.
+    #[arg(long, requires = "rename")]
+    pub in_comments: bool,
+    /// With --rename: also rewrite the name in string literals and docstrings.
+    #[arg(long, requires = "rename")]
+    pub in_strings: bool,
     /// Refuse (status `rejected`) unless the file's SHA-256 is this, e.g. the `checksum` of a
     /// prior `llm find` (piping that output on stdin sets it).
     #[arg(long, value_name = "SHA256")]

@@ -330,6 +330,11 @@ fn patch_op(
                     .collect()
             })
             .unwrap_or_default(),
+        rename_scope: patch::RenameScope {
+            certain_only: flag(v, "certain_only"),
+            in_comments: flag(v, "in_comments"),
+            in_strings: flag(v, "in_strings"),
+        },
         check: false,
         mutation: mopts.clone(),
     };

@@ -33,6 +33,8 @@ pub struct PatchOptions {
     pub expected_checksum: Option<String>,
     /// Where `--rename` looks for references (default: the workspace root).
     pub rename_paths: Vec<PathBuf>,
+    /// Which classes of site a rename rewrites.
+    pub rename_scope: RenameScope,
     /// `--check`: run the language's own checker on the real project before and after; errors
     /// the patch introduced reject it and the files are restored.
     pub check: bool,
@@ -50,15 +52,45 @@ pub struct PatchedSymbol {
     pub language: &'static str,
 }
 
-/// One place a rename changed.
+/// One occurrence of the old name a rename looked at.
 #[derive(Debug, Clone, Serialize)]
 pub struct RenameSite {
     /// The old identifier's span (before the rename).
     pub span: Span,
     pub context: symbols::RefContext,
     pub is_definition: bool,
+    /// `certain` (the definition and what the syntax ties to it), `possible` (a receiver of
+    /// unknown type), `excluded` (through another type, or another type's definition).
+    pub class: &'static str,
+    /// Whether this site was rewritten.
+    pub renamed: bool,
     /// The line as it was.
     pub line_text: String,
+}
+
+/// A textual occurrence of the old name outside code: in a comment (doc comments and
+/// doctests included) or a string (docstrings included).
+#[derive(Debug, Clone, Serialize)]
+pub struct Leftover {
+    pub span: Span,
+    /// `comment`, `string` or `other`.
+    pub kind: &'static str,
+    /// What the text around it says (`Other::name` is `excluded`).
+    pub class: &'static str,
+    /// Rewritten (--in-comments / --in-strings).
+    pub renamed: bool,
+    pub line_text: String,
+}
+
+/// What a rename covers besides certain sites.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RenameScope {
+    /// Only `certain` sites (not method calls on receivers of unknown type).
+    pub certain_only: bool,
+    /// Also occurrences in comments, doc comments and doctests.
+    pub in_comments: bool,
+    /// Also occurrences in string literals and docstrings.
+    pub in_strings: bool,
 }
 
 /// `result` of a patch.
@@ -74,9 +106,12 @@ pub struct PatchResult {
     pub span_after: Span,
     #[serde(flatten)]
     pub mutation: MutationResult,
-    /// Every site a rename changed, in every file.
+    /// Every site a rename looked at, in every file, with its class.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub sites: Vec<RenameSite>,
+    /// A rename's textual occurrences in comments and strings.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub leftovers: Option<Vec<Leftover>>,
     /// `--check` runs (cargo check / python compile), judged against the run before the patch.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub validators: Vec<ValidatorReport>,
@@ -90,6 +125,7 @@ pub struct Planned {
     pub symbol: PatchedSymbol,
     pub span_before: Span,
     pub sites: Vec<RenameSite>,
+    pub leftovers: Option<Vec<Leftover>>,
     pub message: String,
 }
 
@@ -124,6 +160,7 @@ impl Planned {
             span_after,
             mutation: m,
             sites,
+            leftovers: None,
             validators: Vec::new(),
         }
     }
@@ -176,7 +213,7 @@ pub fn plan(opts: &PatchOptions) -> Result<Planned, Error> {
             .unwrap_or_else(|| checksum(&src)),
     );
     if let Action::Rename(new) = &opts.action {
-        return rename::plan_rename(opts, language, s, symbol, new, &src, checksum_now);
+        return rename::plan_rename(opts, language, &syms, i, symbol, new, &src, checksum_now);
     }
     let edit = action_edit(opts, language, &src, &syms, i, &display)?;
     let span_before = match opts.action {
@@ -192,6 +229,7 @@ pub fn plan(opts: &PatchOptions) -> Result<Planned, Error> {
         symbol,
         span_before,
         sites: Vec::new(),
+        leftovers: None,
         message,
     })
 }
@@ -328,11 +366,13 @@ pub fn run(opts: &PatchOptions) -> Result<(PatchResult, String, Vec<DiagnosticPa
         symbol,
         span_before,
         sites,
+        leftovers,
         message,
     } = plan(opts)?;
     if opts.mutation.dry_run {
         let diags = prepared.diagnostics.clone();
-        let result = Planned::result(symbol, &opts.action, span_before, sites, prepared.result);
+        let mut result = Planned::result(symbol, &opts.action, span_before, sites, prepared.result);
+        result.leftovers = leftovers;
         return Ok((
             result,
             format!("dry run: {message} (nothing written)"),
@@ -385,6 +425,7 @@ pub fn run(opts: &PatchOptions) -> Result<(PatchResult, String, Vec<DiagnosticPa
     let (m, diags) = committed.keep();
     let mut result = Planned::result(symbol, &opts.action, span_before, sites, m);
     result.validators = validators;
+    result.leftovers = leftovers;
     Ok((result, message, diags))
 }
 
