@@ -961,7 +961,7 @@ pub struct PatchArgs {
 #[command(after_help = "Targets:\n  \
 NAME [PATH]...: every definition NAME names under the paths (default: .), selected as `llm patch` \
 selects (`parse`, `Parser::parse`, `Parser.parse`; --kind, --parent, --line)\n  \
-FILE:START-END, FILE:LINE: those lines (--context N adds lines around)\n  \
+FILE:START-END, FILE:LINE: those lines (--context N adds lines around); FILE alone: the whole file\n  \
 --skeleton PATH...: every signature, bodies elided (`…`), a map of a file or tree\n\n\
 Lines are numbered as `cat -n` numbers them. --max-bytes cuts the text on a line boundary and \
 names the lines cut and the command that shows them.\n\n\

@@ -89,7 +89,8 @@ fn options(args: ShowArgs) -> Result<ShowOptions, Error> {
             ));
         };
         let rest: Vec<PathBuf> = targets.collect();
-        if let Some((file, start, end)) = parse_range(&first) {
+        let whole = (rest.is_empty() && first.is_file()).then(|| (first.clone(), 1, usize::MAX));
+        if let Some((file, start, end)) = whole.or_else(|| parse_range(&first)) {
             if !rest.is_empty() || !args.kind.is_empty() || args.parent.is_some() {
                 return Err(Error::new(
                     Code::ShowArgs,

@@ -233,7 +233,7 @@ fn range_view(
     }
     let (a, b) = (
         start.saturating_sub(context).max(1),
-        (end + context).min(count),
+        end.saturating_add(context).min(count),
     );
     let mut v = src.view("range", a, b);
     v.language = lang::for_path(file).map(|l| l.name);

@@ -565,3 +565,26 @@ fn human_output_and_patch_file() {
     );
     assert!(text.contains("-a\n+b\n"), "{text}");
 }
+
+#[test]
+fn check_rejects_what_only_the_checker_sees_and_restores() {
+    let env = TestEnv::new();
+    env.write("mod.py", "X = 1\n");
+    env.write("b.txt", "b\n");
+    let patch = "*** Begin Patch\n*** Update File: mod.py\n@@\n-X = 1\n+X = 1\n+return X\n*** Update File: b.txt\n@@\n-b\n+c\n*** End Patch\n";
+    let (v, code) = apply(&env, &["--check"], patch);
+    assert_eq!(
+        (code, v["error"]["code"].as_str()),
+        (1, Some("APPLY_E006")),
+        "{v}"
+    );
+    assert!(
+        v["error"]["message"].as_str().unwrap().contains("restored"),
+        "{v}"
+    );
+    assert_eq!(env.read("mod.py"), b"X = 1\n");
+    assert_eq!(env.read("b.txt"), b"b\n");
+    // Without --check the syntax gate alone lets it through (tree-sitter parses it).
+    let (v, code) = apply(&env, &["--dry-run"], patch);
+    assert_eq!(code, 0, "{v}");
+}

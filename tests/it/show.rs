@@ -230,3 +230,18 @@ fn jsonl_streams_views_then_a_summary() {
     assert_eq!(lines[2]["type"], "summary");
     assert_eq!(lines[2]["data"]["view_count"], 2);
 }
+
+#[test]
+fn a_file_alone_is_shown_whole_and_cut_by_max_bytes() {
+    let env = TestEnv::new();
+    env.write("a.txt", "one\ntwo\nthree\n");
+    let (v, code) = env.json(&["show", "a.txt", "--json"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["data"]["views"][0]["text"], "one\ntwo\nthree\n");
+    let (v, _) = env.json(&["show", "a.txt", "--max-bytes", "8", "--json"]);
+    assert_eq!(v["data"]["views"][0]["text"], "one\ntwo\n");
+    assert_eq!(
+        v["data"]["views"][0]["omitted"]["command"],
+        "llm show a.txt:3-3"
+    );
+}
