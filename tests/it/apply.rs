@@ -588,3 +588,27 @@ fn check_rejects_what_only_the_checker_sees_and_restores() {
     let (v, code) = apply(&env, &["--dry-run"], patch);
     assert_eq!(code, 0, "{v}");
 }
+
+#[test]
+fn deleting_or_moving_a_symlink_is_refused() {
+    let env = TestEnv::new();
+    env.write("target.txt", "t\n");
+    std::os::unix::fs::symlink("target.txt", env.path().join("link.txt")).unwrap();
+    for patch in [
+        "*** Begin Patch\n*** Delete File: link.txt\n*** End Patch\n",
+        "*** Begin Patch\n*** Update File: link.txt\n*** Move to: other.txt\n@@\n-t\n+u\n*** End Patch\n",
+    ] {
+        let (v, code) = apply(&env, &[], patch);
+        assert_eq!((code, v["error"]["code"].as_str()), (2, Some("LLM_E108")), "{v}");
+        assert_eq!(env.read("target.txt"), b"t\n");
+        assert!(std::fs::symlink_metadata(env.path().join("link.txt")).unwrap().file_type().is_symlink());
+    }
+    // Updating through the link edits its target, as every mutation does.
+    let (v, code) = apply(
+        &env,
+        &[],
+        "*** Begin Patch\n*** Update File: link.txt\n@@\n-t\n+u\n*** End Patch\n",
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(env.read("target.txt"), b"u\n");
+}

@@ -197,7 +197,16 @@ impl Stage {
 
     /// Removes a file (it must exist now).
     pub(crate) fn remove(&mut self, path: &Path, what: &str) -> Result<Vec<u8>, Error> {
-        let (bytes, _) = self.read(path, what)?;
+        let (bytes, display) = self.read(path, what)?;
+        // Removing goes through a link to its target: refuse rather than leave a dangling link.
+        if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Err(Error::new(
+                Code::NotAFile,
+                format!("{what}: {display} is a symbolic link; removing or moving it would act on its target"),
+                "delete or move the link with the shell (`rm`, `git mv`), or name its target",
+            )
+            .with_file(&display));
+        }
         self.entry(path)?.current = None;
         Ok(bytes)
     }
