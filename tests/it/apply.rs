@@ -564,6 +564,17 @@ fn human_output_and_patch_file() {
         "{text}"
     );
     assert!(text.contains("-a\n+b\n"), "{text}");
+    env.write("gone.txt", "g\n");
+    let out = env
+        .llm(&["apply", "--dry-run"])
+        .write_stdin("*** Begin Patch\n*** Delete File: gone.txt\n*** End Patch\n")
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("  gone.txt: +0 -1 (1 edit) [deleted]"),
+        "{text}"
+    );
 }
 
 #[test]
