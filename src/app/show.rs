@@ -107,12 +107,21 @@ fn options(args: ShowArgs) -> Result<ShowOptions, Error> {
                     "name the symbol in UTF-8, or show a FILE:START-END range",
                 ));
             };
-            if name.contains(':')
-                && name.rsplit_once(':').is_some_and(|(f, l)| {
-                    !f.ends_with(':') && l.split('-').all(|n| n.parse::<usize>().is_ok())
-                })
-            {
-                let file = name.rsplit_once(':').map(|(f, _)| f).unwrap_or_default();
+            let looks_like_range = name.rsplit_once(':').filter(|(f, l)| {
+                !f.is_empty()
+                    && !f.ends_with(':')
+                    && !l.is_empty()
+                    && l.split('-')
+                        .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+            });
+            if let Some((file, lines)) = looks_like_range {
+                if std::path::Path::new(file).is_file() {
+                    return Err(Error::new(
+                        Code::ShowBadRange,
+                        format!("{file}:{lines}: the line numbers are too large"),
+                        format!("pass lines of the file, e.g. `llm show {file}:1-40`"),
+                    ));
+                }
                 return Err(Error::new(
                     Code::PathNotFound,
                     format!("{file}: no such file"),
