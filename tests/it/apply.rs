@@ -623,3 +623,44 @@ fn deleting_or_moving_a_symlink_is_refused() {
     assert_eq!(code, 0, "{v}");
     assert_eq!(env.read("target.txt"), b"u\n");
 }
+
+#[test]
+fn git_modes_and_moves_keep_permission_bits() {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    let repo = tempfile::tempdir().unwrap();
+    let r = repo.path();
+    git(r, &["init", "-q"]);
+    std::fs::write(r.join("run.sh"), "echo run\n").unwrap();
+    std::fs::write(r.join("tool.sh"), "echo tool\n").unwrap();
+    std::fs::set_permissions(r.join("run.sh"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    git(r, &["add", "-A"]);
+    git(r, &["commit", "-qm", "one"]);
+    std::fs::create_dir(r.join("bin")).unwrap();
+    git(r, &["mv", "run.sh", "bin/run.sh"]);
+    std::fs::set_permissions(r.join("tool.sh"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::write(r.join("new.sh"), "echo new\n").unwrap();
+    std::fs::set_permissions(r.join("new.sh"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    git(r, &["add", "-A"]);
+    git(r, &["commit", "-qm", "two"]);
+    let diff = String::from_utf8(git(r, &["diff", "-M", "HEAD~1", "HEAD"])).unwrap();
+    let env = TestEnv::new();
+    env.write("run.sh", "echo run\n");
+    env.write("tool.sh", "echo tool\n");
+    std::fs::set_permissions(
+        env.path().join("run.sh"),
+        std::fs::Permissions::from_mode(0o755),
+    )
+    .unwrap();
+    std::fs::set_permissions(
+        env.path().join("tool.sh"),
+        std::fs::Permissions::from_mode(0o644),
+    )
+    .unwrap();
+    let (v, code) = apply(&env, &[], &diff);
+    assert_eq!(code, 0, "{v}\n{diff}");
+    assert_eq!(mode(&env.path().join("bin/run.sh")), 0o755);
+    assert_eq!(mode(&env.path().join("tool.sh")), 0o755);
+    assert_eq!(mode(&env.path().join("new.sh")), 0o755);
+    assert!(!env.path().join("run.sh").exists());
+}

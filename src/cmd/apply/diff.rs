@@ -63,6 +63,8 @@ pub struct FilePatch {
     pub hunks: Vec<Hunk>,
     /// Codex patches end every file they write with a newline.
     pub codex: bool,
+    /// Permission bits git's `new file mode`/`new mode` gives the file (e.g. `0o755`).
+    pub mode: Option<u32>,
 }
 
 /// The input formats.
@@ -174,6 +176,7 @@ pub fn parse_codex(text: &str) -> Result<Vec<FilePatch>, Error> {
                 move_to: None,
                 hunks: vec![hunk],
                 codex: true,
+                mode: None,
             });
             continue;
         }
@@ -184,6 +187,7 @@ pub fn parse_codex(text: &str) -> Result<Vec<FilePatch>, Error> {
                 move_to: None,
                 hunks: Vec::new(),
                 codex: true,
+                mode: None,
             });
             i += 1;
             continue;
@@ -267,6 +271,7 @@ pub fn parse_codex(text: &str) -> Result<Vec<FilePatch>, Error> {
                 move_to,
                 hunks,
                 codex: true,
+                mode: None,
             });
             continue;
         }
@@ -322,6 +327,7 @@ struct Headers {
     rename_to: Option<String>,
     new_file: bool,
     deleted: bool,
+    mode: Option<u32>,
     git: Option<(String, String)>,
 }
 
@@ -424,8 +430,11 @@ pub fn parse_unified(text: &str) -> Result<Vec<FilePatch>, Error> {
                 h.rename_from = Some(p.to_string());
             } else if let Some(p) = l.strip_prefix("rename to ") {
                 h.rename_to = Some(p.to_string());
-            } else if l.starts_with("new file mode") {
+            } else if let Some(m) = l.strip_prefix("new file mode ") {
                 h.new_file = true;
+                h.mode = u32::from_str_radix(m.trim(), 8).ok().map(|m| m & 0o7777);
+            } else if let Some(m) = l.strip_prefix("new mode ") {
+                h.mode = u32::from_str_radix(m.trim(), 8).ok().map(|m| m & 0o7777);
             } else if l.starts_with("deleted file mode") {
                 h.deleted = true;
             } else if l.starts_with("Binary files ") || l.starts_with("GIT binary patch") {
@@ -521,8 +530,7 @@ fn finish(h: Headers, hunks: Vec<Hunk>, line: usize) -> Result<Option<FilePatch>
         Kind::Update => to.filter(|t| *t != path).map(PathBuf::from),
         _ => None,
     };
-    if kind == Kind::Update && hunks.is_empty() && move_to.is_none() {
-        // A mode change only (`old mode`/`new mode`): nothing to do to the content.
+    if kind == Kind::Update && hunks.is_empty() && move_to.is_none() && h.mode.is_none() {
         return Ok(None);
     }
     Ok(Some(FilePatch {
@@ -531,6 +539,7 @@ fn finish(h: Headers, hunks: Vec<Hunk>, line: usize) -> Result<Option<FilePatch>
         move_to,
         hunks,
         codex: false,
+        mode: h.mode,
     }))
 }
 
@@ -555,7 +564,9 @@ mod tests {
     fn git_diff_with_rename_add_delete_and_no_newline() {
         let d = "diff --git a/old.rs b/new.rs\nsimilarity index 90%\nrename from old.rs\nrename to new.rs\n--- a/old.rs\n+++ b/new.rs\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n\\ No newline at end of file\ndiff --git a/gone.txt b/gone.txt\ndeleted file mode 100644\n--- a/gone.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-x\ndiff --git a/n.txt b/n.txt\nnew file mode 100644\n--- /dev/null\n+++ b/n.txt\n@@ -0,0 +1 @@\n+y\ndiff --git a/m.sh b/m.sh\nold mode 100644\nnew mode 100755\n";
         let f = parse_unified(d).unwrap();
-        assert_eq!(f.len(), 3);
+        assert_eq!(f.len(), 4);
+        assert_eq!((f[3].path.to_str(), f[3].mode), (Some("m.sh"), Some(0o755)));
+        assert_eq!(f[2].mode, Some(0o644));
         assert_eq!(
             (f[0].kind.clone(), f[0].path.to_str()),
             (Kind::Update, Some("old.rs"))

@@ -299,6 +299,8 @@ pub fn run(opts: &ApplyOptions) -> Result<(ApplyResult, String, Vec<DiagnosticPa
     let mut ops = Vec::new();
     let mut hunk_reports = Vec::new();
     let mut diagnostics = Vec::new();
+    // Permission bits to set once the contents are in (git modes; a moved file keeps its own).
+    let mut modes: Vec<(PathBuf, u32)> = Vec::new();
     match format {
         Format::Jsonl => {
             batch::run(text, &opts.mutation, &mut stage, &mut ops, &mut diagnostics)?;
@@ -310,7 +312,13 @@ pub fn run(opts: &ApplyOptions) -> Result<(ApplyResult, String, Vec<DiagnosticPa
                 diff::parse_unified(text)?
             };
             for (i, fp) in files.iter().enumerate() {
-                ops.push(file_patch(&mut stage, fp, i, &mut hunk_reports)?);
+                ops.push(file_patch(
+                    &mut stage,
+                    fp,
+                    i,
+                    &mut hunk_reports,
+                    &mut modes,
+                )?);
             }
             diagnostics.extend(hunk_reports.iter().filter_map(hunks::tolerance_note));
         }
@@ -329,6 +337,9 @@ pub fn run(opts: &ApplyOptions) -> Result<(ApplyResult, String, Vec<DiagnosticPa
         validators,
     };
     if changes.is_empty() {
+        if !mopts.dry_run {
+            set_modes(&modes, &mut diagnostics);
+        }
         let m = MutationResult {
             dry_run: mopts.dry_run,
             files: Vec::new(),
@@ -418,8 +429,49 @@ pub fn run(opts: &ApplyOptions) -> Result<(ApplyResult, String, Vec<DiagnosticPa
         }
     }
     let (m, _) = committed.keep();
+    set_modes(&modes, &mut diagnostics);
     let message = format!("applied {}", summary(&m));
     Ok((result(m, validators), message, diagnostics))
+}
+
+/// Sets permission bits after the write (best effort: a failure is a warning, the contents
+/// stay written).
+fn set_modes(modes: &[(PathBuf, u32)], diagnostics: &mut Vec<DiagnosticPayload>) {
+    #[cfg(unix)]
+    for (path, mode) in modes {
+        use std::os::unix::fs::PermissionsExt;
+        if let Err(e) = std::fs::set_permissions(path, std::fs::Permissions::from_mode(*mode)) {
+            let display = display_path(path);
+            diagnostics.push(
+                Error::new(
+                    Code::WriteFailed,
+                    format!(
+                        "{display}: could not set mode {mode:o}: {e} (its contents were written)"
+                    ),
+                    format!("chmod {mode:o} {display}"),
+                )
+                .with_file(&display)
+                .diagnostic(crate::envelope::Level::Warning),
+            );
+        }
+    }
+    let _ = (modes, diagnostics);
+}
+
+/// The permission bits of an existing file.
+fn mode_of(path: &Path) -> Option<u32> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::metadata(path)
+            .ok()
+            .map(|m| m.permissions().mode() & 0o7777)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        None
+    }
 }
 
 /// Stages one file's part of a diff or Codex patch.
@@ -428,8 +480,16 @@ fn file_patch(
     fp: &FilePatch,
     index: usize,
     reports: &mut Vec<HunkReport>,
+    modes: &mut Vec<(PathBuf, u32)>,
 ) -> Result<OperationReport, Error> {
     let display = display_path(&fp.path);
+    let target = fp.move_to.as_ref().unwrap_or(&fp.path);
+    if fp.kind != Kind::Delete {
+        let moved = fp.move_to.as_ref().and_then(|_| mode_of(&fp.path));
+        if let Some(mode) = fp.mode.or(moved) {
+            modes.push((target.clone(), mode));
+        }
+    }
     let (op, to, message) = match fp.kind {
         Kind::Add => {
             stage.put(&fp.path, hunks::added(fp), true)?;
