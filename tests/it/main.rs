@@ -6,6 +6,7 @@ mod find;
 mod generate;
 mod patch;
 mod regions;
+mod rename;
 mod search;
 mod show;
 mod transform;
