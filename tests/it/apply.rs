@@ -664,3 +664,27 @@ fn git_modes_and_moves_keep_permission_bits() {
     assert_eq!(mode(&env.path().join("new.sh")), 0o755);
     assert!(!env.path().join("run.sh").exists());
 }
+
+#[test]
+fn model_style_diffs_bare_hunk_headers_and_code_fences() {
+    let env = TestEnv::new();
+    env.write(
+        "x.py",
+        "def f():\n    return 1\n\n\ndef g():\n    return 2\n",
+    );
+    let diff =
+        "```diff\n--- a/x.py\n+++ b/x.py\n@@\n def g():\n-    return 2\n+    return 3\n```\n";
+    let (v, code) = apply(&env, &[], diff);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        env.read("x.py"),
+        b"def f():\n    return 1\n\n\ndef g():\n    return 3\n"
+    );
+    assert_eq!(v["result"]["hunks"][0]["offset"], 0);
+    let fenced = "```\n*** Begin Patch\n*** Update File: x.py\n@@\n-    return 1\n+    return 0\n*** End Patch\n```";
+    let (v, code) = apply(&env, &[], fenced);
+    assert_eq!(code, 0, "{v}");
+    assert!(String::from_utf8(env.read("x.py"))
+        .unwrap()
+        .contains("return 0"));
+}

@@ -311,6 +311,23 @@ fn diff_path(s: &str) -> Option<String> {
     (s != "/dev/null").then(|| s.to_string())
 }
 
+/// `@@ -a,b +c,d @@`, or a bare `@@` (models write it without line numbers).
+fn is_hunk_header(l: &str) -> bool {
+    l.starts_with("@@ -") || l.trim_end() == "@@" || l.starts_with("@@ @@")
+}
+
+/// A patch wrapped in a Markdown code fence (```diff … ```), unwrapped.
+pub fn unfence(text: &str) -> &str {
+    let t = text.trim();
+    let Some(first_end) = t.find('\n') else {
+        return text;
+    };
+    if !t.starts_with("```") || !t.ends_with("```") || t.len() < first_end + 4 {
+        return text;
+    }
+    &t[first_end + 1..t.len() - 3]
+}
+
 /// `@@ -a,b +c,d @@` → a.
 fn hunk_start(line: &str) -> Option<usize> {
     let rest = line.strip_prefix("@@ -")?;
@@ -373,7 +390,7 @@ pub fn parse_unified(text: &str) -> Result<Vec<FilePatch>, Error> {
             i += 2;
             continue;
         }
-        if l.starts_with("@@ -") {
+        if is_hunk_header(l) {
             if !in_file {
                 return Err(bad(
                     i + 1,
@@ -390,7 +407,7 @@ pub fn parse_unified(text: &str) -> Result<Vec<FilePatch>, Error> {
             let mut last_side = ' ';
             while i < lines.len() {
                 let l = lines[i];
-                if l.starts_with("@@ -")
+                if is_hunk_header(l)
                     || l.starts_with("diff --git ")
                     || (l.starts_with("--- ")
                         && lines.get(i + 1).is_some_and(|n| n.starts_with("+++ ")))

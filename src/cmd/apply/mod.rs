@@ -274,6 +274,7 @@ pub fn run(opts: &ApplyOptions) -> Result<(ApplyResult, String, Vec<DiagnosticPa
             "pass the patch as UTF-8 text",
         )
     })?;
+    let text = diff::unfence(text);
     if text.trim().is_empty() {
         return Err(Error::new(
             Code::ApplyEmpty,
