@@ -575,7 +575,7 @@ pub struct TransformArgs {
         requires = "file",
         group = "old_text"
     )]
-    pub old: Option<String>,
+    pub old: Option<std::ffi::OsString>,
     /// Read the text to replace from a file.
     #[arg(
         long,
@@ -592,7 +592,7 @@ pub struct TransformArgs {
         requires = "old_text",
         group = "new_text"
     )]
-    pub new: Option<String>,
+    pub new: Option<std::ffi::OsString>,
     /// Read the replacement text from a file.
     #[arg(
         long,
@@ -662,22 +662,18 @@ impl TransformArgs {
     ) -> Result<crate::cmd::transform::TransformOptions, Error> {
         use crate::cmd::transform::Input;
         let read_arg = |p: &PathBuf, flag: &str| {
-            std::fs::read(p).map_err(|e| {
-                Error::new(
-                    Code::PathNotFound,
-                    format!("{flag} {}: {e}", p.display()),
-                    format!("pass a readable file to {flag}"),
-                )
+            crate::fsio::read_input(p, &format!("{flag} {}", p.display())).map_err(|e| {
+                Error::new(e.code, e.message, format!("pass a readable file to {flag}"))
             })
         };
         let input = if let Some(file) = self.file {
             let old = match (self.old, &self.old_file) {
-                (Some(t), _) => t.into_bytes(),
+                (Some(t), _) => os_bytes(&t, "--old")?,
                 (None, Some(p)) => read_arg(p, "--old-file")?,
                 (None, None) => unreachable!("clap requires --old or --old-file"),
             };
             let new = match (self.new, &self.new_file) {
-                (Some(t), _) => t.into_bytes(),
+                (Some(t), _) => os_bytes(&t, "--new")?,
                 (None, Some(p)) => read_arg(p, "--new-file")?,
                 (None, None) => {
                     return Err(Error::new(
@@ -714,6 +710,25 @@ impl TransformArgs {
     }
 }
 
+/// The bytes of an argument given as text (`--content`, `--old`, `--new`): on Unix any bytes
+/// are file content; elsewhere the argument must be valid Unicode.
+fn os_bytes(arg: &std::ffi::OsStr, flag: &str) -> Result<Vec<u8>, Error> {
+    #[cfg(unix)]
+    {
+        let _ = flag;
+        use std::os::unix::ffi::OsStrExt;
+        Ok(arg.as_bytes().to_vec())
+    }
+    #[cfg(not(unix))]
+    arg.to_str().map(|s| s.as_bytes().to_vec()).ok_or_else(|| {
+        Error::new(
+            Code::UsageInvalid,
+            format!("{flag} is not valid Unicode"),
+            format!("pass the text in a file with {flag}-file"),
+        )
+    })
+}
+
 /// `llm write PATH [--content TEXT | --content-file FILE | stdin]`
 #[derive(Debug, Args)]
 #[command(
@@ -734,7 +749,7 @@ pub struct WriteArgs {
     pub path: PathBuf,
     /// The new content as an argument.
     #[arg(long, value_name = "TEXT", conflicts_with = "content_file")]
-    pub content: Option<String>,
+    pub content: Option<std::ffi::OsString>,
     /// Read the new content from a file (`-` for stdin). Without --content or --content-file,
     /// the content is read from stdin.
     #[arg(long, value_name = "FILE")]
@@ -817,9 +832,9 @@ impl WriteArgs {
             )
         };
         let content = match (&self.content, &self.content_file) {
-            (Some(text), None) => text.clone().into_bytes(),
+            (Some(text), None) => os_bytes(text, "--content")?,
             (None, Some(f)) if f.as_os_str() == "-" => read_stdin()?,
-            (None, Some(f)) => crate::fsio::read(f, &f.display().to_string())?,
+            (None, Some(f)) => crate::fsio::read_input(f, &f.display().to_string())?,
             (None, None) if std::io::stdin().is_terminal() => return Err(no_content()),
             (None, None) => read_stdin()?,
             (Some(_), Some(_)) => return Err(no_content()),

@@ -64,6 +64,11 @@ codes! {
     HardLinked = "LLM_E109", Error, "the target has several hard links; an atomic replace would split them";
     WriteFailed = "LLM_E110", Error, "writing failed (permissions, disk full); files already replaced were restored";
     FileExists = "LLM_E111", Rejected, "the file already exists and replacing it was not asked for";
+    PathNotText = "LLM_E112", Error, "the target's path is not valid UTF-8: JSON cannot spell it exactly, so it is never a mutation target";
+    ReadOnlyTarget = "LLM_E113", Rejected, "the target file is read-only (no write permission bit); pass --force to replace it anyway";
+    ForeignWrite = "LLM_E114", Ok, "another program wrote to the file while llm replaced it; the overtaken bytes are kept in .llm/objects/ (warning)";
+    TargetTooLarge = "LLM_E115", Error, "the target (or a file named for reading) is larger than the 1 GiB limit";
+    BadChecksum = "LLM_E116", Error, "an expected checksum is not a SHA-256 (64 hexadecimal digits)";
     // ast
     InvalidQuery = "AST_E001", Error, "the tree-sitter query does not compile for any language it was tried on";
     UnknownLanguage = "AST_E002", Error, "a --lang name is not a registered language";

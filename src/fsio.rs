@@ -1,15 +1,82 @@
-//! File I/O shared by every command: reading with coded errors, and for mutations: confinement
-//! to the workspace root, atomic replace (temp file in the same directory, same permissions,
-//! fsync, rename, fsync of the directory), exclusive locks, and the hard-link policy.
+//! File I/O shared by every command: reading with coded errors, and for mutations (on targets
+//! resolved by [`crate::paths`], through their directory handles): atomic replace (temp file in
+//! the same directory, same permissions, fsync, rename, fsync of the directory), exclusive
+//! locks, and the policies for hard links, read-only files and special files.
 
 use crate::error::{Code, Error};
-use std::fs::{File, OpenOptions};
+use crate::paths::Target;
+use rustix::fs::{AtFlags, FileType, FlockOperation, Mode, OFlags, RenameFlags};
+use std::ffi::OsString;
+use std::fs::File;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::os::fd::OwnedFd;
+use std::path::Path;
+use std::sync::Arc;
 
-/// Reads a whole file, mapping failures to a coded error about `display`.
+/// Reads a whole file named by a query or a command (a source file, never a mutation's input
+/// text), mapping failures to a coded error about `display`. Opened without blocking and
+/// refused unless a regular file (a FIFO would hang, a device never end); bounded by
+/// [`MAX_TARGET_BYTES`].
 pub fn read(path: &Path, display: &str) -> Result<Vec<u8>, Error> {
-    std::fs::read(path).map_err(|e| {
+    let file = open_nonblocking(path, display)?;
+    refuse_special(file_type(&file, display)?, display)?;
+    read_all(&file, display)
+}
+
+/// Largest input text read from a file, a pipe or a device (`--content-file`, `--old-file`,
+/// `--with`, …): a device like /dev/zero ends in an error here, not in exhausted memory.
+pub const MAX_INPUT_BYTES: u64 = 256 << 20;
+
+/// Reads an input file (`--content-file`, `--with`…): a regular file, or a pipe or device such
+/// as a shell's `<(…)` or /dev/stdin, bounded by [`MAX_INPUT_BYTES`].
+pub fn read_input(path: &Path, display: &str) -> Result<Vec<u8>, Error> {
+    use std::io::Read;
+    let file = open_nonblocking(path, display)?;
+    let kind = file_type(&file, display)?;
+    if matches!(
+        kind,
+        FileType::Directory | FileType::Socket | FileType::BlockDevice
+    ) {
+        refuse_special(kind, display)?;
+    }
+    if kind != FileType::RegularFile {
+        // A pipe opened without blocking would read nothing yet: block from here on.
+        let flags = rustix::fs::fcntl_getfl(&file).unwrap_or(OFlags::empty());
+        let _ = rustix::fs::fcntl_setfl(&file, flags - OFlags::NONBLOCK);
+    }
+    let mut buf = Vec::new();
+    (&file)
+        .take(MAX_INPUT_BYTES + 1)
+        .read_to_end(&mut buf)
+        .map_err(|e| {
+            Error::new(
+                Code::PathUnreadable,
+                format!("{display}: {e}"),
+                "check that the path is readable",
+            )
+            .with_file(display)
+        })?;
+    if buf.len() as u64 > MAX_INPUT_BYTES {
+        return Err(Error::new(
+            Code::TargetTooLarge,
+            format!("{display} gives more than {MAX_INPUT_BYTES} bytes"),
+            "pass a regular file of reasonable size",
+        )
+        .with_file(display));
+    }
+    Ok(buf)
+}
+
+/// Opens `path` for reading (following symlinks, as a query does) without blocking on a FIFO.
+fn open_nonblocking(path: &Path, display: &str) -> Result<File, Error> {
+    rustix::fs::open(
+        path,
+        OFlags::RDONLY | OFlags::NONBLOCK | OFlags::CLOEXEC,
+        Mode::empty(),
+    )
+    .map(File::from)
+    .map_err(|e| {
+        let e = std::io::Error::from(e);
         let (code, fix) = match e.kind() {
             std::io::ErrorKind::NotFound => (
                 Code::PathNotFound,
@@ -27,87 +94,17 @@ pub fn read(path: &Path, display: &str) -> Result<Vec<u8>, Error> {
     })
 }
 
-/// Where a mutation may write.
-#[derive(Debug, Clone)]
-pub struct Confinement {
-    /// Canonical workspace root.
-    pub root: PathBuf,
-    /// `--allow-outside-root`: skip the checks below.
-    pub allow_outside: bool,
-}
-
-impl Confinement {
-    /// Confinement to `root` (made absolute and canonical; it must exist).
-    pub fn new(root: &Path, allow_outside: bool) -> Result<Self, Error> {
-        let root = std::fs::canonicalize(root).map_err(|e| {
+fn file_type(file: &File, display: &str) -> Result<FileType, Error> {
+    rustix::fs::fstat(file)
+        .map(|st| FileType::from_raw_mode(st.st_mode))
+        .map_err(|e| {
             Error::new(
-                Code::PathNotFound,
-                format!("workspace root {}: {e}", root.display()),
-                "pass an existing directory to --root",
-            )
-        })?;
-        Ok(Confinement {
-            root,
-            allow_outside,
-        })
-    }
-
-    /// The real file a write to `path` lands on: symlinks resolved (a write goes through a link
-    /// to its target and the link stays a link). For a file that does not exist yet, its
-    /// parent directory is resolved instead. Refuses paths outside the root, lexically (`..`)
-    /// or through a symlink, unless outside writes are allowed.
-    pub fn resolve(&self, path: &Path, display: &str) -> Result<PathBuf, Error> {
-        let cwd = std::env::current_dir().unwrap_or_default();
-        let lexical = crate::walk::normalize(&cwd.join(path));
-        let outside = |what: &str| {
-            Error::new(
-                Code::OutsideRoot,
-                format!(
-                    "{display} {what} outside the workspace root {}",
-                    self.root.display()
-                ),
-                "write only inside --root, pass a wider --root, or pass --allow-outside-root",
+                Code::PathUnreadable,
+                format!("{display}: {}", std::io::Error::from(e)),
+                "check the file's permissions",
             )
             .with_file(display)
-        };
-        if !self.allow_outside && !lexical.starts_with(&self.root) {
-            // The root is canonical; the lexical path may go through a symlinked prefix.
-            let canon_parent = lexical.parent().and_then(|p| std::fs::canonicalize(p).ok());
-            if !canon_parent.is_some_and(|p| p.starts_with(&self.root)) {
-                return Err(outside("is"));
-            }
-        }
-        let real = match std::fs::canonicalize(&lexical) {
-            Ok(p) => p,
-            Err(_) => {
-                // Does not exist (or is a dangling link): resolve the parent.
-                if std::fs::symlink_metadata(&lexical).is_ok() {
-                    return Err(Error::new(
-                        Code::NotAFile,
-                        format!("{display} is a dangling symlink"),
-                        "point the link at an existing file, or write to the link's target path",
-                    )
-                    .with_file(display));
-                }
-                let parent = lexical.parent().unwrap_or(Path::new("/"));
-                let name = lexical.file_name().ok_or_else(|| {
-                    Error::new(
-                        Code::NotAFile,
-                        format!("{display} has no file name"),
-                        "name a file, not a directory",
-                    )
-                })?;
-                match std::fs::canonicalize(parent) {
-                    Ok(p) => p.join(name),
-                    Err(_) => lexical.clone(),
-                }
-            }
-        };
-        if !self.allow_outside && !real.starts_with(&self.root) {
-            return Err(outside("resolves (through a symlink) to a path"));
-        }
-        Ok(real)
-    }
+        })
 }
 
 /// Metadata of an existing target that a replace must keep.
@@ -118,96 +115,155 @@ pub struct Keep {
     pub owner: Option<(u32, u32)>,
 }
 
-/// Checks that `real` can be replaced atomically: a regular file with one link.
+/// Checks that the open target `file` can be replaced atomically: a regular file with one
+/// link, writable unless `force`.
 ///
 /// Policy for hard links: refused. An atomic rename would give this name a new inode and leave
 /// the other names with the old content — a silent split; writing in place instead could leave
 /// a torn file if the process is killed. The remediation says how to proceed.
-pub fn check_replaceable(real: &Path, display: &str) -> Result<Keep, Error> {
-    let meta = std::fs::metadata(real).map_err(|e| {
+pub fn check_replaceable(file: &File, display: &str, force: bool) -> Result<Keep, Error> {
+    use std::os::unix::fs::PermissionsExt;
+    let st = rustix::fs::fstat(file).map_err(|e| {
         Error::new(
             Code::PathUnreadable,
-            format!("{display}: {e}"),
+            format!("{display}: {}", std::io::Error::from(e)),
             "check the path and its permissions",
         )
         .with_file(display)
     })?;
-    if !meta.is_file() {
+    refuse_special(FileType::from_raw_mode(st.st_mode), display)?;
+    if st.st_nlink > 1 {
         return Err(Error::new(
-            Code::NotAFile,
-            format!("{display} is not a regular file"),
-            "name a regular file (directories, devices and sockets are never written)",
+            Code::HardLinked,
+            format!(
+                "{display} has {} hard links; replacing it would split them",
+                st.st_nlink
+            ),
+            "make it a single-link file first (`cp FILE FILE.tmp && mv FILE.tmp FILE`), then retry",
         )
         .with_file(display));
     }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        if meta.nlink() > 1 {
-            return Err(Error::new(
-                Code::HardLinked,
-                format!("{display} has {} hard links; replacing it would split them", meta.nlink()),
-                "make it a single-link file first (`cp FILE FILE.tmp && mv FILE.tmp FILE`), then retry",
-            )
-            .with_file(display));
-        }
+    let mode = st.st_mode & 0o7777;
+    if mode & 0o222 == 0 && !force {
+        return Err(Error::new(
+            Code::ReadOnlyTarget,
+            format!("{display} is read-only (mode {mode:04o}); nothing was written"),
+            "pass --force to replace it anyway (the mode is kept), or make it writable first (`chmod u+w`)",
+        )
+        .with_file(display)
+        .rejected());
     }
-    #[cfg(unix)]
-    let owner = {
-        use std::os::unix::fs::MetadataExt;
-        Some((meta.uid(), meta.gid()))
-    };
-    #[cfg(not(unix))]
-    let owner = None;
     Ok(Keep {
-        permissions: meta.permissions(),
-        owner,
+        permissions: std::fs::Permissions::from_mode(mode),
+        owner: Some((st.st_uid, st.st_gid)),
     })
 }
 
-/// An exclusive advisory lock held on an open file until dropped.
+/// Refuses anything but a regular file: directories, FIFOs, devices and sockets are never
+/// read or written as a target (a FIFO would block, a device never end).
+pub fn refuse_special(kind: FileType, display: &str) -> Result<(), Error> {
+    let what = match kind {
+        FileType::RegularFile => return Ok(()),
+        FileType::Directory => "a directory",
+        FileType::Fifo => "a FIFO (named pipe)",
+        FileType::CharacterDevice => "a character device",
+        FileType::BlockDevice => "a block device",
+        FileType::Socket => "a socket",
+        FileType::Symlink => "a symlink",
+        FileType::Unknown => "not a regular file",
+    };
+    Err(Error::new(
+        Code::NotAFile,
+        format!("{display} is {what}, not a regular file"),
+        "name a regular file (directories, FIFOs, devices and sockets are never read or written as targets)",
+    )
+    .with_file(display))
+}
+
+/// Largest file a mutation reads (or a command reads as a named input): far above any source
+/// file, far below what would exhaust memory.
+pub const MAX_TARGET_BYTES: u64 = 1 << 30;
+
+/// Reads an open file from its start, at most [`MAX_TARGET_BYTES`] (a larger file is an
+/// error, never a partial read).
+pub fn read_all(file: &File, display: &str) -> Result<Vec<u8>, Error> {
+    use std::io::{Read, Seek};
+    let mut f = file;
+    let fail = |e: std::io::Error| {
+        Error::new(
+            Code::PathUnreadable,
+            format!("{display}: {e}"),
+            "check that the path is a readable file",
+        )
+        .with_file(display)
+    };
+    f.seek(std::io::SeekFrom::Start(0)).map_err(fail)?;
+    let hint = file.metadata().map(|m| m.len()).unwrap_or(0);
+    let mut buf = Vec::with_capacity(hint.min(MAX_TARGET_BYTES) as usize);
+    f.take(MAX_TARGET_BYTES + 1)
+        .read_to_end(&mut buf)
+        .map_err(fail)?;
+    if buf.len() as u64 > MAX_TARGET_BYTES {
+        return Err(Error::new(
+            Code::TargetTooLarge,
+            format!("{display} is larger than {MAX_TARGET_BYTES} bytes"),
+            "edit it with another tool; llm reads whole files into memory",
+        )
+        .with_file(display));
+    }
+    Ok(buf)
+}
+
+/// An exclusive advisory lock held on an open directory until dropped.
 pub struct Lock {
-    file: File,
+    dir: Arc<OwnedFd>,
 }
 
 impl Lock {
-    /// Locks `real` exclusively (blocking until other `llm` writers release it).
-    pub fn acquire(real: &Path, display: &str) -> Result<Lock, Error> {
-        let file = OpenOptions::new().read(true).open(real).map_err(|e| {
-            Error::new(
-                Code::PathUnreadable,
-                format!("{display}: {e}"),
-                "check the file's permissions",
-            )
-            .with_file(display)
-        })?;
-        file.lock().map_err(|e| {
+    /// Locks the directory `dir` exclusively (blocking until other `llm` writers release it).
+    pub fn acquire(dir: &Arc<OwnedFd>, display: &str) -> Result<Lock, Error> {
+        rustix::fs::flock(&**dir, FlockOperation::LockExclusive).map_err(|e| {
             Error::new(
                 Code::WriteFailed,
-                format!("could not lock {display}: {e}"),
-                "retry; another process may hold the file",
+                format!("could not lock {display}: {}", std::io::Error::from(e)),
+                "retry; another process may hold the directory",
             )
             .with_file(display)
         })?;
-        Ok(Lock { file })
+        Ok(Lock { dir: dir.clone() })
     }
 }
 
 impl Drop for Lock {
     fn drop(&mut self) {
-        let _ = self.file.unlock();
+        let _ = rustix::fs::flock(&*self.dir, FlockOperation::Unlock);
     }
 }
 
-/// Writes `contents` to a new temp file beside `real` (same permissions), fsynced; returns it
-/// ready to be renamed over `real`.
+/// A temp file written beside its target (in the target's directory handle), removed on drop
+/// unless installed.
+pub struct Staged {
+    dir: Arc<OwnedFd>,
+    name: Option<OsString>,
+}
+
+impl Drop for Staged {
+    fn drop(&mut self) {
+        if let Some(name) = self.name.take() {
+            let _ = rustix::fs::unlinkat(&*self.dir, &name, AtFlags::empty());
+        }
+    }
+}
+
+/// Writes `contents` to a new temp file in `target`'s directory (same permissions and owner
+/// as the file it replaces), fsynced; returns it ready to be renamed over the target.
 pub fn stage(
-    real: &Path,
+    target: &Target,
     contents: &[u8],
     keep: Option<&Keep>,
     display: &str,
-) -> Result<tempfile::NamedTempFile, Error> {
-    let dir = real.parent().unwrap_or(Path::new("."));
+) -> Result<Staged, Error> {
+    use std::os::unix::fs::PermissionsExt;
     let fail = |e: std::io::Error| {
         Error::new(
             Code::WriteFailed,
@@ -216,14 +272,28 @@ pub fn stage(
         )
         .with_file(display)
     };
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".llm-")
-        .suffix(".tmp")
-        .tempfile_in(dir)
-        .map_err(fail)?;
-    tmp.write_all(contents).map_err(fail)?;
+    let mut tries = 0;
+    let (fd, name) = loop {
+        let name = OsString::from(format!(".llm-{}.tmp", uuid::Uuid::new_v4().simple()));
+        match rustix::fs::openat(
+            &*target.dir,
+            &name,
+            OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+            Mode::from_raw_mode(0o600),
+        ) {
+            Ok(fd) => break (fd, name),
+            Err(rustix::io::Errno::EXIST) if tries < 8 => tries += 1,
+            Err(e) => return Err(fail(e.into())),
+        }
+    };
+    let staged = Staged {
+        dir: target.dir.clone(),
+        name: Some(name),
+    };
+    let mut file = File::from(fd);
+    file.write_all(contents).map_err(fail)?;
     if let Some(keep) = keep {
-        keep_owner(tmp.as_file(), keep).map_err(|e| {
+        keep_owner(&file, keep).map_err(|e| {
             Error::new(
                 Code::WriteFailed,
                 format!("could not give the new {display} its owner and group {:?}: {e}; nothing was changed", keep.owner),
@@ -232,12 +302,15 @@ pub fn stage(
             .with_file(display)
         })?;
         // After chown, which may clear set-id bits.
-        std::fs::set_permissions(tmp.path(), keep.permissions.clone()).map_err(fail)?;
+        file.set_permissions(keep.permissions.clone())
+            .map_err(fail)?;
     } else {
-        set_default_permissions(tmp.path()).map_err(fail)?;
+        let mode = 0o666 & !current_umask();
+        file.set_permissions(std::fs::Permissions::from_mode(mode))
+            .map_err(fail)?;
     }
-    tmp.as_file().sync_all().map_err(fail)?;
-    Ok(tmp)
+    file.sync_all().map_err(fail)?;
+    Ok(staged)
 }
 
 /// Gives the replacement the target's owner and group when they differ from the writer's
@@ -258,17 +331,6 @@ fn keep_owner(file: &File, keep: &Keep) -> std::io::Result<()> {
     Ok(())
 }
 
-/// New files get 0666 minus the umask, like any editor would create them (tempfile uses 0600).
-fn set_default_permissions(path: &Path) -> std::io::Result<()> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let mask = current_umask();
-        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o666 & !mask))?;
-    }
-    Ok(())
-}
-
 #[cfg(unix)]
 fn current_umask() -> u32 {
     // Read /proc/self/status (Linux) for the umask; fall back to the usual 022.
@@ -282,14 +344,9 @@ fn current_umask() -> u32 {
         .unwrap_or(0o022)
 }
 
-/// Renames a staged temp file over `real` (or creates `real` when `create` — failing if
-/// something appeared there meanwhile), then fsyncs the directory.
-pub fn install(
-    tmp: tempfile::NamedTempFile,
-    real: &Path,
-    create: bool,
-    display: &str,
-) -> Result<(), Error> {
+/// Renames a staged temp file over the target (or creates the target when `create` — failing
+/// if something appeared there meanwhile), then fsyncs the directory.
+pub fn install(mut tmp: Staged, target: &Target, create: bool, display: &str) -> Result<(), Error> {
     let fail = |e: std::io::Error| {
         Error::new(
             Code::WriteFailed,
@@ -298,42 +355,57 @@ pub fn install(
         )
         .with_file(display)
     };
-    if create {
-        tmp.persist_noclobber(real).map_err(|e| {
-            if e.error.kind() == std::io::ErrorKind::AlreadyExists {
-                Error::new(
-                    Code::ConcurrentModification,
-                    format!("{display} was created by someone else meanwhile"),
-                    "read the new file and decide again; nothing was written",
-                )
-                .rejected()
-                .with_file(display)
-            } else {
-                fail(e.error)
-            }
-        })?;
+    let name = tmp.name.clone().expect("a staged file not yet installed");
+    let renamed = if create {
+        match rustix::fs::renameat_with(
+            &*target.dir,
+            &name,
+            &*target.dir,
+            &target.name,
+            RenameFlags::NOREPLACE,
+        ) {
+            // Filesystems without RENAME_NOREPLACE: link (fails if the name exists), unlink.
+            Err(rustix::io::Errno::INVAL | rustix::io::Errno::NOSYS) => rustix::fs::linkat(
+                &*target.dir,
+                &name,
+                &*target.dir,
+                &target.name,
+                AtFlags::empty(),
+            ),
+            other => other,
+        }
     } else {
-        tmp.persist(real).map_err(|e| fail(e.error))?;
+        rustix::fs::renameat(&*target.dir, &name, &*target.dir, &target.name)
+    };
+    match renamed {
+        Ok(()) => {}
+        Err(rustix::io::Errno::EXIST) if create => {
+            return Err(Error::new(
+                Code::ConcurrentModification,
+                format!("{display} was created by someone else meanwhile"),
+                "read the new file and decide again; nothing was written",
+            )
+            .rejected()
+            .with_file(display))
+        }
+        Err(e) => return Err(fail(e.into())),
     }
-    sync_dir(real);
+    // Renamed away (or linked, whose temp name the drop removes).
+    if !create || rustix::fs::statat(&*target.dir, &name, AtFlags::SYMLINK_NOFOLLOW).is_err() {
+        tmp.name = None;
+    }
+    drop(tmp);
+    sync_dir(&target.dir);
     Ok(())
 }
 
-/// fsyncs the directory holding `path` so the rename is durable (best effort).
-pub fn sync_dir(path: &Path) {
-    if let Some(dir) = path.parent() {
-        if let Ok(d) = File::open(if dir.as_os_str().is_empty() {
-            Path::new(".")
-        } else {
-            dir
-        }) {
-            let _ = d.sync_all();
-        }
-    }
+/// fsyncs a directory so a rename in it is durable (best effort).
+pub fn sync_dir(dir: &OwnedFd) {
+    let _ = rustix::fs::fsync(dir);
 }
 
 /// Removes a file this run created (rollback of a create).
-pub fn remove_created(real: &Path) {
-    let _ = std::fs::remove_file(real);
-    sync_dir(real);
+pub fn remove_created(target: &Target) {
+    let _ = rustix::fs::unlinkat(&*target.dir, &target.name, AtFlags::empty());
+    sync_dir(&target.dir);
 }

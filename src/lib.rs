@@ -22,6 +22,7 @@ pub mod indent;
 pub mod lang;
 pub mod mutation;
 pub mod output;
+pub mod paths;
 pub mod span;
 pub mod suggest;
 pub mod walk;
@@ -115,7 +116,7 @@ pub fn usage_error(err: clap::Error, args: &[String]) -> u8 {
         };
     }
     let wants = |f: &str| {
-        args.iter().any(|a| a == "--json")
+        (f == "json" && args.iter().any(|a| a == "--json"))
             || args.windows(2).any(|w| w[0] == "--format" && w[1] == f)
             || args.iter().any(|a| a == &format!("--format={f}"))
             || (!args.iter().any(|a| a.starts_with("--format"))

@@ -22,10 +22,18 @@ fn main() -> ExitCode {
             free: libmimalloc_sys::mi_free,
         }));
     }
-    let args: Vec<String> = std::env::args().collect();
+    // `args_os`: an argument that is not UTF-8 must never panic. Paths stay `OsString`s;
+    // where a value must be text, clap answers a usage error (LLM_E001).
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let code = match llm::cli::Cli::try_parse_from(&args) {
         Ok(cli) => llm::run(cli),
-        Err(e) => llm::usage_error(e, &args),
+        Err(e) => {
+            let lossy: Vec<String> = args
+                .iter()
+                .map(|a| a.to_string_lossy().into_owned())
+                .collect();
+            llm::usage_error(e, &lossy)
+        }
     };
     ExitCode::from(code)
 }

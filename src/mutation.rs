@@ -17,13 +17,15 @@
 use crate::edit::{self, Edit, LineEnding, BOM};
 use crate::envelope::{DiagnosticPayload, Level};
 use crate::error::{Code, Error};
-use crate::fsio::{self, Confinement, Keep, Lock};
+use crate::fsio::{self, Keep, Lock};
 use crate::lang::{self, Language};
+use crate::paths::{Root, Target};
 use crate::span::{checksum, LineIndex, Span};
 use crate::walk::display_path;
 use serde::Serialize;
+use std::fs::File;
 use std::ops::Range;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 /// Options every mutation shares (`--root`, `--allow-outside-root`, `--dry-run`, `--force`).
 #[derive(Debug, Clone)]
@@ -187,7 +189,10 @@ impl MutationResult {
 }
 
 struct PreparedFile {
-    real: PathBuf,
+    /// `None` while directories on the way are still to be created (`llm write --parents`):
+    /// resolved at commit.
+    target: Option<Target>,
+    path: PathBuf,
     display: String,
     before: Option<Vec<u8>>,
     after: Vec<u8>,
@@ -196,9 +201,21 @@ struct PreparedFile {
     delete: bool,
 }
 
+impl PreparedFile {
+    fn target(&self) -> &Target {
+        self.target
+            .as_ref()
+            .expect("targets are resolved before anything is written")
+    }
+}
+
 /// Changes computed and validated in memory; nothing written yet.
 pub struct Prepared {
     files: Vec<PreparedFile>,
+    root: Root,
+    tool: &'static str,
+    /// The workspace's top level (where `.llm/` lives).
+    top: PathBuf,
     /// The result to report (checksums, spans, counts, diffs on dry runs).
     pub result: MutationResult,
     /// Warnings (e.g. syntax errors written anyway with `--force`).
@@ -209,15 +226,45 @@ pub struct Prepared {
 /// mismatch or an introduced syntax error (`rejected`, with each error's span in
 /// `error.related`). Nothing is written.
 pub fn prepare(changes: &[Change], opts: &MutationOptions) -> Result<Prepared, Error> {
-    let confine = Confinement::new(&opts.root, opts.allow_outside_root)?;
+    let root = Root::open(&opts.root, opts.allow_outside_root)?;
     let mut files = Vec::with_capacity(changes.len());
     let mut reports = Vec::with_capacity(changes.len());
     let mut rejected: Vec<DiagnosticPayload> = Vec::new();
     let mut warnings = Vec::new();
     for change in changes {
         let display = display_path(&change.path);
-        let real = confine.resolve(&change.path, &display)?;
-        if files.iter().any(|f: &PreparedFile| f.real == real) {
+        let target = match root.resolve(&change.path, &display) {
+            Ok(t) => Some(t),
+            // A file to create in directories still to be made (`llm write --parents`).
+            Err(e)
+                if e.code == Code::PathNotFound
+                    && change.existence != Existence::MustExist
+                    && !change.path.parent().is_some_and(|p| {
+                        root.missing_dirs(p, &display).is_ok_and(|m| m.is_empty())
+                    }) =>
+            {
+                None
+            }
+            Err(e) => return Err(e),
+        };
+        // `..` is resolved physically (as a read of the path is): show the file it names.
+        let display = match &target {
+            Some(t)
+                if change
+                    .path
+                    .components()
+                    .any(|c| matches!(c, Component::ParentDir)) =>
+            {
+                display_path(&t.real)
+            }
+            _ => display,
+        };
+        let real = target.as_ref().map(|t| t.real.clone());
+        if real.is_some()
+            && files
+                .iter()
+                .any(|f: &PreparedFile| f.target.as_ref().map(|t| &t.real) == real.as_ref())
+        {
             return Err(Error::new(
                 Code::EditsOverlap,
                 format!("{display} appears twice in one request"),
@@ -225,8 +272,18 @@ pub fn prepare(changes: &[Change], opts: &MutationOptions) -> Result<Prepared, E
             )
             .with_file(&display));
         }
-        let exists = std::fs::symlink_metadata(&real).is_ok();
-        match (change.existence, exists) {
+        let file = match &target {
+            Some(t) => t.open().map_err(|e| {
+                Error::new(
+                    Code::PathUnreadable,
+                    format!("{display}: {e}"),
+                    "check the file's permissions",
+                )
+                .with_file(&display)
+            })?,
+            None => None,
+        };
+        match (change.existence, file.is_some()) {
             (Existence::MustExist, false) => {
                 return Err(Error::new(
                     Code::PathNotFound,
@@ -245,14 +302,16 @@ pub fn prepare(changes: &[Change], opts: &MutationOptions) -> Result<Prepared, E
             }
             _ => {}
         }
-        let (before, keep) = if exists {
-            let keep = fsio::check_replaceable(&real, &display)?;
-            (Some(fsio::read(&real, &display)?), Some(keep))
-        } else {
-            (None, None)
+        let (before, keep) = match &file {
+            Some(f) => {
+                let keep = fsio::check_replaceable(f, &display, opts.force)?;
+                (Some(fsio::read_all(f, &display)?), Some(keep))
+            }
+            None => (None, None),
         };
         let before_sum = before.as_deref().map(checksum);
         if let Some(expected) = &change.expected_checksum {
+            valid_checksum(expected, &display)?;
             let actual = before_sum.as_deref().unwrap_or("(file does not exist)");
             if !expected.eq_ignore_ascii_case(actual) {
                 return Err(Error::new(
@@ -306,7 +365,7 @@ pub fn prepare(changes: &[Change], opts: &MutationOptions) -> Result<Prepared, E
                 .tree
                 .as_ref()
                 .filter(|_| matches!(change.content, Content::Edits(_)));
-            let found = introduced_syntax_errors(
+            let mut found = introduced_syntax_errors(
                 language,
                 old,
                 old_tree,
@@ -316,6 +375,16 @@ pub fn prepare(changes: &[Change], opts: &MutationOptions) -> Result<Prepared, E
                 &display,
                 opts.tool,
             );
+            if language.name == "python" && found.is_empty() {
+                found.extend(introduced_indentation_error(
+                    old,
+                    &after,
+                    &placed,
+                    before.is_none(),
+                    &display,
+                    opts.tool,
+                ));
+            }
             if opts.force {
                 warnings.extend(found.into_iter().map(|mut d| {
                     d.level = Level::Warning;
@@ -371,7 +440,8 @@ pub fn prepare(changes: &[Change], opts: &MutationOptions) -> Result<Prepared, E
             diff,
         });
         files.push(PreparedFile {
-            real,
+            target,
+            path: change.path.clone(),
             display,
             before,
             after,
@@ -408,9 +478,26 @@ pub fn prepare(changes: &[Change], opts: &MutationOptions) -> Result<Prepared, E
     };
     Ok(Prepared {
         files,
+        top: crate::mutation::store::workspace_top(&root.named),
+        root,
+        tool: opts.tool,
         result,
         diagnostics: warnings,
     })
+}
+
+/// Refuses an expected checksum that is not a SHA-256 (64 hex digits): a typo must be an input
+/// error, not a "changed since it was read" rejection.
+pub fn valid_checksum(expected: &str, display: &str) -> Result<(), Error> {
+    if expected.len() == 64 && expected.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Ok(());
+    }
+    Err(Error::new(
+        Code::BadChecksum,
+        format!("{display}: expected checksum {expected:?} is not a SHA-256 (64 hexadecimal digits)"),
+        "pass the `checksum` a query reported for the file (e.g. `llm search --json` data.files[].checksum), or drop the option",
+    )
+    .with_file(display))
 }
 
 /// Syntax errors in `after` that `before` did not have: more errors than before, or any error
@@ -500,6 +587,48 @@ fn introduced_syntax_errors(
             d
         })
         .collect()
+}
+
+/// Python's indentation rules, which tree-sitter does not enforce: the first indentation error
+/// of `after` when `before` had none (or it lies in an edited range), as a syntax error.
+fn introduced_indentation_error(
+    before: &[u8],
+    after: &[u8],
+    placed: &[edit::Placed],
+    created: bool,
+    display: &str,
+    tool: &str,
+) -> Option<DiagnosticPayload> {
+    let e = crate::indent::python_indentation_error(after)?;
+    let touches = placed
+        .iter()
+        .any(|p| e.range.start <= p.new.end && p.new.start <= e.range.end);
+    if !created && !touches && crate::indent::python_indentation_error(before).is_some() {
+        return None;
+    }
+    let index = LineIndex::new(after);
+    let line_end =
+        memchr::memchr(b'\n', &after[e.range.start..]).map_or(after.len(), |k| e.range.start + k);
+    let span = index.span(display, e.range.start..line_end);
+    let line = String::from_utf8_lossy(index.line_text(after, span.start_line)).into_owned();
+    let mut d = Error::new(
+        Code::SyntaxIntroduced,
+        format!(
+            "syntax error: {} at {display}:{}:{}",
+            e.message,
+            span.start_line,
+            span.start_col + 1
+        ),
+        "fix the indentation of the new text at this line, or pass --force",
+    )
+    .with_span(span.clone())
+    .with_note(format!(
+        "Python's indentation rules (tree-sitter accepts this); line {}: {line}",
+        span.start_line
+    ))
+    .diagnostic(Level::Error);
+    d.tool = tool.to_string();
+    Some(d)
 }
 
 /// The byte ranges a tree of some regions was parsed from; `None` for a whole-file tree.
@@ -605,10 +734,12 @@ fn line_changes(
             }
         }
     }
+    // A name with a newline must not break the diff's header lines.
+    let shown = crate::output::human::escape_controls(display);
     let text = want_diff.then(|| {
         diff.unified_diff()
             .context_radius(3)
-            .header(&format!("a/{display}"), &format!("b/{display}"))
+            .header(&format!("a/{shown}"), &format!("b/{shown}"))
             .to_string()
     });
     (added, removed, text)
@@ -617,60 +748,93 @@ fn line_changes(
 impl Prepared {
     /// Writes every prepared file, all or nothing, and keeps the directory locks until the
     /// returned [`Committed`] is kept or rolled back.
-    pub fn commit(self) -> Result<Committed, Error> {
-        let mut dirs: Vec<PathBuf> = self
-            .files
-            .iter()
-            .map(|f| f.real.parent().unwrap_or(Path::new("/")).to_path_buf())
-            .collect();
-        dirs.sort();
-        dirs.dedup();
-        let mut locks = Vec::with_capacity(dirs.len());
-        for d in &dirs {
-            locks.push(Lock::acquire(d, &d.display().to_string())?);
+    ///
+    /// Under the locks each existing file is opened once; that handle is the pre-image of the
+    /// file (the inode the rename will detach). Its bytes are compared with what was prepared
+    /// (compare-and-swap), the new contents are staged, the handle is compared once more right
+    /// before each rename, and after the renames it must still hold exactly what was validated:
+    /// bytes another program wrote in between are kept in `.llm/objects/` and reported as an
+    /// `LLM_E114` warning — never lost silently.
+    pub fn commit(mut self) -> Result<Committed, Error> {
+        for f in &mut self.files {
+            if f.target.is_none() {
+                f.target = Some(self.root.resolve(&f.path, &f.display)?);
+            }
         }
+        let mut order: Vec<usize> = (0..self.files.len()).collect();
+        let dir_of = |i: &usize| self.files[*i].target().real.parent().map(Path::to_path_buf);
+        order.sort_by_key(dir_of);
+        order.dedup_by_key(|i| dir_of(i));
+        let mut locks = Vec::with_capacity(order.len());
+        for i in order {
+            let f = &self.files[i];
+            let shown = f
+                .target()
+                .real
+                .parent()
+                .map_or_else(String::new, display_path);
+            locks.push(Lock::acquire(&f.target().dir, &shown)?);
+        }
+        let changed = |f: &PreparedFile| {
+            Error::new(
+                Code::ConcurrentModification,
+                format!(
+                    "{} was changed by another process after it was read; nothing was written",
+                    f.display
+                ),
+                "re-read the file and redo the edit on its current content",
+            )
+            .with_file(&f.display)
+            .rejected()
+        };
         // Compare-and-swap, under the locks: the files must still be what was prepared.
+        let mut held: Vec<Option<File>> = Vec::with_capacity(self.files.len());
         for f in &self.files {
-            let now = match std::fs::read(&f.real) {
-                Ok(b) => Some(b),
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-                Err(e) => {
-                    return Err(Error::new(
-                        Code::PathUnreadable,
-                        format!("{}: {e}", f.display),
-                        "check the file's permissions",
-                    )
-                    .with_file(&f.display))
-                }
-            };
-            if now != f.before {
-                return Err(Error::new(
-                    Code::ConcurrentModification,
-                    format!(
-                        "{} was changed by another process after it was read; nothing was written",
-                        f.display
-                    ),
-                    "re-read the file and redo the edit on its current content",
+            let file = f.target().open().map_err(|e| {
+                Error::new(
+                    Code::PathUnreadable,
+                    format!("{}: {e}", f.display),
+                    "check the file's permissions",
                 )
                 .with_file(&f.display)
-                .rejected());
+            })?;
+            let now = match &file {
+                Some(h) => {
+                    fsio::check_replaceable(h, &f.display, true)?;
+                    Some(fsio::read_all(h, &f.display)?)
+                }
+                None => None,
+            };
+            if now != f.before {
+                return Err(changed(f));
             }
+            held.push(file);
         }
         let mut staged = Vec::with_capacity(self.files.len());
         for f in &self.files {
             staged.push(if f.delete {
                 None
             } else {
-                Some(fsio::stage(&f.real, &f.after, f.keep.as_ref(), &f.display)?)
+                Some(fsio::stage(
+                    f.target(),
+                    &f.after,
+                    f.keep.as_ref(),
+                    &f.display,
+                )?)
             });
         }
         let mut done: Vec<usize> = Vec::new();
         for (i, tmp) in staged.into_iter().enumerate() {
             let f = &self.files[i];
-            let installed = match (injected_failure(i, &f.display), tmp) {
-                (Some(e), _) => Err(e),
-                (None, Some(tmp)) => fsio::install(tmp, &f.real, f.before.is_none(), &f.display),
-                (None, None) => remove(&f.real, &f.display),
+            let installed = match injected_failure(i, &f.display) {
+                Some(e) => Err(e),
+                None => match (still_same(f, held[i].as_ref()), tmp) {
+                    (false, _) => Err(changed(f)),
+                    (true, Some(tmp)) => {
+                        fsio::install(tmp, f.target(), f.before.is_none(), &f.display)
+                    }
+                    (true, None) => remove(f.target(), &f.display),
+                },
             };
             if let Err(e) = installed {
                 let restored = restore(&self.files, &done);
@@ -686,13 +850,83 @@ impl Prepared {
             }
             done.push(i);
         }
+        injected_foreign_write(&held);
+        let mut diagnostics = self.diagnostics;
+        for (f, h) in self.files.iter().zip(&held) {
+            if let (Some(h), Some(before)) = (h, &f.before) {
+                if let Some(mut d) = overtaken(&self.top, f, h, before) {
+                    d.tool = self.tool.to_string();
+                    diagnostics.push(d);
+                }
+            }
+        }
         Ok(Committed {
             files: self.files,
             result: self.result,
-            diagnostics: self.diagnostics,
+            diagnostics,
             _locks: locks,
         })
     }
+}
+
+/// Right before the rename: the name still refers to the inode that was compared, and that
+/// inode still holds the prepared bytes (or, for a create, the name is still free).
+fn still_same(f: &PreparedFile, held: Option<&File>) -> bool {
+    let now = rustix::fs::statat(
+        &*f.target().dir,
+        &f.target().name,
+        rustix::fs::AtFlags::SYMLINK_NOFOLLOW,
+    );
+    match (held, &f.before) {
+        (Some(h), Some(before)) => {
+            let Ok(mine) = rustix::fs::fstat(h) else {
+                return false;
+            };
+            now.is_ok_and(|s| (s.st_dev, s.st_ino) == (mine.st_dev, mine.st_ino))
+                && fsio::read_all(h, &f.display).is_ok_and(|b| &b == before)
+        }
+        (None, None) => now.is_err(),
+        _ => false,
+    }
+}
+
+/// After the rename: the detached old inode must still hold exactly what was validated. If
+/// another program wrote to it meanwhile, its bytes are kept in the store and a warning says
+/// where.
+fn overtaken(
+    top: &Path,
+    f: &PreparedFile,
+    held: &File,
+    before: &[u8],
+) -> Option<DiagnosticPayload> {
+    let now = fsio::read_all(held, &f.display).ok()?;
+    if now == before {
+        return None;
+    }
+    let (kept, fix) = match store::keep(top, &now) {
+        Ok(p) => (
+            format!("its bytes are kept in {}", display_path(&p)),
+            format!(
+                "compare {} with the file and merge what the other program wrote",
+                display_path(&p)
+            ),
+        ),
+        Err(e) => (
+            format!("its bytes could not be kept ({e})"),
+            "re-run the other program's write".to_string(),
+        ),
+    };
+    let d = Error::new(
+        Code::ForeignWrite,
+        format!(
+            "another program wrote to {} while it was being replaced; {kept}",
+            f.display
+        ),
+        fix,
+    )
+    .with_file(&f.display)
+    .diagnostic(Level::Warning);
+    Some(d)
 }
 
 /// Test builds only: `LLM_FAILPOINT_INSTALL=N` makes the rename of the N-th file (0-based) of
@@ -714,17 +948,39 @@ fn injected_failure(index: usize, display: &str) -> Option<Error> {
 }
 
 /// Removes a file a request deletes (put back from its old content by [`restore`]).
-fn remove(real: &Path, display: &str) -> Result<(), Error> {
-    std::fs::remove_file(real).map_err(|e| {
-        Error::new(
-            Code::WriteFailed,
-            format!("could not remove {display}: {e}"),
-            "check the directory's permissions",
-        )
-        .with_file(display)
-    })?;
-    fsio::sync_dir(real);
+fn remove(target: &Target, display: &str) -> Result<(), Error> {
+    rustix::fs::unlinkat(&*target.dir, &target.name, rustix::fs::AtFlags::empty()).map_err(
+        |e| {
+            Error::new(
+                Code::WriteFailed,
+                format!("could not remove {display}: {e}"),
+                "check the directory's permissions",
+            )
+            .with_file(display)
+        },
+    )?;
+    fsio::sync_dir(&target.dir);
     Ok(())
+}
+
+/// Test builds only: `LLM_FAILPOINT_FOREIGN_WRITE=TEXT` appends TEXT to each replaced file's
+/// old inode right after the renames — what a writer that opened the file before the rename
+/// and wrote after it does — so tests can prove the overtaken bytes are kept and reported.
+fn injected_foreign_write(held: &[Option<File>]) {
+    if !cfg!(debug_assertions) {
+        return;
+    }
+    let Ok(text) = std::env::var("LLM_FAILPOINT_FOREIGN_WRITE") else {
+        return;
+    };
+    use std::io::Write;
+    use std::os::fd::AsRawFd;
+    for h in held.iter().flatten() {
+        let proc = format!("/proc/self/fd/{}", h.as_raw_fd());
+        if let Ok(mut f) = std::fs::OpenOptions::new().append(true).open(proc) {
+            let _ = f.write_all(text.as_bytes());
+        }
+    }
 }
 
 /// Puts back the old content of the files at `indices` (removes the ones that were created).
@@ -733,10 +989,10 @@ fn restore(files: &[PreparedFile], indices: &[usize]) -> bool {
     for &i in indices {
         let f = &files[i];
         match &f.before {
-            None => fsio::remove_created(&f.real),
+            None => fsio::remove_created(f.target()),
             Some(old) => {
-                let put = fsio::stage(&f.real, old, f.keep.as_ref(), &f.display)
-                    .and_then(|t| fsio::install(t, &f.real, false, &f.display));
+                let put = fsio::stage(f.target(), old, f.keep.as_ref(), &f.display)
+                    .and_then(|t| fsio::install(t, f.target(), false, &f.display));
                 ok &= put.is_ok();
             }
         }
@@ -755,7 +1011,10 @@ pub struct Committed {
 impl Committed {
     /// The real paths written (for checkers that run on the project).
     pub fn paths(&self) -> Vec<&Path> {
-        self.files.iter().map(|f| f.real.as_path()).collect()
+        self.files
+            .iter()
+            .map(|f| f.target().real.as_path())
+            .collect()
     }
 
     /// Keeps the new contents and releases the locks.
@@ -783,6 +1042,8 @@ pub fn run(
     }
     Ok(prepared.commit()?.keep())
 }
+
+pub mod store;
 
 #[cfg(test)]
 mod tests;

@@ -134,15 +134,17 @@ fn options(args: PatchArgs) -> Result<PatchOptions, Error> {
     );
     let mut text = match (&args.with, &args.with_text) {
         (Some(path), _) => Some(
-            String::from_utf8(crate::fsio::read(path, &crate::walk::display_path(path))?).map_err(
-                |_| {
-                    Error::new(
-                        Code::PatchBadInput,
-                        format!("{} is not UTF-8 text", path.display()),
-                        "save the new text as UTF-8",
-                    )
-                },
-            )?,
+            String::from_utf8(crate::fsio::read_input(
+                path,
+                &crate::walk::display_path(path),
+            )?)
+            .map_err(|_| {
+                Error::new(
+                    Code::PatchBadInput,
+                    format!("{} is not UTF-8 text", path.display()),
+                    "save the new text as UTF-8",
+                )
+            })?,
         ),
         (None, Some(t)) => Some(t.clone()),
         (None, None) => None,

@@ -102,7 +102,7 @@ pub fn check(
     let outcome = session.run(&mut client, deadline);
     if matches!(outcome.1, Err(Stop::TimedOut(w)) if w == INITIALIZE) {
         // It never answered `initialize`: it will not answer `shutdown` either.
-        kill_tree(&mut client.child);
+        kill_server(&mut client.child);
     } else {
         client.shutdown();
     }
@@ -393,6 +393,7 @@ impl Client {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
         own_process_group(&mut cmd);
+        become_subreaper();
         let mut child = cmd.spawn()?;
         let mut stdin = child.stdin.take().expect("piped stdin");
         let stdout = child.stdout.take().expect("piped stdout");
@@ -562,10 +563,10 @@ impl Client {
             .wait_timeout(left.max(Duration::from_millis(100)))
         {
             Ok(Some(_)) => {}
-            _ => kill_tree(&mut self.child),
+            _ => kill_server(&mut self.child),
         }
-        // Anything the server started and left behind in its group goes too.
-        kill_tree(&mut self.child);
+        // Anything the server started and left behind, in its group or not, goes too.
+        kill_server(&mut self.child);
     }
 
     fn stderr_tail(&self) -> String {
@@ -579,24 +580,40 @@ impl Client {
 impl Drop for Client {
     fn drop(&mut self) {
         if matches!(self.child.try_wait(), Ok(None)) {
-            kill_tree(&mut self.child);
+            kill_server(&mut self.child);
         }
     }
 }
 
+/// Longest header line a server may send (LSP headers are a few dozen bytes).
+const MAX_HEADER_LINE: u64 = 8 * 1024;
+/// Largest message body accepted: far above any real diagnostics message, far below what would
+/// exhaust memory (a hostile `Content-Length: 4611686018427387904` is a protocol error).
+pub(crate) const MAX_BODY: usize = 64 * 1024 * 1024;
+
 /// Reads one framed message: headers up to an empty line, then `Content-Length` bytes of JSON.
+/// Header lines longer than [`MAX_HEADER_LINE`] and bodies over [`MAX_BODY`] are errors, so a
+/// server cannot make the client allocate without bound.
 fn read_message(reader: &mut impl BufRead) -> Result<Value, String> {
     let mut length = None;
-    let mut line = String::new();
+    let mut line = Vec::new();
     loop {
         line.clear();
         let n = reader
-            .read_line(&mut line)
+            .by_ref()
+            .take(MAX_HEADER_LINE)
+            .read_until(b'\n', &mut line)
             .map_err(|e| format!("reading from the server: {e}"))?;
         if n == 0 {
             return Err("the server closed its output".into());
         }
-        let header = line.trim_end_matches(['\r', '\n']);
+        if !line.ends_with(b"\n") && n as u64 >= MAX_HEADER_LINE {
+            return Err(format!(
+                "the server wrote a header line longer than {MAX_HEADER_LINE} bytes (not LSP framing)"
+            ));
+        }
+        let header = String::from_utf8_lossy(&line);
+        let header = header.trim_end_matches(['\r', '\n']);
         if header.is_empty() {
             if length.is_some() {
                 break;
@@ -605,11 +622,20 @@ fn read_message(reader: &mut impl BufRead) -> Result<Value, String> {
         }
         if let Some((k, v)) = header.split_once(':') {
             if k.trim().eq_ignore_ascii_case("content-length") {
-                length = v.trim().parse::<usize>().ok();
+                let n = v.trim().parse::<u64>().map_err(|_| {
+                    format!("the server sent an invalid Content-Length: {:?}", v.trim())
+                })?;
+                if n > MAX_BODY as u64 {
+                    return Err(format!(
+                        "the server announced a {n}-byte message (more than the {MAX_BODY}-byte cap)"
+                    ));
+                }
+                length = Some(n as usize);
             }
         } else {
+            let shown: String = header.chars().take(200).collect();
             return Err(format!(
-                "the server wrote something that is not LSP framing: {header:?}"
+                "the server wrote something that is not LSP framing: {shown:?}"
             ));
         }
     }
@@ -619,6 +645,81 @@ fn read_message(reader: &mut impl BufRead) -> Result<Value, String> {
         .read_exact(&mut body)
         .map_err(|e| format!("reading a message body from the server: {e}"))?;
     serde_json::from_slice(&body).map_err(|e| format!("the server sent invalid JSON: {e}"))
+}
+
+/// Kills the server, its process group, and every process it started that left the group
+/// (`setsid`): those are found through `/proc` as descendants of the server, or as children
+/// of `llm` itself (this process is a child subreaper while a server runs, so a double-forked
+/// daemon is re-parented here instead of to init).
+fn kill_server(child: &mut std::process::Child) {
+    #[cfg(target_os = "linux")]
+    for pid in escaped_descendants(child.id()) {
+        // SAFETY: kill(2) signals a process; no memory of ours is touched.
+        unsafe {
+            libc::kill(pid, libc::SIGKILL);
+        }
+    }
+    kill_tree(child);
+}
+
+/// Makes this process a child subreaper (Linux), so that orphans of a server come back here.
+fn become_subreaper() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: prctl(PR_SET_CHILD_SUBREAPER, 1) only sets a flag on this process.
+    unsafe {
+        libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+    }
+}
+
+/// Descendants of `root` (any depth), plus children of this process other than `root` that run
+/// in another session (re-parented orphans of the server).
+#[cfg(target_os = "linux")]
+fn escaped_descendants(root: u32) -> Vec<i32> {
+    let me = std::process::id() as i32;
+    // SAFETY: getsid(0) reads this process's session id.
+    let my_sid = unsafe { libc::getsid(0) };
+    let mut table: Vec<(i32, i32, i32)> = Vec::new(); // (pid, ppid, sid)
+    if let Ok(dir) = std::fs::read_dir("/proc") {
+        for entry in dir.flatten() {
+            let Some(pid) = entry
+                .file_name()
+                .to_str()
+                .and_then(|s| s.parse::<i32>().ok())
+            else {
+                continue;
+            };
+            let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+                continue;
+            };
+            // Fields after the command name (which may hold spaces) in parentheses.
+            let Some(rest) = stat.rsplit_once(')').map(|(_, r)| r) else {
+                continue;
+            };
+            let f: Vec<&str> = rest.split_whitespace().collect();
+            let num = |i: usize| f.get(i).and_then(|v| v.parse::<i32>().ok());
+            if let (Some(ppid), Some(sid)) = (num(1), num(3)) {
+                table.push((pid, ppid, sid));
+            }
+        }
+    }
+    let mut found: Vec<i32> = table
+        .iter()
+        .filter(|&&(pid, ppid, sid)| ppid == me && pid != root as i32 && sid != my_sid)
+        .map(|t| t.0)
+        .collect();
+    found.push(root as i32);
+    let mut i = 0;
+    while i < found.len() {
+        let parent = found[i];
+        for &(pid, ppid, _) in &table {
+            if ppid == parent && !found.contains(&pid) {
+                found.push(pid);
+            }
+        }
+        i += 1;
+    }
+    found.retain(|&p| p != root as i32);
+    found
 }
 
 /// `file://` URI of an absolute path, percent-encoding every byte outside `A-Za-z0-9-._~/`.

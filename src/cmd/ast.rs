@@ -65,6 +65,56 @@ pub struct AstFile {
 pub struct FileResult {
     pub file: AstFile,
     pub matches: Vec<AstMatch>,
+    /// Matches found in the file: more than `matches` when `--max-results` cut them while
+    /// they were collected.
+    pub found: usize,
+}
+
+/// One file's matches as they are found, keeping at most `limit` of them (the first by
+/// position, as the output orders them): pruned whenever twice the limit piles up, so a query
+/// matching millions of times in one file holds O(limit) matches, not all of them.
+struct Collected {
+    matches: Vec<AstMatch>,
+    limit: Option<usize>,
+    found: usize,
+    /// After a prune: the position of the last match kept; a match after it can never be
+    /// kept, so it is only counted (not built).
+    cutoff: Option<(usize, usize, usize)>,
+}
+
+impl Collected {
+    /// Counts a match at `key` (start, end, pattern) that cannot be kept; `false` when it
+    /// might be (build it and [`Collected::push`] it).
+    fn skip(&mut self, key: (usize, usize, usize)) -> bool {
+        let skip = self.cutoff.is_some_and(|c| key > c);
+        self.found += usize::from(skip);
+        skip
+    }
+
+    fn push(&mut self, m: AstMatch) {
+        self.found += 1;
+        self.matches.push(m);
+        if let Some(limit) = self.limit {
+            if self.matches.len() >= 2 * limit.max(1) {
+                self.finish();
+            }
+        }
+    }
+
+    /// Sorted by position, cut to the limit.
+    fn finish(&mut self) {
+        self.matches
+            .sort_by_key(|m| (m.span.byte_start, m.span.byte_end, m.pattern_index));
+        if let Some(limit) = self.limit {
+            self.matches.truncate(limit);
+            if self.matches.len() == limit {
+                self.cutoff = self
+                    .matches
+                    .last()
+                    .map(|m| (m.span.byte_start, m.span.byte_end, m.pattern_index));
+            }
+        }
+    }
 }
 
 /// Counters for the whole run.
@@ -498,7 +548,14 @@ pub fn run(
         if let Some(d) = not_utf8(cand, &source, "ast") {
             return Outcome::NotUtf8(d);
         }
-        query_file(&compiled[i], cand, &source, want_checksum, only_file)
+        query_file(
+            &compiled[i],
+            cand,
+            &source,
+            want_checksum,
+            only_file,
+            opts.max_results,
+        )
     };
     let mut match_count = 0;
     let mut total_count = 0;
@@ -527,7 +584,7 @@ pub fn run(
         diagnostics.extend(diag);
         let Some(mut r) = result else { return true };
         stats.files_with_matches += 1;
-        total_count += r.matches.len();
+        total_count += r.found;
         if let Some(max) = opts.max_results {
             let room = max.saturating_sub(match_count);
             if room == 0 {
@@ -612,7 +669,7 @@ fn bare_matches(
     index: &LineIndex,
     display: &str,
     hits: Option<&[std::ops::Range<usize>]>,
-    out: &mut Vec<AstMatch>,
+    out: &mut Collected,
 ) {
     let mut visit = |node: tree_sitter::Node| {
         let r = node.byte_range();
@@ -621,6 +678,9 @@ fn bare_matches(
             .get(node.kind_id() as usize)
             .map_or(&[][..], |v| v.as_slice())
         {
+            if out.skip((r.start, r.end, i)) {
+                continue;
+            }
             let span = index.span(display, r.clone());
             let content = String::from_utf8_lossy(&source[r.clone()]).into_owned();
             out.push(AstMatch {
@@ -661,6 +721,7 @@ fn query_file(
     source: &[u8],
     want_checksum: bool,
     only_file: bool,
+    limit: Option<usize>,
 ) -> Outcome<AstParsed> {
     let index = LineIndex::new(source);
     // Around the literals only, when the query allows it; a region parse has no errors (or it
@@ -685,7 +746,12 @@ fn query_file(
     let diag =
         errors.then(|| syntax_warning(Code::SyntaxErrors, "ast", &cand.display, &index, &tree));
     let names = c.query.capture_names();
-    let mut matches = Vec::new();
+    let mut matches = Collected {
+        matches: Vec::new(),
+        limit,
+        found: 0,
+        cutoff: None,
+    };
     if let Some(bare) = &c.bare {
         bare_matches(
             c,
@@ -703,8 +769,9 @@ fn query_file(
     if only_file {
         lang::discard(tree);
     }
-    matches.sort_by_key(|m| (m.span.byte_start, m.span.byte_end, m.pattern_index));
-    let result = (!matches.is_empty()).then(|| FileResult {
+    matches.finish();
+    let Collected { matches, found, .. } = matches;
+    let result = (found > 0).then(|| FileResult {
         file: AstFile {
             file_path: cand.display.clone(),
             checksum: if want_checksum {
@@ -713,10 +780,11 @@ fn query_file(
                 String::new()
             },
             language: c.lang.name,
-            match_count: matches.len(),
+            match_count: found,
             parse_errors: errors,
         },
         matches,
+        found,
     });
     Outcome::Parsed(AstParsed {
         bytes: parsed_bytes as u64,
@@ -734,7 +802,7 @@ fn query_matches(
     source: &[u8],
     index: &LineIndex,
     display: &str,
-    matches: &mut Vec<AstMatch>,
+    matches: &mut Collected,
 ) {
     let mut cursor = QueryCursor::new();
     let mut it = cursor.matches(&c.query, tree.root_node(), source);
@@ -742,13 +810,15 @@ fn query_matches(
         if m.captures().is_empty() {
             continue;
         }
-        let mut lo = usize::MAX;
-        let mut hi = 0;
+        let lo = m.captures().iter().map(|c| c.node.start_byte()).min();
+        let hi = m.captures().iter().map(|c| c.node.end_byte()).max();
+        let (lo, hi) = (lo.unwrap_or(0), hi.unwrap_or(0));
+        if matches.skip((lo, hi, m.pattern_index)) {
+            continue;
+        }
         let mut captures = Vec::with_capacity(m.captures().len());
         for cap in m.captures() {
             let r = cap.node.byte_range();
-            lo = lo.min(r.start);
-            hi = hi.max(r.end);
             captures.push(AstCapture {
                 name: names[cap.index as usize].to_string(),
                 content: String::from_utf8_lossy(&source[r.clone()]).into_owned(),

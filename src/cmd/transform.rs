@@ -10,8 +10,8 @@ pub(crate) mod request;
 use crate::edit::Edit;
 use crate::envelope::{DiagnosticPayload, Level};
 use crate::error::{Code, Error};
-use crate::fsio::{self, Confinement};
 use crate::mutation::{self, Change, MutationOptions, MutationResult};
+use crate::paths::read_target;
 use crate::span::{checksum, LineIndex};
 use crate::walk::display_path;
 use serde::Serialize;
@@ -71,6 +71,12 @@ pub(crate) enum Pos {
         start: (usize, usize),
         end: (usize, usize),
     },
+    /// Byte offsets with the line/column positions sent alongside them, which must agree.
+    Checked {
+        bytes: (usize, usize),
+        start: Option<(usize, usize)>,
+        end: Option<(usize, usize)>,
+    },
 }
 
 /// A template variable: a byte range of the file, or a given text.
@@ -116,9 +122,8 @@ pub fn run(opts: &TransformOptions) -> Result<TransformOutcome, Error> {
             all,
         } => {
             let display = display_path(file);
-            // Refuse an outside-root target before reading it.
-            Confinement::new(&mopts.root, mopts.allow_outside_root)?.resolve(file, &display)?;
-            let bytes = fsio::read(file, &display)?;
+            // Read beneath the root, as the write will (an outside target is refused).
+            let bytes = read_target(&mopts.root, mopts.allow_outside_root, file, &display)?;
             check_expected(opts.expected_checksum.as_deref(), &bytes, &display)?;
             let args = exact::ExactArgs {
                 old,
@@ -150,7 +155,7 @@ pub fn run(opts: &TransformOptions) -> Result<TransformOutcome, Error> {
             apply_cli_checksum(&mut planned, opts.expected_checksum.as_deref())?;
             let mut changes = Vec::with_capacity(planned.len());
             for p in planned {
-                changes.push(resolve(p)?);
+                changes.push(resolve(p, mopts)?);
             }
             if changes.iter().all(|c| match &c.content {
                 mutation::Content::Edits(e) => e.is_empty(),
@@ -217,6 +222,7 @@ fn check_expected(expected: Option<&str>, bytes: &[u8], display: &str) -> Result
     let Some(expected) = expected else {
         return Ok(());
     };
+    crate::mutation::valid_checksum(expected, display)?;
     let actual = checksum(bytes);
     if expected.eq_ignore_ascii_case(&actual) {
         return Ok(());
@@ -263,9 +269,9 @@ fn apply_cli_checksum(planned: &mut [Planned], cli: Option<&str>) -> Result<(), 
 /// Turns planned edits into a core [`Change`]: reads the file when an edit needs its bytes
 /// (line/column positions, recorded old texts, templates), and then pins the checksum of
 /// those bytes so the core refuses a file that changed in between.
-fn resolve(p: Planned) -> Result<Change, Error> {
+fn resolve(p: Planned, mopts: &mutation::MutationOptions) -> Result<Change, Error> {
     let needs_bytes = p.edits.iter().any(|e| {
-        matches!(e.pos, Pos::Lines { .. })
+        matches!(e.pos, Pos::Lines { .. } | Pos::Checked { .. })
             || e.old.is_some()
             || matches!(e.new, NewText::Template(..))
     });
@@ -285,7 +291,7 @@ fn resolve(p: Planned) -> Result<Change, Error> {
         return Ok(Change::edits(p.path, edits, p.expected));
     }
     let display = display_path(&p.path);
-    let bytes = fsio::read(&p.path, &display)?;
+    let bytes = read_target(&mopts.root, mopts.allow_outside_root, &p.path, &display)?;
     check_expected(p.expected.as_deref(), &bytes, &display)?;
     let expected = Some(p.expected.clone().unwrap_or_else(|| checksum(&bytes)));
     let edits = resolve_on(p.edits, p.expected.is_some(), &bytes, &display)?;
@@ -311,6 +317,27 @@ pub(crate) fn resolve_on(
                 line_offset(&index, start, i, &display)?,
                 line_offset(&index, end, i, &display)?,
             ),
+            Pos::Checked { bytes, start, end } => {
+                let agrees = |pos: Option<(usize, usize)>, byte: usize| {
+                    pos.is_none_or(|(line, col)| {
+                        index
+                            .line_range(line)
+                            .is_some_and(|r| col <= r.len() && r.start + col == byte)
+                    })
+                };
+                if !agrees(start, bytes.0) || !agrees(end, bytes.1) {
+                    return Err(Error::new(
+                        Code::BadRequest,
+                        format!(
+                            "edit {i}: bytes [{}, {}) and the line/column positions given with them name different places in {display}",
+                            bytes.0, bytes.1
+                        ),
+                        "send positions that agree (as `llm search`/`find` print them), or only one of them",
+                    )
+                    .with_file(&display));
+                }
+                bytes
+            }
         };
         if let Some(old) = &e.old {
             let now = bytes.get(start..end);

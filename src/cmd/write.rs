@@ -101,26 +101,26 @@ fn write(opts: &WriteOptions) -> Result<WriteOutcome, Error> {
     let display = display_path(&opts.path);
     let abs = absolute(&opts.path);
     let language = opts.language.or_else(|| lang::for_path(&opts.path));
-    let confine = crate::fsio::Confinement::new(&opts.root, opts.allow_outside_root)?;
-    confine.resolve(&opts.path, &display)?;
-    let missing_dirs = missing_parents(&abs);
-    if let Some(top) = missing_dirs.last() {
-        if !opts.parents {
-            return Err(Error::new(
-                Code::ParentMissing,
-                format!(
-                    "{display}: directory {} does not exist",
-                    display_path(&missing_dirs[0])
-                ),
-                "pass --parents to create missing directories, or fix the path",
-            )
-            .with_file(&display));
-        }
-        // The deepest existing ancestor must be inside the root (a symlink must not lead the
-        // new directories out of it).
-        if let Some(existing) = top.parent() {
-            confine.resolve(existing, &display_path(existing))?;
-        }
+    let root = crate::paths::Root::open(&opts.root, opts.allow_outside_root)?;
+    // Probed beneath the root's handle, component by component (no PATH_MAX limit, no symlink
+    // followed out of the root).
+    let parent = match opts.path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let missing_dirs = root.missing_dirs(parent, &display)?;
+    if missing_dirs.is_empty() {
+        root.resolve(&opts.path, &display)?;
+    } else if !opts.parents {
+        return Err(Error::new(
+            Code::ParentMissing,
+            format!(
+                "{display}: directory {} does not exist",
+                display_path(missing_dirs.last().expect("a missing directory"))
+            ),
+            "pass --parents to create missing directories, or fix the path",
+        )
+        .with_file(&display));
     }
     let exists = std::fs::symlink_metadata(&abs).is_ok();
     if !opts.force {
@@ -191,7 +191,7 @@ fn write(opts: &WriteOptions) -> Result<WriteOutcome, Error> {
                             unreachable!("nothing is committed before cargo check")
                         };
                         let before = cargo::check(&pkg, None, &copts);
-                        let created = make_dirs(&missing, &display)?;
+                        let created = make_dirs(&root, &missing, &display)?;
                         let committed = prepared.commit().inspect_err(|_| remove_dirs(&created))?;
                         let after = cargo::check(&pkg, Some(&abs), &copts);
                         validators.push(judge_cargo(after, &before, &display));
@@ -302,7 +302,8 @@ fn finish(
             if reject || opts.dry_run {
                 (p.result, false)
             } else {
-                let created = make_dirs(&missing, &display)?;
+                let root = crate::paths::Root::open(&opts.root, opts.allow_outside_root)?;
+                let created = make_dirs(&root, &missing, &display)?;
                 let c = p.commit().inspect_err(|_| remove_dirs(&created))?;
                 (c.keep().0, true)
             }
@@ -517,7 +518,7 @@ fn suspicious(opts: &WriteOptions, display: &str, exists: bool) -> Result<(), Er
     if !(opts.overwrite && exists) {
         return Ok(());
     }
-    let Ok(old) = std::fs::read(absolute(&opts.path)) else {
+    let Ok(old) = crate::fsio::read(&absolute(&opts.path), display) else {
         return Ok(()); // the core reports unreadable files
     };
     let new = &opts.content;
@@ -588,38 +589,18 @@ pub fn is_elision(line: &str) -> bool {
     (phrase && (was_comment || dots)) || (was_comment && (body == "..." || body == "…"))
 }
 
-/// Directories from the file's parent upward that do not exist, deepest first.
-fn missing_parents(abs: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut dir = abs.parent();
-    while let Some(d) = dir {
-        if d.as_os_str().is_empty() || d.exists() {
-            break;
-        }
-        out.push(d.to_path_buf());
-        dir = d.parent();
-    }
-    out
-}
-
-/// Creates the missing directories (shallowest first); returns the ones created, deepest first.
-fn make_dirs(missing: &[PathBuf], display: &str) -> Result<Vec<PathBuf>, Error> {
-    let mut created = Vec::new();
-    for d in missing.iter().rev() {
-        match std::fs::create_dir(d) {
-            Ok(()) => created.insert(0, d.clone()),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-            Err(e) => {
-                remove_dirs(&created);
-                return Err(Error::new(
-                    Code::WriteFailed,
-                    format!("could not create directory {}: {e}", display_path(d)),
-                    "check the permissions of the parent directory",
-                )
-                .with_file(display));
-            }
-        }
-    }
+/// Creates the missing directories (`missing`: shallowest first) beneath the root's handle;
+/// returns the ones created, deepest first.
+fn make_dirs(
+    root: &crate::paths::Root,
+    missing: &[PathBuf],
+    display: &str,
+) -> Result<Vec<PathBuf>, Error> {
+    let Some(deepest) = missing.last() else {
+        return Ok(Vec::new());
+    };
+    let mut created = root.create_dirs(deepest, display)?;
+    created.reverse();
     Ok(created)
 }
 

@@ -48,7 +48,7 @@ fn delete_checks_the_expected_checksum_and_dry_run_keeps_the_file() {
     let p = d.path().join("a.txt");
     std::fs::write(&p, "x\n").unwrap();
     let e = prepare(
-        &[Change::delete(&p, Some("00".into()))],
+        &[Change::delete(&p, Some("0".repeat(64)))],
         &opts(d.path(), false),
     );
     assert_eq!(e.err().unwrap().code, Code::ChecksumMismatch);

@@ -2,10 +2,14 @@
 
 mod apply;
 mod ast;
+mod faults;
 mod find;
 mod generate;
+mod hostile;
 mod patch;
+mod races;
 mod regions;
+mod reindent;
 mod rename;
 mod search;
 mod show;

@@ -76,8 +76,17 @@ fn mode_bits_are_kept() {
     std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o444)).unwrap();
     let (v, rc) = transform(&env, &["run.sh", "--old", "one", "--new", "two"], "");
     assert_eq!(rc, 0, "{v}");
+    // A read-only file is refused (as editors warn) unless --force; forced, it keeps its mode.
     let (v, rc) = transform(&env, &["ro.txt", "--old", "frozen", "--new", "thawed"], "");
+    assert_eq!((rc, code(&v)), (1, "LLM_E113"), "{v}");
+    assert_eq!(env.read("ro.txt"), b"frozen\n");
+    let (v, rc) = transform(
+        &env,
+        &["ro.txt", "--old", "frozen", "--new", "thawed", "--force"],
+        "",
+    );
     assert_eq!(rc, 0, "{v}");
+    assert_eq!(env.read("ro.txt"), b"thawed\n");
     assert_eq!(env.read("run.sh"), b"echo two\n");
     let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o7777;
     assert_eq!(mode(&p), 0o754);

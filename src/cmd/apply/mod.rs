@@ -12,8 +12,8 @@ use crate::check::{ValidatorReport, Verdict};
 use crate::edit::Edit;
 use crate::envelope::DiagnosticPayload;
 use crate::error::{Code, Error};
-use crate::fsio::Confinement;
 use crate::mutation::{self, Change, Existence, MutationOptions, MutationResult};
+use crate::paths::Root;
 use crate::span::checksum;
 use crate::walk::{display_path, normalize};
 use diff::{FilePatch, Format, Kind};
@@ -78,7 +78,7 @@ struct Staged {
 pub(crate) struct Stage {
     files: BTreeMap<PathBuf, Staged>,
     order: Vec<PathBuf>,
-    confine: Confinement,
+    root: Root,
 }
 
 impl Stage {
@@ -86,7 +86,7 @@ impl Stage {
         Ok(Stage {
             files: BTreeMap::new(),
             order: Vec::new(),
-            confine: Confinement::new(&opts.root, opts.allow_outside_root)?,
+            root: Root::open(&opts.root, opts.allow_outside_root)?,
         })
     }
 
@@ -99,9 +99,19 @@ impl Stage {
         let key = Self::key(path);
         if !self.files.contains_key(&key) {
             let display = display_path(path);
-            let real = self.confine.resolve(path, &display)?;
-            let original = match std::fs::symlink_metadata(&real) {
-                Ok(m) if m.is_dir() => {
+            // A file in a directory that does not exist yet has no original.
+            let parent = path.parent().filter(|p| !p.as_os_str().is_empty());
+            let fresh = match parent {
+                Some(dir) => !self.root.missing_dirs(dir, &display)?.is_empty(),
+                None => false,
+            };
+            let real = match fresh {
+                true => None,
+                false => Some(self.root.resolve(path, &display)?.real),
+            };
+            let original = match real.as_ref().map(std::fs::symlink_metadata) {
+                None => None,
+                Some(Ok(m)) if m.is_dir() => {
                     return Err(Error::new(
                         Code::NotAFile,
                         format!("{display} is a directory"),
@@ -109,8 +119,11 @@ impl Stage {
                     )
                     .with_file(&display))
                 }
-                Ok(_) => Some(crate::fsio::read(&real, &display)?),
-                Err(_) => None,
+                Some(Ok(_)) => Some(crate::fsio::read(
+                    real.as_ref().expect("resolved"),
+                    &display,
+                )?),
+                Some(Err(_)) => None,
             };
             self.order.push(key.clone());
             self.files.insert(
@@ -361,7 +374,7 @@ pub fn run(opts: &ApplyOptions) -> Result<(ApplyResult, String, Vec<DiagnosticPa
     // commit, removed again if it fails.
     let mut missing = Vec::new();
     for c in &changes {
-        missing.extend(missing_parents(&stage.confine, &c.path)?);
+        missing.extend(missing_parents(&stage.root, &c.path)?);
     }
     let prepared = mutation::prepare(&changes, &mopts)?;
     diagnostics.extend(prepared.diagnostics.clone());
@@ -388,7 +401,7 @@ pub fn run(opts: &ApplyOptions) -> Result<(ApplyResult, String, Vec<DiagnosticPa
     } else {
         Vec::new()
     };
-    let created = make_dirs(&missing)?;
+    let created = make_dirs(&stage.root, &missing)?;
     let committed = match prepared.commit() {
         Ok(c) => c,
         Err(e) => {
@@ -543,42 +556,28 @@ fn file_patch(
     })
 }
 
-/// Directories above `path` that do not exist (deepest first), after checking that the
-/// deepest existing one is inside the root.
-fn missing_parents(confine: &Confinement, path: &Path) -> Result<Vec<PathBuf>, Error> {
-    let abs = Stage::key(path);
-    let mut out = Vec::new();
-    let mut dir = abs.parent();
-    while let Some(d) = dir {
-        if d.as_os_str().is_empty() || d.exists() {
-            if !out.is_empty() {
-                confine.resolve(&d.join("x"), &display_path(d))?;
-            }
-            break;
-        }
-        out.push(d.to_path_buf());
-        dir = d.parent();
+/// Directories above `path` that do not exist (shallowest first), resolved beneath the root
+/// (a path leading outside it is refused).
+fn missing_parents(root: &Root, path: &Path) -> Result<Vec<PathBuf>, Error> {
+    match path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        Some(dir) => root.missing_dirs(dir, &display_path(dir)),
+        None => Ok(Vec::new()),
     }
-    Ok(out)
 }
 
-/// Creates the directories (shallowest first); returns the ones made, deepest first.
-fn make_dirs(missing: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
+/// Creates the directories beneath the root, each relative to its parent's handle; returns
+/// the ones made, deepest first.
+fn make_dirs(root: &Root, missing: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
     let mut all: Vec<&PathBuf> = missing.iter().collect();
     all.sort();
     all.dedup();
     let mut made = Vec::new();
     for d in all {
-        match std::fs::create_dir(d) {
-            Ok(()) => made.insert(0, d.clone()),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+        match root.create_dirs(d, &display_path(d)) {
+            Ok(new) => new.into_iter().for_each(|n| made.insert(0, n)),
             Err(e) => {
                 remove_dirs(&made);
-                return Err(Error::new(
-                    Code::WriteFailed,
-                    format!("could not create directory {}: {e}", display_path(d)),
-                    "check the permissions of the parent directory; nothing was written",
-                ));
+                return Err(e);
             }
         }
     }

@@ -184,8 +184,15 @@ pub fn plan(opts: &PatchOptions) -> Result<Planned, Error> {
         )
         .with_file(&display)
     })?;
-    let src = crate::fsio::read(&opts.file, &display)?;
+    // Read beneath the root, as the write will (an outside target is refused).
+    let src = crate::paths::read_target(
+        &opts.mutation.root,
+        opts.mutation.allow_outside_root,
+        &opts.file,
+        &display,
+    )?;
     if let Some(expected) = &opts.expected_checksum {
+        crate::mutation::valid_checksum(expected, &display)?;
         let actual = checksum(&src);
         if !expected.eq_ignore_ascii_case(&actual) {
             return Err(Error::new(
@@ -448,7 +455,7 @@ pub(crate) fn run_checks(paths: &[PathBuf]) -> Vec<ValidatorReport> {
             }
             Some("python") => {
                 let display = display_path(path);
-                let text = std::fs::read(path).unwrap_or_default();
+                let text = crate::fsio::read(path, &display).unwrap_or_default();
                 reports.push(check::python::check(
                     &text,
                     &display,

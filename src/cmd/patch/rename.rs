@@ -391,7 +391,7 @@ pub(super) fn plan_rename(
     checksum_now: Option<String>,
 ) -> Result<Planned, Error> {
     let found = rename_core(opts, language, syms, i, new, src, &mut |p| {
-        std::fs::read(p).ok()
+        crate::fsio::read(p, &crate::walk::display_path(p)).ok()
     })?;
     let message = message(&syms[i], new, &found, found.files.len());
     let Found {

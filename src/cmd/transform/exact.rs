@@ -410,6 +410,15 @@ fn find_indented(bytes: &[u8], old: &[u8]) -> Vec<Indented> {
 /// `new` with `old_indent` replaced by `file_indent` at the start of every non-blank line.
 fn reindent(new: &[u8], old_indent: &[u8], file_indent: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(new.len() + 16);
+    // New text whose lines after the first already carry the file's indentation (as `llm find`
+    // reports a span that starts mid-line): only its first line needs the indentation.
+    if let (Ok(text), Ok(indent)) = (std::str::from_utf8(new), std::str::from_utf8(file_indent)) {
+        if text.contains('\n') && crate::indent::already_placed(text, indent) {
+            out.extend_from_slice(file_indent);
+            out.extend_from_slice(new);
+            return out;
+        }
+    }
     for (i, line) in new.split(|&b| b == b'\n').enumerate() {
         if i > 0 {
             out.push(b'\n');

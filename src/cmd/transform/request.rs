@@ -27,6 +27,7 @@ pub struct QueryInput {
 
 /// Parses the input text: one JSON value, an array of them, or a stream (JSON lines).
 pub fn parse(text: &[u8], origin: &str) -> Result<Parsed, Error> {
+    no_duplicate_keys(text, origin)?;
     let mut values = Vec::new();
     for item in serde_json::Deserializer::from_slice(text).into_iter::<Value>() {
         match item {
@@ -135,6 +136,70 @@ pub fn parse(text: &[u8], origin: &str) -> Result<Parsed, Error> {
     Ok(Parsed::Query(q))
 }
 
+/// Refuses an object with the same key twice anywhere in the input: JSON parsers keep one of
+/// them silently, so which position or text was meant is a contradiction.
+fn no_duplicate_keys(text: &[u8], origin: &str) -> Result<(), Error> {
+    use serde::de::{Deserializer, MapAccess, SeqAccess, Visitor};
+    struct Unique;
+    impl<'de> Deserialize<'de> for Unique {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            d.deserialize_any(UniqueVisitor)
+        }
+    }
+    struct UniqueVisitor;
+    impl<'de> Visitor<'de> for UniqueVisitor {
+        type Value = Unique;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("JSON")
+        }
+        fn visit_bool<E>(self, _: bool) -> Result<Unique, E> {
+            Ok(Unique)
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<Unique, E> {
+            Ok(Unique)
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<Unique, E> {
+            Ok(Unique)
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<Unique, E> {
+            Ok(Unique)
+        }
+        fn visit_str<E>(self, _: &str) -> Result<Unique, E> {
+            Ok(Unique)
+        }
+        fn visit_unit<E>(self) -> Result<Unique, E> {
+            Ok(Unique)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Unique, A::Error> {
+            while seq.next_element::<Unique>()?.is_some() {}
+            Ok(Unique)
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Unique, A::Error> {
+            let mut seen = std::collections::HashSet::new();
+            while let Some(key) = map.next_key::<String>()? {
+                if !seen.insert(key.clone()) {
+                    return Err(serde::de::Error::custom(format!("duplicate key `{key}`")));
+                }
+                map.next_value::<Unique>()?;
+            }
+            Ok(Unique)
+        }
+    }
+    for item in serde_json::Deserializer::from_slice(text).into_iter::<Unique>() {
+        if let Err(e) = item {
+            if e.is_data() {
+                return Err(Error::new(
+                    Code::BadRequest,
+                    format!("{origin}: {e}"),
+                    "send each field once: with two values, which one is meant is unclear",
+                ));
+            }
+            break; // a syntax error: reported with its position by the parse itself
+        }
+    }
+    Ok(())
+}
+
 fn bad_item(origin: &str, i: usize, wanted: &str) -> Error {
     Error::new(
         Code::BadRequest,
@@ -211,6 +276,25 @@ struct PointIn {
 impl PosIn {
     fn resolve(&self) -> Option<Pos> {
         if let (Some(s), Some(e)) = (self.byte_start, self.byte_end) {
+            // Lines and columns given as well (as every `span` llm prints has them): they must
+            // name the same position.
+            let start = match (&self.start, self.start_line) {
+                (Some(p), _) => Some((p.row, p.column)),
+                (None, Some(l)) => self.start_col.map(|c| (l, c)),
+                _ => None,
+            };
+            let end = match (&self.end, self.end_line) {
+                (Some(p), _) => Some((p.row, p.column)),
+                (None, Some(l)) => self.end_col.map(|c| (l, c)),
+                _ => None,
+            };
+            if start.is_some() || end.is_some() {
+                return Some(Pos::Checked {
+                    bytes: (s, e),
+                    start,
+                    end,
+                });
+            }
             return Some(Pos::Bytes(s, e));
         }
         let start = match (&self.start, self.start_line) {
@@ -240,11 +324,22 @@ pub fn plan(values: Vec<Value>, origin: &str) -> Result<Vec<Planned>, Error> {
         })?;
         let mut edits = Vec::with_capacity(req.edits.len());
         for (j, e) in req.edits.into_iter().enumerate() {
-            let pos = e
-                .span
-                .as_ref()
-                .and_then(PosIn::resolve)
-                .or_else(|| e.pos.resolve())
+            let (from_span, flat) = (e.span.as_ref().and_then(PosIn::resolve), e.pos.resolve());
+            if let (Some(a), Some(b)) = (&from_span, &flat) {
+                if a != b {
+                    return Err(Error::new(
+                        Code::BadRequest,
+                        format!(
+                            "edit {j} of request {i} ({}) gives a `span` and flat positions that differ",
+                            req.file_path
+                        ),
+                        "give the position once: either a `span` object or flat `byte_start`/`byte_end`",
+                    )
+                    .with_file(&req.file_path));
+                }
+            }
+            let pos = from_span
+                .or(flat)
                 .ok_or_else(|| {
                     Error::new(
                         Code::BadRequest,
@@ -344,5 +439,31 @@ mod tests {
                 end: (2, 3)
             }
         );
+    }
+
+    #[test]
+    fn contradictions_are_refused() {
+        let v = |s: &str| vec![serde_json::from_str::<Value>(s).unwrap()];
+        let e = plan(
+            v(r#"{"file_path":"a","edits":[{"byte_start":0,"byte_end":1,"span":{"byte_start":2,"byte_end":3},"new_content":"x"}]}"#),
+            "stdin",
+        )
+        .unwrap_err();
+        assert_eq!(e.code, Code::BadRequest);
+        // The same position twice is no contradiction; bytes with lines are checked later.
+        let p = plan(
+            v(r#"{"file_path":"a","edits":[{"byte_start":0,"byte_end":1,"span":{"byte_start":0,"byte_end":1},"new_content":"x"}]}"#),
+            "stdin",
+        )
+        .unwrap();
+        assert_eq!(p[0].edits[0].pos, Pos::Bytes(0, 1));
+        let err = |t: &str| parse(t.as_bytes(), "stdin").err().map(|e| e.code);
+        assert_eq!(
+            err(
+                r#"{"file_path":"a","edits":[{"byte_start":0,"byte_start":1,"byte_end":1,"new_content":"x"}]}"#
+            ),
+            Some(Code::BadRequest)
+        );
+        assert_eq!(err(r#"{"file_path":"a","edits":[]}"#), None);
     }
 }

@@ -21,9 +21,9 @@ impl Style {
             text.to_string()
         }
     }
-    /// File paths (magenta, as ripgrep).
+    /// File paths (magenta, as ripgrep), control characters escaped (see [`escape_controls`]).
     pub fn path(&self, t: &str) -> String {
-        self.wrap("35", t)
+        self.wrap("35", &escape_controls(t))
     }
     /// Line and column numbers (green).
     pub fn line_no(&self, t: &str) -> String {
@@ -39,6 +39,24 @@ impl Style {
     }
 }
 
+/// `text` with control characters (C0, DEL, C1) written as escapes (`\n`, `\t`, `\u{1b}`…), so
+/// that a file name cannot fake lines of output or send terminal sequences. Text without any
+/// is returned as it is.
+pub fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// `llm <tool>: error[CODE]: message (file) — remediation`, one line per diagnostic plus a
 /// `  = note:` / `  = help:` line when present.
 pub fn diagnostic_line(d: &DiagnosticPayload) -> String {
@@ -52,11 +70,15 @@ pub fn diagnostic_line(d: &DiagnosticPayload) -> String {
         .as_deref()
         .map(|c| format!("[{c}]"))
         .unwrap_or_default();
-    let mut s = format!("llm {}: {level}{code}: {}", d.tool, d.message);
+    let mut s = format!(
+        "llm {}: {level}{code}: {}",
+        d.tool,
+        escape_controls(&d.message)
+    );
     if let Some(span) = &d.span {
         s.push_str(&format!(
             "\n  --> {}:{}:{}",
-            span.file_path,
+            escape_controls(&span.file_path),
             span.start_line,
             span.start_col + 1
         ));

@@ -21,7 +21,12 @@ pub fn print(
         Status::Partial => "partial",
         Status::NoMatches => "no changes",
     };
-    writeln!(out, "{}: {message}", style.matched(word))?;
+    writeln!(
+        out,
+        "{}: {}",
+        style.matched(word),
+        super::escape_controls(message)
+    )?;
     let Some(r) = result else { return Ok(()) };
     for f in &r.files {
         writeln!(

@@ -1,0 +1,45 @@
+//! The workspace's `.llm/` store: content-addressed blobs (`.llm/objects/<sha256>`) of bytes a
+//! mutation must not lose — today the bytes another program wrote while `llm` replaced a file;
+//! the journal (intent records and pre-images for recovery and undo) keeps its pre-images in the
+//! same store. `.llm/` sits at the workspace's top level (git's top level above the root, else
+//! the root) and holds a `.gitignore` of `*`, so it is never committed; the walks skip it as a
+//! hidden directory.
+
+use crate::span::checksum;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The workspace's top level for `root` (canonical): the nearest ancestor holding `.git`, else
+/// `root` itself.
+pub fn workspace_top(root: &Path) -> PathBuf {
+    root.ancestors()
+        .find(|d| d.join(".git").exists())
+        .unwrap_or(root)
+        .to_path_buf()
+}
+
+/// Keeps `bytes` as `.llm/objects/<sha256>` under `top` (durably: written to a temp name,
+/// fsynced, renamed); returns the blob's path. A blob already there is not written again.
+pub fn keep(top: &Path, bytes: &[u8]) -> std::io::Result<PathBuf> {
+    let base = top.join(".llm");
+    let objects = base.join("objects");
+    std::fs::create_dir_all(&objects)?;
+    let ignore = base.join(".gitignore");
+    if !ignore.exists() {
+        std::fs::write(&ignore, "*\n")?;
+    }
+    let path = objects.join(checksum(bytes));
+    if path.exists() {
+        return Ok(path);
+    }
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".tmp-")
+        .tempfile_in(&objects)?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(&path).map_err(|e| e.error)?;
+    if let Ok(d) = std::fs::File::open(&objects) {
+        let _ = d.sync_all();
+    }
+    Ok(path)
+}

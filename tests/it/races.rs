@@ -1,0 +1,234 @@
+//! Races against the real binary, bounded in count and time: a symlink swapped in for a
+//! directory while `llm` writes beneath it (confinement by handles), and a plain appender
+//! writing to a file while `llm transform` replaces it (no silent loss). Set `LLM_RACE_ATTEMPTS`
+//! to run more attempts (the README's measures use 1,000).
+
+use crate::util::{llm, TestEnv};
+use std::ffi::CString;
+use std::io::Write;
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+fn attempts(default: usize) -> usize {
+    std::env::var("LLM_RACE_ATTEMPTS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn cstr(p: &Path) -> CString {
+    CString::new(p.as_os_str().as_bytes()).unwrap()
+}
+
+/// Swaps two names with renameat2(RENAME_EXCHANGE) until `stop`.
+fn swapper(a: &Path, b: &Path, stop: Arc<AtomicBool>) -> std::thread::JoinHandle<usize> {
+    let (a, b) = (cstr(a), cstr(b));
+    std::thread::spawn(move || {
+        let mut swaps = 0;
+        while !stop.load(Ordering::Relaxed) {
+            // SAFETY: two valid NUL-terminated paths; the call touches no memory of ours.
+            let r = unsafe {
+                libc::renameat2(
+                    libc::AT_FDCWD,
+                    a.as_ptr(),
+                    libc::AT_FDCWD,
+                    b.as_ptr(),
+                    libc::RENAME_EXCHANGE,
+                )
+            };
+            assert_eq!(r, 0, "renameat2: {}", std::io::Error::last_os_error());
+            swaps += 1;
+        }
+        swaps
+    })
+}
+
+#[test]
+fn a_symlink_swapped_in_for_a_directory_never_leads_a_write_outside() {
+    let env = TestEnv::new();
+    let root = env.path().join("r");
+    let outside = env.path().join("o");
+    std::fs::create_dir_all(root.join("sub")).unwrap();
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::write(outside.join("f.txt"), "same\n").unwrap();
+    std::os::unix::fs::symlink(&outside, root.join("alt")).unwrap();
+    // The real directory, reachable whatever name it has now.
+    let real = std::fs::File::open(root.join("sub")).unwrap();
+    use std::os::fd::AsRawFd;
+    let real_dir = std::path::PathBuf::from(format!("/proc/self/fd/{}", real.as_raw_fd()));
+    std::fs::write(real_dir.join("f.txt"), "same\n").unwrap();
+
+    let stop = Arc::new(AtomicBool::new(false));
+    let swaps = swapper(&root.join("sub"), &root.join("alt"), stop.clone());
+    let n = attempts(200);
+    let started = Instant::now();
+    let (mut escapes, mut inside, mut refused) = (0, 0, 0);
+    for i in 0..n {
+        let out = if i % 2 == 0 {
+            llm()
+                .current_dir(&root)
+                .args([
+                    "transform",
+                    "sub/f.txt",
+                    "--old",
+                    "same",
+                    "--new",
+                    "PWNED",
+                    "--json",
+                ])
+                .output()
+                .unwrap()
+        } else {
+            llm()
+                .current_dir(&root)
+                .args([
+                    "write",
+                    &format!("sub/new{i}.txt"),
+                    "--content",
+                    "PWNED\n",
+                    "--json",
+                ])
+                .output()
+                .unwrap()
+        };
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        if v["status"] == "ok" {
+            inside += 1;
+        } else {
+            refused += 1;
+        }
+        let leaked = std::fs::read_to_string(outside.join("f.txt")).unwrap() != "same\n"
+            || std::fs::read_dir(&outside).unwrap().count() != 1;
+        if leaked {
+            escapes += 1;
+            std::fs::write(outside.join("f.txt"), "same\n").unwrap();
+            for e in std::fs::read_dir(&outside).unwrap().flatten() {
+                if e.file_name() != "f.txt" {
+                    std::fs::remove_file(e.path()).unwrap();
+                }
+            }
+        }
+        std::fs::write(real_dir.join("f.txt"), "same\n").unwrap();
+        assert!(
+            started.elapsed() < Duration::from_secs(300),
+            "bounded in time"
+        );
+    }
+    stop.store(true, Ordering::Relaxed);
+    let swaps = swaps.join().unwrap();
+    eprintln!("swap race: {n} attempts, {swaps} swaps, {escapes} escapes, {inside} written inside, {refused} refused");
+    assert!(swaps > n, "the swapper must really race ({swaps} swaps)");
+    assert_eq!(escapes, 0, "writes landed outside the root");
+    assert!(inside > 0, "some writes must succeed inside");
+}
+
+#[test]
+fn a_plain_appender_racing_transforms_loses_nothing_unreported() {
+    let env = TestEnv::new();
+    env.write("t.txt", "word alpha\n");
+    let path = env.path().join("t.txt");
+    let stop = Arc::new(AtomicBool::new(false));
+    let appended = Arc::new(AtomicUsize::new(0));
+    let appender = {
+        let (stop, appended, path) = (stop.clone(), appended.clone(), path.clone());
+        std::thread::spawn(move || {
+            while !stop.load(Ordering::Relaxed) {
+                let i = appended.load(Ordering::Relaxed);
+                let mut f = std::fs::OpenOptions::new()
+                    .append(true)
+                    .open(&path)
+                    .unwrap();
+                f.write_all(format!("line {i}\n").as_bytes()).unwrap();
+                drop(f);
+                appended.store(i + 1, Ordering::Relaxed);
+                std::thread::sleep(Duration::from_millis(3));
+            }
+        })
+    };
+    let n = attempts(200);
+    let (mut ok, mut warned) = (0, 0);
+    for i in 0..n {
+        let (old, new) = if i % 2 == 0 {
+            ("word alpha", "word beta")
+        } else {
+            ("word beta", "word alpha")
+        };
+        let out = env
+            .llm(&["transform", "t.txt", "--old", old, "--new", new, "--json"])
+            .output()
+            .unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        if v["status"] == "ok" {
+            ok += 1;
+        }
+        if v.to_string().contains("LLM_E114") {
+            warned += 1;
+        }
+    }
+    stop.store(true, Ordering::Relaxed);
+    appender.join().unwrap();
+    let total = appended.load(Ordering::Relaxed);
+    let now = std::fs::read_to_string(&path).unwrap();
+    let mut kept = String::new();
+    if let Ok(dir) = std::fs::read_dir(env.path().join(".llm/objects")) {
+        for e in dir.flatten() {
+            kept.push_str(&std::fs::read_to_string(e.path()).unwrap_or_default());
+        }
+    }
+    let has = |text: &str, i: usize| text.lines().any(|l| l == format!("line {i}"));
+    let lost: Vec<usize> = (0..total).filter(|&i| !has(&now, i)).collect();
+    let unreported: Vec<usize> = lost.iter().copied().filter(|&i| !has(&kept, i)).collect();
+    eprintln!(
+        "appender race: {n} transforms ({ok} ok, {warned} warned LLM_E114), {total} appends, {} not in the file, {} lost without a report",
+        lost.len(),
+        unreported.len()
+    );
+    assert!(ok > 0 && total > 0);
+    assert!(
+        unreported.is_empty(),
+        "appends lost silently: {unreported:?}"
+    );
+}
+
+#[test]
+fn bytes_written_to_the_old_file_during_the_replace_are_kept_and_reported() {
+    let env = TestEnv::new();
+    std::fs::create_dir(env.path().join(".git")).unwrap();
+    env.write("pkg/t.txt", "word alpha\n");
+    let out = llm()
+        .current_dir(env.path().join("pkg"))
+        .env(
+            "LLM_FAILPOINT_FOREIGN_WRITE",
+            "appended by another program\n",
+        )
+        .args([
+            "transform",
+            "t.txt",
+            "--old",
+            "alpha",
+            "--new",
+            "beta",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["status"], "ok", "{v}");
+    assert_eq!(env.read("pkg/t.txt"), b"word beta\n");
+    let d = &v["diagnostics"][0];
+    assert_eq!(d["tool"], "transform");
+    assert_eq!(
+        (d["code"].as_str(), d["level"].as_str()),
+        (Some("LLM_E114"), Some("warning")),
+        "{v}"
+    );
+    // Kept at the workspace's top level (git's), content-addressed, never committed.
+    let kept = "word alpha\nappended by another program\n";
+    let blob = format!(".llm/objects/{}", crate::transform::sha(kept.as_bytes()));
+    assert!(d["message"].as_str().unwrap().ends_with(&blob), "{d}");
+    assert_eq!(env.read(&blob), kept.as_bytes());
+    assert_eq!(env.read(".llm/.gitignore"), b"*\n");
+}

@@ -1,0 +1,269 @@
+//! Re-indentation round trips through the real binary: a symbol's `body_span` (or `span`)
+//! exactly as `llm find --json` reports it — first line starting mid-line, the others carrying
+//! the file's indentation — sent back with `llm patch --body --with FILE` (or `--with FILE`)
+//! leaves the file byte-identical, on real Python (the standard library) and Rust (this repo's
+//! sources) and on tab-indented code; the same for `transform --old` matched after a line's
+//! indentation with a multi-line `--new`. And an indentation error an edit introduces in Python
+//! is rejected like a syntax error.
+
+use crate::util::TestEnv;
+use serde_json::Value;
+use std::path::PathBuf;
+
+/// Real files: a few large modules of Python's standard library and some of this repo's Rust.
+fn corpus() -> Vec<PathBuf> {
+    let out = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import sysconfig; print(sysconfig.get_paths()['stdlib'])",
+        ])
+        .output()
+        .expect("python3 is needed for the Python corpus");
+    let stdlib = PathBuf::from(String::from_utf8(out.stdout).unwrap().trim());
+    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<PathBuf> = [
+        "argparse.py",
+        "dataclasses.py",
+        "enum.py",
+        "configparser.py",
+        "inspect.py",
+        "tarfile.py",
+    ]
+    .iter()
+    .map(|m| stdlib.join(m))
+    .collect();
+    files.extend(
+        [
+            "src/indent.rs",
+            "src/edit.rs",
+            "src/span.rs",
+            "src/mutation.rs",
+            "src/cmd/transform/exact.rs",
+            "src/lang/symbols.rs",
+        ]
+        .iter()
+        .map(|p| repo.join(p)),
+    );
+    for f in &files {
+        assert!(f.exists(), "{} is missing", f.display());
+    }
+    files
+}
+
+/// Every symbol of an outline, children included.
+fn flatten(items: &Value, out: &mut Vec<Value>) {
+    for m in items.as_array().into_iter().flatten() {
+        out.push(m.clone());
+        flatten(&m["children"], out);
+    }
+}
+
+/// Sends each of up to `per_file` functions' `field` span back with `llm patch` (`--body` for
+/// the body) and checks the file is unchanged; returns how many were sent.
+fn round_trip(env: &TestEnv, name: &str, field: &str, per_file: usize) -> usize {
+    let (v, rc) = env.json(&["find", "--outline", name, "--json"]);
+    assert_eq!(rc, 0, "{v}");
+    let mut symbols = Vec::new();
+    flatten(&v["data"]["matches"], &mut symbols);
+    let functions: Vec<&Value> = symbols
+        .iter()
+        .filter(|s| matches!(s["kind"].as_str(), Some("function" | "method")))
+        .filter(|s| s[field].is_object())
+        .collect();
+    assert!(!functions.is_empty(), "{name}: no functions");
+    let step = (functions.len() / per_file).max(1);
+    let original = env.read(name);
+    let mut sent = 0;
+    for s in functions.iter().step_by(step).take(per_file) {
+        let span = &s[field];
+        let (a, b) = (
+            span["byte_start"].as_u64().unwrap() as usize,
+            span["byte_end"].as_u64().unwrap() as usize,
+        );
+        env.write("sent.txt", &original[a..b]);
+        let line = s["span"]["start_line"].to_string();
+        let symbol = s["name"].as_str().unwrap();
+        let mut args = vec![
+            "--file", name, "--symbol", symbol, "--line", &line, "--with", "sent.txt",
+        ];
+        if field == "body_span" {
+            args.push("--body");
+        }
+        let (v, _) = env.patch(&args);
+        assert_eq!(v["status"], "ok", "{name} {symbol} ({field}): {v}");
+        assert!(
+            env.read(name) == original,
+            "{name}: sending back the {field} of `{symbol}` (line {line}) changed the file: {}",
+            v["result"]["files"][0]
+        );
+        sent += 1;
+    }
+    sent
+}
+
+#[test]
+fn bodies_and_definitions_sent_back_as_find_reports_them_leave_files_byte_identical() {
+    let env = TestEnv::new();
+    let (mut files, mut bodies, mut whole) = (0, 0, 0);
+    for path in corpus() {
+        let name = path.file_name().unwrap().to_str().unwrap().to_string();
+        env.write(&name, std::fs::read(&path).unwrap());
+        bodies += round_trip(&env, &name, "body_span", 12);
+        whole += round_trip(&env, &name, "span", 4);
+        files += 1;
+    }
+    eprintln!("round trip: {bodies} bodies and {whole} whole definitions in {files} files, all byte-identical");
+    assert!(bodies >= 100, "{bodies}");
+}
+
+#[test]
+fn tab_indented_bodies_and_closing_braces_round_trip() {
+    let env = TestEnv::new();
+    env.write(
+        "t.rs",
+        "impl A {\n\tfn m(&self) -> u32 {\n\t\tif self.0 {\n\t\t\t1\n\t\t} else {\n\t\t\t2\n\t\t}\n\t}\n}\n\nfn f() {\n\tlet y = 2;\n\ty\n}\n",
+    );
+    env.write(
+        "t.py",
+        "class A:\n\tdef m(self, x):\n\t\tif x:\n\t\t\treturn 1\n\t\treturn 2\n\n\tdef n(self):\n\t\tpass\n",
+    );
+    for name in ["t.rs", "t.py"] {
+        assert!(round_trip(&env, name, "body_span", 12) >= 2);
+        assert!(round_trip(&env, name, "span", 12) >= 2);
+    }
+}
+
+#[test]
+fn dedented_text_is_still_reindented() {
+    let env = TestEnv::new();
+    env.write("a.py", "class A:\n    def m(self):\n        return 1\n");
+    let (v, _) = env.patch(&[
+        "--file",
+        "a.py",
+        "--symbol",
+        "m",
+        "--with-text",
+        "def m(self):\n    return 2\n",
+    ]);
+    assert_eq!(v["status"], "ok", "{v}");
+    assert_eq!(
+        env.read("a.py"),
+        b"class A:\n    def m(self):\n        return 2\n"
+    );
+    let (v, _) = env.patch(&[
+        "--file",
+        "a.py",
+        "--symbol",
+        "m",
+        "--body",
+        "--with-text",
+        "if self:\n    return 3\nreturn 4",
+    ]);
+    assert_eq!(v["status"], "ok", "{v}");
+    assert_eq!(
+        env.read("a.py"),
+        b"class A:\n    def m(self):\n        if self:\n            return 3\n        return 4\n"
+    );
+}
+
+#[test]
+fn a_multiline_new_text_in_the_files_indentation_is_not_indented_twice() {
+    let env = TestEnv::new();
+    let file = "def f():\n    x = 1\n    return x\n";
+    // --old sent without the file's indentation (matched with an offset), --new as the file
+    // holds it after the first line, and --new without indentation: the same result.
+    for new in ["x = 2\n    return x", "x = 2\nreturn x"] {
+        env.write("t.py", file);
+        let (v, rc) = env.json(&[
+            "transform",
+            "t.py",
+            "--old",
+            "x = 1\nreturn x",
+            "--new",
+            new,
+            "--json",
+        ]);
+        assert_eq!(rc, 0, "{v}");
+        assert_eq!(v["result"]["matched_with"], "indentation", "{v}");
+        assert_eq!(
+            env.read("t.py"),
+            b"def f():\n    x = 2\n    return x\n",
+            "{new:?}"
+        );
+    }
+    // A new block opened by the first line is still indented relative to it.
+    env.write("t.py", file);
+    let (v, rc) = env.json(&[
+        "transform",
+        "t.py",
+        "--old",
+        "x = 1\nreturn x",
+        "--new",
+        "if x:\n    return x",
+        "--json",
+    ]);
+    assert_eq!(rc, 0, "{v}");
+    assert_eq!(env.read("t.py"), b"def f():\n    if x:\n        return x\n");
+}
+
+#[test]
+fn an_indentation_error_an_edit_introduces_is_rejected_unless_forced() {
+    let env = TestEnv::new();
+    let file = "class A:\n    def m(self):\n        x = 1\n        return x\n";
+    env.write("a.py", file);
+    let cases: &[&[&str]] = &[
+        &[
+            "transform",
+            "a.py",
+            "--old",
+            "x = 1",
+            "--new",
+            "x = 1\n            y = 2",
+        ],
+        &[
+            "patch",
+            "--file",
+            "a.py",
+            "--symbol",
+            "m",
+            "--body",
+            "--with-text",
+            "x = 1\n  return x",
+        ],
+        &[
+            "write",
+            "a.py",
+            "--overwrite",
+            "--content",
+            "def f():\nreturn 1\n",
+        ],
+    ];
+    for args in cases {
+        let mut a = args.to_vec();
+        a.push("--json");
+        let (v, rc) = env.json(&a);
+        assert_eq!(rc, 1, "{args:?}: {v}");
+        let text = v.to_string();
+        assert!(
+            text.contains("LLM_E106") || text.contains("IndentationError"),
+            "{args:?}: {v}"
+        );
+        assert!(text.contains("IndentationError"), "{args:?}: {v}");
+        assert_eq!(env.read("a.py"), file.as_bytes(), "{args:?}");
+    }
+    let (v, rc) = env.json(&[
+        "transform",
+        "a.py",
+        "--old",
+        "x = 1",
+        "--new",
+        "x = 1\n            y = 2",
+        "--force",
+        "--json",
+    ]);
+    assert_eq!(rc, 0, "{v}");
+    assert_eq!(v["diagnostics"][0]["level"], "warning");
+    assert!(String::from_utf8(env.read("a.py"))
+        .unwrap()
+        .contains("            y = 2"));
+}
