@@ -650,3 +650,146 @@ fn check_on_a_rust_file_outside_any_package_is_skipped_not_failed() {
     assert_eq!(r.diagnostics[0]["code"], "CHECK_E004");
     assert!(env.path().join("loose.rs").exists());
 }
+
+#[test]
+fn a_build_script_does_not_make_an_uncompiled_file_pass() {
+    // Issue 13: with a build.rs, cargo's build-script artifact has no `name-hash.d` beside it,
+    // and the check used to pass a file cargo never compiled.
+    let env = TestEnv::new();
+    krate(&env, "mini", "pub fn ok() {}\n");
+    env.write("mini/build.rs", "fn main() {}\n");
+    let bad = "pub fn f() -> u32 {\n    \"x\"\n}\n";
+    let (v, code) = env.json(&[
+        "write",
+        "mini/src/bad.rs",
+        "--check",
+        "--json",
+        "--content",
+        bad,
+    ]);
+    assert_eq!(code, 0, "{v:#}");
+    let r = result(&v);
+    assert_eq!(r.validators[1].name, "cargo check");
+    assert_eq!(r.validators[1].verdict, "skipped", "{v:#}");
+    assert_eq!(r.diagnostics[0]["code"], "CHECK_E004");
+    let message = v["message"].as_str().unwrap();
+    assert!(
+        message.contains("cargo check skipped") && !message.contains("cargo check passed"),
+        "{message}"
+    );
+
+    // Once a `mod` reaches it, cargo compiles it and the type error rejects the write.
+    env.write("mini/src/lib.rs", "pub fn ok() {}\nmod bad2;\n");
+    let (v, code) = env.json(&[
+        "write",
+        "mini/src/bad2.rs",
+        "--check",
+        "--json",
+        "--content",
+        bad,
+    ]);
+    assert_eq!(code, 1, "{v:#}");
+    let r = result(&v);
+    assert_eq!(r.validators[1].verdict, "failed");
+    assert_eq!(r.diagnostics[0]["code"], "E0308");
+    assert_eq!(r.diagnostics[0]["span"]["start_line"], 2);
+    assert!(!env.path().join("mini/src/bad2.rs").exists());
+    // And the build script itself is a file cargo compiles.
+    let (v, code) = env.json(&[
+        "write",
+        "mini/build.rs",
+        "--overwrite",
+        "--check",
+        "--json",
+        "--content",
+        "fn main() { let x: u8 = \"no\"; }\n",
+    ]);
+    assert_eq!(code, 1, "{v:#}");
+    assert_eq!(env.read("mini/build.rs"), b"fn main() {}\n");
+}
+
+#[test]
+fn shell_scripts_are_checked_with_bash_n() {
+    let env = TestEnv::new();
+    let bad = "#!/bin/bash\nf() {\n  echo \"é\"\n  if true; then\n}\n";
+    let (v, code) = env.json(&[
+        "write",
+        "bin/run.sh",
+        "--parents",
+        "--check",
+        "--json",
+        "--content",
+        bad,
+    ]);
+    assert_eq!(code, 1, "{v:#}");
+    assert_eq!(v["status"], "rejected");
+    let r = result(&v);
+    let bash = r
+        .validators
+        .iter()
+        .find(|c| c.name == "bash -n")
+        .expect("bash -n ran");
+    assert_eq!(bash.verdict, "failed");
+    let d = &bash.diagnostics[0];
+    assert_eq!(d["tool"], "bash");
+    assert_eq!(d["span"]["start_line"], 5);
+    let s = &d["span"];
+    let (a, b) = (
+        s["byte_start"].as_u64().unwrap() as usize,
+        s["byte_end"].as_u64().unwrap() as usize,
+    );
+    assert_eq!(&bad[a..b], "}", "{d:#}");
+    assert_eq!(s["start_col"], 0);
+    assert!(!env.path().join("bin/run.sh").exists());
+
+    let good = "#!/bin/bash\nf() {\n  echo \"é\"\n}\n";
+    let (v, code) = env.json(&[
+        "write",
+        "bin/run.sh",
+        "--parents",
+        "--check",
+        "--json",
+        "--content",
+        good,
+    ]);
+    assert_eq!(code, 0, "{v:#}");
+    assert!(
+        v["message"].as_str().unwrap().contains("bash -n passed"),
+        "{v:#}"
+    );
+    // Overwriting keeps judging the whole new text.
+    let (v, code) = env.json(&[
+        "write",
+        "bin/run.sh",
+        "--overwrite",
+        "--check",
+        "--json",
+        "--content",
+        bad,
+    ]);
+    assert_eq!(code, 1, "{v:#}");
+    assert_eq!(env.read("bin/run.sh"), good.as_bytes());
+}
+
+#[test]
+fn csharp_check_is_not_available_and_never_a_pass() {
+    let env = TestEnv::new();
+    let (v, code) = env.json(&[
+        "write",
+        "A.cs",
+        "--check",
+        "--json",
+        "--content",
+        "class A {}\n",
+    ]);
+    assert_eq!(code, 1, "{v:#}");
+    let r = result(&v);
+    let c = r.validators.last().unwrap();
+    assert_eq!(c.verdict, "not_available");
+    assert_eq!(c.diagnostics[0]["code"], "CHECK_E001");
+    assert!(c.diagnostics[0]["remediation"]
+        .as_str()
+        .unwrap()
+        .contains("--lsp"));
+    assert!(!env.path().join("A.cs").exists());
+}
