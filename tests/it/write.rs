@@ -793,3 +793,111 @@ fn csharp_check_is_not_available_and_never_a_pass() {
         .contains("--lsp"));
     assert!(!env.path().join("A.cs").exists());
 }
+
+/// True when `program` runs; under CI (`CI` set, as `.ci/run` does) a missing tool fails the
+/// test, elsewhere it is skipped with a loud message.
+fn have(program: &str) -> bool {
+    let ok = std::process::Command::new(program)
+        .arg("--version")
+        .output()
+        .is_ok();
+    if !ok {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "`{program}` is not installed; `.ci/run` installs every checker the tests need"
+        );
+        eprintln!("SKIPPED: `{program}` is not installed (CI would fail here)");
+    }
+    ok
+}
+
+#[test]
+fn typescript_is_checked_by_tsc_in_its_project_and_restored_when_rejected() {
+    if !have("tsc") {
+        return;
+    }
+    let env = TestEnv::new();
+    env.write(
+        "web/tsconfig.json",
+        r#"{"compilerOptions": {"strict": true, "noEmit": true}, "include": ["src"]}"#,
+    );
+    env.write(
+        "web/src/util.ts",
+        "export function one(): number {\n  return 1;\n}\n",
+    );
+    let old = "import { one } from \"./util\";\nexport const n: number = one();\n";
+    env.write("web/src/main.ts", old);
+    let bad = "import { one } from \"./util\";\nexport const n: string = one();\n";
+    let (v, code) = env.json(&[
+        "write",
+        "web/src/main.ts",
+        "--overwrite",
+        "--check",
+        "--json",
+        "--content",
+        bad,
+    ]);
+    assert_eq!(code, 1, "{v:#}");
+    let r = result(&v);
+    let tsc = r
+        .validators
+        .iter()
+        .find(|c| c.name == "tsc --noEmit")
+        .expect("tsc ran");
+    assert_eq!(tsc.verdict, "failed");
+    assert_eq!(tsc.diagnostics[0]["code"], "TS2322");
+    assert_eq!(tsc.diagnostics[0]["span"]["start_line"], 2);
+    assert_eq!(env.read("web/src/main.ts"), old.as_bytes(), "restored");
+
+    let good = "import { one } from \"./util\";\nexport const n: number = one() + 1;\n";
+    let (v, code) = env.json(&[
+        "write",
+        "web/src/main.ts",
+        "--overwrite",
+        "--check",
+        "--json",
+        "--content",
+        good,
+    ]);
+    assert_eq!(code, 0, "{v:#}");
+    assert!(
+        v["message"]
+            .as_str()
+            .unwrap()
+            .contains("tsc --noEmit passed"),
+        "{v:#}"
+    );
+    // Outside the tsconfig's `include`, and without any tsconfig: skipped, never passed.
+    let (v, code) = env.json(&[
+        "write",
+        "web/other.ts",
+        "--check",
+        "--json",
+        "--content",
+        "export const x = 1;\n",
+    ]);
+    assert_eq!(code, 0, "{v:#}");
+    assert!(
+        v["message"]
+            .as_str()
+            .unwrap()
+            .contains("tsc --noEmit skipped"),
+        "{v:#}"
+    );
+    let (v, code) = env.json(&[
+        "write",
+        "loose.ts",
+        "--check",
+        "--json",
+        "--content",
+        "export const x = 1;\n",
+    ]);
+    assert_eq!(code, 0, "{v:#}");
+    assert!(
+        v["message"]
+            .as_str()
+            .unwrap()
+            .contains("tsc --noEmit skipped"),
+        "{v:#}"
+    );
+}
