@@ -558,7 +558,7 @@ impl Tool<'_> {
                         self.name,
                         self.timeout.as_secs_f64()
                     ),
-                    "retry with a longer --check-timeout, or drop --check",
+                    "retry with a longer timeout (`llm write --check-timeout SECS`), or drop --check",
                 )
                 .with_note(tail(&stderr, 400)),
             )),
