@@ -10,7 +10,8 @@
 #   3. `llm ast` bare-kind full scan vs `ast-grep -k` (goal ≤ 1.0×),
 #   4. `llm find NAME` vs `rg -w NAME` (goal ≤ 3×; NAME: a function ctags found in the sample),
 #   5. `llm find --outline` of the corpus's largest file (goal < 50 ms),
-# then a markdown table of medians. RUNS (default 3) hyperfine runs, SAMPLE (default 150) files.
+# then a markdown table of medians. RUNS (default 3) hyperfine runs, SAMPLE (default 150) files,
+# LLM=/path/to/llm to measure a given binary instead of building this checkout's.
 # Needs: ast-grep (pip install ast-grep-cli), universal-ctags, ripgrep, hyperfine — installed
 # when missing. Corpora: ../shared/bench/make-corpus.sh DIR all (built once into
 # ${LLM_BENCH_DIR:-~/.cache/llm-bench}; slow the first time: Debian packages and npm).
@@ -54,8 +55,12 @@ langs=()
 while read -r l _; do [[ -n $l ]] && langs+=("$l"); done <<<"$table"
 [[ ${#want[@]} -gt 0 ]] || want=("${langs[@]}")
 
-cargo build --release -q
-llm=$root/target/release/llm
+if [[ -n ${LLM:-} ]]; then
+  llm=$LLM # a given build (e.g. another branch's), used as it is
+else
+  cargo build --release -q
+  llm=$root/target/release/llm
+fi
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(date -u +%F)"
 echo "llm: $("$llm" --version); ast-grep: $(ast-grep --version); $(ctags --version | head -1); $(rg --version | head -1)"
 
