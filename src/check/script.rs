@@ -174,11 +174,17 @@ pub(crate) fn check_with(
     ValidatorReport::from_diagnostics(name, version, started, diagnostics)
 }
 
-/// The copy's file name: the file's own, with `ext` (a Node module type) when given.
+/// The copy's file name: the file's own, with `ext` (a Node module type) when given, never
+/// starting with `-` (which the tools would read as an option).
 fn copy_name(path: &Path, ext: &str) -> OsString {
-    let name = path
+    let mut name = path
         .file_name()
         .map_or_else(|| OsString::from("file"), OsStr::to_os_string);
+    if name.to_string_lossy().starts_with('-') {
+        let mut safe = OsString::from("_");
+        safe.push(&name);
+        name = safe;
+    }
     if ext.is_empty() {
         return name;
     }

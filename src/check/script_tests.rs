@@ -238,3 +238,13 @@ fn a_tool_that_fails_without_a_message_is_an_error_and_one_that_hangs_times_out(
     assert_eq!(r.verdict, Verdict::TimedOut, "{r:#?}");
     assert_eq!(r.diagnostics[0].code.as_deref(), Some("CHECK_E002"));
 }
+
+#[test]
+fn a_file_named_like_an_option_is_still_checked() {
+    if !have("bash", "--version") {
+        return;
+    }
+    let r = run(Checker::Bash, "-n.sh", "if true; then\n");
+    assert_eq!(r.verdict, Verdict::Failed, "{r:#?}");
+    assert_eq!(r.diagnostics[0].file.as_deref(), Some("-n.sh"));
+}
