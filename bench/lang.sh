@@ -149,12 +149,30 @@ PY
 )
   fi
   echo "recall vs ctags ($ctl kinds $ctk, $(wc -l <"$out/sample") files; definitions not local to a function, then all): $recall"
-  [[ -n $name ]] || name=main
+  if [[ -z $name ]]; then # no ctags parser (tsx): a function name from llm's own outline
+    tr '\n' '\0' <"$out/sample" | xargs -0 "$llm" find --outline --format jsonl -l "$lang" >"$out/outline.jsonl" || true
+    name=$(python3 - "$out/outline.jsonl" <<'PY'
+import json, sys
+names = set()
+def walk(v):
+    if v.get("kind") in ("function", "method") and len(v["name"]) >= 10:
+        names.add(v["name"])
+    for c in v.get("children") or []:
+        walk(c)
+for l in open(sys.argv[1]):
+    v = json.loads(l)
+    if "span" in v:
+        walk(v)
+names = sorted(names)
+print(names[len(names) // 2] if names else "main")
+PY
+)
+  fi
 
   # 3–5. timings
   largest=$(tr '\n' '\0' <"$out/files" | xargs -0 stat -c '%s %n' | sort -rn | awk 'NR == 1 {print $2}')
   echo "find NAME: $name; largest file: $largest ($(wc -l <"$largest") lines)"
-  hyperfine -N -w 1 -r "$runs" --export-json "$out/h.json" \
+  hyperfine -N -i -w 1 -r "$runs" --export-json "$out/h.json" \
     -n "llm ast ($k1)" "$llm ast '($k1) @x' -l $lang --format jsonl $corpus" \
     -n "ast-grep -k $k1" "ast-grep run -k $k1 -l $sg --json=stream $corpus" \
     -n "llm find $name" "$llm find $name --json -l $lang $corpus" \
