@@ -732,9 +732,11 @@ fn os_bytes(arg: &std::ffi::OsStr, flag: &str) -> Result<Vec<u8>, Error> {
 /// `llm write PATH [--content TEXT | --content-file FILE | stdin]`
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Validators run in order: tree-sitter syntax; with --check, `cargo check` (Rust \
-file in a Cargo package: placed, checked, removed/restored if rejected, under a lock) or Python's \
-compile(); with --lsp (or LLM_LSP_<LANG>, e.g. LLM_LSP_PYTHON=pylsp), a language server. Any \
+    after_help = "Validators run in order: tree-sitter syntax; with --check, the language's checker: \
+`cargo check` (Rust file in a Cargo package: placed, checked, removed/restored if rejected, under \
+a lock), Python's compile(), bash -n, ruby -wc, php -l, node --check, gofmt -e, javac, \
+gcc/g++ -fsyntax-only (compile_commands.json flags), tsc --noEmit (project with a tsconfig.json, \
+in place); with --lsp (or LLM_LSP_<LANG>, e.g. LLM_LSP_PYTHON=pylsp), a language server. Any \
 error → status rejected and nothing left on disk. A checker that is missing or times out is an \
 error, never a pass.\n\nJSON: result has path, language, checksum, bytes, lines, written, \
 validators[] (name, version, duration_ms, verdict, diagnostics), lsp_used, diagnostics[], and the \
@@ -767,7 +769,8 @@ pub struct WriteArgs {
     #[arg(long, value_name = "LANG")]
     pub lang: Option<String>,
     /// Also run the language's own checker: `cargo check` for a Rust file in a Cargo package,
-    /// Python's compile() for Python.
+    /// Python's compile(), `bash -n`, `ruby -wc`, `php -l`, `node --check`, `gofmt -e`, `javac`,
+    /// `gcc`/`g++ -fsyntax-only`, `tsc --noEmit` (with a tsconfig.json); C# has none.
     #[arg(long)]
     pub check: bool,
     /// Seconds --check may take (a cold `cargo check` can be slow).
@@ -946,8 +949,9 @@ pub struct PatchArgs {
     #[arg(long, group = "action", value_name = "NEW")]
     pub rename: Option<String>,
     /// Also run the language's checker on the real project (`cargo check` for a file in a Cargo
-    /// package, Python's compile()), before and after: errors the patch introduces reject it and
-    /// the file is restored. A checker that is not installed rejects, never passes.
+    /// package, Python's compile(), bash -n, ruby -wc, php -l, node --check, gofmt -e, javac,
+    /// gcc/g++ -fsyntax-only, tsc --noEmit), before and after: errors the patch introduces reject
+    /// it and the file is restored. A checker that is not installed rejects, never passes.
     #[arg(long)]
     pub check: bool,
     /// Where --rename looks for references (repeatable; default: --root).
