@@ -34,6 +34,8 @@ Register-ArgumentCompleter -Native -CommandName 'llm' -ScriptBlock {
             [CompletionResult]::new('transform', 'transform', [CompletionResultType]::ParameterValue, 'Apply byte-span or exact-text edits, guarded by the file''s SHA-256 (atomic, all or nothing)')
             [CompletionResult]::new('patch', 'patch', [CompletionResultType]::ParameterValue, 'Replace, delete, insert beside, or rename a named symbol (function, method, class…)')
             [CompletionResult]::new('write', 'write', [CompletionResultType]::ParameterValue, 'Create or replace a file only when it is valid: tree-sitter syntax, then optionally the language''s checker (--check) and a language server (--lsp)')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print source with line numbers: a named symbol, FILE:START-END, or a --skeleton of every signature with bodies elided')
+            [CompletionResult]::new('apply', 'apply', [CompletionResultType]::ParameterValue, 'Apply a unified diff, a Codex patch or a JSONL batch of operations as one all-or-nothing change (add, delete, move, edit, patch symbols)')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write shell completions and man pages (for packagers and this repository)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -197,7 +199,10 @@ Register-ArgumentCompleter -Native -CommandName 'llm' -ScriptBlock {
             [CompletionResult]::new('--delete', '--delete', [CompletionResultType]::ParameterName, 'Delete the definition, with what is attached to it and the blank line it leaves')
             [CompletionResult]::new('--insert-before', '--insert-before', [CompletionResultType]::ParameterName, 'Insert the new text before the symbol, separated as its neighbours are')
             [CompletionResult]::new('--insert-after', '--insert-after', [CompletionResultType]::ParameterName, 'Insert the new text after the symbol, separated as its neighbours are')
-            [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'Also run the language''s checker on the real project (`cargo check` for a file in a Cargo package, Python''s compile()), before and after: errors the patch introduces reject it and the file is restored. A checker that is not installed rejects, never passes')
+            [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'Also run the language''s checker on the real project (`cargo check` for a file in a Cargo package, Python''s compile(), bash -n, ruby -wc, php -l, node --check, gofmt -e, javac, gcc/g++ -fsyntax-only, tsc --noEmit), before and after: errors the patch introduces reject it and the file is restored. A checker that is not installed rejects, never passes')
+            [CompletionResult]::new('--certain-only', '--certain-only', [CompletionResultType]::ParameterName, 'With --rename: rewrite only `certain` sites (not method calls on receivers of unknown type, which are `possible`)')
+            [CompletionResult]::new('--in-comments', '--in-comments', [CompletionResultType]::ParameterName, 'With --rename: also rewrite the name in comments, doc comments and doctests')
+            [CompletionResult]::new('--in-strings', '--in-strings', [CompletionResultType]::ParameterName, 'With --rename: also rewrite the name in string literals and docstrings')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Compute everything and show a unified diff; write nothing')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Write even when the change introduces syntax (or Python indentation) errors, reported as warnings, or the target is read-only (its mode is kept)')
             [CompletionResult]::new('--allow-outside-root', '--allow-outside-root', [CompletionResultType]::ParameterName, 'Allow writing outside --root (and through symlinks that leave it)')
@@ -223,11 +228,47 @@ Register-ArgumentCompleter -Native -CommandName 'llm' -ScriptBlock {
             [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'Create missing parent directories (inside the root)')
             [CompletionResult]::new('--parents', '--parents', [CompletionResultType]::ParameterName, 'Create missing parent directories (inside the root)')
             [CompletionResult]::new('--overwrite', '--overwrite', [CompletionResultType]::ParameterName, 'Replace the file if it exists (otherwise an existing file is refused)')
-            [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'Also run the language''s own checker: `cargo check` for a Rust file in a Cargo package, Python''s compile() for Python')
+            [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'Also run the language''s own checker: `cargo check` for a Rust file in a Cargo package, Python''s compile(), `bash -n`, `ruby -wc`, `php -l`, `node --check`, `gofmt -e`, `javac`, `gcc`/`g++ -fsyntax-only`, `tsc --noEmit` (with a tsconfig.json); C# has none')
             [CompletionResult]::new('--no-lsp', '--no-lsp', [CompletionResultType]::ParameterName, 'Do not use a language server, even if LLM_LSP_<LANG> is set')
             [CompletionResult]::new('--allow-outside-root', '--allow-outside-root', [CompletionResultType]::ParameterName, 'Allow writing outside --root')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Validate and report (with a diff), write nothing')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Write even when validators report errors, or the content looks suspicious (they are reported as warnings), or the file to replace is read-only (its mode is kept)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Shorthand for `--format json`')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'llm;show' {
+            [CompletionResult]::new('-k', '-k', [CompletionResultType]::ParameterName, 'Only symbols of this kind (repeatable): function, method, struct, class…')
+            [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'Only symbols of this kind (repeatable): function, method, struct, class…')
+            [CompletionResult]::new('--parent', '--parent', [CompletionResultType]::ParameterName, 'Only symbols whose parent (impl type, class, module) has this name')
+            [CompletionResult]::new('--line', '--line', [CompletionResultType]::ParameterName, 'The symbol whose definition contains this line (innermost wins)')
+            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Lines of context before and after a symbol or a range')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Lines of context before and after a symbol or a range')
+            [CompletionResult]::new('--max-bytes', '--max-bytes', [CompletionResultType]::ParameterName, 'Cut the text shown (all views together) at this many bytes, on a line boundary')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output. `auto` colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('--skeleton', '--skeleton', [CompletionResultType]::ParameterName, 'Show every signature of the files under the paths, bodies elided')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Shorthand for `--format json`')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'llm;apply' {
+            [CompletionResult]::new('--patch', '--patch', [CompletionResultType]::ParameterName, 'Read the patch from FILE instead of stdin (`-` = stdin)')
+            [CompletionResult]::new('--format-in', '--format-in', [CompletionResultType]::ParameterName, 'The input''s format (default: detected)')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Workspace root: nothing is written outside it')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output. `auto` colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'Also run the language''s checker on the real project before and after (as `llm patch --check`); errors the input introduced reject it and the files are restored')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Compute everything and show a unified diff; write nothing')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Write even when the change introduces syntax (or Python indentation) errors, reported as warnings, or the target is read-only (its mode is kept)')
+            [CompletionResult]::new('--allow-outside-root', '--allow-outside-root', [CompletionResultType]::ParameterName, 'Allow writing outside --root (and through symlinks that leave it)')
+            [CompletionResult]::new('--raw-line-endings', '--raw-line-endings', [CompletionResultType]::ParameterName, 'Keep inserted text byte for byte: do not convert its `\n` to `\r\n` in CRLF files')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Shorthand for `--format json`')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
@@ -253,6 +294,8 @@ Register-ArgumentCompleter -Native -CommandName 'llm' -ScriptBlock {
             [CompletionResult]::new('transform', 'transform', [CompletionResultType]::ParameterValue, 'Apply byte-span or exact-text edits, guarded by the file''s SHA-256 (atomic, all or nothing)')
             [CompletionResult]::new('patch', 'patch', [CompletionResultType]::ParameterValue, 'Replace, delete, insert beside, or rename a named symbol (function, method, class…)')
             [CompletionResult]::new('write', 'write', [CompletionResultType]::ParameterValue, 'Create or replace a file only when it is valid: tree-sitter syntax, then optionally the language''s checker (--check) and a language server (--lsp)')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print source with line numbers: a named symbol, FILE:START-END, or a --skeleton of every signature with bodies elided')
+            [CompletionResult]::new('apply', 'apply', [CompletionResultType]::ParameterValue, 'Apply a unified diff, a Codex patch or a JSONL batch of operations as one all-or-nothing change (add, delete, move, edit, patch symbols)')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write shell completions and man pages (for packagers and this repository)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -273,6 +316,12 @@ Register-ArgumentCompleter -Native -CommandName 'llm' -ScriptBlock {
             break
         }
         'llm;help;write' {
+            break
+        }
+        'llm;help;show' {
+            break
+        }
+        'llm;help;apply' {
             break
         }
         'llm;help;generate' {

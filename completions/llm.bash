@@ -16,6 +16,9 @@ _llm() {
             ",$1")
                 cmd="llm"
                 ;;
+            llm,apply)
+                cmd="llm__subcmd__apply"
+                ;;
             llm,ast)
                 cmd="llm__subcmd__ast"
                 ;;
@@ -34,11 +37,17 @@ _llm() {
             llm,search)
                 cmd="llm__subcmd__search"
                 ;;
+            llm,show)
+                cmd="llm__subcmd__show"
+                ;;
             llm,transform)
                 cmd="llm__subcmd__transform"
                 ;;
             llm,write)
                 cmd="llm__subcmd__write"
+                ;;
+            llm__subcmd__help,apply)
+                cmd="llm__subcmd__help__subcmd__apply"
                 ;;
             llm__subcmd__help,ast)
                 cmd="llm__subcmd__help__subcmd__ast"
@@ -58,6 +67,9 @@ _llm() {
             llm__subcmd__help,search)
                 cmd="llm__subcmd__help__subcmd__search"
                 ;;
+            llm__subcmd__help,show)
+                cmd="llm__subcmd__help__subcmd__show"
+                ;;
             llm__subcmd__help,transform)
                 cmd="llm__subcmd__help__subcmd__transform"
                 ;;
@@ -71,12 +83,46 @@ _llm() {
 
     case "${cmd}" in
         llm)
-            opts="-h -V --format --json --color --help --version search ast find transform patch write generate help"
+            opts="-h -V --format --json --color --help --version search ast find transform patch write show apply generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --format)
+                    COMPREPLY=($(compgen -W "human json jsonl" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        llm__subcmd__apply)
+            opts="-h -V --patch --format-in --check --dry-run --force --root --allow-outside-root --raw-line-endings --format --json --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --patch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format-in)
+                    COMPREPLY=($(compgen -W "unified codex jsonl" -- "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "human json jsonl" -- "${cur}"))
                     return 0
@@ -251,8 +297,22 @@ _llm() {
             return 0
             ;;
         llm__subcmd__help)
-            opts="search ast find transform patch write generate help"
+            opts="search ast find transform patch write show apply generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        llm__subcmd__help__subcmd__apply)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -348,6 +408,20 @@ _llm() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        llm__subcmd__help__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         llm__subcmd__help__subcmd__transform)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -377,7 +451,7 @@ _llm() {
             return 0
             ;;
         llm__subcmd__patch)
-            opts="-k -h -V --file --symbol --kind --parent --line --with --with-text --body --delete --insert-before --insert-after --rename --check --in --expected-checksum --dry-run --force --root --allow-outside-root --raw-line-endings --format --json --color --help --version"
+            opts="-k -h -V --file --symbol --kind --parent --line --with --with-text --body --delete --insert-before --insert-after --rename --check --in --certain-only --in-comments --in-strings --expected-checksum --dry-run --force --root --allow-outside-root --raw-line-endings --format --json --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -546,6 +620,56 @@ _llm() {
                     return 0
                     ;;
                 -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "human json jsonl" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        llm__subcmd__show)
+            opts="-k -C -h -V --skeleton --kind --parent --line --context --max-bytes --format --json --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --kind)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -k)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --parent)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --line)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-bytes)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

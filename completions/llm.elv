@@ -31,6 +31,8 @@ set edit:completion:arg-completer[llm] = {|@words|
             cand transform 'Apply byte-span or exact-text edits, guarded by the file''s SHA-256 (atomic, all or nothing)'
             cand patch 'Replace, delete, insert beside, or rename a named symbol (function, method, class…)'
             cand write 'Create or replace a file only when it is valid: tree-sitter syntax, then optionally the language''s checker (--check) and a language server (--lsp)'
+            cand show 'Print source with line numbers: a named symbol, FILE:START-END, or a --skeleton of every signature with bodies elided'
+            cand apply 'Apply a unified diff, a Codex patch or a JSONL batch of operations as one all-or-nothing change (add, delete, move, edit, patch symbols)'
             cand generate 'Write shell completions and man pages (for packagers and this repository)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -189,7 +191,10 @@ set edit:completion:arg-completer[llm] = {|@words|
             cand --delete 'Delete the definition, with what is attached to it and the blank line it leaves'
             cand --insert-before 'Insert the new text before the symbol, separated as its neighbours are'
             cand --insert-after 'Insert the new text after the symbol, separated as its neighbours are'
-            cand --check 'Also run the language''s checker on the real project (`cargo check` for a file in a Cargo package, Python''s compile()), before and after: errors the patch introduces reject it and the file is restored. A checker that is not installed rejects, never passes'
+            cand --check 'Also run the language''s checker on the real project (`cargo check` for a file in a Cargo package, Python''s compile(), bash -n, ruby -wc, php -l, node --check, gofmt -e, javac, gcc/g++ -fsyntax-only, tsc --noEmit), before and after: errors the patch introduces reject it and the file is restored. A checker that is not installed rejects, never passes'
+            cand --certain-only 'With --rename: rewrite only `certain` sites (not method calls on receivers of unknown type, which are `possible`)'
+            cand --in-comments 'With --rename: also rewrite the name in comments, doc comments and doctests'
+            cand --in-strings 'With --rename: also rewrite the name in string literals and docstrings'
             cand --dry-run 'Compute everything and show a unified diff; write nothing'
             cand --force 'Write even when the change introduces syntax (or Python indentation) errors, reported as warnings, or the target is read-only (its mode is kept)'
             cand --allow-outside-root 'Allow writing outside --root (and through symlinks that leave it)'
@@ -214,11 +219,45 @@ set edit:completion:arg-completer[llm] = {|@words|
             cand -p 'Create missing parent directories (inside the root)'
             cand --parents 'Create missing parent directories (inside the root)'
             cand --overwrite 'Replace the file if it exists (otherwise an existing file is refused)'
-            cand --check 'Also run the language''s own checker: `cargo check` for a Rust file in a Cargo package, Python''s compile() for Python'
+            cand --check 'Also run the language''s own checker: `cargo check` for a Rust file in a Cargo package, Python''s compile(), `bash -n`, `ruby -wc`, `php -l`, `node --check`, `gofmt -e`, `javac`, `gcc`/`g++ -fsyntax-only`, `tsc --noEmit` (with a tsconfig.json); C# has none'
             cand --no-lsp 'Do not use a language server, even if LLM_LSP_<LANG> is set'
             cand --allow-outside-root 'Allow writing outside --root'
             cand --dry-run 'Validate and report (with a diff), write nothing'
             cand --force 'Write even when validators report errors, or the content looks suspicious (they are reported as warnings), or the file to replace is read-only (its mode is kept)'
+            cand --json 'Shorthand for `--format json`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'llm;show'= {
+            cand -k 'Only symbols of this kind (repeatable): function, method, struct, class…'
+            cand --kind 'Only symbols of this kind (repeatable): function, method, struct, class…'
+            cand --parent 'Only symbols whose parent (impl type, class, module) has this name'
+            cand --line 'The symbol whose definition contains this line (innermost wins)'
+            cand -C 'Lines of context before and after a symbol or a range'
+            cand --context 'Lines of context before and after a symbol or a range'
+            cand --max-bytes 'Cut the text shown (all views together) at this many bytes, on a line boundary'
+            cand --format 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)'
+            cand --color 'When to use colour in human output. `auto` colours a terminal unless NO_COLOR is set'
+            cand --skeleton 'Show every signature of the files under the paths, bodies elided'
+            cand --json 'Shorthand for `--format json`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'llm;apply'= {
+            cand --patch 'Read the patch from FILE instead of stdin (`-` = stdin)'
+            cand --format-in 'The input''s format (default: detected)'
+            cand --root 'Workspace root: nothing is written outside it'
+            cand --format 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)'
+            cand --color 'When to use colour in human output. `auto` colours a terminal unless NO_COLOR is set'
+            cand --check 'Also run the language''s checker on the real project before and after (as `llm patch --check`); errors the input introduced reject it and the files are restored'
+            cand --dry-run 'Compute everything and show a unified diff; write nothing'
+            cand --force 'Write even when the change introduces syntax (or Python indentation) errors, reported as warnings, or the target is read-only (its mode is kept)'
+            cand --allow-outside-root 'Allow writing outside --root (and through symlinks that leave it)'
+            cand --raw-line-endings 'Keep inserted text byte for byte: do not convert its `\n` to `\r\n` in CRLF files'
             cand --json 'Shorthand for `--format json`'
             cand -h 'Print help'
             cand --help 'Print help'
@@ -242,6 +281,8 @@ set edit:completion:arg-completer[llm] = {|@words|
             cand transform 'Apply byte-span or exact-text edits, guarded by the file''s SHA-256 (atomic, all or nothing)'
             cand patch 'Replace, delete, insert beside, or rename a named symbol (function, method, class…)'
             cand write 'Create or replace a file only when it is valid: tree-sitter syntax, then optionally the language''s checker (--check) and a language server (--lsp)'
+            cand show 'Print source with line numbers: a named symbol, FILE:START-END, or a --skeleton of every signature with bodies elided'
+            cand apply 'Apply a unified diff, a Codex patch or a JSONL batch of operations as one all-or-nothing change (add, delete, move, edit, patch symbols)'
             cand generate 'Write shell completions and man pages (for packagers and this repository)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -256,6 +297,10 @@ set edit:completion:arg-completer[llm] = {|@words|
         &'llm;help;patch'= {
         }
         &'llm;help;write'= {
+        }
+        &'llm;help;show'= {
+        }
+        &'llm;help;apply'= {
         }
         &'llm;help;generate'= {
         }

@@ -39,6 +39,8 @@ complete -c llm -n "__fish_llm_needs_command" -f -a "find" -d 'Symbol definition
 complete -c llm -n "__fish_llm_needs_command" -f -a "transform" -d 'Apply byte-span or exact-text edits, guarded by the file\'s SHA-256 (atomic, all or nothing)'
 complete -c llm -n "__fish_llm_needs_command" -f -a "patch" -d 'Replace, delete, insert beside, or rename a named symbol (function, method, class…)'
 complete -c llm -n "__fish_llm_needs_command" -f -a "write" -d 'Create or replace a file only when it is valid: tree-sitter syntax, then optionally the language\'s checker (--check) and a language server (--lsp)'
+complete -c llm -n "__fish_llm_needs_command" -f -a "show" -d 'Print source with line numbers: a named symbol, FILE:START-END, or a --skeleton of every signature with bodies elided'
+complete -c llm -n "__fish_llm_needs_command" -f -a "apply" -d 'Apply a unified diff, a Codex patch or a JSONL batch of operations as one all-or-nothing change (add, delete, move, edit, patch symbols)'
 complete -c llm -n "__fish_llm_needs_command" -f -a "generate" -d 'Write shell completions and man pages (for packagers and this repository)'
 complete -c llm -n "__fish_llm_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c llm -n "__fish_llm_using_subcommand search" -s e -l regexp -d 'A pattern to search for (repeatable; a line matching any of them matches). Use it for patterns that start with `-`' -r
@@ -168,7 +170,10 @@ complete -c llm -n "__fish_llm_using_subcommand patch" -l body -d 'Replace only 
 complete -c llm -n "__fish_llm_using_subcommand patch" -l delete -d 'Delete the definition, with what is attached to it and the blank line it leaves'
 complete -c llm -n "__fish_llm_using_subcommand patch" -l insert-before -d 'Insert the new text before the symbol, separated as its neighbours are'
 complete -c llm -n "__fish_llm_using_subcommand patch" -l insert-after -d 'Insert the new text after the symbol, separated as its neighbours are'
-complete -c llm -n "__fish_llm_using_subcommand patch" -l check -d 'Also run the language\'s checker on the real project (`cargo check` for a file in a Cargo package, Python\'s compile()), before and after: errors the patch introduces reject it and the file is restored. A checker that is not installed rejects, never passes'
+complete -c llm -n "__fish_llm_using_subcommand patch" -l check -d 'Also run the language\'s checker on the real project (`cargo check` for a file in a Cargo package, Python\'s compile(), bash -n, ruby -wc, php -l, node --check, gofmt -e, javac, gcc/g++ -fsyntax-only, tsc --noEmit), before and after: errors the patch introduces reject it and the file is restored. A checker that is not installed rejects, never passes'
+complete -c llm -n "__fish_llm_using_subcommand patch" -l certain-only -d 'With --rename: rewrite only `certain` sites (not method calls on receivers of unknown type, which are `possible`)'
+complete -c llm -n "__fish_llm_using_subcommand patch" -l in-comments -d 'With --rename: also rewrite the name in comments, doc comments and doctests'
+complete -c llm -n "__fish_llm_using_subcommand patch" -l in-strings -d 'With --rename: also rewrite the name in string literals and docstrings'
 complete -c llm -n "__fish_llm_using_subcommand patch" -l dry-run -d 'Compute everything and show a unified diff; write nothing'
 complete -c llm -n "__fish_llm_using_subcommand patch" -l force -d 'Write even when the change introduces syntax (or Python indentation) errors, reported as warnings, or the target is read-only (its mode is kept)'
 complete -c llm -n "__fish_llm_using_subcommand patch" -l allow-outside-root -d 'Allow writing outside --root (and through symlinks that leave it)'
@@ -192,7 +197,7 @@ always\t''
 never\t''"
 complete -c llm -n "__fish_llm_using_subcommand write" -s p -l parents -d 'Create missing parent directories (inside the root)'
 complete -c llm -n "__fish_llm_using_subcommand write" -l overwrite -d 'Replace the file if it exists (otherwise an existing file is refused)'
-complete -c llm -n "__fish_llm_using_subcommand write" -l check -d 'Also run the language\'s own checker: `cargo check` for a Rust file in a Cargo package, Python\'s compile() for Python'
+complete -c llm -n "__fish_llm_using_subcommand write" -l check -d 'Also run the language\'s own checker: `cargo check` for a Rust file in a Cargo package, Python\'s compile(), `bash -n`, `ruby -wc`, `php -l`, `node --check`, `gofmt -e`, `javac`, `gcc`/`g++ -fsyntax-only`, `tsc --noEmit` (with a tsconfig.json); C# has none'
 complete -c llm -n "__fish_llm_using_subcommand write" -l no-lsp -d 'Do not use a language server, even if LLM_LSP_<LANG> is set'
 complete -c llm -n "__fish_llm_using_subcommand write" -l allow-outside-root -d 'Allow writing outside --root'
 complete -c llm -n "__fish_llm_using_subcommand write" -l dry-run -d 'Validate and report (with a diff), write nothing'
@@ -200,6 +205,40 @@ complete -c llm -n "__fish_llm_using_subcommand write" -l force -d 'Write even w
 complete -c llm -n "__fish_llm_using_subcommand write" -l json -d 'Shorthand for `--format json`'
 complete -c llm -n "__fish_llm_using_subcommand write" -s h -l help -d 'Print help'
 complete -c llm -n "__fish_llm_using_subcommand write" -s V -l version -d 'Print version'
+complete -c llm -n "__fish_llm_using_subcommand show" -s k -l kind -d 'Only symbols of this kind (repeatable): function, method, struct, class…' -r
+complete -c llm -n "__fish_llm_using_subcommand show" -l parent -d 'Only symbols whose parent (impl type, class, module) has this name' -r
+complete -c llm -n "__fish_llm_using_subcommand show" -l line -d 'The symbol whose definition contains this line (innermost wins)' -r
+complete -c llm -n "__fish_llm_using_subcommand show" -s C -l context -d 'Lines of context before and after a symbol or a range' -r
+complete -c llm -n "__fish_llm_using_subcommand show" -l max-bytes -d 'Cut the text shown (all views together) at this many bytes, on a line boundary' -r
+complete -c llm -n "__fish_llm_using_subcommand show" -l format -d 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)' -r -f -a "human\t''
+json\t''
+jsonl\t''"
+complete -c llm -n "__fish_llm_using_subcommand show" -l color -d 'When to use colour in human output. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c llm -n "__fish_llm_using_subcommand show" -l skeleton -d 'Show every signature of the files under the paths, bodies elided'
+complete -c llm -n "__fish_llm_using_subcommand show" -l json -d 'Shorthand for `--format json`'
+complete -c llm -n "__fish_llm_using_subcommand show" -s h -l help -d 'Print help'
+complete -c llm -n "__fish_llm_using_subcommand show" -s V -l version -d 'Print version'
+complete -c llm -n "__fish_llm_using_subcommand apply" -l patch -d 'Read the patch from FILE instead of stdin (`-` = stdin)' -r -F
+complete -c llm -n "__fish_llm_using_subcommand apply" -l format-in -d 'The input\'s format (default: detected)' -r -f -a "unified\t''
+codex\t''
+jsonl\t''"
+complete -c llm -n "__fish_llm_using_subcommand apply" -l root -d 'Workspace root: nothing is written outside it' -r -F
+complete -c llm -n "__fish_llm_using_subcommand apply" -l format -d 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)' -r -f -a "human\t''
+json\t''
+jsonl\t''"
+complete -c llm -n "__fish_llm_using_subcommand apply" -l color -d 'When to use colour in human output. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c llm -n "__fish_llm_using_subcommand apply" -l check -d 'Also run the language\'s checker on the real project before and after (as `llm patch --check`); errors the input introduced reject it and the files are restored'
+complete -c llm -n "__fish_llm_using_subcommand apply" -l dry-run -d 'Compute everything and show a unified diff; write nothing'
+complete -c llm -n "__fish_llm_using_subcommand apply" -l force -d 'Write even when the change introduces syntax (or Python indentation) errors, reported as warnings, or the target is read-only (its mode is kept)'
+complete -c llm -n "__fish_llm_using_subcommand apply" -l allow-outside-root -d 'Allow writing outside --root (and through symlinks that leave it)'
+complete -c llm -n "__fish_llm_using_subcommand apply" -l raw-line-endings -d 'Keep inserted text byte for byte: do not convert its `\\n` to `\\r\\n` in CRLF files'
+complete -c llm -n "__fish_llm_using_subcommand apply" -l json -d 'Shorthand for `--format json`'
+complete -c llm -n "__fish_llm_using_subcommand apply" -s h -l help -d 'Print help'
+complete -c llm -n "__fish_llm_using_subcommand apply" -s V -l version -d 'Print version'
 complete -c llm -n "__fish_llm_using_subcommand generate" -l out-dir -d 'Directory under which `completions/` and `man/` are written' -r -F
 complete -c llm -n "__fish_llm_using_subcommand generate" -l format -d 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)' -r -f -a "human\t''
 json\t''
@@ -210,11 +249,13 @@ never\t''"
 complete -c llm -n "__fish_llm_using_subcommand generate" -l json -d 'Shorthand for `--format json`'
 complete -c llm -n "__fish_llm_using_subcommand generate" -s h -l help -d 'Print help'
 complete -c llm -n "__fish_llm_using_subcommand generate" -s V -l version -d 'Print version'
-complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform patch write generate help" -f -a "search" -d 'Regex or literal text search over files and directories (ripgrep\'s engine)'
-complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform patch write generate help" -f -a "ast" -d 'Tree-sitter query search over Rust and Python files; `--tree` prints a file\'s syntax tree'
-complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform patch write generate help" -f -a "find" -d 'Symbol definitions by name or kind, file outlines (`--outline`), references (`--refs`)'
-complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform patch write generate help" -f -a "transform" -d 'Apply byte-span or exact-text edits, guarded by the file\'s SHA-256 (atomic, all or nothing)'
-complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform patch write generate help" -f -a "patch" -d 'Replace, delete, insert beside, or rename a named symbol (function, method, class…)'
-complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform patch write generate help" -f -a "write" -d 'Create or replace a file only when it is valid: tree-sitter syntax, then optionally the language\'s checker (--check) and a language server (--lsp)'
-complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform patch write generate help" -f -a "generate" -d 'Write shell completions and man pages (for packagers and this repository)'
-complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform patch write generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform patch write show apply generate help" -f -a "search" -d 'Regex or literal text search over files and directories (ripgrep\'s engine)'
+complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform patch write show apply generate help" -f -a "ast" -d 'Tree-sitter query search over Rust and Python files; `--tree` prints a file\'s syntax tree'
+complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform patch write show apply generate help" -f -a "find" -d 'Symbol definitions by name or kind, file outlines (`--outline`), references (`--refs`)'
+complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform patch write show apply generate help" -f -a "transform" -d 'Apply byte-span or exact-text edits, guarded by the file\'s SHA-256 (atomic, all or nothing)'
+complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform patch write show apply generate help" -f -a "patch" -d 'Replace, delete, insert beside, or rename a named symbol (function, method, class…)'
+complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform patch write show apply generate help" -f -a "write" -d 'Create or replace a file only when it is valid: tree-sitter syntax, then optionally the language\'s checker (--check) and a language server (--lsp)'
+complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform patch write show apply generate help" -f -a "show" -d 'Print source with line numbers: a named symbol, FILE:START-END, or a --skeleton of every signature with bodies elided'
+complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform patch write show apply generate help" -f -a "apply" -d 'Apply a unified diff, a Codex patch or a JSONL batch of operations as one all-or-nothing change (add, delete, move, edit, patch symbols)'
+complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform patch write show apply generate help" -f -a "generate" -d 'Write shell completions and man pages (for packagers and this repository)'
+complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform patch write show apply generate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -102,6 +102,12 @@ pub enum Command {
     /// Create or replace a file only when it is valid: tree-sitter syntax, then optionally the
     /// language's checker (--check) and a language server (--lsp).
     Write(WriteArgs),
+    /// Print source with line numbers: a named symbol, FILE:START-END, or a --skeleton of
+    /// every signature with bodies elided.
+    Show(ShowArgs),
+    /// Apply a unified diff, a Codex patch or a JSONL batch of operations as one all-or-nothing
+    /// change (add, delete, move, edit, patch symbols).
+    Apply(ApplyArgs),
     /// Write shell completions and man pages (for packagers and this repository).
     #[command(hide = true)]
     Generate(GenerateArgs),
@@ -727,9 +733,11 @@ fn os_bytes(arg: &std::ffi::OsStr, flag: &str) -> Result<Vec<u8>, Error> {
 /// `llm write PATH [--content TEXT | --content-file FILE | stdin]`
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Validators run in order: tree-sitter syntax; with --check, `cargo check` (Rust \
-file in a Cargo package: placed, checked, removed/restored if rejected, under a lock) or Python's \
-compile(); with --lsp (or LLM_LSP_<LANG>, e.g. LLM_LSP_PYTHON=pylsp), a language server. Any \
+    after_help = "Validators run in order: tree-sitter syntax; with --check, the language's checker: \
+`cargo check` (Rust file in a Cargo package: placed, checked, removed/restored if rejected, under \
+a lock), Python's compile(), bash -n, ruby -wc, php -l, node --check, gofmt -e, javac, \
+gcc/g++ -fsyntax-only (compile_commands.json flags), tsc --noEmit (project with a tsconfig.json, \
+in place); with --lsp (or LLM_LSP_<LANG>, e.g. LLM_LSP_PYTHON=pylsp), a language server. Any \
 error → status rejected and nothing left on disk. A checker that is missing or times out is an \
 error, never a pass.\n\nJSON: result has path, language, checksum, bytes, lines, written, \
 validators[] (name, version, duration_ms, verdict, diagnostics), lsp_used, diagnostics[], and the \
@@ -762,7 +770,8 @@ pub struct WriteArgs {
     #[arg(long, value_name = "LANG")]
     pub lang: Option<String>,
     /// Also run the language's own checker: `cargo check` for a Rust file in a Cargo package,
-    /// Python's compile() for Python.
+    /// Python's compile(), `bash -n`, `ruby -wc`, `php -l`, `node --check`, `gofmt -e`, `javac`,
+    /// `gcc`/`g++ -fsyntax-only`, `tsc --noEmit` (with a tsconfig.json); C# has none.
     #[arg(long)]
     pub check: bool,
     /// Seconds --check may take (a cold `cargo check` can be slow).
@@ -895,7 +904,13 @@ spaces as the file uses. Stdin is the new text, or the JSON output of `llm find`
 (then its checksum guards the patch and --with/--with-text give the text).\n\nExamples:\n  \
 llm patch --file src/lib.rs --symbol Parser::parse --with new_parse.rs\n  \
 llm patch --file app.py --symbol Shape.area --body --with-text 'return 0'\n  \
-llm patch --file src/util.rs --symbol inc --rename increment --dry-run"
+llm patch --file src/util.rs --symbol inc --rename increment --dry-run\n\n\
+--rename classifies every occurrence: certain (the definition, Owner::name, self.name/Self::name \
+inside the owner's impl or class, imports), possible (a method call on a receiver of unknown \
+type), excluded (through another type, or another type's definition: never renamed). Certain and \
+possible are renamed (--certain-only narrows); result.sites[] lists each with its class, and \
+result.leftovers[] the occurrences in comments, strings, docstrings and doctests \
+(--in-comments/--in-strings rename those too)."
 )]
 pub struct PatchArgs {
     /// The file holding the symbol.
@@ -935,19 +950,116 @@ pub struct PatchArgs {
     #[arg(long, group = "action", value_name = "NEW")]
     pub rename: Option<String>,
     /// Also run the language's checker on the real project (`cargo check` for a file in a Cargo
-    /// package, Python's compile()), before and after: errors the patch introduces reject it and
-    /// the file is restored. A checker that is not installed rejects, never passes.
+    /// package, Python's compile(), bash -n, ruby -wc, php -l, node --check, gofmt -e, javac,
+    /// gcc/g++ -fsyntax-only, tsc --noEmit), before and after: errors the patch introduces reject
+    /// it and the file is restored. A checker that is not installed rejects, never passes.
     #[arg(long)]
     pub check: bool,
     /// Where --rename looks for references (repeatable; default: --root).
     #[arg(long = "in", value_name = "PATH", requires = "rename")]
     pub rename_in: Vec<PathBuf>,
+    /// With --rename: rewrite only `certain` sites (not method calls on receivers of unknown
+    /// type, which are `possible`).
+    #[arg(long, requires = "rename")]
+    pub certain_only: bool,
+    /// With --rename: also rewrite the name in comments, doc comments and doctests.
+    #[arg(long, requires = "rename")]
+    pub in_comments: bool,
+    /// With --rename: also rewrite the name in string literals and docstrings.
+    #[arg(long, requires = "rename")]
+    pub in_strings: bool,
     /// Refuse (status `rejected`) unless the file's SHA-256 is this, e.g. the `checksum` of a
     /// prior `llm find` (piping that output on stdin sets it).
     #[arg(long, value_name = "SHA256")]
     pub expected_checksum: Option<String>,
     #[command(flatten)]
     pub mutation: MutationArgs,
+}
+
+/// `llm show NAME [PATH]... | FILE:START-END | FILE:LINE | --skeleton PATH...`
+#[derive(Debug, Args)]
+#[command(after_help = "Targets:\n  \
+NAME [PATH]...: every definition NAME names under the paths (default: .), selected as `llm patch` \
+selects (`parse`, `Parser::parse`, `Parser.parse`; --kind, --parent, --line)\n  \
+FILE:START-END, FILE:LINE: those lines (--context N adds lines around); FILE alone: the whole file\n  \
+--skeleton PATH...: every signature, bodies elided (`…`), a map of a file or tree\n\n\
+Lines are numbered as `cat -n` numbers them. --max-bytes cuts the text on a line boundary and \
+names the lines cut and the command that shows them.\n\n\
+JSON: data.views[] each with mode, file_path, span (of text), text, checksum (of the whole file: \
+pass it as expected_checksum), truncated, omitted {start_line, end_line, lines, bytes, command}, \
+symbol {name, kind, qualified_name, parent, symbol_id, span}.\n\nExamples:\n  \
+llm show Parser::parse src/\n  \
+llm show src/lib.rs:40-80\n  \
+llm show src/lib.rs:120 --context 5\n  \
+llm show --skeleton src/ --max-bytes 8000")]
+pub struct ShowArgs {
+    /// NAME then PATHs, or FILE:START-END / FILE:LINE, or (with --skeleton) PATHs.
+    #[arg(value_name = "TARGET", required_unless_present = "skeleton")]
+    pub targets: Vec<PathBuf>,
+    /// Show every signature of the files under the paths, bodies elided.
+    #[arg(long)]
+    pub skeleton: bool,
+    /// Only symbols of this kind (repeatable): function, method, struct, class…
+    #[arg(short = 'k', long, value_name = "KIND", conflicts_with = "skeleton")]
+    pub kind: Vec<String>,
+    /// Only symbols whose parent (impl type, class, module) has this name.
+    #[arg(long, value_name = "NAME", conflicts_with = "skeleton")]
+    pub parent: Option<String>,
+    /// The symbol whose definition contains this line (innermost wins).
+    #[arg(long, value_name = "N", conflicts_with = "skeleton")]
+    pub line: Option<usize>,
+    /// Lines of context before and after a symbol or a range.
+    #[arg(short = 'C', long, value_name = "N", default_value_t = 0)]
+    pub context: usize,
+    /// Cut the text shown (all views together) at this many bytes, on a line boundary.
+    #[arg(long, value_name = "N")]
+    pub max_bytes: Option<usize>,
+}
+
+/// `llm apply [--patch FILE] [--format-in FORMAT] [OPTIONS]`
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Input (stdin or --patch FILE), detected or forced with --format-in:\n  \
+unified: `diff -u`, `git diff` (new, deleted and renamed files, /dev/null, `\\ No newline at end of \
+file`, several files); hunk line counts are not trusted\n  \
+codex: `*** Begin Patch`, `*** Add File:`/`*** Delete File:`/`*** Update File:`, `*** Move to:`, \
+`@@ CONTEXT` lines, `*** End of File`, `*** End Patch`\n  \
+jsonl: one object per line with `op`: transform (an edit request, or file_path/old/new/all), \
+patch (file, symbol, kind, parent, line, with_text, body/delete/insert_before/insert_after, \
+rename), write (file_path, content, overwrite), delete (file_path), move (from, to); each may \
+carry expected_checksum\n\n\
+Operations run in order on staged copies; the result is one all-or-nothing mutation. Hunks are \
+placed exactly, then ignoring trailing whitespace, indentation, Unicode punctuation (the file's \
+own context lines are kept); the file's line endings and BOM win over the patch's. A hunk that \
+cannot be placed is rejected with the closest region. Adding a file that exists, or moving onto \
+one, is rejected.\n\nJSON: result.format, operations[] (op, file_path, to, message), hunks[] \
+(file_path, index, matched_with, start_line, offset, lines_removed, lines_added), files[] as for \
+every mutation (deleted: true for removed files).\n\nExamples:\n  \
+git diff HEAD~1 | llm apply --dry-run\n  \
+llm apply --patch change.patch --json\n  \
+printf '%s\\n' '{\"op\":\"move\",\"from\":\"a.rs\",\"to\":\"b.rs\"}' | llm apply"
+)]
+pub struct ApplyArgs {
+    /// Read the patch from FILE instead of stdin (`-` = stdin).
+    #[arg(long, value_name = "FILE")]
+    pub patch: Option<PathBuf>,
+    /// The input's format (default: detected).
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format_in: Option<ApplyFormatArg>,
+    /// Also run the language's checker on the real project before and after (as `llm patch
+    /// --check`); errors the input introduced reject it and the files are restored.
+    #[arg(long)]
+    pub check: bool,
+    #[command(flatten)]
+    pub mutation: MutationArgs,
+}
+
+/// `--format-in` values.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum ApplyFormatArg {
+    Unified,
+    Codex,
+    Jsonl,
 }
 
 /// `llm generate`
@@ -1059,6 +1171,8 @@ const COMMAND_NAMES: &[&str] = &[
     "transform",
     "patch",
     "write",
+    "show",
+    "apply",
     "generate",
 ];
 

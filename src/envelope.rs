@@ -177,6 +177,8 @@ impl<R: Serialize> OperationResult<R> {
 
     /// A mutation that failed or was refused before producing a result.
     pub fn failed(operation_type: &'static str, workspace: String, error: &Error) -> Self {
+        let mut diagnostic = error.to_diagnostic();
+        diagnostic.tool = operation_type.to_string();
         OperationResult {
             schema_version: SCHEMA_VERSION,
             execution_id: new_id(),
@@ -187,7 +189,7 @@ impl<R: Serialize> OperationResult<R> {
             workspace,
             result: None,
             diagnostics: error.extra_diagnostics().to_vec(),
-            error: Some(error.to_diagnostic()),
+            error: Some(diagnostic),
         }
     }
 }

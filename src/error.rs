@@ -114,6 +114,18 @@ codes! {
     PatchBadName = "PATCH_E006", Error, "the --rename name is not an identifier";
     PatchCheckFailed = "PATCH_E007", Rejected, "--check found errors the patch introduced; the files were restored";
     PatchBadInput = "PATCH_E008", Error, "stdin is neither text nor the JSON output of `llm find` for one symbol";
+    // show
+    ShowNoSymbol = "SHOW_E001", NoMatches, "no symbol matched NAME (and --kind/--parent/--line) under the paths; the remediation lists close names";
+    ShowBadRange = "SHOW_E002", Error, "FILE:START-END or FILE:LINE names no lines of the file (reversed, zero, or past its end)";
+    ShowArgs = "SHOW_E003", Error, "the arguments name nothing to show (NAME, FILE:START-END, or --skeleton PATH)";
+    ShowNoLanguage = "SHOW_E004", Ok, "a file named for a symbol or a skeleton has no registered language and was skipped (warning)";
+    // apply
+    ApplyBadPatch = "APPLY_E001", Error, "the input is not a patch in a known format, or is malformed (bad header, bad line prefix, no `*** End Patch`, binary diff)";
+    ApplyEmpty = "APPLY_E002", Error, "the input holds no operations (empty patch, no file sections, empty batch)";
+    ApplyHunkNotFound = "APPLY_E003", Rejected, "a hunk's old lines are not in the file, even tolerantly; the closest region is reported (or a file to delete differs from the diff's)";
+    ApplyBadOperation = "APPLY_E004", Error, "a batch line is not a JSON object with a known `op` and that operation's fields";
+    ApplyConflict = "APPLY_E005", Rejected, "an operation targets a file an earlier operation of the input deleted or moved away, or creates one that exists";
+    ApplyCheckFailed = "APPLY_E006", Rejected, "--check found errors the input introduced; the files were restored";
 }
 
 /// A failure with a stable code and a remediation. Carried up to the printer, which turns it

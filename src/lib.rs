@@ -46,6 +46,8 @@ pub fn run(cli: Cli) -> u8 {
         Command::Transform(args) => app::transform::run(args, &mut printer),
         Command::Write(args) => app::write::run(args, &mut printer),
         Command::Patch(args) => app::patch::run(args, &mut printer),
+        Command::Apply(args) => app::apply::run(args, &mut printer),
+        Command::Show(args) => app::show::run(args, &mut printer),
         Command::Generate(args) => generate::run(&args.out_dir, &mut printer),
     };
     let code = match result {

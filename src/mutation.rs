@@ -51,6 +51,8 @@ pub enum Content {
     Edits(Vec<Edit>),
     /// The whole new content (the file may or may not exist; see [`Change::create`]).
     Replace(Vec<u8>),
+    /// Remove the file (it must exist). Restored from its old content if the request fails.
+    Delete,
 }
 
 /// Whether the target may or must exist.
@@ -101,6 +103,30 @@ impl Change {
         self.tree = Some(tree);
         self
     }
+
+    /// Removes an existing file.
+    pub fn delete(path: impl Into<PathBuf>, expected_checksum: Option<String>) -> Self {
+        Change {
+            path: path.into(),
+            content: Content::Delete,
+            expected_checksum,
+            existence: Existence::MustExist,
+            language: None,
+            tree: None,
+        }
+    }
+
+    /// Creates a new file (refused if it exists).
+    pub fn create(path: impl Into<PathBuf>, content: Vec<u8>) -> Self {
+        Change {
+            path: path.into(),
+            content: Content::Replace(content),
+            expected_checksum: None,
+            existence: Existence::MustNotExist,
+            language: None,
+            tree: None,
+        }
+    }
 }
 
 /// Where one edit landed.
@@ -120,6 +146,9 @@ pub struct EditReport {
 pub struct FileReport {
     pub file_path: String,
     pub created: bool,
+    /// The file is removed (`after_checksum` is then empty).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub deleted: bool,
     /// SHA-256 before (null for a created file).
     pub before_checksum: Option<String>,
     pub after_checksum: String,
@@ -168,6 +197,8 @@ struct PreparedFile {
     before: Option<Vec<u8>>,
     after: Vec<u8>,
     keep: Option<Keep>,
+    /// Remove the file instead of writing `after`.
+    delete: bool,
 }
 
 impl PreparedFile {
@@ -313,6 +344,7 @@ pub fn prepare(changes: &[Change], opts: &MutationOptions) -> Result<Prepared, E
                 let applied = edit::apply(old, &adapted, &display)?;
                 (applied.bytes, applied.placed)
             }
+            Content::Delete => (Vec::new(), Vec::new()),
             Content::Replace(new) => {
                 let mut new = adapt(new);
                 if old.starts_with(BOM) && !new.starts_with(BOM) {
@@ -326,8 +358,9 @@ pub fn prepare(changes: &[Change], opts: &MutationOptions) -> Result<Prepared, E
                 (new, placed)
             }
         };
+        let deleting = matches!(change.content, Content::Delete);
         let language = change.language.or_else(|| lang::for_path(&change.path));
-        if let Some(language) = language {
+        if let Some(language) = language.filter(|_| !deleting) {
             let old_tree = change
                 .tree
                 .as_ref()
@@ -381,9 +414,14 @@ pub fn prepare(changes: &[Change], opts: &MutationOptions) -> Result<Prepared, E
         reports.push(FileReport {
             file_path: display.clone(),
             created: before.is_none(),
+            deleted: deleting,
             before_checksum: before_sum,
-            after_checksum: checksum(&after),
-            applied_count: edit_reports.len(),
+            after_checksum: if deleting {
+                String::new()
+            } else {
+                checksum(&after)
+            },
+            applied_count: if deleting { 1 } else { edit_reports.len() },
             edits: edit_reports,
             lines_added,
             lines_removed,
@@ -408,6 +446,7 @@ pub fn prepare(changes: &[Change], opts: &MutationOptions) -> Result<Prepared, E
             before,
             after,
             keep,
+            delete: deleting,
         });
     }
     if !rejected.is_empty() {
@@ -752,12 +791,16 @@ impl Prepared {
         // last compare and the rename follow each other closely.
         let mut staged = Vec::with_capacity(self.files.len());
         for f in &self.files {
-            staged.push(fsio::stage(
-                f.target(),
-                &f.after,
-                f.keep.as_ref(),
-                &f.display,
-            )?);
+            staged.push(if f.delete {
+                None
+            } else {
+                Some(fsio::stage(
+                    f.target(),
+                    &f.after,
+                    f.keep.as_ref(),
+                    &f.display,
+                )?)
+            });
         }
         // Compare-and-swap, under the locks: the files must still be what was prepared.
         let mut held: Vec<Option<File>> = Vec::with_capacity(self.files.len());
@@ -787,9 +830,12 @@ impl Prepared {
             let f = &self.files[i];
             let installed = match injected_failure(i, &f.display) {
                 Some(e) => Err(e),
-                None => match still_same(f, held[i].as_ref()) {
-                    false => Err(changed(f)),
-                    true => fsio::install(tmp, f.target(), f.before.is_none(), &f.display),
+                None => match (still_same(f, held[i].as_ref()), tmp) {
+                    (false, _) => Err(changed(f)),
+                    (true, Some(tmp)) => {
+                        fsio::install(tmp, f.target(), f.before.is_none(), &f.display)
+                    }
+                    (true, None) => remove(f.target(), &f.display),
                 },
             };
             if let Err(e) = installed {
@@ -903,6 +949,22 @@ fn injected_failure(index: usize, display: &str) -> Option<Error> {
     })
 }
 
+/// Removes a file a request deletes (put back from its old content by [`restore`]).
+fn remove(target: &Target, display: &str) -> Result<(), Error> {
+    rustix::fs::unlinkat(&*target.dir, &target.name, rustix::fs::AtFlags::empty()).map_err(
+        |e| {
+            Error::new(
+                Code::WriteFailed,
+                format!("could not remove {display}: {e}"),
+                "check the directory's permissions",
+            )
+            .with_file(display)
+        },
+    )?;
+    fsio::sync_dir(&target.dir);
+    Ok(())
+}
+
 /// Test builds only: `LLM_FAILPOINT_FOREIGN_WRITE=TEXT` appends TEXT to each replaced file's
 /// old inode right after the renames — what a writer that opened the file before the rename
 /// and wrote after it does — so tests can prove the overtaken bytes are kept and reported.
@@ -987,3 +1049,6 @@ pub mod store;
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod delete_tests;

@@ -1,8 +1,10 @@
 //! Glue per subcommand: clap arguments → options → `cmd/` → printer, and the exit code.
 
+pub mod apply;
 pub mod ast;
 pub mod find;
 pub mod patch;
 pub mod search;
+pub mod show;
 pub mod transform;
 pub mod write;

@@ -194,6 +194,11 @@ fn options(args: PatchArgs) -> Result<PatchOptions, Error> {
         text,
         expected_checksum: expected,
         rename_paths: args.rename_in,
+        rename_scope: patch::RenameScope {
+            certain_only: args.certain_only,
+            in_comments: args.in_comments,
+            in_strings: args.in_strings,
+        },
         check: args.check,
         mutation: args.mutation.options("patch"),
     })

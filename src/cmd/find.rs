@@ -640,10 +640,10 @@ fn suggest(
 /// The `no_matches` remediation for a NAME that matched nothing.
 pub fn not_found(name: &str, suggestions: &[String]) -> Error {
     let fix = if suggestions.is_empty() {
-        "check the spelling, try --prefix or --regex, drop --kind/--parent, or list a file's symbols with `llm find --outline FILE`".to_string()
+        "check the spelling, shorten the name (--prefix matches the start) or use --regex, drop --kind/--parent, or list a file's symbols with `llm find --outline FILE`".to_string()
     } else {
         format!(
-            "did you mean {}? (or try --prefix/--regex, or `llm find --outline FILE`)",
+            "did you mean {}? (or shorten the name, --prefix matching its start, try --regex, or `llm find --outline FILE`)",
             suggestions
                 .iter()
                 .map(|s| format!("`{s}`"))

@@ -4,8 +4,8 @@
 //! `--replace` templates) and handed to the mutation core as one all-or-nothing request.
 
 mod chain;
-mod exact;
-mod request;
+pub(crate) mod exact;
+pub(crate) mod request;
 
 use crate::edit::Edit;
 use crate::envelope::{DiagnosticPayload, Level};
@@ -159,7 +159,7 @@ pub fn run(opts: &TransformOptions) -> Result<TransformOutcome, Error> {
             }
             if changes.iter().all(|c| match &c.content {
                 mutation::Content::Edits(e) => e.is_empty(),
-                mutation::Content::Replace(_) => false,
+                mutation::Content::Replace(_) | mutation::Content::Delete => false,
             }) {
                 return Err(Error::new(
                     Code::NoEdits,
@@ -293,9 +293,24 @@ fn resolve(p: Planned, mopts: &mutation::MutationOptions) -> Result<Change, Erro
     let display = display_path(&p.path);
     let bytes = read_target(&mopts.root, mopts.allow_outside_root, &p.path, &display)?;
     check_expected(p.expected.as_deref(), &bytes, &display)?;
-    let index = LineIndex::new(&bytes);
-    let mut edits = Vec::with_capacity(p.edits.len());
-    for (i, e) in p.edits.into_iter().enumerate() {
+    let expected = Some(p.expected.clone().unwrap_or_else(|| checksum(&bytes)));
+    let edits = resolve_on(p.edits, p.expected.is_some(), &bytes, &display)?;
+    Ok(Change::edits(p.path, edits, expected))
+}
+
+/// The byte edits of planned edits on `bytes` (the file `display` as it is, or as earlier
+/// operations of an `llm apply` batch left it): positions resolved, recorded old texts
+/// checked, templates expanded. `checked` says the caller's checksum matched these bytes.
+pub(crate) fn resolve_on(
+    planned: Vec<PlannedEdit>,
+    checked: bool,
+    bytes: &[u8],
+    display: &str,
+) -> Result<Vec<Edit>, Error> {
+    let display = display.to_string();
+    let index = LineIndex::new(bytes);
+    let mut edits = Vec::with_capacity(planned.len());
+    for (i, e) in planned.into_iter().enumerate() {
         let (start, end) = match e.pos {
             Pos::Bytes(s, end) => (s, end),
             Pos::Lines { start, end } => (
@@ -327,15 +342,11 @@ fn resolve(p: Planned, mopts: &mutation::MutationOptions) -> Result<Change, Erro
         if let Some(old) = &e.old {
             let now = bytes.get(start..end);
             if now != Some(old.as_slice()) {
-                let mut err = Error::new(
-                    Code::OldTextMismatch,
-                    format!(
-                        "edit {i}: {display} does not hold the recorded old text at [{start}, {end}); nothing was written"
-                    ),
-                    "the file changed since the edit was built: re-run the query and rebuild the edit",
-                )
-                .with_file(&display)
-                .rejected();
+                let (message, remediation) =
+                    mismatch(i, &display, bytes, &index, start..end, old, checked);
+                let mut err = Error::new(Code::OldTextMismatch, message, remediation)
+                    .with_file(&display)
+                    .rejected();
                 if start <= end && end <= bytes.len() {
                     err = err.with_span(index.span(&display, start..end));
                 }
@@ -344,7 +355,7 @@ fn resolve(p: Planned, mopts: &mutation::MutationOptions) -> Result<Change, Erro
         }
         let new = match e.new {
             NewText::Text(t) => t,
-            NewText::Template(t, vars) => expand(&t, &vars, &bytes, &display)?,
+            NewText::Template(t, vars) => expand(&t, &vars, bytes, &display)?,
         };
         edits.push(Edit {
             byte_start: start,
@@ -352,11 +363,7 @@ fn resolve(p: Planned, mopts: &mutation::MutationOptions) -> Result<Change, Erro
             new_content: new,
         });
     }
-    Ok(Change::edits(
-        p.path,
-        edits,
-        Some(p.expected.unwrap_or_else(|| checksum(&bytes))),
-    ))
+    Ok(edits)
 }
 
 /// The byte offset of a `(line, col)` position; refuses positions outside the file.
@@ -437,6 +444,71 @@ fn expand(t: &str, vars: &[(String, Var)], bytes: &[u8], display: &str) -> Resul
     }
     out.extend_from_slice(rest.as_bytes());
     Ok(out)
+}
+
+/// TRANSFORM_E008's message and remediation. With a matching checksum the file is as the edit
+/// was built from, so the edit's own position is wrong: say what the range holds and where the
+/// recorded text is.
+fn mismatch(
+    i: usize,
+    display: &str,
+    bytes: &[u8],
+    index: &LineIndex,
+    range: std::ops::Range<usize>,
+    old: &[u8],
+    unchanged: bool,
+) -> (String, String) {
+    let at = |r: std::ops::Range<usize>| {
+        let (l, c) = index.position(r.start);
+        format!("line {l}, column {}", c + 1)
+    };
+    if !unchanged {
+        return (
+            format!(
+                "edit {i}: {display} does not hold the recorded old text at [{}, {}) ({}); nothing was written",
+                range.start,
+                range.end,
+                at(range.clone())
+            ),
+            "the file changed since the edit was built: re-run the query and rebuild the edit"
+                .to_string(),
+        );
+    }
+    let short = |b: &[u8]| {
+        let t = String::from_utf8_lossy(b);
+        let t: String = t.chars().take(60).collect();
+        format!("{t:?}")
+    };
+    let holds = bytes.get(range.clone()).map_or(
+        "nothing (the range is past the end of the file)".to_string(),
+        short,
+    );
+    let elsewhere: Vec<usize> = if old.is_empty() {
+        Vec::new()
+    } else {
+        memchr::memmem::find_iter(bytes, old).take(5).collect()
+    };
+    let message = format!(
+        "edit {i}: the file is unchanged (its checksum matches) but the edit's range [{}, {}) ({}) holds {} instead of the recorded old text {}: the edit's position is wrong; nothing was written",
+        range.start,
+        range.end,
+        at(range.clone()),
+        holds,
+        short(old)
+    );
+    let remediation = match elsewhere.as_slice() {
+        [] => "the recorded old text is nowhere in the file: rebuild the edit from the file's current content".to_string(),
+        [one] => format!(
+            "the recorded old text is at [{one}, {}) ({}): fix the edit's position (byte_start/byte_end or its lines) to that",
+            one + old.len(),
+            at(*one..*one)
+        ),
+        many => format!(
+            "the recorded old text occurs at byte offsets {}: point the edit at the one meant",
+            many.iter().map(|o| o.to_string()).collect::<Vec<_>>().join(", ")
+        ),
+    };
+    (message, remediation)
 }
 
 #[cfg(test)]

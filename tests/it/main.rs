@@ -1,5 +1,6 @@
 //! The one integration-test binary: every test runs the real `llm` binary.
 
+mod apply;
 mod ast;
 mod faults;
 mod find;
@@ -9,7 +10,9 @@ mod patch;
 mod races;
 mod regions;
 mod reindent;
+mod rename;
 mod search;
+mod show;
 mod transform;
 mod transform_safety;
 mod util;

@@ -561,3 +561,70 @@ fn python_check_uses_compile() {
         "compile() must not write bytecode"
     );
 }
+
+#[test]
+fn retried_insert_is_already_applied() {
+    let env = TestEnv::new();
+    env.write("lib.rs", "fn a() {}\r\n\r\nfn b() {}\r\n");
+    let args = [
+        "--file",
+        "lib.rs",
+        "--symbol",
+        "a",
+        "--insert-after",
+        "--with-text",
+        "fn c() {}",
+    ];
+    let (v, code) = patch(&env, &args);
+    assert_eq!(code, 0, "{v}");
+    let after = env.read("lib.rs");
+    assert_eq!(after, b"fn a() {}\r\n\r\nfn c() {}\r\n\r\nfn b() {}\r\n");
+    let (v, code) = patch(&env, &args);
+    assert_eq!(
+        (code, v["error"]["code"].as_str()),
+        (1, Some("TRANSFORM_E005")),
+        "{v}"
+    );
+    let (v, code) = patch(
+        &env,
+        &[
+            "--file",
+            "lib.rs",
+            "--symbol",
+            "b",
+            "--insert-before",
+            "--with-text",
+            "fn c() {}",
+        ],
+    );
+    assert_eq!(
+        (code, v["error"]["code"].as_str()),
+        (1, Some("TRANSFORM_E005")),
+        "{v}"
+    );
+    assert_eq!(env.read("lib.rs"), after);
+}
+
+#[test]
+fn failed_patch_names_its_tool_once() {
+    let env = TestEnv::new();
+    env.write("lib.rs", "fn a() {}\n");
+    let out = env
+        .llm(&[
+            "patch",
+            "--file",
+            "lib.rs",
+            "--symbol",
+            "a",
+            "--with-text",
+            "fn a() {",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(!err.contains("llm llm:"), "{err}");
+    assert!(
+        err.contains("llm patch: error[LLM_E106]: the change introduces"),
+        "{err}"
+    );
+}

@@ -515,3 +515,80 @@ fn search_without_matches_changes_nothing_and_exits_1() {
     );
     assert_eq!(env.read("a.txt"), b"abc\n");
 }
+
+#[test]
+fn retry_of_an_edit_whose_new_text_contains_the_old_is_already_applied() {
+    let env = TestEnv::new();
+    env.write("lib.rs", "mod display;\r\nmod parse;\r\n");
+    let args = [
+        "lib.rs",
+        "--old",
+        "mod display;",
+        "--new",
+        "mod bump;\nmod display;",
+    ];
+    let (v, rc) = transform(&env, &args, "");
+    assert_eq!(rc, 0, "{v}");
+    assert_eq!(
+        env.read("lib.rs"),
+        b"mod bump;\r\nmod display;\r\nmod parse;\r\n"
+    );
+    // Run twice: refused, nothing inserted twice.
+    let (v, rc) = transform(&env, &args, "");
+    assert_eq!((rc, code(&v)), (1, "TRANSFORM_E005"), "{v}");
+    assert_eq!(v["status"], "rejected");
+    assert_eq!(v["error"]["span"]["start_line"], 1);
+    assert_eq!(
+        env.read("lib.rs"),
+        b"mod bump;\r\nmod display;\r\nmod parse;\r\n"
+    );
+    // Appending after the old text, and --all: every occurrence in place is refused too.
+    env.write("a.py", "x = f(1)\ny = f(1)\n");
+    let args = ["a.py", "--old", "f(1)", "--new", "f(1) + 1", "--all"];
+    assert_eq!(transform(&env, &args, "").1, 0);
+    let (v, rc) = transform(&env, &args, "");
+    assert_eq!((rc, code(&v)), (1, "TRANSFORM_E005"), "{v}");
+    assert_eq!(env.read("a.py"), b"x = f(1) + 1\ny = f(1) + 1\n");
+    // With an indentation offset as well.
+    env.write("b.py", "def f():\n    a = 1\n    return a\n");
+    let args = ["b.py", "--old", "return a", "--new", "a += 1\nreturn a"];
+    assert_eq!(transform(&env, &args, "").1, 0);
+    let (v, rc) = transform(&env, &args, "");
+    assert_eq!((rc, code(&v)), (1, "TRANSFORM_E005"), "{v}");
+    // A new text that merely contains the old one elsewhere is a normal edit.
+    env.write("c.txt", "a\nab\n");
+    let (v, rc) = transform(&env, &["c.txt", "--old", "a\n", "--new", "xa\n"], "");
+    assert_eq!(rc, 0, "{v}");
+    assert_eq!(env.read("c.txt"), b"xa\nab\n");
+}
+
+#[test]
+fn old_text_mismatch_with_a_matching_checksum_says_the_position_is_wrong() {
+    let env = TestEnv::new();
+    env.write("a.txt", "alpha\nbeta\ngamma\n");
+    let sum = sha(&env.read("a.txt"));
+    let req = json!({"file_path": "a.txt", "expected_checksum": sum,
+        "edits": [{"byte_start": 0, "byte_end": 4, "old_content": "beta", "new_content": "BETA"}]});
+    let (v, rc) = transform(&env, &[], &req.to_string());
+    assert_eq!((rc, code(&v)), (1, "TRANSFORM_E008"), "{v}");
+    let msg = v["error"]["message"].as_str().unwrap();
+    assert!(
+        msg.contains("unchanged") && msg.contains("\"alph\""),
+        "{msg}"
+    );
+    assert!(!msg.contains("changed since"), "{msg}");
+    let fix = v["error"]["remediation"].as_str().unwrap();
+    assert!(fix.contains("[6, 10)") && fix.contains("line 2"), "{fix}");
+    // Without a checksum the file may have changed: that is what is said.
+    let req = json!({"file_path": "a.txt",
+        "edits": [{"byte_start": 0, "byte_end": 4, "old_content": "beta", "new_content": "BETA"}]});
+    let (v, _) = transform(&env, &[], &req.to_string());
+    assert!(
+        v["error"]["remediation"]
+            .as_str()
+            .unwrap()
+            .contains("changed"),
+        "{v}"
+    );
+    assert_eq!(env.read("a.txt"), b"alpha\nbeta\ngamma\n");
+}

@@ -125,6 +125,54 @@ pub fn edit_for(
     }
 }
 
+/// Whether an insert's text already stands where it would go (a retried `--insert-after`/
+/// `--insert-before`), line endings aside.
+pub fn already_inserted(src: &[u8], edit: &Edit, before: bool) -> Option<std::ops::Range<usize>> {
+    let want: Vec<u8> = edit
+        .new_content
+        .iter()
+        .copied()
+        .filter(|&b| b != b'\r')
+        .collect();
+    let want = String::from_utf8_lossy(&want);
+    let want = want.trim_matches('\n').as_bytes();
+    if want.trim_ascii().is_empty() {
+        return None;
+    }
+    // The file's bytes beside the insertion point, `\r` dropped, with each kept byte's offset.
+    let beside: Vec<(usize, u8)> = if before {
+        let mut v: Vec<(usize, u8)> = src[..edit.byte_start]
+            .iter()
+            .enumerate()
+            .rev()
+            .filter(|(_, &b)| b != b'\r')
+            .take(want.len() + 64)
+            .map(|(i, &b)| (i, b))
+            .collect();
+        v.reverse();
+        v
+    } else {
+        src[edit.byte_end..]
+            .iter()
+            .enumerate()
+            .filter(|(_, &b)| b != b'\r')
+            .take(want.len() + 64)
+            .map(|(i, &b)| (edit.byte_end + i, b))
+            .collect()
+    };
+    let text: Vec<u8> = beside.iter().map(|&(_, b)| b).collect();
+    let at = if before {
+        let t = text.trim_ascii_end();
+        t.ends_with(want).then(|| t.len() - want.len())
+    } else {
+        let skip = text.len() - text.trim_ascii_start().len();
+        text[skip..].starts_with(want).then_some(skip)
+    }?;
+    let start = beside[at].0;
+    let end = beside[at + want.len() - 1].0 + 1;
+    Some(start..end)
+}
+
 fn body_edit(
     src: &[u8],
     s: &Symbol,

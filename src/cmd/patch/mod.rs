@@ -3,10 +3,12 @@
 //! core (`mutation.rs`) — one all-or-nothing request, even for a rename across files.
 
 mod actions;
+mod rename;
 mod select;
 
 pub use actions::Action;
-pub use select::Selector;
+pub use rename::rename_on;
+pub use select::{matching, Selector};
 
 use crate::check::{self, ValidatorReport, Verdict};
 use crate::edit::Edit;
@@ -16,7 +18,7 @@ use crate::lang::regions::Cut;
 use crate::lang::{self, symbols};
 use crate::mutation::{self, Change, MutationOptions, MutationResult};
 use crate::span::{checksum, LineIndex, Span};
-use crate::walk::{self, display_path, WalkOptions};
+use crate::walk::display_path;
 use serde::Serialize;
 use std::path::PathBuf;
 
@@ -31,6 +33,8 @@ pub struct PatchOptions {
     pub expected_checksum: Option<String>,
     /// Where `--rename` looks for references (default: the workspace root).
     pub rename_paths: Vec<PathBuf>,
+    /// Which classes of site a rename rewrites.
+    pub rename_scope: RenameScope,
     /// `--check`: run the language's own checker on the real project before and after; errors
     /// the patch introduced reject it and the files are restored.
     pub check: bool,
@@ -48,15 +52,45 @@ pub struct PatchedSymbol {
     pub language: &'static str,
 }
 
-/// One place a rename changed.
+/// One occurrence of the old name a rename looked at.
 #[derive(Debug, Clone, Serialize)]
 pub struct RenameSite {
     /// The old identifier's span (before the rename).
     pub span: Span,
     pub context: symbols::RefContext,
     pub is_definition: bool,
+    /// `certain` (the definition and what the syntax ties to it), `possible` (a receiver of
+    /// unknown type), `excluded` (through another type, or another type's definition).
+    pub class: &'static str,
+    /// Whether this site was rewritten.
+    pub renamed: bool,
     /// The line as it was.
     pub line_text: String,
+}
+
+/// A textual occurrence of the old name outside code: in a comment (doc comments and
+/// doctests included) or a string (docstrings included).
+#[derive(Debug, Clone, Serialize)]
+pub struct Leftover {
+    pub span: Span,
+    /// `comment`, `string` or `other`.
+    pub kind: &'static str,
+    /// What the text around it says (`Other::name` is `excluded`).
+    pub class: &'static str,
+    /// Rewritten (--in-comments / --in-strings).
+    pub renamed: bool,
+    pub line_text: String,
+}
+
+/// What a rename covers besides certain sites.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RenameScope {
+    /// Only `certain` sites (not method calls on receivers of unknown type).
+    pub certain_only: bool,
+    /// Also occurrences in comments, doc comments and doctests.
+    pub in_comments: bool,
+    /// Also occurrences in string literals and docstrings.
+    pub in_strings: bool,
 }
 
 /// `result` of a patch.
@@ -72,9 +106,12 @@ pub struct PatchResult {
     pub span_after: Span,
     #[serde(flatten)]
     pub mutation: MutationResult,
-    /// Every site a rename changed, in every file.
+    /// Every site a rename looked at, in every file, with its class.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub sites: Vec<RenameSite>,
+    /// A rename's textual occurrences in comments and strings.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub leftovers: Option<Vec<Leftover>>,
     /// `--check` runs (cargo check / python compile), judged against the run before the patch.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub validators: Vec<ValidatorReport>,
@@ -88,6 +125,7 @@ pub struct Planned {
     pub symbol: PatchedSymbol,
     pub span_before: Span,
     pub sites: Vec<RenameSite>,
+    pub leftovers: Option<Vec<Leftover>>,
     pub message: String,
 }
 
@@ -122,6 +160,7 @@ impl Planned {
             span_after,
             mutation: m,
             sites,
+            leftovers: None,
             validators: Vec::new(),
         }
     }
@@ -165,34 +204,7 @@ pub fn plan(opts: &PatchOptions) -> Result<Planned, Error> {
             .rejected());
         }
     }
-    // Only the regions around the name's occurrences are parsed (`lang::regions`), and only
-    // the definitions around it extracted (their ancestors come along); inserts need the
-    // neighbours too, and a failed lookup needs every name to suggest.
-    let needs_all = matches!(opts.action, Action::InsertBefore | Action::InsertAfter);
-    let mut tree;
-    let mut syms = if needs_all {
-        tree = language.parse(&src);
-        symbols::symbols(language, &src, &tree, &display)
-    } else {
-        let name = symbols::last_segment(&opts.selector.name).as_bytes();
-        let ranges: Vec<_> = memchr::memmem::find_iter(&src, name)
-            .map(|at| at..at + name.len())
-            .collect();
-        let index = LineIndex::new(&src);
-        tree = language
-            .parse_around(&src, &index, &ranges, Cut::Members)
-            .tree;
-        symbols::symbols_around(language, &src, &tree, &display, &ranges)
-    };
-    let i = match select::select(&syms, &opts.selector, &display) {
-        Ok(i) => i,
-        Err(_) if !needs_all => {
-            tree = language.parse(&src);
-            syms = symbols::symbols(language, &src, &tree, &display);
-            select::select(&syms, &opts.selector, &display)?
-        }
-        Err(e) => return Err(e),
-    };
+    let (syms, i, tree) = locate(opts, language, &src, &display)?;
     let s = &syms[i];
     let symbol = PatchedSymbol {
         name: s.name.clone(),
@@ -208,8 +220,109 @@ pub fn plan(opts: &PatchOptions) -> Result<Planned, Error> {
             .unwrap_or_else(|| checksum(&src)),
     );
     if let Action::Rename(new) = &opts.action {
-        return plan_rename(opts, language, s, symbol, new, &src, checksum_now);
+        return rename::plan_rename(opts, language, &syms, i, symbol, new, &src, checksum_now);
     }
+    let edit = action_edit(opts, language, &src, &syms, i, &display)?;
+    let span_before = match opts.action {
+        Action::Body => s.body_span.clone().unwrap_or_else(|| s.span.clone()),
+        _ => s.span.clone(),
+    };
+    let changes = [Change::edits(&opts.file, vec![edit], checksum_now).with_tree(tree)];
+    let prepared = mutation::prepare(&changes, &opts.mutation)?;
+    let message = message(opts, s, &display);
+    Ok(Planned {
+        prepared,
+        paths: vec![opts.file.clone()],
+        symbol,
+        span_before,
+        sites: Vec::new(),
+        leftovers: None,
+        message,
+    })
+}
+
+/// The edit of a patch other than a rename, on `src` (the file as it is, or as earlier
+/// operations of an `llm apply` batch left it), with the message that describes it.
+pub fn edit_on(opts: &PatchOptions, src: &[u8]) -> Result<(Edit, String), Error> {
+    let display = display_path(&opts.file);
+    let language = lang::for_path(&opts.file).ok_or_else(|| {
+        Error::new(
+            Code::PatchUnsupportedLanguage,
+            format!("{display}: no registered language for this file"),
+            "patch works on files of a registered language; use a `transform` operation for exact-text edits",
+        )
+        .with_file(&display)
+    })?;
+    let (syms, i, _) = locate(opts, language, src, &display)?;
+    let edit = action_edit(opts, language, src, &syms, i, &display)?;
+    Ok((edit, message(opts, &syms[i], &display)))
+}
+
+fn message(opts: &PatchOptions, s: &symbols::Symbol, display: &str) -> String {
+    let verb = match opts.action {
+        Action::Replace => "replaced",
+        Action::Body => "replaced the body of",
+        Action::Delete => "deleted",
+        Action::InsertBefore => "inserted text before",
+        Action::InsertAfter => "inserted text after",
+        Action::Rename(_) => "renamed",
+    };
+    format!(
+        "{verb} {} `{}` in {display}",
+        s.kind.as_str(),
+        s.qualified_name
+    )
+}
+
+/// The file's symbols (all, or those around the name) and the index of the one selected,
+/// with the tree they came from.
+fn locate(
+    opts: &PatchOptions,
+    language: &'static lang::Language,
+    src: &[u8],
+    display: &str,
+) -> Result<(Vec<symbols::Symbol>, usize, tree_sitter::Tree), Error> {
+    // Only the regions around the name's occurrences are parsed (`lang::regions`), and only
+    // the definitions around it extracted (their ancestors come along); inserts need the
+    // neighbours too, and a failed lookup needs every name to suggest.
+    let needs_all = matches!(opts.action, Action::InsertBefore | Action::InsertAfter);
+    let mut tree;
+    let mut syms = if needs_all {
+        tree = language.parse(src);
+        symbols::symbols(language, src, &tree, display)
+    } else {
+        let name = symbols::last_segment(&opts.selector.name).as_bytes();
+        let ranges: Vec<_> = memchr::memmem::find_iter(src, name)
+            .map(|at| at..at + name.len())
+            .collect();
+        let index = LineIndex::new(src);
+        tree = language
+            .parse_around(src, &index, &ranges, Cut::Members)
+            .tree;
+        symbols::symbols_around(language, src, &tree, display, &ranges)
+    };
+    let i = match select::select(&syms, &opts.selector, display) {
+        Ok(i) => i,
+        Err(_) if !needs_all => {
+            tree = language.parse(src);
+            syms = symbols::symbols(language, src, &tree, display);
+            select::select(&syms, &opts.selector, display)?
+        }
+        Err(e) => return Err(e),
+    };
+    Ok((syms, i, tree))
+}
+
+/// The edit of a replace, body, delete or insert, refusing an insert already in place.
+fn action_edit(
+    opts: &PatchOptions,
+    language: &lang::Language,
+    src: &[u8],
+    syms: &[symbols::Symbol],
+    i: usize,
+    display: &str,
+) -> Result<Edit, Error> {
+    let s = &syms[i];
     let text = match (&opts.action, &opts.text) {
         (Action::Delete, _) => String::new(),
         (_, Some(t)) if !t.trim().is_empty() || opts.action == Action::Body => t.clone(),
@@ -226,140 +339,28 @@ pub fn plan(opts: &PatchOptions) -> Result<Planned, Error> {
         }
     };
     let python = language.name == "python";
-    let edit = actions::edit_for(&opts.action, &src, &syms, i, &text, python)?;
-    let span_before = match opts.action {
-        Action::Body => s.body_span.clone().unwrap_or_else(|| s.span.clone()),
-        _ => s.span.clone(),
-    };
-    let changes = [Change::edits(&opts.file, vec![edit], checksum_now).with_tree(tree)];
-    let prepared = mutation::prepare(&changes, &opts.mutation)?;
-    let verb = match opts.action {
-        Action::Replace => "replaced",
-        Action::Body => "replaced the body of",
-        Action::Delete => "deleted",
-        Action::InsertBefore => "inserted text before",
-        Action::InsertAfter => "inserted text after",
-        Action::Rename(_) => unreachable!(),
-    };
-    let message = format!(
-        "{verb} {} `{}` in {display}",
-        s.kind.as_str(),
-        s.qualified_name
-    );
-    Ok(Planned {
-        prepared,
-        paths: vec![opts.file.clone()],
-        symbol,
-        span_before,
-        sites: Vec::new(),
-        message,
-    })
-}
-
-fn is_identifier(name: &str) -> bool {
-    let mut chars = name.chars();
-    chars.next().is_some_and(|c| c == '_' || c.is_alphabetic())
-        && chars.all(|c| c == '_' || c.is_alphanumeric())
-}
-
-fn plan_rename(
-    opts: &PatchOptions,
-    language: &'static lang::Language,
-    s: &symbols::Symbol,
-    symbol: PatchedSymbol,
-    new: &str,
-    src: &[u8],
-    checksum_now: Option<String>,
-) -> Result<Planned, Error> {
-    if !is_identifier(new) {
-        return Err(Error::new(
-            Code::PatchBadName,
-            format!("`{new}` is not an identifier"),
-            "pass a plain name (letters, digits, `_`; not starting with a digit) to --rename",
-        ));
-    }
-    let old = s.name.clone();
-    let roots = if opts.rename_paths.is_empty() {
-        vec![opts.mutation.root.clone()]
-    } else {
-        opts.rename_paths.clone()
-    };
-    let walked = walk::walk(
-        &WalkOptions {
-            paths: roots,
-            ..Default::default()
-        },
-        "patch",
-    )?;
-    let primary = std::fs::canonicalize(&opts.file).unwrap_or_else(|_| opts.file.clone());
-    let finder = memchr::memmem::Finder::new(old.as_bytes());
-    let mut changes = Vec::new();
-    let mut sites = Vec::new();
-    let mut files: Vec<(PathBuf, Vec<u8>)> = vec![(opts.file.clone(), src.to_vec())];
-    for c in walked
-        .files
-        .iter()
-        .filter(|c| lang::for_path(&c.path).is_some_and(|l| std::ptr::eq(l, language)))
-    {
-        if std::fs::canonicalize(&c.path).is_ok_and(|p| p == primary) {
-            continue;
-        }
-        if let Ok(bytes) = crate::fsio::read(&c.path, &c.display) {
-            if finder.find(&bytes).is_some() {
-                files.push((c.path.clone(), bytes));
-            }
+    let edit = actions::edit_for(&opts.action, src, syms, i, &text, python)?;
+    if matches!(opts.action, Action::InsertBefore | Action::InsertAfter) {
+        let before = opts.action == Action::InsertBefore;
+        if let Some(there) = actions::already_inserted(src, &edit, before) {
+            let index = LineIndex::new(src);
+            let span = index.span(display, there);
+            return Err(Error::new(
+                Code::AlreadyApplied,
+                format!(
+                    "the text to insert {} `{}` is already there (line {}): the insert was probably applied before; nothing was written",
+                    if before { "before" } else { "after" },
+                    s.qualified_name,
+                    span.start_line
+                ),
+                "re-read the file: if it already has the text, there is nothing to do",
+            )
+            .with_span(span)
+            .with_note("probably already applied")
+            .rejected());
         }
     }
-    for (k, (path, bytes)) in files.iter().enumerate() {
-        let display = display_path(path);
-        let hits: Vec<_> = finder
-            .find_iter(bytes)
-            .map(|at| at..at + old.len())
-            .collect();
-        let index = LineIndex::new(bytes);
-        let tree = language
-            .parse_around(bytes, &index, &hits, Cut::Members)
-            .tree;
-        let refs = symbols::references(language, bytes, &tree, &old, &display);
-        if refs.is_empty() {
-            continue;
-        }
-        let edits: Vec<Edit> = refs
-            .iter()
-            .map(|r| Edit::new(r.span.range(), new))
-            .collect();
-        sites.extend(refs.into_iter().map(|r| RenameSite {
-            span: r.span,
-            context: r.context,
-            is_definition: r.is_definition,
-            line_text: r.line_text,
-        }));
-        let expected = if k == 0 {
-            checksum_now.clone()
-        } else {
-            Some(checksum(bytes))
-        };
-        changes.push(Change::edits(path, edits, expected).with_tree(tree));
-    }
-    let prepared = mutation::prepare(&changes, &opts.mutation)?;
-    let message = format!(
-        "renamed {} `{}` to `{new}`: {} site{} in {} file{}",
-        s.kind.as_str(),
-        s.qualified_name,
-        sites.len(),
-        if sites.len() == 1 { "" } else { "s" },
-        changes.len(),
-        if changes.len() == 1 { "" } else { "s" }
-    );
-    let paths = changes.iter().map(|c| c.path.clone()).collect();
-    Ok(Planned {
-        prepared,
-        paths,
-        symbol,
-        span_before: s.name_span.clone(),
-        sites,
-        message,
-    })
+    Ok(edit)
 }
 
 /// Plans and, unless a dry run, commits the patch. With `--check`, the language's checker runs
@@ -372,11 +373,13 @@ pub fn run(opts: &PatchOptions) -> Result<(PatchResult, String, Vec<DiagnosticPa
         symbol,
         span_before,
         sites,
+        leftovers,
         message,
     } = plan(opts)?;
     if opts.mutation.dry_run {
         let diags = prepared.diagnostics.clone();
-        let result = Planned::result(symbol, &opts.action, span_before, sites, prepared.result);
+        let mut result = Planned::result(symbol, &opts.action, span_before, sites, prepared.result);
+        result.leftovers = leftovers;
         return Ok((
             result,
             format!("dry run: {message} (nothing written)"),
@@ -429,37 +432,37 @@ pub fn run(opts: &PatchOptions) -> Result<(PatchResult, String, Vec<DiagnosticPa
     let (m, diags) = committed.keep();
     let mut result = Planned::result(symbol, &opts.action, span_before, sites, m);
     result.validators = validators;
+    result.leftovers = leftovers;
     Ok((result, message, diags))
 }
 
-/// One report per checker: `cargo check` once per Cargo package touched, Python's `compile()`
-/// per Python file.
-fn run_checks(paths: &[PathBuf]) -> Vec<ValidatorReport> {
+/// How long one checker of `--check` may run.
+const CHECK_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(300);
+
+/// One report per checker: `cargo check` once per Cargo package touched, `tsc` once per
+/// TypeScript project, the language's one-file checker per other file (see `check::Checker`).
+pub(crate) fn run_checks(paths: &[PathBuf]) -> Vec<ValidatorReport> {
     let mut reports = Vec::new();
-    let mut packages = Vec::new();
+    let mut projects = Vec::new();
     for path in paths {
-        match lang::for_path(path).map(|l| l.name) {
-            Some("rust") => {
-                let pkg = check::cargo::find_package(path).map(|p| p.manifest);
-                if !packages.contains(&pkg) {
-                    packages.push(pkg);
-                    reports.push(check::cargo::check_file(
-                        path,
-                        &check::cargo::CargoOptions::default(),
-                    ));
-                }
+        let Some(checker) = check::Checker::for_file(lang::for_path(path).map(|l| l.name), path)
+        else {
+            continue;
+        };
+        let display = display_path(path);
+        let project = match checker {
+            check::Checker::Cargo => check::cargo::find_package(path).map(|p| p.manifest),
+            check::Checker::Tsc => check::tsc::project(path),
+            _ => None,
+        };
+        if checker.in_place() {
+            if projects.contains(&(checker, project.clone())) {
+                continue;
             }
-            Some("python") => {
-                let display = display_path(path);
-                let text = crate::fsio::read(path, &display).unwrap_or_default();
-                reports.push(check::python::check(
-                    &text,
-                    &display,
-                    &check::python::PythonOptions::default(),
-                ));
-            }
-            _ => {}
+            projects.push((checker, project));
         }
+        let text = crate::fsio::read(path, &display).unwrap_or_default();
+        reports.push(checker.check(&text, path, &display, CHECK_TIMEOUT));
     }
     reports
 }

@@ -34,8 +34,8 @@ fn parent_matches(s: &Symbol, parent: &str) -> bool {
             .is_some_and(|q| canon(q) == canon(parent))
 }
 
-/// The index of the one symbol `sel` names among `symbols` of `file`.
-pub fn select(symbols: &[Symbol], sel: &Selector, file: &str) -> Result<usize, Error> {
+/// The indices of every symbol `sel` names among `symbols` (with `--line`, the innermost).
+pub fn matching(symbols: &[Symbol], sel: &Selector) -> Vec<usize> {
     let mut found: Vec<usize> = (0..symbols.len())
         .filter(|&i| {
             let s = &symbols[i];
@@ -52,6 +52,12 @@ pub fn select(symbols: &[Symbol], sel: &Selector, file: &str) -> Result<usize, E
         let deepest = found.iter().map(|&i| symbols[i].depth).max().unwrap_or(0);
         found.retain(|&i| symbols[i].depth == deepest);
     }
+    found
+}
+
+/// The index of the one symbol `sel` names among `symbols` of `file`.
+pub fn select(symbols: &[Symbol], sel: &Selector, file: &str) -> Result<usize, Error> {
+    let found = matching(symbols, sel);
     match found.len() {
         1 => Ok(found[0]),
         0 => Err(not_found(symbols, sel, file)),

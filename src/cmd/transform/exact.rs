@@ -39,6 +39,12 @@ pub fn plan(bytes: &[u8], display: &str, args: &ExactArgs) -> Result<ExactPlan, 
     let ending = edit::detect_line_ending(bytes);
     let found = find_all(bytes, args.old);
     if !found.is_empty() {
+        let placed_new = if args.raw {
+            args.new.to_vec()
+        } else {
+            normalize(args.new, ending)
+        };
+        let found = not_in_place(bytes, display, args, found, args.old, &placed_new)?;
         return decide(bytes, display, args, found, args.new.to_vec(), "exact");
     }
     let old_n = normalize(args.old, ending);
@@ -50,6 +56,7 @@ pub fn plan(bytes: &[u8], display: &str, args: &ExactArgs) -> Result<ExactPlan, 
             } else {
                 normalize(args.new, ending)
             };
+            let found = not_in_place(bytes, display, args, found, &old_n, &new)?;
             return decide(bytes, display, args, found, new, "line_endings");
         }
     }
@@ -57,16 +64,26 @@ pub fn plan(bytes: &[u8], display: &str, args: &ExactArgs) -> Result<ExactPlan, 
     if !indented.is_empty() {
         let ranges: Vec<Range<usize>> = indented.iter().map(|m| m.range.clone()).collect();
         if ranges.len() == 1 || args.all {
-            let edits = indented
-                .iter()
-                .map(|m| {
-                    let mut new = reindent(args.new, &m.old_indent, &m.file_indent);
-                    if !args.raw {
-                        new = normalize(&new, ending);
-                    }
-                    Edit::new(m.range.clone(), new)
-                })
-                .collect();
+            let mut edits = Vec::new();
+            let mut placed = Vec::new();
+            for m in &indented {
+                let mut new = reindent(args.new, &m.old_indent, &m.file_indent);
+                if !args.raw {
+                    new = normalize(&new, ending);
+                }
+                match in_place(bytes, m.range.clone(), &bytes[m.range.clone()], &new) {
+                    Some(r) => placed.push(r),
+                    None => edits.push(Edit::new(m.range.clone(), new)),
+                }
+            }
+            if !placed.is_empty() && (!args.all || edits.is_empty()) {
+                return Err(already_applied(
+                    bytes,
+                    display,
+                    &placed,
+                    "--old text is there only as part of --new text",
+                ));
+            }
             return Ok(ExactPlan {
                 edits,
                 matched_with: "indentation",
@@ -80,22 +97,71 @@ pub fn plan(bytes: &[u8], display: &str, args: &ExactArgs) -> Result<ExactPlan, 
         ));
     }
     if let Some(found) = already_there(bytes, args.old, args.new, ending) {
-        let index = LineIndex::new(bytes);
-        let lines = line_list(&index, &found);
-        return Err(Error::new(
-            Code::AlreadyApplied,
-            format!(
-                "--old text is not in {display} but --new text is (line {lines}): the edit was probably applied before; nothing was written"
-            ),
-            "re-read the file: if it already has the change, there is nothing to do",
-        )
-        .with_file(display)
-        .with_span(index.span(display, found[0].clone()))
-        .with_note("probably already applied")
-        .rejected()
-        .with_related(candidates(bytes, display, &found, Code::AlreadyApplied, "--new text")));
+        return Err(already_applied(
+            bytes,
+            display,
+            &found,
+            "--old text is not in the file",
+        ));
     }
     Err(not_found(bytes, display, args.old))
+}
+
+/// TRANSFORM_E005: the new text is in place at `found` (`why` says how that was seen).
+fn already_applied(bytes: &[u8], display: &str, found: &[Range<usize>], why: &str) -> Error {
+    let index = LineIndex::new(bytes);
+    let lines = line_list(&index, found);
+    Error::new(
+        Code::AlreadyApplied,
+        format!(
+            "{why}: --new text is already in {display} (line {lines}), so the edit was probably applied before; nothing was written"
+        ),
+        "re-read the file: if it already has the change, there is nothing to do",
+    )
+    .with_file(display)
+    .with_span(index.span(display, found[0].clone()))
+    .with_note("probably already applied")
+    .rejected()
+    .with_related(candidates(bytes, display, found, Code::AlreadyApplied, "--new text"))
+}
+
+/// Where `new` already stands around the occurrence `at` of `old` — placed so that `old` is
+/// the part of `new` it would be replaced by (`old` = `mod a;`, `new` = `mod b;\nmod a;`).
+fn in_place(bytes: &[u8], at: Range<usize>, old: &[u8], new: &[u8]) -> Option<Range<usize>> {
+    if old.is_empty() || new.len() <= old.len() {
+        return None;
+    }
+    memchr::memmem::find_iter(new, old).find_map(|k| {
+        let start = at.start.checked_sub(k)?;
+        let r = start..start + new.len();
+        (bytes.get(r.clone()) == Some(new)).then_some(r)
+    })
+}
+
+/// The occurrences of `old` the edit still has to replace: a retry whose result is already in
+/// place is refused (every occurrence in place, or any when one edit was asked for).
+fn not_in_place(
+    bytes: &[u8],
+    display: &str,
+    args: &ExactArgs,
+    found: Vec<Range<usize>>,
+    old: &[u8],
+    new: &[u8],
+) -> Result<Vec<Range<usize>>, Error> {
+    let (placed, rest): (Vec<_>, Vec<_>) = found
+        .into_iter()
+        .map(|r| (in_place(bytes, r.clone(), old, new), r))
+        .partition(|(p, _)| p.is_some());
+    if !placed.is_empty() && (!args.all || rest.is_empty()) {
+        let placed: Vec<Range<usize>> = placed.into_iter().filter_map(|(p, _)| p).collect();
+        return Err(already_applied(
+            bytes,
+            display,
+            &placed,
+            "--old text is there only as part of --new text",
+        ));
+    }
+    Ok(rest.into_iter().map(|(_, r)| r).collect())
 }
 
 fn decide(

@@ -4,6 +4,7 @@ pub mod ast;
 pub mod find;
 pub mod mutation;
 pub mod search;
+pub mod show;
 
 use crate::envelope::{DiagnosticPayload, Level};
 

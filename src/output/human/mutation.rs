@@ -37,7 +37,13 @@ pub fn print(
             f.lines_removed,
             f.applied_count,
             if f.applied_count == 1 { "" } else { "s" },
-            if f.created { " [created]" } else { "" }
+            if f.created {
+                " [created]"
+            } else if f.deleted {
+                " [deleted]"
+            } else {
+                ""
+            }
         )?;
     }
     let diff = r.diff();

@@ -1,0 +1,68 @@
+//! `llm apply` glue: the patch from stdin or --patch, options, the run, the `OperationResult`.
+
+use crate::cli::{ApplyArgs, ApplyFormatArg};
+use crate::cmd::apply::{self, diff::Format, ApplyOptions, ApplyResult};
+use crate::envelope::{OperationResult, Status};
+use crate::error::{Code, Error};
+use crate::output::Printer;
+use std::io::{self, IsTerminal, Read};
+
+/// Runs `llm apply` and prints its result; returns the exit code.
+pub fn run(args: ApplyArgs, printer: &mut Printer) -> io::Result<u8> {
+    let workspace = std::fs::canonicalize(&args.mutation.root)
+        .unwrap_or_else(|_| args.mutation.root.clone())
+        .display()
+        .to_string();
+    let outcome = options(args).and_then(|o| apply::run(&o));
+    let env = match outcome {
+        Ok((result, message, diags)) => {
+            OperationResult::new("apply", Status::Ok, message, workspace, result, diags)
+        }
+        Err(e) => OperationResult::<ApplyResult>::failed("apply", workspace, &e),
+    };
+    crate::print_operation(printer, &env, |r| Some(&r.mutation))
+}
+
+fn options(args: ApplyArgs) -> Result<ApplyOptions, Error> {
+    let (input, origin) = match args.patch.as_ref().filter(|p| p.as_os_str() != "-") {
+        Some(p) => (
+            std::fs::read(p).map_err(|e| {
+                Error::new(
+                    Code::PathNotFound,
+                    format!("--patch {}: {e}", p.display()),
+                    "pass a readable patch file to --patch, or pipe the patch on stdin",
+                )
+            })?,
+            p.display().to_string(),
+        ),
+        None => {
+            if io::stdin().is_terminal() {
+                return Err(Error::new(
+                    Code::ApplyEmpty,
+                    "no patch: stdin is a terminal and --patch was not given",
+                    "pipe a patch (`git diff | llm apply`) or pass --patch FILE",
+                ));
+            }
+            let mut buf = Vec::new();
+            io::stdin().read_to_end(&mut buf).map_err(|e| {
+                Error::new(
+                    Code::PathUnreadable,
+                    format!("could not read stdin: {e}"),
+                    "pipe the patch, or pass --patch FILE",
+                )
+            })?;
+            (buf, "stdin".to_string())
+        }
+    };
+    Ok(ApplyOptions {
+        input,
+        origin,
+        format: args.format_in.map(|f| match f {
+            ApplyFormatArg::Unified => Format::Unified,
+            ApplyFormatArg::Codex => Format::Codex,
+            ApplyFormatArg::Jsonl => Format::Jsonl,
+        }),
+        check: args.check,
+        mutation: args.mutation.options("apply"),
+    })
+}

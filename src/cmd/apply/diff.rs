@@ -1,0 +1,639 @@
+//! Parsing the two patch formats `llm apply` reads into one model of file operations: unified
+//! diffs (`diff -u`, `git diff` with its extended headers) and Codex patches (`*** Begin Patch`
+//! … `*** End Patch`).
+
+use crate::error::{Code, Error};
+use std::path::PathBuf;
+
+/// One line of a hunk.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Line {
+    Context(String),
+    Remove(String),
+    Add(String),
+}
+
+/// A run of changes located by its old lines.
+#[derive(Debug, Clone, Default)]
+pub struct Hunk {
+    /// 1-based line of the old side (`@@ -N,…`), a hint for where to look.
+    pub old_start: Option<usize>,
+    /// Codex `@@ TEXT`: a line to find first; the old lines are looked for after it.
+    pub anchor: Option<String>,
+    pub lines: Vec<Line>,
+    /// Codex `*** End of File`: the old lines end the file.
+    pub at_eof: bool,
+    /// `\ No newline at end of file` after the old side's last line.
+    pub old_no_newline: bool,
+    /// `\ No newline at end of file` after the new side's last line.
+    pub new_no_newline: bool,
+    /// Line of the hunk's header in the patch (for messages).
+    pub patch_line: usize,
+}
+
+impl Hunk {
+    /// The old side: context and removed lines.
+    pub fn old(&self) -> Vec<&str> {
+        self.lines
+            .iter()
+            .filter_map(|l| match l {
+                Line::Context(t) | Line::Remove(t) => Some(t.as_str()),
+                Line::Add(_) => None,
+            })
+            .collect()
+    }
+}
+
+/// What a patch does to one file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Kind {
+    Add,
+    Delete,
+    Update,
+}
+
+/// One file's part of a patch.
+#[derive(Debug, Clone)]
+pub struct FilePatch {
+    pub kind: Kind,
+    /// The file as it is (for an add: the file to create).
+    pub path: PathBuf,
+    /// Renamed or moved to.
+    pub move_to: Option<PathBuf>,
+    pub hunks: Vec<Hunk>,
+    /// Codex patches end every file they write with a newline.
+    pub codex: bool,
+    /// Permission bits git's `new file mode`/`new mode` gives the file (e.g. `0o755`).
+    pub mode: Option<u32>,
+}
+
+/// The input formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Unified,
+    Codex,
+    Jsonl,
+}
+
+impl Format {
+    /// The wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::Unified => "unified",
+            Format::Codex => "codex",
+            Format::Jsonl => "jsonl",
+        }
+    }
+}
+
+fn bad(line: usize, message: impl Into<String>, fix: impl Into<String>) -> Error {
+    Error::new(
+        Code::ApplyBadPatch,
+        format!("patch line {line}: {}", message.into()),
+        fix.into(),
+    )
+}
+
+/// Which format `text` is in: a Codex `*** Begin Patch`, JSON lines (`{` first), or a diff.
+pub fn detect(text: &str) -> Option<Format> {
+    let first = text.lines().map(str::trim).find(|l| !l.is_empty())?;
+    if first == "*** Begin Patch" {
+        Some(Format::Codex)
+    } else if first.starts_with('{') {
+        Some(Format::Jsonl)
+    } else if text
+        .lines()
+        .any(|l| l.starts_with("@@ -") || l.starts_with("diff --git "))
+        || text.lines().any(|l| l.starts_with("--- "))
+    {
+        Some(Format::Unified)
+    } else {
+        None
+    }
+}
+
+/// A patch line without its `\n` and a `\r` before it.
+fn lines_of(text: &str) -> Vec<&str> {
+    text.split('\n')
+        .map(|l| l.strip_suffix('\r').unwrap_or(l))
+        .collect()
+}
+
+// ---- Codex ----
+
+/// Parses `*** Begin Patch` … `*** End Patch`. Marker lines may carry spaces around them.
+pub fn parse_codex(text: &str) -> Result<Vec<FilePatch>, Error> {
+    let lines = lines_of(text);
+    let mut i = lines.iter().position(|l| !l.trim().is_empty()).unwrap_or(0);
+    if lines.get(i).map(|l| l.trim()) != Some("*** Begin Patch") {
+        return Err(bad(
+            i + 1,
+            "a Codex patch starts with `*** Begin Patch`",
+            "start the patch with `*** Begin Patch` and end it with `*** End Patch`",
+        ));
+    }
+    i += 1;
+    let mut files: Vec<FilePatch> = Vec::new();
+    let mut ended = false;
+    while i < lines.len() {
+        let raw = lines[i];
+        let t = raw.trim();
+        if t == "*** End Patch" {
+            ended = true;
+            break;
+        }
+        if t.is_empty() && files.is_empty() {
+            i += 1;
+            continue;
+        }
+        let header = |p: &str| t.strip_prefix(p).map(|s| PathBuf::from(s.trim()));
+        if let Some(path) = header("*** Add File:") {
+            i += 1;
+            let mut hunk = Hunk {
+                patch_line: i,
+                ..Default::default()
+            };
+            while i < lines.len() && !lines[i].trim_start().starts_with("*** ") {
+                match lines[i].strip_prefix('+') {
+                    Some(l) => hunk.lines.push(Line::Add(l.to_string())),
+                    None if lines[i].is_empty() => {}
+                    None => {
+                        return Err(bad(
+                            i + 1,
+                            format!(
+                                "a line of an added file must start with `+`: {:?}",
+                                lines[i]
+                            ),
+                            "prefix every line of an added file with `+`",
+                        ))
+                    }
+                }
+                i += 1;
+            }
+            files.push(FilePatch {
+                kind: Kind::Add,
+                path,
+                move_to: None,
+                hunks: vec![hunk],
+                codex: true,
+                mode: None,
+            });
+            continue;
+        }
+        if let Some(path) = header("*** Delete File:") {
+            files.push(FilePatch {
+                kind: Kind::Delete,
+                path,
+                move_to: None,
+                hunks: Vec::new(),
+                codex: true,
+                mode: None,
+            });
+            i += 1;
+            continue;
+        }
+        if let Some(path) = header("*** Update File:") {
+            i += 1;
+            let mut move_to = None;
+            if let Some(to) = lines
+                .get(i)
+                .and_then(|l| l.trim().strip_prefix("*** Move to:"))
+            {
+                move_to = Some(PathBuf::from(to.trim()));
+                i += 1;
+            }
+            let start = i;
+            let mut hunks: Vec<Hunk> = Vec::new();
+            while i < lines.len() {
+                let l = lines[i];
+                let lt = l.trim();
+                if lt == "*** End of File" {
+                    if let Some(h) = hunks.last_mut() {
+                        h.at_eof = true;
+                    }
+                    i += 1;
+                    continue;
+                }
+                if lt.starts_with("*** ") {
+                    break;
+                }
+                if lt == "@@" || lt.starts_with("@@ ") {
+                    let anchor = lt.strip_prefix("@@").unwrap_or("").trim();
+                    hunks.push(Hunk {
+                        anchor: (!anchor.is_empty()).then(|| anchor.to_string()),
+                        patch_line: i + 1,
+                        ..Default::default()
+                    });
+                    i += 1;
+                    continue;
+                }
+                if hunks.is_empty() {
+                    // The first chunk may go without `@@`.
+                    hunks.push(Hunk {
+                        patch_line: i + 1,
+                        ..Default::default()
+                    });
+                }
+                let h = hunks.last_mut().expect("pushed above");
+                let line = match l.chars().next() {
+                    Some(' ') => Line::Context(l[1..].to_string()),
+                    Some('-') => Line::Remove(l[1..].to_string()),
+                    Some('+') => Line::Add(l[1..].to_string()),
+                    None => Line::Context(String::new()),
+                    Some(_) => {
+                        return Err(bad(
+                            i + 1,
+                            format!("a chunk line must start with ` `, `-` or `+`: {l:?}"),
+                            "prefix context lines with a space, removed ones with `-`, added ones with `+`",
+                        ))
+                    }
+                };
+                h.lines.push(line);
+                i += 1;
+            }
+            for h in &mut hunks {
+                // Blank lines at a chunk's end are separators, not context.
+                while h.lines.last() == Some(&Line::Context(String::new())) {
+                    h.lines.pop();
+                }
+            }
+            hunks.retain(|h| !h.lines.is_empty() || h.anchor.is_some());
+            if hunks.iter().all(|h| h.lines.is_empty()) && move_to.is_none() {
+                return Err(bad(
+                    start,
+                    format!("`*** Update File: {}` has no change lines", path.display()),
+                    "give the chunk's context (` `), removed (`-`) and added (`+`) lines",
+                ));
+            }
+            files.push(FilePatch {
+                kind: Kind::Update,
+                path,
+                move_to,
+                hunks,
+                codex: true,
+                mode: None,
+            });
+            continue;
+        }
+        return Err(bad(
+            i + 1,
+            format!("`{t}` is not a Codex patch header"),
+            "use `*** Add File: PATH`, `*** Delete File: PATH` or `*** Update File: PATH` (optionally `*** Move to: PATH`)",
+        ));
+    }
+    if !ended {
+        return Err(bad(
+            lines.len(),
+            "the patch has no `*** End Patch`",
+            "end the patch with a `*** End Patch` line (was it cut off?)",
+        ));
+    }
+    if files.is_empty() {
+        return Err(Error::new(
+            Code::ApplyEmpty,
+            "the patch holds no file operations",
+            "put `*** Add File:`, `*** Delete File:` or `*** Update File:` sections between the markers",
+        ));
+    }
+    Ok(files)
+}
+
+// ---- unified ----
+
+/// The path of a `---`/`+++` line: a tab and what follows (a timestamp) cut, quotes undone;
+/// `None` for `/dev/null`.
+fn diff_path(s: &str) -> Option<String> {
+    let s = s.split('\t').next().unwrap_or(s).trim_end();
+    let s = s
+        .strip_prefix('"')
+        .and_then(|q| q.strip_suffix('"'))
+        .unwrap_or(s);
+    (s != "/dev/null").then(|| s.to_string())
+}
+
+/// `@@ -a,b +c,d @@`, or a bare `@@` (models write it without line numbers).
+fn is_hunk_header(l: &str) -> bool {
+    l.starts_with("@@ -") || l.trim_end() == "@@" || l.starts_with("@@ @@")
+}
+
+/// A patch wrapped in a Markdown code fence (```diff … ```), unwrapped.
+pub fn unfence(text: &str) -> &str {
+    let t = text.trim();
+    let Some(first_end) = t.find('\n') else {
+        return text;
+    };
+    if !t.starts_with("```") || !t.ends_with("```") || t.len() < first_end + 4 {
+        return text;
+    }
+    &t[first_end + 1..t.len() - 3]
+}
+
+/// `@@ -a,b +c,d @@` → a.
+fn hunk_start(line: &str) -> Option<usize> {
+    let rest = line.strip_prefix("@@ -")?;
+    let num: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+    num.parse().ok()
+}
+
+/// One file's headers while they are read.
+#[derive(Default)]
+struct Headers {
+    old: Option<Option<String>>,
+    new: Option<Option<String>>,
+    rename_from: Option<String>,
+    rename_to: Option<String>,
+    new_file: bool,
+    deleted: bool,
+    mode: Option<u32>,
+    git: Option<(String, String)>,
+}
+
+/// Parses a unified diff of one or several files (`diff -u`, `diff -ruN`, `git diff`).
+/// Hunk line counts are not trusted (models miscount them): a hunk runs until the next
+/// header. Paths lose git's `a/`/`b/` prefixes.
+pub fn parse_unified(text: &str) -> Result<Vec<FilePatch>, Error> {
+    let lines = lines_of(text);
+    let mut files = Vec::new();
+    let mut h = Headers::default();
+    let mut hunks: Vec<Hunk> = Vec::new();
+    let mut in_file = false;
+    let mut i = 0;
+    let flush =
+        |h: &mut Headers, hunks: &mut Vec<Hunk>, files: &mut Vec<FilePatch>, line: usize| {
+            let taken = std::mem::take(h);
+            let hs = std::mem::take(hunks);
+            if let Some(f) = finish(taken, hs, line)? {
+                files.push(f);
+            }
+            Ok::<(), Error>(())
+        };
+    while i < lines.len() {
+        let l = lines[i];
+        if let Some(rest) = l.strip_prefix("diff --git ") {
+            if in_file {
+                flush(&mut h, &mut hunks, &mut files, i)?;
+            }
+            in_file = true;
+            h.git = split_git(rest);
+            i += 1;
+            continue;
+        }
+        let is_header =
+            l.starts_with("--- ") && lines.get(i + 1).is_some_and(|n| n.starts_with("+++ "));
+        if is_header {
+            if in_file && (h.old.is_some() || !hunks.is_empty()) {
+                flush(&mut h, &mut hunks, &mut files, i)?;
+            }
+            in_file = true;
+            h.old = Some(diff_path(&l[4..]));
+            h.new = Some(diff_path(&lines[i + 1][4..]));
+            i += 2;
+            continue;
+        }
+        if is_hunk_header(l) {
+            if !in_file {
+                return Err(bad(
+                    i + 1,
+                    "a hunk before any `--- PATH` / `+++ PATH` header",
+                    "start each file's part with `--- a/PATH` and `+++ b/PATH` lines",
+                ));
+            }
+            let mut hunk = Hunk {
+                old_start: hunk_start(l),
+                patch_line: i + 1,
+                ..Default::default()
+            };
+            i += 1;
+            let mut last_side = ' ';
+            while i < lines.len() {
+                let l = lines[i];
+                if is_hunk_header(l)
+                    || l.starts_with("diff --git ")
+                    || (l.starts_with("--- ")
+                        && lines.get(i + 1).is_some_and(|n| n.starts_with("+++ ")))
+                {
+                    break;
+                }
+                match l.chars().next() {
+                    Some(' ') => hunk.lines.push(Line::Context(l[1..].to_string())),
+                    Some('-') => hunk.lines.push(Line::Remove(l[1..].to_string())),
+                    Some('+') => hunk.lines.push(Line::Add(l[1..].to_string())),
+                    Some('\\') => {
+                        match last_side {
+                            '-' => hunk.old_no_newline = true,
+                            '+' => hunk.new_no_newline = true,
+                            _ => {
+                                hunk.old_no_newline = true;
+                                hunk.new_no_newline = true;
+                            }
+                        }
+                        i += 1;
+                        continue;
+                    }
+                    None => hunk.lines.push(Line::Context(String::new())),
+                    Some(_) => break,
+                }
+                last_side = l.chars().next().unwrap_or(' ');
+                i += 1;
+            }
+            while hunk.lines.last() == Some(&Line::Context(String::new())) {
+                hunk.lines.pop();
+            }
+            hunks.push(hunk);
+            continue;
+        }
+        if in_file {
+            if let Some(p) = l.strip_prefix("rename from ") {
+                h.rename_from = Some(p.to_string());
+            } else if let Some(p) = l.strip_prefix("rename to ") {
+                h.rename_to = Some(p.to_string());
+            } else if let Some(m) = l.strip_prefix("new file mode ") {
+                h.new_file = true;
+                h.mode = u32::from_str_radix(m.trim(), 8).ok().map(|m| m & 0o7777);
+            } else if let Some(m) = l.strip_prefix("new mode ") {
+                h.mode = u32::from_str_radix(m.trim(), 8).ok().map(|m| m & 0o7777);
+            } else if l.starts_with("deleted file mode") {
+                h.deleted = true;
+            } else if l.starts_with("Binary files ") || l.starts_with("GIT binary patch") {
+                return Err(bad(
+                    i + 1,
+                    "binary patches are not supported",
+                    "write binary files with `llm write`, or leave them out of the diff (`git diff --no-binary`… or `-- ':!*.png'`)",
+                ));
+            }
+        }
+        i += 1;
+    }
+    if in_file {
+        flush(&mut h, &mut hunks, &mut files, lines.len())?;
+    }
+    if files.is_empty() {
+        return Err(Error::new(
+            Code::ApplyEmpty,
+            "the diff holds no file changes",
+            "pass a unified diff (`diff -u`, `git diff`) with `--- a/PATH`, `+++ b/PATH` and `@@` hunks",
+        ));
+    }
+    Ok(files)
+}
+
+/// `a/x b/y` of a `diff --git` line (paths without spaces, or the same path twice).
+fn split_git(rest: &str) -> Option<(String, String)> {
+    if let Some((a, b)) = rest.split_once(" b/") {
+        let a = a.strip_prefix("a/").unwrap_or(a);
+        return Some((a.to_string(), b.to_string()));
+    }
+    None
+}
+
+/// `a/x` → `x` when git's prefixes are in use.
+fn strip_git(p: &str, prefix: &str, git: bool) -> String {
+    if git {
+        p.strip_prefix(prefix).unwrap_or(p).to_string()
+    } else {
+        p.to_string()
+    }
+}
+
+fn finish(h: Headers, hunks: Vec<Hunk>, line: usize) -> Result<Option<FilePatch>, Error> {
+    let old = h.old.clone().flatten();
+    let new = h.new.clone().flatten();
+    // git's a/ b/ prefixes: both sides carry them (or one side is /dev/null).
+    let git = h.git.is_some()
+        || (old.as_deref().is_none_or(|o| o.starts_with("a/"))
+            && new.as_deref().is_none_or(|n| n.starts_with("b/"))
+            && (old.is_some() || new.is_some()));
+    // Without a `diff --git` line the prefixes may be real directories (`diff -u a/x b/x`):
+    // the stripped path is taken only when the unstripped one does not exist.
+    let keep_raw = h.git.is_none()
+        && old
+            .as_deref()
+            .is_some_and(|o| std::path::Path::new(o).exists())
+        && !old
+            .as_deref()
+            .is_some_and(|o| std::path::Path::new(&strip_git(o, "a/", true)).exists());
+    let git = git && !keep_raw;
+    let old = old.map(|p| strip_git(&p, "a/", git));
+    let new = new.map(|p| strip_git(&p, "b/", git));
+    let new = if keep_raw { old.clone().or(new) } else { new };
+    let created = h.new_file || (h.old == Some(None));
+    let deleted = h.deleted || (h.new == Some(None));
+    let (from, to) = match (&h.rename_from, &h.rename_to) {
+        (Some(a), Some(b)) => (Some(a.clone()), Some(b.clone())),
+        _ => (
+            old.clone().or_else(|| h.git.as_ref().map(|g| g.0.clone())),
+            new.clone().or_else(|| h.git.as_ref().map(|g| g.1.clone())),
+        ),
+    };
+    let kind = if created {
+        Kind::Add
+    } else if deleted {
+        Kind::Delete
+    } else {
+        Kind::Update
+    };
+    let path = match kind {
+        Kind::Add => to.clone(),
+        _ => from.clone(),
+    };
+    let Some(path) = path else {
+        return Err(bad(
+            line,
+            "a file's part names no path",
+            "give `--- a/PATH` and `+++ b/PATH` lines",
+        ));
+    };
+    let move_to = match kind {
+        Kind::Update => to.filter(|t| *t != path).map(PathBuf::from),
+        _ => None,
+    };
+    if kind == Kind::Update && hunks.is_empty() && move_to.is_none() && h.mode.is_none() {
+        return Ok(None);
+    }
+    Ok(Some(FilePatch {
+        kind,
+        path: PathBuf::from(path),
+        move_to,
+        hunks,
+        codex: false,
+        mode: h.mode,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detects_formats() {
+        assert_eq!(detect("*** Begin Patch\n"), Some(Format::Codex));
+        assert_eq!(detect("  *** Begin Patch \n"), Some(Format::Codex));
+        assert_eq!(detect("{\"op\":\"write\"}\n"), Some(Format::Jsonl));
+        assert_eq!(
+            detect("--- a/x\n+++ b/x\n@@ -1 +1 @@\n"),
+            Some(Format::Unified)
+        );
+        assert_eq!(detect("hello\n"), None);
+        assert_eq!(detect(""), None);
+    }
+
+    #[test]
+    fn git_diff_with_rename_add_delete_and_no_newline() {
+        let d = "diff --git a/old.rs b/new.rs\nsimilarity index 90%\nrename from old.rs\nrename to new.rs\n--- a/old.rs\n+++ b/new.rs\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n\\ No newline at end of file\ndiff --git a/gone.txt b/gone.txt\ndeleted file mode 100644\n--- a/gone.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-x\ndiff --git a/n.txt b/n.txt\nnew file mode 100644\n--- /dev/null\n+++ b/n.txt\n@@ -0,0 +1 @@\n+y\ndiff --git a/m.sh b/m.sh\nold mode 100644\nnew mode 100755\n";
+        let f = parse_unified(d).unwrap();
+        assert_eq!(f.len(), 4);
+        assert_eq!((f[3].path.to_str(), f[3].mode), (Some("m.sh"), Some(0o755)));
+        assert_eq!(f[2].mode, Some(0o644));
+        assert_eq!(
+            (f[0].kind.clone(), f[0].path.to_str()),
+            (Kind::Update, Some("old.rs"))
+        );
+        assert_eq!(
+            f[0].move_to.as_deref(),
+            Some(std::path::Path::new("new.rs"))
+        );
+        assert!(f[0].hunks[0].new_no_newline && !f[0].hunks[0].old_no_newline);
+        assert_eq!(f[1].kind, Kind::Delete);
+        assert_eq!(f[2].kind, Kind::Add);
+        assert_eq!(f[2].path.to_str(), Some("n.txt"));
+    }
+
+    #[test]
+    fn plain_diff_u_keeps_paths() {
+        let d = "--- src/a.c\t2024-01-01 10:00:00\n+++ src/a.c\t2024-01-02 10:00:00\n@@ -3,1 +3,1 @@\n-x\n+y\n";
+        let f = parse_unified(d).unwrap();
+        assert_eq!(f[0].path.to_str(), Some("src/a.c"));
+        assert_eq!(f[0].hunks[0].old_start, Some(3));
+    }
+
+    #[test]
+    fn codex_sections_and_markers() {
+        let p = " *** Begin Patch\n*** Add File: a/b.txt\n+hi\n*** Update File: x.py\n*** Move to: y/x.py\n@@ def f():\n-    a\n+    b\n*** End of File\n*** Delete File: z\n*** End Patch \n";
+        let f = parse_codex(p).unwrap();
+        assert_eq!(f.len(), 3);
+        assert_eq!(f[1].hunks[0].anchor.as_deref(), Some("def f():"));
+        assert!(f[1].hunks[0].at_eof);
+        assert_eq!(
+            f[1].move_to.as_deref(),
+            Some(std::path::Path::new("y/x.py"))
+        );
+        assert_eq!(
+            parse_codex("*** Begin Patch\n*** End Patch\n")
+                .unwrap_err()
+                .code,
+            Code::ApplyEmpty
+        );
+        assert_eq!(
+            parse_codex("*** Begin Patch\n*** Frobnicate File: foo\n*** End Patch\n")
+                .unwrap_err()
+                .code,
+            Code::ApplyBadPatch
+        );
+        assert_eq!(
+            parse_codex("*** Begin Patch\n*** Update File: foo\n*** End Patch\n")
+                .unwrap_err()
+                .code,
+            Code::ApplyBadPatch
+        );
+    }
+}

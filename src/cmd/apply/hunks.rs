@@ -1,0 +1,545 @@
+//! Placing hunks in a file: exactly, then tolerantly (trailing whitespace, indentation, Unicode
+//! punctuation), nearest to the patch's line hint and in order; the file's line endings and BOM
+//! are kept. A hunk that cannot be placed is refused with the closest region of the file.
+
+use super::diff::{FilePatch, Hunk, Line};
+use crate::edit::BOM;
+use crate::envelope::{DiagnosticPayload, Level};
+use crate::error::{Code, Error};
+use serde::Serialize;
+
+/// Where one hunk went.
+#[derive(Debug, Clone, Serialize)]
+pub struct HunkReport {
+    pub file_path: String,
+    /// Position of the hunk in its file's part of the patch (0-based).
+    pub index: usize,
+    /// `exact`, `whitespace` (trailing), `indentation` or `punctuation` (Unicode dashes,
+    /// quotes, spaces).
+    pub matched_with: &'static str,
+    /// 1-based line of the file (before the patch) where the hunk's old lines start.
+    pub start_line: usize,
+    /// Lines between where the patch said (`@@ -N`) and where the hunk was found; 0 when the
+    /// patch gave no line.
+    pub offset: i64,
+    pub lines_removed: usize,
+    pub lines_added: usize,
+}
+
+/// A line of the file with its own terminator (`\n`, `\r\n`, or none at the end).
+struct FileLine<'a> {
+    text: &'a str,
+    eol: &'a str,
+}
+
+fn split(text: &str) -> Vec<FileLine<'_>> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while !rest.is_empty() {
+        match rest.find('\n') {
+            Some(i) => {
+                let (line, eol) = if i > 0 && rest.as_bytes()[i - 1] == b'\r' {
+                    (&rest[..i - 1], &rest[i - 1..=i])
+                } else {
+                    (&rest[..i], &rest[i..=i])
+                };
+                out.push(FileLine { text: line, eol });
+                rest = &rest[i + 1..];
+            }
+            None => {
+                out.push(FileLine {
+                    text: rest,
+                    eol: "",
+                });
+                rest = "";
+            }
+        }
+    }
+    out
+}
+
+/// Unicode punctuation an editor or a model may have substituted, mapped to ASCII.
+fn punct(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\u{2010}'..='\u{2015}' | '\u{2212}' => out.push('-'),
+            '\u{2018}' | '\u{2019}' | '\u{201A}' | '\u{201B}' => out.push('\''),
+            '\u{201C}' | '\u{201D}' | '\u{201E}' | '\u{201F}' => out.push('"'),
+            '\u{2026}' => out.push_str("..."),
+            '\u{00A0}' | '\u{2002}'..='\u{200A}' | '\u{202F}' | '\u{205F}' | '\u{3000}' => {
+                out.push(' ')
+            }
+            c => out.push(c),
+        }
+    }
+    out.trim().to_string()
+}
+
+const LEVELS: [&str; 4] = ["exact", "whitespace", "indentation", "punctuation"];
+
+fn same(level: usize, file: &str, patch: &str) -> bool {
+    match level {
+        0 => file == patch,
+        1 => file.trim_end() == patch.trim_end(),
+        2 => file.trim() == patch.trim(),
+        _ => punct(file) == punct(patch),
+    }
+}
+
+fn leading_ws(s: &str) -> &str {
+    &s[..s.len() - s.trim_start().len()]
+}
+
+/// The patched content of one file, and a report per hunk. `bytes` is the file as it is.
+pub fn apply(
+    bytes: &[u8],
+    fp: &FilePatch,
+    display: &str,
+) -> Result<(Vec<u8>, Vec<HunkReport>), Error> {
+    let bom = bytes.starts_with(BOM);
+    let body = &bytes[if bom { BOM.len() } else { 0 }..];
+    let text = std::str::from_utf8(body).map_err(|e| {
+        Error::new(
+            Code::ApplyBadPatch,
+            format!(
+                "{display} is not UTF-8 text (byte {}): a text patch cannot apply to it",
+                e.valid_up_to()
+            ),
+            "write the file whole with `llm write`, or edit its bytes with `llm transform`",
+        )
+        .with_file(display)
+    })?;
+    let lines = split(text);
+    let ending = if lines.iter().any(|l| l.eol == "\r\n") {
+        "\r\n"
+    } else {
+        "\n"
+    };
+    let mut out: Vec<(String, &str)> = Vec::with_capacity(lines.len() + 16);
+    let mut reports = Vec::new();
+    let mut cursor = 0;
+    let mut touched_end = None;
+    for (k, hunk) in fp.hunks.iter().enumerate() {
+        let old = hunk.old();
+        let (start, level) = locate(&lines, hunk, &old, cursor, fp.codex)
+            .ok_or_else(|| unplaced(&lines, hunk, &old, cursor, display, k))?;
+        for l in &lines[cursor..start] {
+            out.push((l.text.to_string(), l.eol));
+        }
+        // Indentation the file has where the patch has another (matched by `indentation`).
+        let shift = (level >= 2)
+            .then(|| {
+                hunk.lines
+                    .iter()
+                    .filter(|l| !matches!(l, Line::Add(_)))
+                    .zip(&lines[start..])
+                    .find_map(|(p, f)| {
+                        let p = match p {
+                            Line::Context(t) | Line::Remove(t) => t,
+                            Line::Add(_) => unreachable!(),
+                        };
+                        (!p.trim().is_empty() && !f.text.trim().is_empty())
+                            .then(|| (leading_ws(p).to_string(), leading_ws(f.text).to_string()))
+                    })
+            })
+            .flatten();
+        let mut j = start;
+        let (mut removed, mut added) = (0, 0);
+        for l in &hunk.lines {
+            match l {
+                Line::Context(_) => {
+                    out.push((lines[j].text.to_string(), lines[j].eol));
+                    j += 1;
+                }
+                Line::Remove(_) => {
+                    removed += 1;
+                    j += 1;
+                }
+                Line::Add(t) => {
+                    added += 1;
+                    let t = match &shift {
+                        Some((p, f)) if t.starts_with(p.as_str()) => {
+                            format!("{f}{}", &t[p.len()..])
+                        }
+                        _ => t.clone(),
+                    };
+                    out.push((t, ending));
+                }
+            }
+        }
+        cursor = j;
+        if j == lines.len() {
+            touched_end = Some(hunk);
+        }
+        let hint = hunk.old_start.map(|n| n.saturating_sub(1));
+        reports.push(HunkReport {
+            file_path: display.to_string(),
+            index: k,
+            matched_with: LEVELS[level],
+            start_line: start + 1,
+            offset: hint.map_or(0, |h| start as i64 - h as i64),
+            lines_removed: removed,
+            lines_added: added,
+        });
+    }
+    for l in &lines[cursor..] {
+        out.push((l.text.to_string(), l.eol));
+    }
+    // The end of the file: what the patch says about its last newline wins where it touched
+    // the end; a Codex patch always ends a file it wrote with a newline.
+    if let Some(last) = out.last_mut() {
+        if let Some(h) = touched_end {
+            if h.new_no_newline {
+                last.1 = "";
+            } else if last.1.is_empty() && (fp.codex || h.old_no_newline) {
+                last.1 = ending;
+            }
+        }
+    }
+    let mut new = Vec::with_capacity(bytes.len() + 64);
+    if bom {
+        new.extend_from_slice(BOM);
+    }
+    for (t, eol) in &out {
+        new.extend_from_slice(t.as_bytes());
+        new.extend_from_slice(eol.as_bytes());
+    }
+    Ok((new, reports))
+}
+
+/// Where `hunk` goes: (first line, tolerance level).
+fn locate(
+    lines: &[FileLine],
+    hunk: &Hunk,
+    old: &[&str],
+    cursor: usize,
+    codex: bool,
+) -> Option<(usize, usize)> {
+    let mut from = cursor;
+    if let Some(anchor) = &hunk.anchor {
+        let found = (0..LEVELS.len())
+            .find_map(|level| (cursor..lines.len()).find(|&i| same(level, lines[i].text, anchor)));
+        match found {
+            Some(i) => from = i + 1,
+            // An anchor that is the first old line itself (models write it so) is no anchor.
+            None if old.first().is_some_and(|f| f.trim() == anchor.trim()) => {}
+            None => return None,
+        }
+    }
+    if old.is_empty() {
+        let at = match (hunk.old_start, codex) {
+            (Some(n), false) => n.min(lines.len()).max(from),
+            _ if hunk.anchor.is_some() => from,
+            _ => lines.len(),
+        };
+        return Some((at, 0));
+    }
+    if old.len() > lines.len().saturating_sub(from) {
+        return None;
+    }
+    let hint = hunk
+        .old_start
+        .map(|n| n.saturating_sub(1))
+        .unwrap_or(from)
+        .max(from);
+    let last = lines.len() - old.len();
+    for level in 0..LEVELS.len() {
+        let fits = |s: usize| {
+            old.iter()
+                .zip(&lines[s..])
+                .all(|(p, f)| same(level, f.text, p))
+        };
+        if hunk.at_eof && fits(last) {
+            return Some((last, level));
+        }
+        // Nearest to the hint first, looking both ways.
+        let hint = hint.clamp(from, last);
+        for d in 0..=(hint - from).max(last - hint) {
+            if hint + d <= last && fits(hint + d) {
+                return Some((hint + d, level));
+            }
+            if d > 0 && hint >= from + d && fits(hint - d) {
+                return Some((hint - d, level));
+            }
+        }
+    }
+    None
+}
+
+/// The refusal of a hunk: the closest region of the file (most lines equal but for
+/// whitespace) and its first differing line.
+fn unplaced(
+    lines: &[FileLine],
+    hunk: &Hunk,
+    old: &[&str],
+    cursor: usize,
+    display: &str,
+    k: usize,
+) -> Error {
+    let what = match &hunk.anchor {
+        Some(a) if !(cursor..lines.len()).any(|i| same(3, lines[i].text, a)) => {
+            format!("its `@@ {a}` line is not in the file after line {cursor}")
+        }
+        _ => format!(
+            "its {} old line{} (context and removed) are not in the file{}",
+            old.len(),
+            if old.len() == 1 { "" } else { "s" },
+            if cursor > 0 {
+                format!(" after line {cursor} (hunks apply in order)")
+            } else {
+                String::new()
+            }
+        ),
+    };
+    let mut best: Option<(usize, usize)> = None;
+    if !old.is_empty() && !lines.is_empty() {
+        let n = old.len();
+        for s in 0..lines.len() {
+            let score = old
+                .iter()
+                .zip(&lines[s..])
+                .filter(|(p, f)| same(3, f.text, p))
+                .count();
+            if score > 0 && best.is_none_or(|(_, b)| score > b) {
+                best = Some((s, score));
+            }
+            if score == n {
+                break;
+            }
+        }
+    }
+    let mut err = Error::new(
+        Code::ApplyHunkNotFound,
+        format!(
+            "{display}: hunk {} (patch line {}) cannot be placed: {what}; nothing was written",
+            k + 1,
+            hunk.patch_line
+        ),
+        "re-read the file (`llm show FILE:START-END`) and rebuild the hunk from its current lines",
+    )
+    .with_file(display)
+    .rejected();
+    if let Some((s, score)) = best {
+        let diff = old
+            .iter()
+            .zip(&lines[s..])
+            .position(|(p, f)| !same(3, f.text, p))
+            .unwrap_or(score.min(old.len().saturating_sub(1)));
+        let file_line = lines.get(s + diff).map_or("(end of file)", |l| l.text);
+        let note = format!(
+            "closest region: lines {}-{} ({score} of {} lines alike); first difference at line {}: the patch has {:?}, the file has {:?}",
+            s + 1,
+            (s + old.len()).min(lines.len()),
+            old.len(),
+            s + diff + 1,
+            old.get(diff).copied().unwrap_or(""),
+            file_line
+        );
+        let mut region = String::new();
+        for l in lines.iter().skip(s).take(old.len()) {
+            region.push_str(l.text);
+            region.push('\n');
+        }
+        let mut d = Error::new(
+            Code::ApplyHunkNotFound,
+            format!(
+                "closest region of {display}: lines {}-{}",
+                s + 1,
+                (s + old.len()).min(lines.len())
+            ),
+            format!(
+                "compare with `llm show {display}:{}-{}`",
+                s + 1,
+                (s + old.len()).min(lines.len())
+            ),
+        )
+        .with_note(region)
+        .diagnostic(Level::Note);
+        d.tool = "apply".into();
+        err = err.with_note(note).with_related(vec![d]);
+    }
+    err
+}
+
+/// Checks that a file to delete holds what the diff says it removes (line endings and
+/// trailing whitespace aside).
+pub fn check_deleted(bytes: &[u8], fp: &FilePatch, display: &str) -> Result<(), Error> {
+    if fp.hunks.is_empty() {
+        return Ok(());
+    }
+    let text = String::from_utf8_lossy(bytes);
+    let lines = split(text.trim_start_matches('\u{feff}'));
+    let old: Vec<&str> = fp.hunks.iter().flat_map(|h| h.old()).collect();
+    let alike = old.len() == lines.len() && old.iter().zip(&lines).all(|(p, f)| same(1, f.text, p));
+    if alike {
+        return Ok(());
+    }
+    Err(Error::new(
+        Code::ApplyHunkNotFound,
+        format!(
+            "{display}: the diff deletes a file of {} line{} but the file has {} that differ; nothing was written",
+            old.len(),
+            if old.len() == 1 { "" } else { "s" },
+            lines.len()
+        ),
+        "re-read the file: it changed since the diff was made (delete it with an `op: delete` line if that is still meant)",
+    )
+    .with_file(display)
+    .rejected())
+}
+
+/// The content of a file the patch adds.
+pub fn added(fp: &FilePatch) -> Vec<u8> {
+    let mut out = String::new();
+    let mut no_newline = false;
+    for h in &fp.hunks {
+        for l in &h.lines {
+            if let Line::Add(t) | Line::Context(t) = l {
+                out.push_str(t);
+                out.push('\n');
+            }
+        }
+        no_newline |= h.new_no_newline;
+    }
+    if no_newline && !fp.codex {
+        out.pop();
+    }
+    out.into_bytes()
+}
+
+/// A note-level diagnostic for a hunk placed with tolerance.
+pub fn tolerance_note(r: &HunkReport) -> Option<DiagnosticPayload> {
+    (r.matched_with != "exact").then(|| DiagnosticPayload {
+        tool: "apply".into(),
+        level: Level::Note,
+        code: None,
+        message: format!(
+            "{}: hunk {} placed at line {} by {} matching (offset {})",
+            r.file_path,
+            r.index + 1,
+            r.start_line,
+            r.matched_with,
+            r.offset
+        ),
+        file: Some(r.file_path.clone()),
+        span: None,
+        note: None,
+        remediation: None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::diff::{parse_codex, parse_unified};
+    use super::*;
+
+    fn run(file: &str, patch: &str) -> Result<(String, Vec<HunkReport>), Error> {
+        let fp = if patch.starts_with("***") {
+            parse_codex(patch)
+        } else {
+            parse_unified(patch)
+        }?
+        .remove(0);
+        apply(file.as_bytes(), &fp, "f").map(|(b, r)| (String::from_utf8(b).unwrap(), r))
+    }
+
+    #[test]
+    fn exact_with_offset_and_crlf_kept() {
+        let (out, r) = run(
+            "a\r\nb\r\nc\r\nd\r\n",
+            "--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n c\n-d\n+e\n",
+        )
+        .unwrap();
+        assert_eq!(out, "a\r\nb\r\nc\r\ne\r\n");
+        assert_eq!(
+            (r[0].matched_with, r[0].offset, r[0].start_line),
+            ("exact", 2, 3)
+        );
+    }
+
+    #[test]
+    fn tolerant_levels() {
+        let (out, r) = run(
+            "x = 1   \ny = 2\n",
+            "--- a/f\n+++ b/f\n@@ -1 +1 @@\n-x = 1\n+x = 3\n",
+        )
+        .unwrap();
+        assert_eq!(
+            (out.as_str(), r[0].matched_with),
+            ("x = 3\ny = 2\n", "whitespace")
+        );
+        let (out, r) = run(
+            "def f():\n        a = 1\n        return a\n",
+            "--- a/f\n+++ b/f\n@@ -2,2 +2,3 @@\n-    a = 1\n+    a = 2\n+    a += 1\n     return a\n",
+        )
+        .unwrap();
+        assert_eq!(r[0].matched_with, "indentation");
+        assert_eq!(
+            out,
+            "def f():\n        a = 2\n        a += 1\n        return a\n"
+        );
+        let (out, r) = run(
+            "s = “hi” — ok\n",
+            "--- a/f\n+++ b/f\n@@ -1 +1 @@\n-s = \"hi\" - ok\n+s = 1\n",
+        )
+        .unwrap();
+        assert_eq!(
+            (out.as_str(), r[0].matched_with),
+            ("s = 1\n", "punctuation")
+        );
+    }
+
+    #[test]
+    fn no_newline_markers_and_bom() {
+        let (out, _) = run(
+            "\u{feff}a\nb",
+            "--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+c\n",
+        )
+        .unwrap();
+        assert_eq!(out, "\u{feff}a\nc\n");
+        let (out, _) = run(
+            "a\nb\n",
+            "--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n\\ No newline at end of file\n",
+        )
+        .unwrap();
+        assert_eq!(out, "a\nc");
+    }
+
+    #[test]
+    fn codex_anchor_eof_and_pure_addition() {
+        let (out, _) = run(
+            "x\nfirst\nsecond\n",
+            "*** Begin Patch\n*** Update File: f\n@@\n first\n-second\n+second updated\n*** End of File\n*** End Patch\n",
+        )
+        .unwrap();
+        assert_eq!(out, "x\nfirst\nsecond updated\n");
+        let (out, _) = run(
+            "a\n",
+            "*** Begin Patch\n*** Update File: f\n@@\n+b\n+c\n*** End Patch\n",
+        )
+        .unwrap();
+        assert_eq!(out, "a\nb\nc\n");
+        let (out, _) = run(
+            "def f():\n    return 1\ndef g():\n    return 1\n",
+            "*** Begin Patch\n*** Update File: f\n@@ def g():\n-    return 1\n+    return 2\n*** End Patch\n",
+        )
+        .unwrap();
+        assert_eq!(out, "def f():\n    return 1\ndef g():\n    return 2\n");
+    }
+
+    #[test]
+    fn unplaced_hunk_names_the_closest_region() {
+        let e = run(
+            "fn a() {\n    one();\n    two();\n}\n",
+            "--- a/f\n+++ b/f\n@@ -1,3 +1,3 @@\n fn a() {\n-    one();\n-    three();\n+    x();\n",
+        )
+        .unwrap_err();
+        assert_eq!(e.code, Code::ApplyHunkNotFound);
+        let note = e.note.unwrap();
+        assert!(
+            note.contains("lines 1-3") && note.contains("line 3"),
+            "{note}"
+        );
+    }
+}

@@ -1,0 +1,463 @@
+//! `llm patch --rename`: the definition and its references in every file of the language
+//! under `--in` (default: the root), as one request. Each occurrence is classified from the
+//! syntax around it — `certain` (the definition, `Owner::name`, `self.name`/`Self::name` inside
+//! the owner's impl or class, imports), `possible` (a receiver of unknown type), `excluded`
+//! (through another type, another type's definition) — and occurrences in comments and strings
+//! are reported as leftovers.
+
+use super::{locate, Leftover, PatchOptions, PatchedSymbol, Planned, RenameSite};
+use crate::edit::Edit;
+use crate::error::{Code, Error};
+use crate::lang::regions::Cut;
+use crate::lang::{self, symbols};
+use crate::mutation::{self, Change};
+use crate::span::{checksum, LineIndex};
+use crate::walk::{self, display_path, WalkOptions};
+use std::path::{Path, PathBuf};
+
+fn is_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c == '_' || c.is_alphabetic())
+        && chars.all(|c| c == '_' || c.is_alphanumeric())
+}
+
+/// One file a rename changes: its path, its bytes as read, their tree, and the edits.
+pub(super) struct RenamedFile {
+    pub path: PathBuf,
+    pub bytes: Vec<u8>,
+    pub tree: tree_sitter::Tree,
+    pub edits: Vec<Edit>,
+}
+
+/// What the rename found.
+pub(super) struct Found {
+    pub files: Vec<RenamedFile>,
+    pub sites: Vec<RenameSite>,
+    pub leftovers: Vec<Leftover>,
+}
+
+/// The symbol being renamed, as the classification needs it.
+struct Target<'a> {
+    /// Its parent type (impl type, class) when it is a member of one.
+    owner: Option<&'a str>,
+    /// The definition's name span (file and offset).
+    def_file: String,
+    def_start: usize,
+}
+
+const CERTAIN: &str = "certain";
+const POSSIBLE: &str = "possible";
+const EXCLUDED: &str = "excluded";
+
+/// The separator and qualifier written before an occurrence at `at`: `Type::`, `self.`,
+/// `obj->`; the qualifier is `None` for an expression (`f().`, `x[0].`, `T<U>::`).
+fn qualifier(bytes: &[u8], at: usize) -> Option<(&'static str, Option<String>)> {
+    let mut i = at;
+    while i > 0 && matches!(bytes[i - 1], b' ' | b'\t' | b'\n' | b'\r') {
+        i -= 1;
+    }
+    let sep = if i >= 2 && &bytes[i - 2..i] == b"::" {
+        "::"
+    } else if i >= 2 && &bytes[i - 2..i] == b"->" {
+        "->"
+    } else if i >= 1 && bytes[i - 1] == b'.' && !(i >= 2 && bytes[i - 2] == b'.') {
+        "."
+    } else {
+        return None;
+    };
+    let mut j = i - sep.len();
+    while j > 0 && matches!(bytes[j - 1], b' ' | b'\t' | b'\n' | b'\r') {
+        j -= 1;
+    }
+    let end = j;
+    while j > 0 && (bytes[j - 1].is_ascii_alphanumeric() || matches!(bytes[j - 1], b'_' | b'$')) {
+        j -= 1;
+    }
+    let name = (j < end).then(|| String::from_utf8_lossy(&bytes[j..end]).into_owned());
+    Some((sep, name))
+}
+
+fn is_self(q: &str) -> bool {
+    matches!(q, "self" | "this" | "cls" | "Self" | "$this" | "static")
+}
+
+fn capitalized(q: &str) -> bool {
+    q.trim_start_matches('$')
+        .chars()
+        .next()
+        .is_some_and(char::is_uppercase)
+}
+
+/// Whether the occurrence sits inside the owner's impl or class (its enclosing symbol's
+/// qualified name goes through the owner).
+fn inside(enclosing: Option<&str>, owner: &str) -> bool {
+    enclosing.is_some_and(|e| e.split([':', '.']).any(|seg| seg == owner))
+}
+
+/// The class of an occurrence at `at` in `bytes` (not a definition).
+fn classify(
+    t: &Target,
+    bytes: &[u8],
+    at: usize,
+    enclosing: Option<&str>,
+    import: bool,
+) -> &'static str {
+    let after = bytes[at..]
+        .iter()
+        .position(|b| !b.is_ascii_alphanumeric() && *b != b'_');
+    let called = after
+        .is_some_and(|k| bytes[at + k..].iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'('));
+    match (qualifier(bytes, at), t.owner) {
+        // Unqualified: a free symbol's own name; for a member, a call is something else.
+        (None, None) => CERTAIN,
+        (None, Some(_)) if import => POSSIBLE,
+        (None, Some(_)) => {
+            if called {
+                EXCLUDED
+            } else {
+                POSSIBLE
+            }
+        }
+        (Some((_, Some(q))), Some(owner)) if is_self(&q) => {
+            if inside(enclosing, owner) {
+                CERTAIN
+            } else {
+                EXCLUDED
+            }
+        }
+        (Some((_, Some(q))), Some(owner)) if q == owner => CERTAIN,
+        (Some((_, Some(q))), Some(_)) if capitalized(&q) => EXCLUDED,
+        // `module::name` cannot reach a member; `value.name` may.
+        (Some(("::", Some(_))), Some(_)) => EXCLUDED,
+        (Some(_), Some(_)) => POSSIBLE,
+        (Some(("::", Some(q))), None) if q == "self" || q == "crate" || q == "super" => CERTAIN,
+        (Some(("::", Some(q))), None) if capitalized(&q) => EXCLUDED,
+        (Some(("::", _)), None) => POSSIBLE,
+        // `module.name` (Python, JS): possibly the function; `self.name` is an attribute.
+        (Some((_, Some(q))), None) if !is_self(&q) && !capitalized(&q) => POSSIBLE,
+        (Some(_), None) => EXCLUDED,
+    }
+}
+
+/// Whole-word occurrences of `name` in `bytes`.
+fn words(bytes: &[u8], name: &str) -> Vec<std::ops::Range<usize>> {
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80;
+    memchr::memmem::find_iter(bytes, name.as_bytes())
+        .map(|at| at..at + name.len())
+        .filter(|r| {
+            (r.start == 0 || !word(bytes[r.start - 1]))
+                && bytes.get(r.end).is_none_or(|&b| !word(b))
+        })
+        .collect()
+}
+
+/// `comment`, `string` or `other` for the text at `range`, from the innermost node around it.
+fn text_kind(tree: &tree_sitter::Tree, range: std::ops::Range<usize>) -> &'static str {
+    let mut node = tree
+        .root_node()
+        .descendant_for_byte_range(range.start, range.end);
+    while let Some(n) = node {
+        let k = n.kind();
+        if k.contains("comment") {
+            return "comment";
+        }
+        if k.contains("string") || k.contains("heredoc") || k == "char_literal" {
+            return "string";
+        }
+        node = n.parent();
+    }
+    "other"
+}
+
+/// The files and sites of renaming `s` (defined in `opts.file`, whose bytes are `src`) to
+/// `new`; `read` gives a file's bytes (from disk, or as an `llm apply` batch staged them).
+/// Every occurrence is classified; `certain` ones are rewritten, `possible` ones unless
+/// `certain_only`, `excluded` ones never; comments and strings per the scope.
+fn rename_core(
+    opts: &PatchOptions,
+    language: &'static lang::Language,
+    syms: &[symbols::Symbol],
+    i: usize,
+    new: &str,
+    src: &[u8],
+    read: &mut dyn FnMut(&Path) -> Option<Vec<u8>>,
+) -> Result<Found, Error> {
+    let s = &syms[i];
+    if !is_identifier(new) {
+        return Err(Error::new(
+            Code::PatchBadName,
+            format!("`{new}` is not an identifier"),
+            "pass a plain name (letters, digits, `_`; not starting with a digit) to --rename",
+        ));
+    }
+    // A member of a type (method, field, associated item): not of a function or a module.
+    let owner = s
+        .parent_index
+        .map(|p| &syms[p])
+        .filter(|p| {
+            !matches!(
+                p.kind,
+                symbols::SymbolKind::Function
+                    | symbols::SymbolKind::Method
+                    | symbols::SymbolKind::Module
+            )
+        })
+        .map(|p| p.name.as_str())
+        .or(s
+            .parent
+            .as_deref()
+            .filter(|_| s.kind == symbols::SymbolKind::Method));
+    let target = Target {
+        owner,
+        def_file: s.name_span.file_path.clone(),
+        def_start: s.name_span.byte_start,
+    };
+    let scope = opts.rename_scope;
+    let old = s.name.clone();
+    let roots = if opts.rename_paths.is_empty() {
+        vec![opts.mutation.root.clone()]
+    } else {
+        opts.rename_paths.clone()
+    };
+    let walked = walk::walk(
+        &WalkOptions {
+            paths: roots,
+            ..Default::default()
+        },
+        "patch",
+    )?;
+    let primary = std::fs::canonicalize(&opts.file).unwrap_or_else(|_| opts.file.clone());
+    let finder = memchr::memmem::Finder::new(old.as_bytes());
+    let mut files: Vec<(PathBuf, Vec<u8>)> = vec![(opts.file.clone(), src.to_vec())];
+    for c in walked
+        .files
+        .iter()
+        .filter(|c| lang::for_path(&c.path).is_some_and(|l| std::ptr::eq(l, language)))
+    {
+        if std::fs::canonicalize(&c.path).is_ok_and(|p| p == primary) {
+            continue;
+        }
+        if let Some(bytes) = read(&c.path) {
+            if finder.find(&bytes).is_some() {
+                files.push((c.path.clone(), bytes));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    let mut sites = Vec::new();
+    let mut leftovers = Vec::new();
+    for (path, bytes) in files {
+        let display = display_path(&path);
+        let hits: Vec<_> = finder
+            .find_iter(&bytes)
+            .map(|at| at..at + old.len())
+            .collect();
+        let index = LineIndex::new(&bytes);
+        let tree = language
+            .parse_around(&bytes, &index, &hits, Cut::Members)
+            .tree;
+        let refs = symbols::references(language, &bytes, &tree, &old, &display);
+        let mut edits: Vec<Edit> = Vec::new();
+        for r in &refs {
+            let class = if r.is_definition {
+                if display == target.def_file && r.span.byte_start == target.def_start {
+                    CERTAIN
+                } else {
+                    EXCLUDED
+                }
+            } else {
+                classify(
+                    &target,
+                    &bytes,
+                    r.span.byte_start,
+                    r.enclosing.as_deref(),
+                    r.context == symbols::RefContext::Import,
+                )
+            };
+            let renamed = class == CERTAIN || (class == POSSIBLE && !scope.certain_only);
+            if renamed {
+                edits.push(Edit::new(r.span.range(), new));
+            }
+            sites.push(RenameSite {
+                span: r.span.clone(),
+                context: r.context,
+                is_definition: r.is_definition,
+                class,
+                renamed,
+                line_text: r.line_text.clone(),
+            });
+        }
+        // Textual occurrences the syntax does not see as identifiers.
+        let covered = |w: &std::ops::Range<usize>| refs.iter().any(|r| r.span.range() == *w);
+        let loose: Vec<_> = words(&bytes, &old)
+            .into_iter()
+            .filter(|w| !covered(w))
+            .collect();
+        if !loose.is_empty() {
+            let full = language.parse(&bytes);
+            for w in loose {
+                let kind = text_kind(&full, w.clone());
+                // In prose only a qualifier says whose name it is (`Other::name`).
+                let class = match qualifier(&bytes, w.start) {
+                    Some(_) if classify(&target, &bytes, w.start, None, false) == EXCLUDED => {
+                        EXCLUDED
+                    }
+                    _ => POSSIBLE,
+                };
+                let wanted = match kind {
+                    "comment" => scope.in_comments,
+                    "string" => scope.in_strings,
+                    _ => false,
+                };
+                let renamed = wanted && class != EXCLUDED;
+                if renamed {
+                    edits.push(Edit::new(w.clone(), new));
+                }
+                let span = index.span(&display, w);
+                let line_text =
+                    String::from_utf8_lossy(index.line_text(&bytes, span.start_line)).into_owned();
+                leftovers.push(Leftover {
+                    span,
+                    kind,
+                    class,
+                    renamed,
+                    line_text,
+                });
+            }
+        }
+        if edits.is_empty() {
+            continue;
+        }
+        edits.sort_by_key(|e| e.byte_start);
+        out.push(RenamedFile {
+            path,
+            bytes,
+            tree,
+            edits,
+        });
+    }
+    Ok(Found {
+        files: out,
+        sites,
+        leftovers,
+    })
+}
+
+fn message(s: &symbols::Symbol, new: &str, found: &Found, files: usize) -> String {
+    let count = |c: &str, renamed: bool| {
+        found
+            .sites
+            .iter()
+            .filter(|x| x.class == c && x.renamed == renamed)
+            .count()
+    };
+    let renamed = found.sites.iter().filter(|x| x.renamed).count()
+        + found.leftovers.iter().filter(|l| l.renamed).count();
+    let mut m = format!(
+        "renamed {} `{}` to `{new}`: {renamed} site{} in {files} file{} ({} certain, {} possible)",
+        s.kind.as_str(),
+        s.qualified_name,
+        if renamed == 1 { "" } else { "s" },
+        if files == 1 { "" } else { "s" },
+        count(CERTAIN, true),
+        count(POSSIBLE, true),
+    );
+    let kept = count(EXCLUDED, false) + count(POSSIBLE, false);
+    if kept > 0 {
+        m.push_str(&format!(
+            "; {kept} left alone (excluded, or possible with --certain-only)"
+        ));
+    }
+    let left = found.leftovers.iter().filter(|l| !l.renamed).count();
+    if left > 0 {
+        m.push_str(&format!(
+            "; {left} textual occurrence{} in comments/strings not renamed (see leftovers; --in-comments/--in-strings)",
+            if left == 1 { "" } else { "s" }
+        ));
+    }
+    m
+}
+
+/// Plans a rename on the files as they are on disk.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn plan_rename(
+    opts: &PatchOptions,
+    language: &'static lang::Language,
+    syms: &[symbols::Symbol],
+    i: usize,
+    symbol: PatchedSymbol,
+    new: &str,
+    src: &[u8],
+    checksum_now: Option<String>,
+) -> Result<Planned, Error> {
+    let found = rename_core(opts, language, syms, i, new, src, &mut |p| {
+        crate::fsio::read(p, &crate::walk::display_path(p)).ok()
+    })?;
+    let message = message(&syms[i], new, &found, found.files.len());
+    let Found {
+        files,
+        sites,
+        leftovers,
+    } = found;
+    let changes: Vec<Change> = files
+        .into_iter()
+        .enumerate()
+        .map(|(k, f)| {
+            let expected = if k == 0 && f.path == opts.file {
+                checksum_now.clone()
+            } else {
+                Some(checksum(&f.bytes))
+            };
+            Change::edits(&f.path, f.edits, expected).with_tree(f.tree)
+        })
+        .collect();
+    let prepared = mutation::prepare(&changes, &opts.mutation)?;
+    let paths = changes.iter().map(|c| c.path.clone()).collect();
+    Ok(Planned {
+        prepared,
+        paths,
+        symbol,
+        span_before: syms[i].name_span.clone(),
+        sites,
+        leftovers: Some(leftovers),
+        message,
+    })
+}
+
+/// Each file's edits.
+pub type FileEdits = Vec<(PathBuf, Vec<Edit>)>;
+
+/// A rename's edits per file, on files as `read` gives them (an `llm apply` batch's staged
+/// files), with the message that describes it.
+pub fn rename_on(
+    opts: &PatchOptions,
+    read: &mut dyn FnMut(&Path) -> Option<Vec<u8>>,
+) -> Result<(FileEdits, String), Error> {
+    let super::Action::Rename(new) = &opts.action else {
+        unreachable!("rename_on is called for --rename")
+    };
+    let display = display_path(&opts.file);
+    let language = lang::for_path(&opts.file).ok_or_else(|| {
+        Error::new(
+            Code::PatchUnsupportedLanguage,
+            format!("{display}: no registered language for this file"),
+            "rename works on files of a registered language",
+        )
+        .with_file(&display)
+    })?;
+    let src = read(&opts.file).ok_or_else(|| {
+        Error::new(
+            Code::PathNotFound,
+            format!("{display} does not exist"),
+            "check the path",
+        )
+        .with_file(&display)
+    })?;
+    let (syms, i, _) = locate(opts, language, &src, &display)?;
+    let found = rename_core(opts, language, &syms, i, new, &src, read)?;
+    let message = message(&syms[i], new, &found, found.files.len());
+    Ok((
+        found.files.into_iter().map(|f| (f.path, f.edits)).collect(),
+        message,
+    ))
+}

@@ -1,0 +1,690 @@
+//! `llm apply` through the binary: Codex patch scenarios (after the published apply-patch
+//! suite, except that a failure here changes nothing), unified diffs of real `git` commits
+//! replayed byte for byte, and JSONL batches that are all or nothing.
+
+use crate::util::TestEnv;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// Runs `llm apply --json ARGS` with `stdin`.
+fn apply(env: &TestEnv, args: &[&str], stdin: &str) -> (Value, i32) {
+    let mut all = vec!["apply", "--json"];
+    all.extend_from_slice(args);
+    let out = env.llm(&all).write_stdin(stdin).output().unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "stdout is not JSON ({e}): {}\nstderr: {}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (v, out.status.code().unwrap_or(-1))
+}
+
+/// Every file under `dir` (but `.git`), with its bytes.
+fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.file_name().is_some_and(|n| n == ".git") {
+                continue;
+            }
+            if p.is_dir() {
+                walk(root, &p, out);
+            } else {
+                let rel = p
+                    .strip_prefix(root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                out.insert(rel, std::fs::read(&p).unwrap());
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
+fn write_tree(dir: &Path, files: &BTreeMap<String, Vec<u8>>) {
+    for (rel, bytes) in files {
+        let p = dir.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, bytes).unwrap();
+    }
+}
+
+// ---- Codex patches ----
+
+#[test]
+fn codex_add_file() {
+    let env = TestEnv::new();
+    let (v, code) = apply(
+        &env,
+        &[],
+        "*** Begin Patch\n*** Add File: bar.md\n+This is a new file\n*** End Patch\n",
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(env.read("bar.md"), b"This is a new file\n");
+    assert_eq!(v["result"]["format"], "codex");
+    assert_eq!(v["result"]["operations"][0]["op"], "add");
+    assert_eq!(v["result"]["files"][0]["created"], true);
+}
+
+#[test]
+fn codex_multiple_operations_and_nested_add() {
+    let env = TestEnv::new();
+    env.write("delete.txt", "obsolete\n");
+    env.write("modify.txt", "line1\nline2\n");
+    let patch = "*** Begin Patch\n*** Add File: nested/new.txt\n+created\n*** Delete File: delete.txt\n*** Update File: modify.txt\n@@\n-line2\n+changed\n*** End Patch\n";
+    let (v, code) = apply(&env, &[], patch);
+    assert_eq!(code, 0, "{v}");
+    let t = tree(env.path());
+    assert_eq!(t.len(), 2, "{t:?}");
+    assert_eq!(t["nested/new.txt"], b"created\n");
+    assert_eq!(t["modify.txt"], b"line1\nchanged\n");
+    let deleted: Vec<&Value> = v["result"]["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["deleted"] == true)
+        .collect();
+    assert_eq!(deleted.len(), 1);
+}
+
+#[test]
+fn codex_update_with_several_chunks() {
+    let env = TestEnv::new();
+    env.write("multi.txt", "line1\nline2\nline3\nline4\n");
+    let patch = "*** Begin Patch\n*** Update File: multi.txt\n@@\n-line2\n+changed2\n@@\n-line4\n+changed4\n*** End Patch\n";
+    let (v, code) = apply(&env, &[], patch);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(env.read("multi.txt"), b"line1\nchanged2\nline3\nchanged4\n");
+    assert_eq!(v["result"]["hunks"].as_array().unwrap().len(), 2);
+    assert_eq!(v["result"]["hunks"][1]["start_line"], 4);
+}
+
+#[test]
+fn codex_move_to_a_new_directory() {
+    let env = TestEnv::new();
+    env.write("old/name.txt", "old content\n");
+    env.write("old/other.txt", "unrelated file\n");
+    let patch = "*** Begin Patch\n*** Update File: old/name.txt\n*** Move to: renamed/dir/name.txt\n@@\n-old content\n+new content\n*** End Patch\n";
+    let (v, code) = apply(&env, &[], patch);
+    assert_eq!(code, 0, "{v}");
+    let t = tree(env.path());
+    assert_eq!(
+        t.keys().collect::<Vec<_>>(),
+        ["old/other.txt", "renamed/dir/name.txt"]
+    );
+    assert_eq!(t["renamed/dir/name.txt"], b"new content\n");
+    assert_eq!(v["result"]["operations"][0]["to"], "renamed/dir/name.txt");
+}
+
+#[test]
+fn codex_move_onto_an_existing_file_and_add_over_one_are_refused() {
+    let env = TestEnv::new();
+    env.write("old/name.txt", "from\n");
+    env.write("renamed/dir/name.txt", "existing\n");
+    let before = tree(env.path());
+    let patch = "*** Begin Patch\n*** Update File: old/name.txt\n*** Move to: renamed/dir/name.txt\n@@\n-from\n+new\n*** End Patch\n";
+    let (v, code) = apply(&env, &[], patch);
+    assert_eq!(
+        (code, v["error"]["code"].as_str()),
+        (1, Some("APPLY_E005")),
+        "{v}"
+    );
+    let (v, code) = apply(
+        &env,
+        &[],
+        "*** Begin Patch\n*** Add File: old/name.txt\n+x\n*** End Patch\n",
+    );
+    assert_eq!(
+        (code, v["error"]["code"].as_str()),
+        (1, Some("APPLY_E005")),
+        "{v}"
+    );
+    assert_eq!(tree(env.path()), before);
+}
+
+#[test]
+fn codex_rejections_change_nothing() {
+    let env = TestEnv::new();
+    env.write("foo.txt", "stable\n");
+    env.write("modify.txt", "line1\nline2\n");
+    env.write("dir/foo.txt", "in dir\n");
+    let before = tree(env.path());
+    let cases: &[(&str, &str, i32)] = &[
+        ("", "APPLY_E002", 2),
+        ("*** Begin Patch\n*** End Patch\n", "APPLY_E002", 2),
+        ("*** Begin Patch\n*** Frobnicate File: foo\n*** End Patch\n", "APPLY_E001", 2),
+        ("*** Begin Patch\n*** Update File: foo.txt\n*** End Patch\n", "APPLY_E001", 2),
+        ("*** Begin Patch\n*** Update File: foo.txt\n@@\n-stable\n+x\n", "APPLY_E001", 2),
+        ("*** Begin Patch\n*** Update File: modify.txt\n@@\n-missing\n+changed\n*** End Patch\n", "APPLY_E003", 1),
+        ("*** Begin Patch\n*** Delete File: missing.txt\n*** End Patch\n", "LLM_E004", 2),
+        ("*** Begin Patch\n*** Update File: missing.txt\n@@\n-a\n+b\n*** End Patch\n", "LLM_E004", 2),
+        ("*** Begin Patch\n*** Delete File: dir\n*** End Patch\n", "LLM_E108", 2),
+        // A failure after an operation that would succeed: still nothing changes.
+        ("*** Begin Patch\n*** Add File: created.txt\n+hello\n*** Update File: modify.txt\n@@\n-nope\n+x\n*** End Patch\n", "APPLY_E003", 1),
+        ("not a patch at all\n", "APPLY_E001", 2),
+    ];
+    for (patch, want, rc) in cases {
+        let (v, code) = apply(&env, &[], patch);
+        assert_eq!(
+            (code, v["error"]["code"].as_str()),
+            (*rc, Some(*want)),
+            "{patch:?}: {v}"
+        );
+        assert_eq!(tree(env.path()), before, "{patch:?}");
+    }
+}
+
+#[test]
+fn codex_end_of_file_marker_pure_addition_and_trailing_newline() {
+    let env = TestEnv::new();
+    env.write("tail.txt", "first\nsecond\n");
+    let patch = "*** Begin Patch\n*** Update File: tail.txt\n@@\n first\n-second\n+second updated\n*** End of File\n*** End Patch\n";
+    assert_eq!(apply(&env, &[], patch).1, 0);
+    assert_eq!(env.read("tail.txt"), b"first\nsecond updated\n");
+    env.write("input.txt", "line1\nline2\n");
+    let patch = "*** Begin Patch\n*** Update File: input.txt\n@@\n+added line 1\n+added line 2\n*** End Patch\n";
+    assert_eq!(apply(&env, &[], patch).1, 0);
+    assert_eq!(
+        env.read("input.txt"),
+        b"line1\nline2\nadded line 1\nadded line 2\n"
+    );
+    env.write("no_newline.txt", "no newline at end");
+    let patch = "*** Begin Patch\n*** Update File: no_newline.txt\n@@\n-no newline at end\n+first line\n+second line\n*** End Patch\n";
+    assert_eq!(apply(&env, &[], patch).1, 0);
+    assert_eq!(env.read("no_newline.txt"), b"first line\nsecond line\n");
+    env.write("lines.txt", "line1\nline2\nline3\n");
+    let patch =
+        "*** Begin Patch\n*** Update File: lines.txt\n@@\n line1\n-line2\n line3\n*** End Patch\n";
+    assert_eq!(apply(&env, &[], patch).1, 0);
+    assert_eq!(env.read("lines.txt"), b"line1\nline3\n");
+}
+
+#[test]
+fn codex_whitespace_padded_markers_and_unicode() {
+    let env = TestEnv::new();
+    env.write("file.txt", "one\n");
+    let patch = " *** Begin Patch\n  *** Update File: file.txt\n@@\n-one\n+two\n*** End Patch \n";
+    let (v, code) = apply(&env, &[], patch);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(env.read("file.txt"), b"two\n");
+    env.write("foo.txt", "line1\nnaïve café\nline3\n");
+    let patch = "*** Begin Patch\n*** Update File: foo.txt\n@@\n line1\n-naïve café\n+naïve café ✅\n*** End Patch\n";
+    assert_eq!(apply(&env, &[], patch).1, 0);
+    assert_eq!(
+        env.read("foo.txt"),
+        "line1\nnaïve café ✅\nline3\n".as_bytes()
+    );
+}
+
+#[test]
+fn tolerant_matching_is_reported_and_the_file_wins() {
+    let env = TestEnv::new();
+    env.write(
+        "app.py",
+        "\u{feff}def greet():\r\n        msg = “hi”   \r\n        return msg\r\n",
+    );
+    let patch = "*** Begin Patch\n*** Update File: app.py\n@@ def greet():\n-    msg = \"hi\"\n+    msg = \"hello\"\n     return msg\n*** End Patch\n";
+    let (v, code) = apply(&env, &[], patch);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["result"]["hunks"][0]["matched_with"], "punctuation");
+    assert_eq!(
+        env.read("app.py"),
+        "\u{feff}def greet():\r\n        msg = \"hello\"\r\n        return msg\r\n".as_bytes()
+    );
+    let (v, _) = apply(
+        &env,
+        &["--dry-run"],
+        "--- a/app.py\n+++ b/app.py\n@@ -9,1 +9,1 @@\n-        return msg\n+        return msg + \"!\"\n",
+    );
+    assert_eq!(v["result"]["hunks"][0]["matched_with"], "exact");
+    assert_eq!(v["result"]["hunks"][0]["offset"], -6);
+    assert!(v["result"]["files"][0]["diff"]
+        .as_str()
+        .unwrap()
+        .contains("+        return msg + \"!\""));
+}
+
+#[test]
+fn unplaceable_hunk_names_the_closest_region() {
+    let env = TestEnv::new();
+    env.write("lib.rs", "fn a() {\n    one();\n    two();\n}\n");
+    let (v, code) = apply(
+        &env,
+        &[],
+        "--- a/lib.rs\n+++ b/lib.rs\n@@ -1,3 +1,3 @@\n fn a() {\n     one();\n-    three();\n+    four();\n",
+    );
+    assert_eq!(
+        (code, v["error"]["code"].as_str()),
+        (1, Some("APPLY_E003")),
+        "{v}"
+    );
+    assert_eq!(v["status"], "rejected");
+    let note = v["error"]["note"].as_str().unwrap();
+    assert!(
+        note.contains("lines 1-3") && note.contains("three();"),
+        "{note}"
+    );
+    assert!(v["diagnostics"][0]["remediation"]
+        .as_str()
+        .unwrap()
+        .contains("llm show lib.rs:1-3"));
+}
+
+#[test]
+fn syntax_errors_reject_the_whole_patch() {
+    let env = TestEnv::new();
+    env.write("a.rs", "fn a() {}\n");
+    env.write("b.txt", "x\n");
+    let patch = "*** Begin Patch\n*** Update File: b.txt\n@@\n-x\n+y\n*** Update File: a.rs\n@@\n-fn a() {}\n+fn a() {\n*** End Patch\n";
+    let (v, code) = apply(&env, &[], patch);
+    assert_eq!(
+        (code, v["error"]["code"].as_str()),
+        (1, Some("LLM_E106")),
+        "{v}"
+    );
+    assert_eq!(env.read("b.txt"), b"x\n");
+}
+
+#[test]
+fn failure_while_writing_restores_every_file() {
+    let env = TestEnv::new();
+    env.write("a.txt", "a\n");
+    env.write("gone.txt", "g\n");
+    let before = tree(env.path());
+    let patch = "*** Begin Patch\n*** Update File: a.txt\n@@\n-a\n+b\n*** Delete File: gone.txt\n*** Add File: new/c.txt\n+c\n*** End Patch\n";
+    let out = env
+        .llm(&["apply", "--json"])
+        .env("LLM_FAILPOINT_INSTALL", "2")
+        .write_stdin(patch)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(tree(env.path()), before);
+    assert!(!env.path().join("new").exists());
+}
+
+// ---- unified diffs of real commits ----
+
+fn git(dir: &Path, args: &[&str]) -> Vec<u8> {
+    let out = std::process::Command::new("git")
+        .current_dir(dir)
+        .args([
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "-c",
+            "core.autocrlf=false",
+        ])
+        .args(args)
+        .output()
+        .expect("git runs");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+fn files(list: &[(&str, &str)]) -> BTreeMap<String, Vec<u8>> {
+    list.iter()
+        .map(|(p, t)| (p.to_string(), t.as_bytes().to_vec()))
+        .collect()
+}
+
+#[test]
+fn git_diffs_of_consecutive_commits_replay_byte_for_byte() {
+    let lib1 = (1..=40)
+        .map(|i| format!("pub fn f{i}() -> u32 {{\n    {i}\n}}\n\n"))
+        .collect::<String>();
+    let lib2 = lib1
+        .replace("    3\n", "    3 + 0\n")
+        .replace("pub fn f30()", "/// Thirty.\npub fn f30()");
+    let lib3 = lib2.replace("pub fn f10() -> u32 {\n    10\n}\n\n", "");
+    let trees = [
+        files(&[
+            ("src/lib.rs", &lib1),
+            ("README.md", "# Demo\n\nSome text.\n"),
+            ("tool.py", "def main():\n    print('hi')\n"),
+            ("notes.txt", "no final newline"),
+            ("win.txt", "one\r\ntwo\r\nthree\r\n"),
+        ]),
+        files(&[
+            ("src/lib.rs", &lib2),
+            ("src/new.rs", "pub struct New;\n"),
+            ("README.md", "# Demo\n\nSome text — now with ünïcödé.\n"),
+            (
+                "pkg/tool.py",
+                "def main():\n    print('hi')\n    return 0\n",
+            ),
+            ("notes.txt", "no final newline, still"),
+            ("win.txt", "one\r\n2\r\nthree\r\n"),
+        ]),
+        files(&[
+            ("src/lib.rs", &lib3),
+            (
+                "docs/README.md",
+                "# Demo\n\nSome text — now with ünïcödé.\n",
+            ),
+            (
+                "pkg/tool.py",
+                "def main():\n    print('hi')\n    return 0\n",
+            ),
+            ("notes.txt", "no final newline, still\nnow there is one\n"),
+            ("win.txt", "one\r\n2\r\nthree\r\nfour"),
+        ]),
+    ];
+    let repo = tempfile::tempdir().unwrap();
+    git(repo.path(), &["init", "-q"]);
+    for (k, t) in trees.iter().enumerate() {
+        for e in std::fs::read_dir(repo.path()).unwrap() {
+            let p = e.unwrap().path();
+            if p.file_name().is_some_and(|n| n != ".git") {
+                if p.is_dir() {
+                    std::fs::remove_dir_all(&p).unwrap();
+                } else {
+                    std::fs::remove_file(&p).unwrap();
+                }
+            }
+        }
+        write_tree(repo.path(), t);
+        git(repo.path(), &["add", "-A"]);
+        git(repo.path(), &["commit", "-qm", &format!("c{k}")]);
+    }
+    for k in 0..trees.len() - 1 {
+        let from = format!("HEAD~{}", trees.len() - 1 - k);
+        let to = format!("HEAD~{}", trees.len() - 2 - k);
+        let diff = git(repo.path(), &["diff", "-M", &from, &to]);
+        let env = TestEnv::new();
+        write_tree(env.path(), &trees[k]);
+        let (v, code) = apply(&env, &[], &String::from_utf8(diff).unwrap());
+        assert_eq!(code, 0, "commit {k}: {v}");
+        assert_eq!(tree(env.path()), trees[k + 1], "commit {k} → {}", k + 1);
+        assert_eq!(v["result"]["format"], "unified");
+        assert!(v["result"]["hunks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|h| h["matched_with"] == "exact"));
+    }
+}
+
+#[test]
+fn diff_u_of_two_directories() {
+    let env = TestEnv::new();
+    env.write("a/x.c", "int x;\nint y;\n");
+    env.write("b/x.c", "int x;\nint z;\n");
+    let out = std::process::Command::new("diff")
+        .current_dir(env.path())
+        .args(["-u", "a/x.c", "b/x.c"])
+        .output()
+        .unwrap();
+    let (v, code) = apply(&env, &[], &String::from_utf8(out.stdout).unwrap());
+    assert_eq!(code, 0, "{v}");
+    // No `diff --git` line and a/x.c exists: the path is taken as written (as `patch -p0`).
+    assert_eq!(env.read("a/x.c"), b"int x;\nint z;\n");
+    assert_eq!(env.read("b/x.c"), b"int x;\nint z;\n");
+    assert!(!env.path().join("x.c").exists());
+}
+
+// ---- JSONL batches ----
+
+#[test]
+fn batch_of_every_operation_is_one_change() {
+    let env = TestEnv::new();
+    env.write("src/lib.rs", "mod a;\n\npub fn f() -> u32 {\n    1\n}\n");
+    env.write("old.txt", "moved\n");
+    env.write("gone.txt", "bye\n");
+    let batch = [
+        r#"{"op":"transform","file_path":"src/lib.rs","old":"mod a;","new":"mod a;\nmod b;"}"#,
+        r#"{"op":"patch","file":"src/lib.rs","symbol":"f","body":true,"with_text":"2"}"#,
+        r#"{"op":"write","file_path":"src/b.rs","content":"pub fn g() {}\n"}"#,
+        r#"{"op":"delete","file_path":"gone.txt"}"#,
+        r#"{"op":"move","from":"old.txt","to":"new/place.txt"}"#,
+        r#"{"op":"transform","file_path":"src/b.rs","edits":[{"byte_start":7,"byte_end":8,"new_content":"h"}]}"#,
+    ]
+    .join("\n");
+    let (v, code) = apply(&env, &[], &batch);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["result"]["format"], "jsonl");
+    assert_eq!(v["result"]["operations"].as_array().unwrap().len(), 6);
+    let t = tree(env.path());
+    assert_eq!(
+        t.keys().collect::<Vec<_>>(),
+        ["new/place.txt", "src/b.rs", "src/lib.rs"]
+    );
+    assert_eq!(
+        t["src/lib.rs"],
+        b"mod a;\nmod b;\n\npub fn f() -> u32 {\n    2\n}\n"
+    );
+    assert_eq!(t["src/b.rs"], b"pub fn h() {}\n");
+    assert_eq!(t["new/place.txt"], b"moved\n");
+}
+
+#[test]
+fn batch_whose_last_operation_fails_changes_nothing() {
+    let env = TestEnv::new();
+    env.write("a.py", "x = 1\n");
+    env.write("b.py", "y = 2\n");
+    let before = tree(env.path());
+    let batch = [
+        r#"{"op":"transform","file_path":"a.py","old":"x = 1","new":"x = 10"}"#,
+        r#"{"op":"write","file_path":"c.py","content":"z = 3\n"}"#,
+        r#"{"op":"delete","file_path":"b.py"}"#,
+        r#"{"op":"transform","file_path":"a.py","old":"not there","new":"x"}"#,
+    ]
+    .join("\n");
+    let (v, code) = apply(&env, &[], &batch);
+    assert_eq!(
+        (code, v["error"]["code"].as_str()),
+        (1, Some("TRANSFORM_E003")),
+        "{v}"
+    );
+    assert_eq!(tree(env.path()), before);
+    // A bad line, an unknown op, a stale checksum: nothing either.
+    for bad in [
+        "{\"op\":\"frob\"}",
+        "not json",
+        "{\"op\":\"delete\"}",
+        "{\"op\":\"delete\",\"file_path\":\"a.py\",\"expected_checksum\":\"00\"}",
+        "{\"op\":\"move\",\"from\":\"a.py\",\"to\":\"b.py\"}",
+    ] {
+        let (v, code) = apply(
+            &env,
+            &[],
+            &format!("{{\"op\":\"write\",\"file_path\":\"d.py\",\"content\":\"\"}}\n{bad}"),
+        );
+        assert!(code == 1 || code == 2, "{bad}: {v}");
+        assert_eq!(tree(env.path()), before, "{bad}");
+    }
+}
+
+#[test]
+fn batch_rename_and_dry_run() {
+    let env = TestEnv::new();
+    env.write("src/lib.rs", "pub fn inc(x: u32) -> u32 {\n    x + 1\n}\n");
+    env.write("src/main.rs", "fn main() {\n    llm_demo::inc(1);\n}\n");
+    let batch =
+        r#"{"op":"patch","file":"src/lib.rs","symbol":"inc","rename":"increment","in":["src"]}"#;
+    let (v, code) = apply(&env, &["--dry-run"], batch);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        env.read("src/main.rs"),
+        b"fn main() {\n    llm_demo::inc(1);\n}\n"
+    );
+    let diff: String = v["result"]["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["diff"].as_str().unwrap())
+        .collect();
+    assert!(diff.contains("+    llm_demo::increment(1);"), "{diff}");
+    let (v, code) = apply(&env, &[], batch);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        env.read("src/lib.rs"),
+        b"pub fn increment(x: u32) -> u32 {\n    x + 1\n}\n"
+    );
+}
+
+#[test]
+fn outside_the_root_is_refused() {
+    let env = TestEnv::new();
+    env.write("in/a.txt", "a\n");
+    let out = env
+        .llm(&["apply", "--json", "--root", "in"])
+        .write_stdin("*** Begin Patch\n*** Add File: ../escape.txt\n+x\n*** End Patch\n")
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["error"]["code"], "LLM_E107", "{v}");
+    assert!(!env.path().join("escape.txt").exists());
+}
+
+#[test]
+fn human_output_and_patch_file() {
+    let env = TestEnv::new();
+    env.write("a.txt", "a\n");
+    env.write("p.diff", "--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-a\n+b\n");
+    let out = env
+        .llm(&["apply", "--patch", "p.diff", "--dry-run"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with("ok: dry run: 1 operation on 1 file (+1 -1 lines)"),
+        "{text}"
+    );
+    assert!(text.contains("-a\n+b\n"), "{text}");
+    env.write("gone.txt", "g\n");
+    let out = env
+        .llm(&["apply", "--dry-run"])
+        .write_stdin("*** Begin Patch\n*** Delete File: gone.txt\n*** End Patch\n")
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("  gone.txt: +0 -1 (1 edit) [deleted]"),
+        "{text}"
+    );
+}
+
+#[test]
+fn check_rejects_what_only_the_checker_sees_and_restores() {
+    let env = TestEnv::new();
+    env.write("mod.py", "X = 1\n");
+    env.write("b.txt", "b\n");
+    let patch = "*** Begin Patch\n*** Update File: mod.py\n@@\n-X = 1\n+X = 1\n+return X\n*** Update File: b.txt\n@@\n-b\n+c\n*** End Patch\n";
+    let (v, code) = apply(&env, &["--check"], patch);
+    assert_eq!(
+        (code, v["error"]["code"].as_str()),
+        (1, Some("APPLY_E006")),
+        "{v}"
+    );
+    assert!(
+        v["error"]["message"].as_str().unwrap().contains("restored"),
+        "{v}"
+    );
+    assert_eq!(env.read("mod.py"), b"X = 1\n");
+    assert_eq!(env.read("b.txt"), b"b\n");
+    // Without --check the syntax gate alone lets it through (tree-sitter parses it).
+    let (v, code) = apply(&env, &["--dry-run"], patch);
+    assert_eq!(code, 0, "{v}");
+}
+
+#[test]
+fn deleting_or_moving_a_symlink_is_refused() {
+    let env = TestEnv::new();
+    env.write("target.txt", "t\n");
+    std::os::unix::fs::symlink("target.txt", env.path().join("link.txt")).unwrap();
+    for patch in [
+        "*** Begin Patch\n*** Delete File: link.txt\n*** End Patch\n",
+        "*** Begin Patch\n*** Update File: link.txt\n*** Move to: other.txt\n@@\n-t\n+u\n*** End Patch\n",
+    ] {
+        let (v, code) = apply(&env, &[], patch);
+        assert_eq!((code, v["error"]["code"].as_str()), (2, Some("LLM_E108")), "{v}");
+        assert_eq!(env.read("target.txt"), b"t\n");
+        assert!(std::fs::symlink_metadata(env.path().join("link.txt")).unwrap().file_type().is_symlink());
+    }
+    // Updating through the link edits its target, as every mutation does.
+    let (v, code) = apply(
+        &env,
+        &[],
+        "*** Begin Patch\n*** Update File: link.txt\n@@\n-t\n+u\n*** End Patch\n",
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(env.read("target.txt"), b"u\n");
+}
+
+#[test]
+fn git_modes_and_moves_keep_permission_bits() {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    let repo = tempfile::tempdir().unwrap();
+    let r = repo.path();
+    git(r, &["init", "-q"]);
+    std::fs::write(r.join("run.sh"), "echo run\n").unwrap();
+    std::fs::write(r.join("tool.sh"), "echo tool\n").unwrap();
+    std::fs::set_permissions(r.join("run.sh"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    git(r, &["add", "-A"]);
+    git(r, &["commit", "-qm", "one"]);
+    std::fs::create_dir(r.join("bin")).unwrap();
+    git(r, &["mv", "run.sh", "bin/run.sh"]);
+    std::fs::set_permissions(r.join("tool.sh"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::write(r.join("new.sh"), "echo new\n").unwrap();
+    std::fs::set_permissions(r.join("new.sh"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    git(r, &["add", "-A"]);
+    git(r, &["commit", "-qm", "two"]);
+    let diff = String::from_utf8(git(r, &["diff", "-M", "HEAD~1", "HEAD"])).unwrap();
+    let env = TestEnv::new();
+    env.write("run.sh", "echo run\n");
+    env.write("tool.sh", "echo tool\n");
+    std::fs::set_permissions(
+        env.path().join("run.sh"),
+        std::fs::Permissions::from_mode(0o755),
+    )
+    .unwrap();
+    std::fs::set_permissions(
+        env.path().join("tool.sh"),
+        std::fs::Permissions::from_mode(0o644),
+    )
+    .unwrap();
+    let (v, code) = apply(&env, &[], &diff);
+    assert_eq!(code, 0, "{v}\n{diff}");
+    assert_eq!(mode(&env.path().join("bin/run.sh")), 0o755);
+    assert_eq!(mode(&env.path().join("tool.sh")), 0o755);
+    assert_eq!(mode(&env.path().join("new.sh")), 0o755);
+    assert!(!env.path().join("run.sh").exists());
+}
+
+#[test]
+fn model_style_diffs_bare_hunk_headers_and_code_fences() {
+    let env = TestEnv::new();
+    env.write(
+        "x.py",
+        "def f():\n    return 1\n\n\ndef g():\n    return 2\n",
+    );
+    let diff =
+        "```diff\n--- a/x.py\n+++ b/x.py\n@@\n def g():\n-    return 2\n+    return 3\n```\n";
+    let (v, code) = apply(&env, &[], diff);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        env.read("x.py"),
+        b"def f():\n    return 1\n\n\ndef g():\n    return 3\n"
+    );
+    assert_eq!(v["result"]["hunks"][0]["offset"], 0);
+    let fenced = "```\n*** Begin Patch\n*** Update File: x.py\n@@\n-    return 1\n+    return 0\n*** End Patch\n```";
+    let (v, code) = apply(&env, &[], fenced);
+    assert_eq!(code, 0, "{v}");
+    assert!(String::from_utf8(env.read("x.py"))
+        .unwrap()
+        .contains("return 0"));
+}

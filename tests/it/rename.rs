@@ -1,0 +1,283 @@
+//! `llm patch --rename` on a semver-like crate and Python classes: sites classified certain,
+//! possible or excluded; comments and strings reported as leftovers.
+
+use crate::util::TestEnv;
+
+fn patch(env: &TestEnv, args: &[&str]) -> (serde_json::Value, i32) {
+    env.patch(args)
+}
+
+// ---- precise rename (a semver-like crate) ----
+
+const SV_IDENTIFIER: &str = r#"//! Compact storage of identifiers.
+//!
+//! ```
+//! let id = unsafe { Identifier::new_unchecked("alpha") };
+//! assert_eq!(id.as_str(), "alpha");
+//! ```
+
+use core::num::NonZeroUsize;
+use core::ptr::NonNull;
+
+pub(crate) struct Identifier {
+    head: NonNull<u8>,
+    tail: [u8; 8],
+}
+
+impl Identifier {
+    pub(crate) const fn empty() -> Self {
+        // This is the empty identifier; see `new_unchecked` for the others.
+        let head = unsafe { NonNull::new_unchecked(usize::MAX as *mut u8) };
+        Identifier { head, tail: [!0; 8] }
+    }
+
+    /// Safety: `string` must be ASCII. Calls `Identifier::new_unchecked` recursively? No.
+    pub(crate) unsafe fn new_unchecked(string: &str) -> Self {
+        let len = NonZeroUsize::new_unchecked(string.len());
+        let ptr = NonNull::new_unchecked(string.as_ptr() as *mut u8);
+        let _ = len;
+        Identifier { head: ptr, tail: [0; 8] }
+    }
+
+    pub(crate) fn as_str(&self) -> &str {
+        "x"
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.as_str().is_empty()
+    }
+
+    pub(crate) fn clone_it(&self) -> Self {
+        unsafe { Self::new_unchecked(self.as_str()) }
+    }
+}
+"#;
+const SV_LIB: &str = r#"mod identifier;
+mod parse;
+
+use crate::identifier::Identifier;
+
+pub struct Prerelease {
+    identifier: Identifier,
+}
+
+pub struct BuildMetadata {
+    identifier: Identifier,
+}
+
+impl Prerelease {
+    pub fn new(text: &str) -> Self {
+        Prerelease { identifier: unsafe { Identifier::new_unchecked(text) } }
+    }
+
+    /// Returns the text, as `Identifier::as_str` does.
+    pub fn as_str(&self) -> &str {
+        self.identifier.as_str()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.as_str().is_empty()
+    }
+}
+
+impl BuildMetadata {
+    pub fn as_str(&self) -> &str {
+        self.identifier.as_str()
+    }
+}
+
+pub fn describe(p: &Prerelease) -> String {
+    format!("as_str: {}", p.as_str())
+}
+"#;
+const SV_PARSE: &str = r#"use crate::identifier::Identifier;
+
+pub(crate) fn identifier(input: &str) -> Identifier {
+    // new_unchecked is fine here: the input was checked.
+    unsafe { Identifier::new_unchecked(input) }
+}
+"#;
+
+fn semver_like() -> TestEnv {
+    let env = TestEnv::new();
+    env.write(
+        "Cargo.toml",
+        "[package]\nname = \"sv\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+    );
+    env.write("src/identifier.rs", SV_IDENTIFIER);
+    env.write("src/lib.rs", SV_LIB);
+    env.write("src/parse.rs", SV_PARSE);
+    env
+}
+
+fn sites(v: &serde_json::Value, class: &str) -> Vec<(String, u64)> {
+    v["result"]["sites"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["class"] == class)
+        .map(|s| {
+            (
+                s["span"]["file_path"].as_str().unwrap().to_string(),
+                s["span"]["start_line"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn rename_leaves_other_types_paths_alone() {
+    let env = semver_like();
+    let (v, code) = patch(
+        &env,
+        &[
+            "--file",
+            "src/identifier.rs",
+            "--symbol",
+            "Identifier::new_unchecked",
+            "--rename",
+            "new_unchecked_str",
+        ],
+    );
+    assert_eq!(code, 0, "{v}");
+    let id = String::from_utf8(env.read("src/identifier.rs")).unwrap();
+    assert!(
+        id.contains("NonNull::new_unchecked(usize::MAX as *mut u8)"),
+        "{id}"
+    );
+    assert!(
+        id.contains("NonZeroUsize::new_unchecked(string.len())"),
+        "{id}"
+    );
+    assert!(
+        id.contains("NonNull::new_unchecked(string.as_ptr() as *mut u8)"),
+        "{id}"
+    );
+    assert!(
+        id.contains("pub(crate) unsafe fn new_unchecked_str(string: &str)"),
+        "{id}"
+    );
+    assert!(
+        id.contains("Self::new_unchecked_str(self.as_str())"),
+        "{id}"
+    );
+    assert!(String::from_utf8(env.read("src/lib.rs"))
+        .unwrap()
+        .contains("Identifier::new_unchecked_str(text)"));
+    assert!(String::from_utf8(env.read("src/parse.rs"))
+        .unwrap()
+        .contains("Identifier::new_unchecked_str(input)"));
+    assert_eq!(sites(&v, "excluded").len(), 3, "{v}");
+    assert_eq!(sites(&v, "certain").len(), 4, "{v}");
+    // The doc comment's doctest and the comments are reported, not rewritten.
+    let left = v["result"]["leftovers"].as_array().unwrap();
+    assert_eq!(left.len(), 4, "{v}");
+    assert!(left
+        .iter()
+        .all(|l| l["kind"] == "comment" && l["renamed"] == false));
+    assert!(id.contains("Identifier::new_unchecked(\"alpha\")"));
+    assert!(
+        v["message"].as_str().unwrap().contains("--in-comments"),
+        "{v}"
+    );
+}
+
+#[test]
+fn rename_does_not_touch_other_types_definitions() {
+    let env = semver_like();
+    let (v, code) = patch(
+        &env,
+        &[
+            "--file",
+            "src/identifier.rs",
+            "--symbol",
+            "Identifier::as_str",
+            "--rename",
+            "as_text",
+        ],
+    );
+    assert_eq!(code, 0, "{v}");
+    let lib = String::from_utf8(env.read("src/lib.rs")).unwrap();
+    assert_eq!(
+        lib.matches("pub fn as_str(&self) -> &str").count(),
+        2,
+        "{lib}"
+    );
+    // Receivers of unknown type are `possible` and renamed by default…
+    assert_eq!(lib.matches("self.identifier.as_text()").count(), 2, "{lib}");
+    // …`self.as_str()` inside another type's impl is that type's method.
+    assert!(lib.contains("self.as_str().is_empty()"), "{lib}");
+    let id = String::from_utf8(env.read("src/identifier.rs")).unwrap();
+    assert!(
+        id.contains("fn as_text(&self)") && id.contains("self.as_text().is_empty()"),
+        "{id}"
+    );
+    let excluded = sites(&v, "excluded");
+    assert!(
+        excluded.contains(&("src/lib.rs".to_string(), 20))
+            && excluded.contains(&("src/lib.rs".to_string(), 30)),
+        "{excluded:?}"
+    );
+}
+
+#[test]
+fn rename_certain_only_and_in_comments() {
+    let env = semver_like();
+    let (v, code) = patch(
+        &env,
+        &[
+            "--file",
+            "src/identifier.rs",
+            "--symbol",
+            "Identifier::as_str",
+            "--rename",
+            "as_text",
+            "--certain-only",
+            "--in-comments",
+        ],
+    );
+    assert_eq!(code, 0, "{v}");
+    let lib = String::from_utf8(env.read("src/lib.rs")).unwrap();
+    assert_eq!(lib.matches("self.identifier.as_str()").count(), 2, "{lib}");
+    assert!(lib.contains("as `Identifier::as_text` does"), "{lib}");
+    // Strings stay without --in-strings.
+    assert!(lib.contains("\"as_str: {}\""), "{lib}");
+    let id = String::from_utf8(env.read("src/identifier.rs")).unwrap();
+    assert!(
+        id.contains("//! assert_eq!(id.as_text(), \"alpha\");"),
+        "{id}"
+    );
+    assert!(sites(&v, "possible").iter().all(|_| true));
+    assert!(v["result"]["sites"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|s| s["class"] != "possible" || s["renamed"] == false));
+}
+
+#[test]
+fn python_rename_through_self_and_other_classes() {
+    let env = TestEnv::new();
+    env.write(
+        "shapes.py",
+        "class Circle:\n    def area(self):\n        return 3\n\n    def twice(self):\n        return 2 * self.area()\n\n\nclass Square:\n    def area(self):\n        return 4\n\n    def twice(self):\n        return 2 * self.area()\n\n\ndef total(c, s):\n    \"\"\"Sum of area() of both.\"\"\"\n    return Circle.area(c) + s.area()\n",
+    );
+    let (v, code) = patch(
+        &env,
+        &[
+            "--file",
+            "shapes.py",
+            "--symbol",
+            "Circle.area",
+            "--rename",
+            "surface",
+            "--in-strings",
+        ],
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        String::from_utf8(env.read("shapes.py")).unwrap(),
+        "class Circle:\n    def surface(self):\n        return 3\n\n    def twice(self):\n        return 2 * self.surface()\n\n\nclass Square:\n    def area(self):\n        return 4\n\n    def twice(self):\n        return 2 * self.area()\n\n\ndef total(c, s):\n    \"\"\"Sum of surface() of both.\"\"\"\n    return Circle.surface(c) + s.surface()\n"
+    );
+    assert_eq!(v["result"]["leftovers"][0]["kind"], "string");
+}

@@ -1,0 +1,247 @@
+//! `llm show` through the binary: a symbol, a range, a skeleton, `--max-bytes`, errors.
+
+use crate::util::{check_span, TestEnv};
+
+const LIB: &str = "//! Shapes.\r\n\r\n/// A circle.\r\npub struct Circle {\r\n    pub r: f64,\r\n}\r\n\r\nimpl Circle {\r\n    /// Area — πr².\r\n    pub fn area(&self) -> f64 {\r\n        3.14 * self.r * self.r\r\n    }\r\n}\r\n\r\npub struct Square(pub f64);\r\n\r\nimpl Square {\r\n    pub fn area(&self) -> f64 {\r\n        self.0 * self.0\r\n    }\r\n}\r\n";
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+fn text_at(env: &TestEnv, span: &serde_json::Value) -> Vec<u8> {
+    let bytes = env.read(span["file_path"].as_str().unwrap());
+    bytes
+        [span["byte_start"].as_u64().unwrap() as usize..span["byte_end"].as_u64().unwrap() as usize]
+        .to_vec()
+}
+
+#[test]
+fn symbol_is_numbered_like_cat_n() {
+    let env = TestEnv::new();
+    env.write("src/lib.rs", LIB);
+    let out = env.llm(&["show", "Circle::area", "src"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut lines = text.lines();
+    assert!(lines
+        .next()
+        .unwrap()
+        .starts_with("src/lib.rs:9-12 method `Circle::area`"));
+    assert_eq!(lines.next(), Some("     9\t    /// Area — πr²."));
+    assert_eq!(
+        lines.next(),
+        Some("    10\t    pub fn area(&self) -> f64 {")
+    );
+    assert_eq!(text.lines().count(), 5, "{text}");
+}
+
+#[test]
+fn json_view_has_span_text_and_the_file_checksum() {
+    let env = TestEnv::new();
+    env.write("src/lib.rs", LIB);
+    let (v, code) = env.json(&["show", "area", "--parent", "Square", "--json"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["command"], "show");
+    let views = v["data"]["views"].as_array().unwrap();
+    assert_eq!(views.len(), 1);
+    let view = &views[0];
+    check_span(env.path(), &view["span"]);
+    assert_eq!(
+        text_at(&env, &view["span"]),
+        view["text"].as_str().unwrap().as_bytes()
+    );
+    assert_eq!(
+        view["text"],
+        "    pub fn area(&self) -> f64 {\r\n        self.0 * self.0\r\n    }\r\n"
+    );
+    assert_eq!(view["truncated"], false);
+    assert_eq!(view["symbol"]["qualified_name"], "Square::area");
+    let sum = sha256_hex(&env.read("src/lib.rs"));
+    assert_eq!(view["checksum"], sum);
+    // The checksum guards an edit built from the view.
+    let (t, code) = env.json(&[
+        "transform",
+        "src/lib.rs",
+        "--old",
+        "self.0 * self.0",
+        "--new",
+        "self.0.powi(2)",
+        "--expected-checksum",
+        &sum,
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{t}");
+}
+
+#[test]
+fn every_match_is_shown_and_kind_narrows() {
+    let env = TestEnv::new();
+    env.write("src/lib.rs", LIB);
+    env.write(
+        "app.py",
+        "class Circle:\n    def area(self):\n        return 1\n",
+    );
+    let (v, _) = env.json(&["show", "area", "--json"]);
+    assert_eq!(v["data"]["view_count"], 3, "{v}");
+    let (v, _) = env.json(&["show", "Circle", "--kind", "class", "--json"]);
+    assert_eq!(v["data"]["view_count"], 1, "{v}");
+    assert_eq!(v["data"]["views"][0]["file_path"], "app.py");
+    assert_eq!(v["data"]["views"][0]["language"], "python");
+}
+
+#[test]
+fn range_and_line_with_context() {
+    let env = TestEnv::new();
+    env.write("a.txt", "one\ntwo\nthree\nfour\nfive");
+    let out = env.llm(&["show", "a.txt:2-3"]).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        text,
+        "a.txt:2-3 (checksum ".to_string() + &text[20..36] + ")\n     2\ttwo\n     3\tthree\n"
+    );
+    let (v, code) = env.json(&["show", "a.txt:5", "--context", "1", "--json"]);
+    assert_eq!(code, 0);
+    assert_eq!(v["data"]["views"][0]["text"], "four\nfive");
+    check_span(env.path(), &v["data"]["views"][0]["span"]);
+}
+
+#[test]
+fn bad_ranges_and_missing_files_are_errors() {
+    let env = TestEnv::new();
+    env.write("a.txt", "one\ntwo\n");
+    let (v, code) = env.json(&["show", "a.txt:3-9", "--json"]);
+    assert_eq!(code, 2);
+    assert_eq!(v["error"]["code"], "SHOW_E002");
+    let (v, code) = env.json(&["show", "a.txt:2-1", "--json"]);
+    assert_eq!(code, 2);
+    assert_eq!(v["error"]["code"], "SHOW_E002");
+    let (v, code) = env.json(&["show", "nope.rs:1-2", "--json"]);
+    assert_eq!(code, 2);
+    assert_eq!(v["error"]["code"], "LLM_E004");
+}
+
+#[test]
+fn unknown_symbol_suggests_close_names() {
+    let env = TestEnv::new();
+    env.write("src/lib.rs", LIB);
+    let (v, code) = env.json(&["show", "Circle::aera", "--json"]);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(v["status"], "no_matches");
+    assert_eq!(v["error"]["code"], "SHOW_E001");
+    let (v, _) = env.json(&["show", "Circl", "--json"]);
+    assert!(
+        v["error"]["remediation"]
+            .as_str()
+            .unwrap()
+            .contains("Circle"),
+        "{v}"
+    );
+}
+
+#[test]
+fn max_bytes_cuts_on_a_line_and_names_the_rest() {
+    let env = TestEnv::new();
+    env.write("src/lib.rs", LIB);
+    let (v, code) = env.json(&["show", "Circle::area", "--max-bytes", "40", "--json"]);
+    assert_eq!(code, 0);
+    assert_eq!(v["status"], "partial");
+    let view = &v["data"]["views"][0];
+    assert_eq!(view["truncated"], true);
+    assert_eq!(view["text"], "    /// Area — πr².\r\n");
+    check_span(env.path(), &view["span"]);
+    assert_eq!(
+        text_at(&env, &view["span"]),
+        view["text"].as_str().unwrap().as_bytes()
+    );
+    let o = &view["omitted"];
+    assert_eq!(
+        (o["start_line"].as_u64(), o["end_line"].as_u64()),
+        (Some(10), Some(12))
+    );
+    assert_eq!(o["lines"], 3);
+    assert_eq!(o["command"], "llm show src/lib.rs:10-12");
+    // The command shows exactly the rest.
+    let (rest, _) = env.json(&["show", "src/lib.rs:10-12", "--json"]);
+    assert_eq!(
+        rest["data"]["views"][0]["text"].as_str().unwrap().len() as u64,
+        o["bytes"].as_u64().unwrap()
+    );
+    let out = env
+        .llm(&["show", "Circle::area", "--max-bytes", "40"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("3 lines (10-12, ") && text.contains("`llm show src/lib.rs:10-12`"),
+        "{text}"
+    );
+}
+
+#[test]
+fn skeleton_elides_bodies() {
+    let env = TestEnv::new();
+    env.write("src/lib.rs", LIB);
+    env.write(
+        "src/app.py",
+        "import os\n\n\nclass Shape:\n    \"\"\"A shape.\"\"\"\n\n    def area(self):\n        x = 1\n        return x\n\n\ndef main(argv):\n    print(argv)\n",
+    );
+    env.write("src/notes.txt", "not code\n");
+    let out = env.llm(&["show", "--skeleton", "src"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("     4\tclass Shape:\n     7\t    def area(self):\n      \t        …\n    12\tdef main(argv):\n      \t    …\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("     8\timpl Circle {\n    10\t    pub fn area(&self) -> f64 {\n      \t        …\n    12\t    }\n    13\t}\n"),
+        "{text}"
+    );
+    assert!(!text.contains("3.14"));
+    assert!(!text.contains("notes.txt"));
+    let (v, _) = env.json(&["show", "--skeleton", "src/app.py", "--json"]);
+    let view = &v["data"]["views"][0];
+    assert_eq!(view["mode"], "skeleton");
+    assert_eq!(
+        view["line_numbers"],
+        serde_json::json!([4, 7, null, 12, null])
+    );
+}
+
+#[test]
+fn jsonl_streams_views_then_a_summary() {
+    let env = TestEnv::new();
+    env.write("src/lib.rs", LIB);
+    let out = env
+        .llm(&["show", "area", "--format", "jsonl"])
+        .output()
+        .unwrap();
+    let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0]["type"], "view");
+    assert_eq!(lines[2]["type"], "summary");
+    assert_eq!(lines[2]["data"]["view_count"], 2);
+}
+
+#[test]
+fn a_file_alone_is_shown_whole_and_cut_by_max_bytes() {
+    let env = TestEnv::new();
+    env.write("a.txt", "one\ntwo\nthree\n");
+    let (v, code) = env.json(&["show", "a.txt", "--json"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["data"]["views"][0]["text"], "one\ntwo\nthree\n");
+    let (v, _) = env.json(&["show", "a.txt", "--max-bytes", "8", "--json"]);
+    assert_eq!(v["data"]["views"][0]["text"], "one\ntwo\n");
+    assert_eq!(
+        v["data"]["views"][0]["omitted"]["command"],
+        "llm show a.txt:3-3"
+    );
+}
