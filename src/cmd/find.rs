@@ -231,6 +231,7 @@ impl FindOptions {
         }
         if let Some(p) = &self.parent {
             let ok = s.parent.as_deref() == Some(p.as_str())
+                || s.impl_of.as_deref() == Some(p.as_str())
                 || s.parent_qualified.as_deref().is_some_and(|q| {
                     q == p
                         || q.split(lang.path_separator)

@@ -3,8 +3,7 @@
 
 use super::regions::{Body, Regions};
 use super::symbols::{RefContext, SymbolKind as K};
-use super::{Language, Rules};
-use std::sync::OnceLock;
+use super::{Cache, Doc, Language, Rules, Walk};
 use tree_sitter::Node;
 
 /// The Python language entry.
@@ -12,83 +11,40 @@ pub static PYTHON: Language = Language {
     name: "python",
     aliases: &["py", "python3"],
     extensions: &["py", "pyi"],
+    file_names: &[],
+    shebangs: &["python", "python3"],
     grammar: || tree_sitter_python::LANGUAGE.into(),
     symbol_query: SYMBOLS,
     kinds: &[K::Function, K::Method, K::Class, K::Constant, K::Field],
     path_separator: ".",
     fixture: "symbols.py",
     rules: Rules {
-        symbol_node,
-        refine_kind,
-        name_node: |_, n| n,
-        attached_start,
-        body,
+        methods_in: &[K::Class],
+        doc: Doc::None,
+        comments: &["comment"],
+        attached: &[],
+        wrappers: &["decorated_definition"],
         identifier_kinds: &["identifier"],
-        is_reference: |_| true,
-        ref_context,
-        regions,
-        keywords: KEYWORDS,
-        definition_words: &["def", "class"],
-        keywordless_parents: &[("block", Some("class_definition"))],
+        keywords: super::keywords::PYTHON,
         containers: &["class_definition", "decorated_definition", "block"],
         root_kind: "module",
+        walk: Some(Walk {
+            symbol_node,
+            definition_words: &["def", "class"],
+            keywordless_parents: &[("block", Some("class_definition"))],
+        }),
+        regions: Some(regions),
+        name_node: None,
+        body: None,
+        is_reference: None,
+        ref_context: Some(ref_context),
+        owner: None,
     },
     grammar_crate: "tree-sitter-python",
     node_types: tree_sitter_python::NODE_TYPES,
     extras: &["comment", "line_continuation"],
-    compiled: OnceLock::new(),
-    language: OnceLock::new(),
-    keywordless: OnceLock::new(),
+    cache: Cache::new(),
 };
-
-/// Node kinds and the keyword tokens every node of the kind holds, as the grammar says (a test
-/// derives them from the grammar's `grammar.json` and compares).
-const KEYWORDS: &[(&str, &[&str])] = &[
-    ("aliased_import", &["as"]),
-    ("as_pattern", &["as"]),
-    ("assert_statement", &["assert"]),
-    ("await", &["await"]),
-    ("break_statement", &["break"]),
-    ("case_clause", &["case"]),
-    ("class_definition", &["class"]),
-    ("conditional_expression", &["else", "if"]),
-    ("continue_statement", &["continue"]),
-    ("delete_statement", &["del"]),
-    ("dictionary_comprehension", &["for", "in"]),
-    ("elif_clause", &["elif"]),
-    ("else_clause", &["else"]),
-    ("except_clause", &["except"]),
-    ("exec_statement", &["exec"]),
-    ("false", &["False"]),
-    ("finally_clause", &["finally"]),
-    ("for_in_clause", &["for", "in"]),
-    ("for_statement", &["for", "in"]),
-    ("function_definition", &["def"]),
-    ("future_import_statement", &["__future__", "from", "import"]),
-    ("generator_expression", &["for", "in"]),
-    ("global_statement", &["global"]),
-    ("if_clause", &["if"]),
-    ("if_statement", &["if"]),
-    ("import_from_statement", &["from", "import"]),
-    ("import_statement", &["import"]),
-    ("lambda", &["lambda"]),
-    ("list_comprehension", &["for", "in"]),
-    ("match_statement", &["match"]),
-    ("none", &["None"]),
-    ("nonlocal_statement", &["nonlocal"]),
-    ("not_operator", &["not"]),
-    ("pass_statement", &["pass"]),
-    ("print_statement", &["print"]),
-    ("raise_statement", &["raise"]),
-    ("return_statement", &["return"]),
-    ("set_comprehension", &["for", "in"]),
-    ("true", &["True"]),
-    ("try_statement", &["try"]),
-    ("type_alias_statement", &["type"]),
-    ("while_statement", &["while"]),
-    ("with_statement", &["with"]),
-    ("yield", &["yield"]),
-];
 
 /// Functions (async too), classes, and plain `NAME = …` / `NAME: T = …` assignments at module
 /// level (constants) and directly in a class body (fields).
@@ -137,28 +93,6 @@ fn symbol_node(node: Node) -> Option<(K, Node)> {
                 })?;
             Some((kind, name))
         }
-        _ => None,
-    }
-}
-
-fn refine_kind(kind: K, parent: Option<K>) -> K {
-    match (kind, parent) {
-        (K::Function, Some(K::Class)) => K::Method,
-        _ => kind,
-    }
-}
-
-/// Decorators belong to the definition (`decorated_definition` wraps them).
-fn attached_start(node: Node, _source: &[u8]) -> usize {
-    match node.parent() {
-        Some(p) if p.kind() == "decorated_definition" => p.start_byte(),
-        _ => node.start_byte(),
-    }
-}
-
-fn body<'t>(kind: K, node: Node<'t>) -> Option<Node<'t>> {
-    match kind {
-        K::Function | K::Method | K::Class => node.child_by_field_name("body"),
         _ => None,
     }
 }

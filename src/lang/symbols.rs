@@ -2,14 +2,12 @@
 //! `llm find` reports and `llm patch` edits. Runs a language's symbol query over a parsed tree,
 //! nests the results, and attaches doc comments/attributes/decorators per the language's rules.
 
-use super::Language;
+use super::{Doc, Language};
 use crate::span::{LineIndex, Span};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
-use tree_sitter::{Node, Tree};
-#[cfg(test)]
-use tree_sitter::{QueryCursor, StreamingIterator};
+use tree_sitter::{Node, QueryCursor, StreamingIterator, Tree};
 
 /// What a symbol is. Wire names are the lowercase variant names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -33,8 +31,12 @@ pub enum SymbolKind {
     /// A struct field, or an assignment directly in a Python class body.
     Field,
     Class,
-    /// A module-level assignment (Python).
+    /// A module-level assignment (Python), a top-level `const` binding (JS/TS).
     Constant,
+    /// A Java/C#/TS/Go/PHP interface.
+    Interface,
+    /// A Java/C#/C++ constructor (JS/TS/Python/Ruby/PHP name theirs as methods).
+    Constructor,
 }
 
 impl SymbolKind {
@@ -56,6 +58,8 @@ impl SymbolKind {
         SymbolKind::Field,
         SymbolKind::Class,
         SymbolKind::Constant,
+        SymbolKind::Interface,
+        SymbolKind::Constructor,
     ];
 
     /// The wire name (`function`, `method`…).
@@ -77,12 +81,23 @@ impl SymbolKind {
             SymbolKind::Field => "field",
             SymbolKind::Class => "class",
             SymbolKind::Constant => "constant",
+            SymbolKind::Interface => "interface",
+            SymbolKind::Constructor => "constructor",
         }
     }
 
     /// The kind with this wire name.
     pub fn from_name(name: &str) -> Option<SymbolKind> {
         SymbolKind::ALL.iter().copied().find(|k| k.as_str() == name)
+    }
+
+    /// The kind a symbol query's capture names: `@definition.function` (tree-sitter's tags
+    /// style) or `@function`; `namespace` and `package` are modules.
+    pub fn from_capture(capture: &str) -> Option<SymbolKind> {
+        match capture.strip_prefix("definition.").unwrap_or(capture) {
+            "namespace" | "package" => Some(SymbolKind::Module),
+            k => SymbolKind::from_name(k),
+        }
     }
 }
 
@@ -95,8 +110,13 @@ pub struct Symbol {
     /// (`Parser::parse`, `Outer.Inner.method`).
     pub qualified_name: String,
     pub kind: SymbolKind,
-    /// Name of the enclosing symbol (for a method: the impl's type or the class).
+    /// Name of the enclosing symbol (for a method: the impl's type or the class; a Go method's
+    /// receiver type).
     pub parent: Option<String>,
+    /// The trait a Rust `impl` (and its items) implements: `Display` for the methods of
+    /// `impl Display for Error`, whose parent is `Error` (and qualified name `Error::fmt`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub impl_of: Option<String>,
     /// Qualified name of the enclosing symbol.
     #[serde(skip)]
     pub parent_qualified: Option<String>,
@@ -178,7 +198,7 @@ pub fn symbols_around(
 type Raw<'t> = (SymbolKind, Node<'t>, Node<'t>);
 
 /// Collects every symbol definition (or only those containing `range`, with their ancestors)
-/// into `raw` by walking the tree with the language's `symbol_node` rule.
+/// into `raw`: by the language's hand-written walk when it has one, else by its symbol query.
 fn collect_raw<'t>(
     lang: &Language,
     source: &[u8],
@@ -186,17 +206,29 @@ fn collect_raw<'t>(
     range: Option<std::ops::Range<usize>>,
     raw: &mut Vec<Raw<'t>>,
 ) {
-    let rule = lang.rules.symbol_node;
+    let Some(walk) = &lang.rules.walk else {
+        let from = raw.len();
+        collect_raw_query(lang, source, tree, raw);
+        if let Some(r) = range {
+            let mut k = from;
+            raw.retain(|(_, n, _)| {
+                k += 1;
+                k <= from || (n.start_byte() <= r.end && r.start <= n.end_byte())
+            });
+        }
+        return;
+    };
+    let rule = walk.symbol_node;
     let mut push = |node: Node<'t>| {
         if let Some((kind, name)) = rule(node) {
-            raw.push((kind, node, (lang.rules.name_node)(kind, name)));
+            raw.push((kind, node, name_node(lang, kind, name)));
         }
     };
     match range {
         // Definitions hold their keyword; the rest sit right under a known parent kind.
         None => {
             let table = lang.keywordless_table();
-            let hits = super::word_hits(source, lang.rules.definition_words);
+            let hits = super::word_hits(source, walk.definition_words);
             super::walk_hits(
                 tree,
                 &hits,
@@ -211,49 +243,63 @@ fn collect_raw<'t>(
             );
         }
         // Only the nodes that intersect the range, as a ranged query cursor walks.
-        Some(r) => collect_subtree(lang, tree.root_node(), &r, raw),
+        Some(r) => collect_subtree(lang, rule, tree.root_node(), &r, raw),
     }
 }
 
+type SymbolNode = for<'t> fn(Node<'t>) -> Option<(SymbolKind, Node<'t>)>;
+
 fn collect_subtree<'t>(
     lang: &Language,
+    rule: SymbolNode,
     node: Node<'t>,
     r: &std::ops::Range<usize>,
     raw: &mut Vec<Raw<'t>>,
 ) {
-    if let Some((kind, name)) = (lang.rules.symbol_node)(node) {
-        raw.push((kind, node, (lang.rules.name_node)(kind, name)));
+    if let Some((kind, name)) = rule(node) {
+        raw.push((kind, node, name_node(lang, kind, name)));
     }
     let mut c = node.walk();
     let children: Vec<Node<'t>> = node.children(&mut c).collect();
     for child in children {
         if child.start_byte() <= r.end && r.start <= child.end_byte() {
-            collect_subtree(lang, child, r, raw);
+            collect_subtree(lang, rule, child, r, raw);
         }
     }
 }
 
-/// The same raw list through the language's symbol query: the specification the walk follows
-/// (tests compare the two).
-#[cfg(test)]
+fn name_node<'t>(lang: &Language, kind: SymbolKind, name: Node<'t>) -> Node<'t> {
+    match lang.rules.name_node {
+        Some(f) => f(kind, name),
+        None => name,
+    }
+}
+
+/// The raw list through the language's symbol query: the specification a hand-written walk
+/// follows (tests compare the two). A pattern captures the item as `@definition.KIND` (or
+/// `@KIND`) and its name as `@name`.
 fn collect_raw_query<'t>(lang: &Language, source: &[u8], tree: &'t Tree, raw: &mut Vec<Raw<'t>>) {
     let query = lang.symbol_query();
-    let names = query.capture_names();
+    let kinds: Vec<Option<SymbolKind>> = query
+        .capture_names()
+        .iter()
+        .map(|n| SymbolKind::from_capture(n))
+        .collect();
+    let name_index = query.capture_index_for_name("name");
     let mut cursor = QueryCursor::new();
     let mut it = cursor.matches(query, tree.root_node(), source);
     while let Some(m) = it.next() {
         let mut item = None;
         let mut name = None;
         for c in m.captures() {
-            let cname = names[c.index as usize];
-            if cname == "name" {
+            if Some(c.index) == name_index {
                 name = Some(c.node);
-            } else if let Some(k) = SymbolKind::from_name(cname) {
+            } else if let Some(k) = kinds[c.index as usize] {
                 item = Some((k, c.node));
             }
         }
         if let (Some((kind, node)), Some(name)) = (item, name) {
-            raw.push((kind, node, (lang.rules.name_node)(kind, name)));
+            raw.push((kind, node, name_node(lang, kind, name)));
         }
     }
 }
@@ -281,20 +327,47 @@ fn build(
         }
         let parent_index = stack.last().copied();
         let parent = parent_index.map(|i| &out[i]);
-        let kind = (lang.rules.refine_kind)(kind, parent.map(|p| p.kind));
+        let kind = refine_kind(lang, kind, parent.map(|p| p.kind));
         let name = symbol_name(&source[name_node.byte_range()]);
-        let qualified_name = match parent {
-            Some(p) => format!("{}{}{}", p.qualified_name, lang.path_separator, name),
-            None => name.clone(),
+        // A definition outside its type (Go method, C++ `A::f`) names it as its owner.
+        let owner = match (parent, lang.rules.owner) {
+            (None, Some(f)) => f(node).map(|o| symbol_name(&source[o.byte_range()])),
+            _ => None,
+        };
+        let qualified_name = match (parent, &owner) {
+            (Some(p), _) => format!("{}{}{}", p.qualified_name, lang.path_separator, name),
+            (None, Some(o)) => format!("{o}{}{name}", lang.path_separator),
+            (None, None) => name.clone(),
+        };
+        let impl_of = match (kind, parent) {
+            (SymbolKind::Impl, _) => node
+                .child_by_field_name("trait")
+                .map(|t| symbol_name(&source[self::name_node(lang, kind, t).byte_range()])),
+            (_, Some(p)) if p.kind == SymbolKind::Impl => p.impl_of.clone(),
+            _ => None,
         };
         let n = seen.entry((qualified_name.clone(), kind)).or_insert(0);
         *n += 1;
         let symbol_id = symbol_id(file_path, &qualified_name, kind, *n);
-        let start = (lang.rules.attached_start)(node, source);
-        let body = (lang.rules.body)(kind, node);
+        let start = attached_start(lang, node, source);
+        let body = match lang.rules.body {
+            Some(f) => f(kind, node),
+            None => node
+                .child_by_field_name("body")
+                .filter(|b| b.start_byte() > node.start_byte()),
+        };
         out.push(Symbol {
-            parent: parent.map(|p| p.name.clone()),
-            parent_qualified: parent.map(|p| p.qualified_name.clone()),
+            parent: parent.map(|p| p.name.clone()).or_else(|| {
+                let o = owner.as_deref()?;
+                Some(
+                    o.rsplit(lang.path_separator)
+                        .next()
+                        .unwrap_or(o)
+                        .to_string(),
+                )
+            }),
+            parent_qualified: parent.map(|p| p.qualified_name.clone()).or(owner),
+            impl_of,
             depth: stack.len(),
             name,
             qualified_name,
@@ -311,6 +384,91 @@ fn build(
         stack.push(out.len() - 1);
     }
     out
+}
+
+/// A `function` directly inside one of the language's `methods_in` kinds is a `method`.
+fn refine_kind(lang: &Language, kind: SymbolKind, parent: Option<SymbolKind>) -> SymbolKind {
+    match (kind, parent) {
+        (SymbolKind::Function, Some(p)) if lang.rules.methods_in.contains(&p) => SymbolKind::Method,
+        _ => kind,
+    }
+}
+
+/// Start of the whole definition: the item's node extended over its wrappers (decorated
+/// definition, `export`, `template<…>`), then over the attributes, decorators and doc comments
+/// directly before it, as the language's `doc`, `attached` and `wrappers` tables say.
+pub fn attached_start(lang: &Language, node: Node, source: &[u8]) -> usize {
+    let r = &lang.rules;
+    let node = outermost_wrapper(lang, node);
+    let mut start = node.start_byte();
+    // Where the run of adjacent lines now begins (for `Doc::Adjacent` and `Doc::Prefixed`).
+    let mut top = start;
+    let mut prev = node.prev_sibling();
+    while let Some(p) = prev {
+        let text = &source[p.byte_range()];
+        let adjacent = || {
+            let gap = &source[p.end_byte()..top];
+            gap.iter().filter(|&&b| b == b'\n').count() <= 1
+                && gap.iter().all(|b| b.is_ascii_whitespace())
+                && starts_line(source, p.start_byte())
+        };
+        if r.attached.contains(&p.kind()) {
+            if !adjacent() && !matches!(r.doc, Doc::Custom(_)) {
+                break;
+            }
+            start = p.start_byte();
+        } else if r.comments.contains(&p.kind()) {
+            match r.doc {
+                Doc::None => break,
+                Doc::Custom(is_doc) => {
+                    if is_doc(text) {
+                        start = p.start_byte();
+                    }
+                }
+                Doc::Adjacent if adjacent() => start = p.start_byte(),
+                Doc::Prefixed(prefixes)
+                    if adjacent() && prefixes.iter().any(|x| text.starts_with(x.as_bytes())) =>
+                {
+                    start = p.start_byte()
+                }
+                _ => break,
+            }
+        } else {
+            break;
+        }
+        top = p.start_byte();
+        prev = p.prev_sibling();
+    }
+    start
+}
+
+/// The definition's outermost wrapper (the node itself when it has none). A wrapper holding
+/// several definitions of the kind (Go's `const ( … )`) belongs to none of them.
+fn outermost_wrapper<'t>(lang: &Language, mut node: Node<'t>) -> Node<'t> {
+    while let Some(p) = node.parent() {
+        if !lang.rules.wrappers.contains(&p.kind()) {
+            break;
+        }
+        let mut c = p.walk();
+        if p.named_children(&mut c)
+            .filter(|c| c.kind() == node.kind())
+            .count()
+            > 1
+        {
+            break;
+        }
+        node = p;
+    }
+    node
+}
+
+/// Whether only blanks precede `at` on its line.
+fn starts_line(source: &[u8], at: usize) -> bool {
+    source[..at]
+        .iter()
+        .rev()
+        .take_while(|&&b| b != b'\n')
+        .all(|&b| b == b' ' || b == b'\t')
 }
 
 fn symbol_name(bytes: &[u8]) -> String {
@@ -412,7 +570,7 @@ pub fn references_with(
         if node.byte_range().len() != want.len()
             || !lang.rules.identifier_kinds.contains(&node.kind())
             || &source[node.byte_range()] != want
-            || !(lang.rules.is_reference)(node)
+            || !lang.rules.is_reference.is_none_or(|f| f(node))
         {
             return;
         }
@@ -432,7 +590,10 @@ pub fn references_with(
             context: if def {
                 RefContext::Definition
             } else {
-                (lang.rules.ref_context)(node)
+                match lang.rules.ref_context {
+                    Some(f) => f(node),
+                    None => ref_context(node),
+                }
             },
             is_definition: def,
             enclosing: enclosing.map(|s| s.qualified_name.clone()),
@@ -455,6 +616,49 @@ pub fn references_with(
         },
     );
     out
+}
+
+/// How an identifier is used, by the shared node-kind conventions of tree-sitter grammars:
+/// inside an import/use/include; the callee (`function` field) of a call; a member, field or
+/// attribute access; a keyword argument.
+pub fn ref_context(node: Node) -> RefContext {
+    let mut n = node;
+    while let Some(p) = n.parent() {
+        let k = p.kind();
+        if k.contains("import") || k.starts_with("use_") || k == "using_directive" {
+            return RefContext::Import;
+        }
+        if k.contains("call") || k.contains("invocation") {
+            let callee = p
+                .child_by_field_name("function")
+                .or_else(|| p.child_by_field_name("method"))
+                .or_else(|| p.child_by_field_name("name"));
+            return if callee == Some(n) {
+                RefContext::Call
+            } else {
+                RefContext::Identifier
+            };
+        }
+        if k.contains("member") || k.contains("field_expression") || k.contains("selector") {
+            let prop = p
+                .child_by_field_name("property")
+                .or_else(|| p.child_by_field_name("field"))
+                .or_else(|| p.child_by_field_name("name"));
+            if prop != Some(n) {
+                break;
+            }
+            n = p;
+            continue;
+        }
+        if k.contains("qualified") || k.contains("scoped") {
+            return RefContext::Path;
+        }
+        break;
+    }
+    if n != node {
+        return RefContext::Attribute;
+    }
+    RefContext::Identifier
 }
 
 /// The last segment of a possibly qualified name (`a::b::c` → `c`, `A.b` → `b`).

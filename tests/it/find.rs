@@ -16,6 +16,8 @@ struct SymbolMatch {
     qualified_name: String,
     kind: String,
     parent: Option<String>,
+    #[serde(default)]
+    impl_of: Option<String>,
     language: String,
     signature: String,
     symbol_id: String,

@@ -1,0 +1,18 @@
+; JavaScript symbols, tree-sitter tags style: the item @definition.KIND, its name @name.
+(function_declaration name: (identifier) @name) @definition.function
+(generator_function_declaration name: (identifier) @name) @definition.function
+(class_declaration name: (identifier) @name) @definition.class
+(method_definition name: [(property_identifier) (private_property_identifier)] @name) @definition.method
+(field_definition property: [(property_identifier) (private_property_identifier)] @name) @definition.field
+
+; `const f = () => {…}` and `const f = function () {…}` anywhere; other top-level `const`s.
+(lexical_declaration
+  (variable_declarator
+    name: (identifier) @name
+    value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
+(variable_declaration
+  (variable_declarator
+    name: (identifier) @name
+    value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
+(program (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name)) @definition.constant)
+(program (export_statement (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name)) @definition.constant))
