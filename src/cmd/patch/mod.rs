@@ -218,7 +218,8 @@ pub fn plan(opts: &PatchOptions) -> Result<Planned, Error> {
             ))
         }
     };
-    let python = language.name == "python";
+    // Bodies that are indented suites without braces (Python; Ruby's `def … end`).
+    let python = matches!(language.name, "python" | "ruby");
     let edit = actions::edit_for(&opts.action, &src, &syms, i, &text, python)?;
     let span_before = match opts.action {
         Action::Body => s.body_span.clone().unwrap_or_else(|| s.span.clone()),
