@@ -191,7 +191,10 @@ pub fn compile(src: &str, langs: &[&'static Language]) -> Result<Vec<Compiled>> 
                     .and_then(|roots| l.cut_for_roots(&roots.concat()));
                 ok.push(Compiled {
                     lang: l,
+                    // ERROR and MISSING are no node kinds of the grammar's tables: the query
+                    // engine finds them.
                     bare: literals::bare_kinds(src, n)
+                        .filter(|b| b.iter().all(|(k, _)| !l.kind_ids(k).is_empty()))
                         .map(|b| Bare::new(l, b, prefilter.is_none())),
                     prefilter,
                     cut,

@@ -421,3 +421,33 @@ fn bare_kind_walk_agrees_with_the_query_engine() {
     assert!(bare.len() > 20);
     assert_eq!(bare, engine);
 }
+
+#[test]
+fn error_nodes_are_found_and_multi_word_tokens_do_not_skip_files() {
+    let t = TestEnv::new();
+    t.write("bad.py", "def ok():\n    pass\n\nx = [1, 2\ny = 3\n");
+    t.write(
+        "spaced.py",
+        "if a is  not b:\n    pass\nif c not\tin d:\n    pass\n",
+    );
+    let (v, code) = t.json(&["ast", "--json", "(ERROR) @e", "bad.py"]);
+    assert_eq!(code, 0, "{v}");
+    assert!(!matches(&v).is_empty(), "{v}");
+    // `"is not"` is two tokens: `is  not` (two blanks) matches too, as does `not\tin`.
+    let (v, code) = t.json(&[
+        "ast",
+        "--json",
+        "(comparison_operator \"is not\") @c",
+        "spaced.py",
+    ]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(matches(&v).len(), 1, "{v}");
+    let (v, code) = t.json(&[
+        "ast",
+        "--json",
+        "(comparison_operator \"not in\") @c",
+        "spaced.py",
+    ]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(matches(&v).len(), 1, "{v}");
+}
