@@ -155,7 +155,8 @@ pub enum Doc {
 pub struct Walk {
     /// Whether a node is a symbol definition, and its name node before `name_node`: the same
     /// answer the language's `symbol_query` gives, by a plain tree walk.
-    pub symbol_node: for<'t> fn(Node<'t>) -> Option<(SymbolKind, Node<'t>)>,
+    /// (Several names for one node: Python's `a = b = 1`.)
+    pub symbol_node: for<'t> fn(Node<'t>, &mut Vec<(SymbolKind, Node<'t>)>),
     /// Keywords that every symbol definition holds, but for those under `keywordless_parents`
     /// (`fn`, `struct`…; `def`, `class`): the walk enters only the subtrees that hold one.
     pub definition_words: &'static [&'static str],
@@ -356,19 +357,17 @@ impl Language {
                 .walk
                 .as_ref()
                 .map_or(&[][..], |w| w.keywordless_parents);
+            // Several entries for one kind add up.
             for (kind, parent) in parents {
-                let parents = match parent {
-                    None => vec![true; count],
-                    Some(p) => {
-                        let mut v = vec![false; count];
-                        self.kind_ids(p)
-                            .into_iter()
-                            .for_each(|id| v[id as usize] = true);
-                        v
-                    }
-                };
                 for id in self.kind_ids(kind) {
-                    table[id as usize] = Some(parents.clone());
+                    let v = table[id as usize].get_or_insert_with(|| vec![false; count]);
+                    match parent {
+                        None => v.iter_mut().for_each(|b| *b = true),
+                        Some(p) => self
+                            .kind_ids(p)
+                            .into_iter()
+                            .for_each(|pid| v[pid as usize] = true),
+                    }
                 }
             }
             table

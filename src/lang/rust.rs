@@ -55,7 +55,7 @@ pub static RUST: Language = Language {
         ],
         root_kind: "source_file",
         walk: Some(Walk {
-            symbol_node,
+            symbol_node: |node, out| out.extend(symbol_node(node)),
             definition_words: &[
                 "fn",
                 "struct",

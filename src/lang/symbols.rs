@@ -219,8 +219,10 @@ fn collect_raw<'t>(
         return;
     };
     let rule = walk.symbol_node;
+    let mut found = Vec::new();
     let mut push = |node: Node<'t>| {
-        if let Some((kind, name)) = rule(node) {
+        rule(node, &mut found);
+        for (kind, name) in found.drain(..) {
             raw.push((kind, node, name_node(lang, kind, name)));
         }
     };
@@ -247,7 +249,7 @@ fn collect_raw<'t>(
     }
 }
 
-type SymbolNode = for<'t> fn(Node<'t>) -> Option<(SymbolKind, Node<'t>)>;
+type SymbolNode = for<'t> fn(Node<'t>, &mut Vec<(SymbolKind, Node<'t>)>);
 
 fn collect_subtree<'t>(
     lang: &Language,
@@ -256,7 +258,9 @@ fn collect_subtree<'t>(
     r: &std::ops::Range<usize>,
     raw: &mut Vec<Raw<'t>>,
 ) {
-    if let Some((kind, name)) = rule(node) {
+    let mut found = Vec::new();
+    rule(node, &mut found);
+    for (kind, name) in found {
         raw.push((kind, node, name_node(lang, kind, name)));
     }
     let mut c = node.walk();
@@ -312,15 +316,27 @@ fn build(
     index: &LineIndex,
     mut raw: Vec<Raw>,
 ) -> Vec<Symbol> {
-    raw.sort_by_key(|(k, n, _)| (n.start_byte(), std::cmp::Reverse(n.end_byte()), *k));
-    raw.dedup_by(|a, b| a.1 == b.1);
+    // One node can define several names (`a = b = 1`); one name is defined once (the first
+    // kind in `SymbolKind` order wins when patterns overlap).
+    raw.sort_by_key(|(k, n, name)| {
+        (
+            n.start_byte(),
+            std::cmp::Reverse(n.end_byte()),
+            name.start_byte(),
+            *k,
+        )
+    });
+    raw.dedup_by(|a, b| a.1 == b.1 && a.2 == b.2);
 
     let mut out: Vec<Symbol> = Vec::with_capacity(raw.len());
     let mut stack: Vec<usize> = Vec::new();
     let mut seen: HashMap<(String, SymbolKind), usize> = HashMap::new();
     for (kind, node, name_node) in raw {
         while let Some(&top) = stack.last() {
-            if out[top].node_span.byte_end >= node.end_byte() {
+            let t = &out[top].node_span;
+            // Names of one node (`c, d = 2, 3`) are siblings.
+            let same = t.byte_start == node.start_byte() && t.byte_end == node.end_byte();
+            if t.byte_end >= node.end_byte() && !same {
                 break;
             }
             stack.pop();
@@ -897,6 +913,25 @@ mod walk_matches_query {
     #[test]
     fn on_python_edge_cases_and_the_standard_library() {
         let python = crate::lang::by_name("python").unwrap();
+        let src = b"a = b = c = 1\n(t, u) = 1, 2\nn += 1\nif X:\n    I = 1\nelif Y:\n    J = 1\nelse:\n    K = 1\ntry:\n    T = 1\nexcept E:\n    T2 = 1\nfinally:\n    F = 1\nwith w:\n    W1 = 1\nfor q in r:\n    Q = 1\nwhile 0:\n    if 1:\n        DEEP = 1\nclass Z:\n    if 1:\n        ZF = 1\n    zz = zy = 0\ndef g():\n    if 1:\n        local = 1\n    for i in x:\n        local2 = 2\n";
+        both(python, src, "more.py");
+        let tree = python.parse(src);
+        let names: Vec<(String, SymbolKind)> = symbols(python, src, &tree, "more.py")
+            .into_iter()
+            .map(|s| (s.qualified_name, s.kind))
+            .collect();
+        let want = |n: &str, k| assert!(names.contains(&(n.to_string(), k)), "{n}: {names:?}");
+        for n in [
+            "a", "b", "c", "t", "u", "n", "I", "J", "K", "T", "T2", "F", "W1", "Q",
+        ] {
+            want(n, SymbolKind::Constant);
+        }
+        for n in ["Z.ZF", "Z.zz", "Z.zy"] {
+            want(n, SymbolKind::Field);
+        }
+        assert!(names
+            .iter()
+            .all(|(n, _)| !n.contains("local") && n != "DEEP"));
         let src = b"X = 1\nA, B = 1, 2\nif True:\n    Y = 2\nclass C:\n    f = 1\n    g: int = 2\n    def m(self):\n        z = 3\n    class D:\n        h = 4\n@dec\ndef f():\n    pass\nasync def g():\n    W = 5\nx.y = 1\n";
         both(python, src, "edge.py");
         // Real code: a few standard-library modules, when python3 is there (it is in CI).
