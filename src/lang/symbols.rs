@@ -332,11 +332,12 @@ fn build(
     let mut stack: Vec<usize> = Vec::new();
     let mut seen: HashMap<(String, SymbolKind), usize> = HashMap::new();
     for (kind, node, name_node) in raw {
+        let end = definition_end(lang, node);
         while let Some(&top) = stack.last() {
             let t = &out[top].node_span;
             // Names of one node (`c, d = 2, 3`) are siblings.
-            let same = t.byte_start == node.start_byte() && t.byte_end == node.end_byte();
-            if t.byte_end >= node.end_byte() && !same {
+            let same = t.byte_start == node.start_byte() && t.byte_end == end;
+            if t.byte_end >= end && !same {
                 break;
             }
             stack.pop();
@@ -391,15 +392,36 @@ fn build(
             language: lang.name,
             signature: signature(&source[node.byte_range()]),
             symbol_id,
-            span: index.span(file_path, start..node.end_byte()),
+            span: index.span(file_path, start..end),
             name_span: index.span(file_path, name_node.byte_range()),
-            body_span: body.map(|b| index.span(file_path, b.byte_range())),
-            node_span: index.span(file_path, node.byte_range()),
+            body_span: body.map(|b| index.span(file_path, b.start_byte()..definition_end(lang, b))),
+            node_span: index.span(file_path, node.start_byte()..end),
             parent_index,
         });
         stack.push(out.len() - 1);
     }
     out
+}
+
+/// Where a definition (or body) ends: at its last token that is not a comment. Tree-sitter
+/// puts the comments that follow a Python suite's last statement inside the suite; they are
+/// not the definition's.
+fn definition_end(lang: &Language, node: Node) -> usize {
+    let mut n = node;
+    loop {
+        let mut last = None;
+        for i in (0..n.child_count()).rev() {
+            let c = n.child(i as u32).expect("index below child_count");
+            if !lang.rules.comments.contains(&c.kind()) {
+                last = Some(c);
+                break;
+            }
+        }
+        match last {
+            Some(c) if c.end_byte() > n.start_byte() => n = c,
+            _ => return n.end_byte(),
+        }
+    }
 }
 
 /// A `function` directly inside one of the language's `methods_in` kinds is a `method`.
@@ -736,6 +758,18 @@ mod tests {
             "@property\n    def x(self):\n        return 1"
         );
         assert_eq!(text(src, s[1].body_span.as_ref().unwrap()), "return 1");
+    }
+
+    #[test]
+    fn python_defs_end_at_their_last_statement_not_trailing_comments() {
+        let src = "class A:\n    def f(self):\n        x = 1\n        # trailing\n\n    # about g\n    def g(self):\n        pass\n        # end\n\n# module\ny = 2\n";
+        let s = syms("python", src);
+        let f = s.iter().find(|s| s.name == "f").unwrap();
+        assert_eq!(text(src, &f.span), "def f(self):\n        x = 1");
+        assert_eq!(text(src, f.body_span.as_ref().unwrap()), "x = 1");
+        let a = s.iter().find(|s| s.name == "A").unwrap();
+        assert!(text(src, &a.span).ends_with("pass"));
+        assert_eq!(a.span.end_line, 8);
     }
 
     #[test]
