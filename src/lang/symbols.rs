@@ -411,7 +411,7 @@ fn definition_end(lang: &Language, node: Node) -> usize {
     loop {
         let mut last = None;
         for i in (0..n.child_count()).rev() {
-            let c = n.child(i as u32).expect("index below child_count");
+            let c = n.child(i).expect("index below child_count");
             if !lang.rules.comments.contains(&c.kind()) {
                 last = Some(c);
                 break;
