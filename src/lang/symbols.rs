@@ -156,9 +156,68 @@ pub fn symbols_with_index(
     file_path: &str,
     index: &LineIndex,
 ) -> Vec<Symbol> {
+    if let Some(syms) = symbols_of_items(lang, source, tree, file_path, index) {
+        return syms;
+    }
     let mut raw = Vec::new();
     collect_raw(lang, source, tree, None, &mut raw);
     build(lang, source, file_path, index, raw)
+}
+
+/// The rule for files with syntax errors, so that results never depend on how much of a file
+/// was parsed: when the whole-file parse of a language with a region scanner has an error,
+/// each top-level item is read from a parse of its own, and the members of a container whose
+/// own parse has an error (and the container) from parses of each member with the container's
+/// head and tail —
+/// the trees a region parse around a name (`find NAME`, `patch`) reads. Error recovery in one
+/// item then never hides the definitions of another. `None`: the rule does not apply.
+fn symbols_of_items(
+    lang: &Language,
+    source: &[u8],
+    tree: &Tree,
+    file_path: &str,
+    index: &LineIndex,
+) -> Option<Vec<Symbol>> {
+    let scan = lang.rules.regions?;
+    let whole = matches!(tree.included_ranges().as_slice(),
+        [r] if r.start_byte == 0 && r.end_byte >= source.len());
+    if !tree.root_node().has_error() || !whole {
+        return None;
+    }
+    let regions = scan(source);
+    // Trees, each with the ranges whose definitions are read from it.
+    let mut parts: Vec<(Tree, Vec<std::ops::Range<usize>>)> = Vec::new();
+    for item in &regions.items {
+        let t = lang.parse_ranges(source, index, std::slice::from_ref(&item.range));
+        match &item.body {
+            Some(b) if t.root_node().has_error() => {
+                // Each member from a parse of its own with the container's head and tail; the
+                // container from the last one's, where it spans from its head to its end.
+                let last = b.members.len() - 1;
+                for (i, m) in b.members.iter().enumerate() {
+                    let ranges = [b.head.clone(), m.clone(), b.tail.clone()];
+                    let ranges: Vec<_> = ranges.into_iter().filter(|r| !r.is_empty()).collect();
+                    let mut keep = vec![m.clone()];
+                    if i == last {
+                        keep.push(b.head.clone());
+                    }
+                    parts.push((lang.parse_ranges(source, index, &ranges), keep));
+                }
+            }
+            _ => parts.push((t, vec![item.range.clone()])),
+        }
+    }
+    let mut raw = Vec::new();
+    for (t, keep) in &parts {
+        let from = raw.len();
+        collect_raw(lang, source, t, None, &mut raw);
+        let mut k = 0;
+        raw.retain(|(_, n, _)| {
+            k += 1;
+            k <= from || keep.iter().any(|r| r.contains(&n.start_byte()))
+        });
+    }
+    Some(build(lang, source, file_path, index, raw))
 }
 
 /// [`symbols_with_index`] over the trees of consecutive parts of a file (see
@@ -188,11 +247,22 @@ pub fn symbols_around(
     file_path: &str,
     ranges: &[std::ops::Range<usize>],
 ) -> Vec<Symbol> {
+    let index = LineIndex::new(source);
+    if let Some(all) = symbols_of_items(lang, source, tree, file_path, &index) {
+        return all
+            .into_iter()
+            .filter(|s| {
+                ranges
+                    .iter()
+                    .any(|r| s.node_span.byte_start <= r.end && r.start <= s.node_span.byte_end)
+            })
+            .collect();
+    }
     let mut raw = Vec::new();
     for r in ranges {
         collect_raw(lang, source, tree, Some(r.clone()), &mut raw);
     }
-    build(lang, source, file_path, &LineIndex::new(source), raw)
+    build(lang, source, file_path, &index, raw)
 }
 
 type Raw<'t> = (SymbolKind, Node<'t>, Node<'t>);
@@ -210,7 +280,7 @@ fn collect_raw<'t>(
         let from = raw.len();
         collect_raw_query(lang, source, tree, raw);
         if let Some(r) = range {
-            let mut k = from;
+            let mut k = 0;
             raw.retain(|(_, n, _)| {
                 k += 1;
                 k <= from || (n.start_byte() <= r.end && r.start <= n.end_byte())
@@ -803,6 +873,52 @@ mod tests {
         assert!(refs.iter().all(|r| &src[r.span.range()] == "inc"));
         assert_eq!(refs[1].enclosing.as_deref(), Some("f"));
         assert!(refs[4].is_definition);
+    }
+}
+
+#[cfg(test)]
+mod error_rule_tests {
+    use super::*;
+    use crate::lang::regions::Cut;
+
+    /// Files with syntax errors: what a region parse around each name finds is what the
+    /// whole-file path finds (one rule, both paths).
+    #[test]
+    fn region_and_whole_file_agree_on_files_with_errors() {
+        let cases: [(&str, &[u8], &[&str]); 3] = [
+            (
+                "rust",
+                b"fn a() {}\n\nfn b( {}\n\nfn c() {}\n\nimpl X {\n    fn m1(&self) { let = ; }\n\n    fn m2(&self) {}\n}\n\nstruct S;\n",
+                &["a", "c", "m2", "S"],
+            ),
+            (
+                "python",
+                b"def a():\n    pass\n\ndef b(:\n    pass\n\nclass K:\n    def m1(self):\n        x = (\n\n    def m2(self):\n        pass\n\ny = 1\n",
+                &["a", "m2", "y"],
+            ),
+            (
+                "python",
+                b"def a():\n    pass\n\nclass K:\n    def m1(self)\n        pass\n\n    def m2(self):\n        pass\n\ndef c():\n    pass\n",
+                &["a", "m2", "c"],
+            ),
+        ];
+        for (lang, src, names) in cases {
+            let l = crate::lang::by_name(lang).unwrap();
+            let index = LineIndex::new(src);
+            let whole = l.parse(src);
+            assert!(whole.root_node().has_error());
+            let all = symbols_with_index(l, src, &whole, "f", &index);
+            let key = |s: &Symbol| (s.qualified_name.clone(), s.kind, s.span.clone(), s.depth);
+            for name in names {
+                let hits: Vec<_> = crate::lang::word_hits(src, &[name]);
+                let p = l.parse_around(src, &index, &hits, Cut::Members);
+                let near = symbols_with_index(l, src, &p.tree, "f", &index);
+                let a: Vec<_> = all.iter().filter(|s| s.name == *name).map(key).collect();
+                let b: Vec<_> = near.iter().filter(|s| s.name == *name).map(key).collect();
+                assert_eq!(a.len(), 1, "{lang} {name}: {all:?}");
+                assert_eq!(a, b, "{lang} {name}: whole and region paths disagree");
+            }
+        }
     }
 }
 
