@@ -14,7 +14,7 @@ pub static RUST: Language = Language {
     file_names: &[],
     shebangs: &[],
     grammar: || tree_sitter_rust::LANGUAGE.into(),
-    symbol_query: SYMBOLS,
+    symbol_query: include_str!("queries/rust.scm"),
     kinds: &[
         K::Function,
         K::Method,
@@ -88,25 +88,7 @@ pub static RUST: Language = Language {
     cache: Cache::new(),
 };
 
-const SYMBOLS: &str = r#"
-(function_item name: (identifier) @name) @function
-(function_signature_item name: (identifier) @name) @function
-(struct_item name: (type_identifier) @name) @struct
-(union_item name: (type_identifier) @name) @union
-(enum_item name: (type_identifier) @name) @enum
-(enum_variant name: (identifier) @name) @variant
-(trait_item name: (type_identifier) @name) @trait
-(impl_item type: (_) @name) @impl
-(type_item name: (type_identifier) @name) @type
-(associated_type name: (type_identifier) @name) @type
-(const_item name: (identifier) @name) @const
-(static_item name: (identifier) @name) @static
-(mod_item name: (identifier) @name) @module
-(macro_definition name: (identifier) @name) @macro
-(field_declaration name: (field_identifier) @name) @field
-"#;
-
-/// The walk twin of `SYMBOLS`: `(KIND FIELD: (NAME_TYPE) @name) @kind`, pattern by pattern.
+/// The walk twin of `queries/rust.scm`: `(KIND FIELD: (NAME_TYPE) @name) @kind`, pattern by pattern.
 fn symbol_node(node: Node) -> Option<(K, Node)> {
     let (kind, field, name_type) = match node.kind() {
         "function_item" | "function_signature_item" => (K::Function, "name", "identifier"),

@@ -688,3 +688,31 @@ fn every_language_finds_outlines_queries_and_patches_through_the_binary() {
         assert_eq!(left.len() + 1, have.len(), "{}: {left:?}", case.fixture);
     }
 }
+
+#[test]
+fn trait_impl_methods_say_their_trait_and_parent_selects_by_it() {
+    let t = TestEnv::new();
+    t.write(
+        "src/e.rs",
+        "use std::fmt;\npub struct Error;\n\nimpl fmt::Display for Error {\n    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result { Ok(()) }\n}\n\nimpl fmt::Debug for Error {\n    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result { Ok(()) }\n}\n\nimpl Error {\n    fn new() -> Self { Error }\n}\n",
+    );
+    let (ms, _) = find(&t, &["fmt", "src", "--parent", "Display"]);
+    assert_eq!(ms.len(), 1);
+    assert_eq!(ms[0].parent.as_deref(), Some("Error"));
+    assert_eq!(ms[0].impl_of.as_deref(), Some("Display"));
+    assert_eq!(ms[0].qualified_name, "Error::fmt");
+    let (ms, _) = find(&t, &["fmt", "src", "--parent", "Error"]);
+    assert_eq!(ms.len(), 2);
+    let (ms, _) = find(&t, &["new", "src"]);
+    assert_eq!(ms[0].impl_of, None);
+    // The ambiguity error names each candidate's trait.
+    let (v, _) = t.patch(&["--file", "src/e.rs", "--symbol", "fmt", "--delete"]);
+    let notes: Vec<String> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["message"].as_str().unwrap().to_string())
+        .collect();
+    assert!(notes.iter().any(|n| n.contains("(impl Display)")), "{v}");
+    assert!(notes.iter().any(|n| n.contains("(impl Debug)")), "{v}");
+}

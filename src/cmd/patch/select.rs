@@ -133,11 +133,15 @@ fn ambiguous(symbols: &[Symbol], found: &[usize], sel: &Selector, file: &str) ->
             let mut d = Error::new(
                 Code::PatchAmbiguous,
                 format!(
-                    "candidate: {}{}",
+                    "candidate: {}{}{}",
                     describe(s),
                     s.parent
                         .as_deref()
                         .map(|p| format!(" in `{p}`"))
+                        .unwrap_or_default(),
+                    s.impl_of
+                        .as_deref()
+                        .map(|t| format!(" (impl {t})"))
                         .unwrap_or_default()
                 ),
                 format!("pass {flag} to pick this one"),
