@@ -201,12 +201,17 @@ pub fn compile(src: &str, langs: &[&'static Language]) -> Result<Vec<Compiled>> 
                     query,
                 })
             }
-            Err(e) => errs.push(query_error(l, src, &e)),
+            Err(e) => errs.push((l, e)),
         }
     }
     if !ok.is_empty() {
         return Ok(ok);
     }
+    // Explained only when no language takes the query (suggestions cost a scan of the grammars).
+    let mut errs: Vec<Error> = errs
+        .into_iter()
+        .map(|(l, e)| query_error(l, src, &e))
+        .collect();
     if errs.len() == 1 {
         return Err(errs.pop().unwrap());
     }

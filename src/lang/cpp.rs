@@ -46,7 +46,7 @@ pub static CPP: Language = Language {
         root_kind: "translation_unit",
         walk: None,
         regions: None,
-        name_node: None,
+        name_node: Some(|_, n| innermost(n)),
         body: None,
         is_reference: None,
         ref_context: None,
@@ -59,13 +59,26 @@ pub static CPP: Language = Language {
 };
 
 /// `double geom::Shape::area()` defined outside its class: the scope (`geom::Shape`).
-fn scope(node: Node) -> Option<Node> {
+fn scope(node: Node, source: &[u8]) -> Option<String> {
     let mut d = node.child_by_field_name("declarator")?;
     while d.kind() != "function_declarator" {
         d = d.child_by_field_name("declarator")?;
     }
     let q = d.child_by_field_name("declarator")?;
-    (q.kind() == "qualified_identifier")
-        .then(|| q.child_by_field_name("scope"))
-        .flatten()
+    let name = innermost(q);
+    (name != q).then(|| {
+        let text = String::from_utf8_lossy(&source[q.start_byte()..name.start_byte()]);
+        text.trim_end().trim_end_matches("::").trim().to_string()
+    })
+}
+
+/// The last name of `a::b::f` (the node itself when not qualified).
+fn innermost(mut n: Node) -> Node {
+    while n.kind() == "qualified_identifier" {
+        match n.child_by_field_name("name") {
+            Some(c) => n = c,
+            None => break,
+        }
+    }
+    n
 }

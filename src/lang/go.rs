@@ -65,7 +65,7 @@ pub static GO: Language = Language {
 
 /// `func (s *Store) Get()`: the receiver's type name (`Store`), through pointers and type
 /// arguments.
-fn receiver_type(node: Node) -> Option<Node> {
+fn receiver_type(node: Node, source: &[u8]) -> Option<String> {
     let receiver = node.child_by_field_name("receiver")?;
     let mut c = receiver.walk();
     let param = receiver
@@ -76,7 +76,9 @@ fn receiver_type(node: Node) -> Option<Node> {
         match t.kind() {
             "pointer_type" => t = t.named_child(0)?,
             "generic_type" => t = t.child_by_field_name("type")?,
-            "type_identifier" => return Some(t),
+            "type_identifier" => {
+                return Some(String::from_utf8_lossy(&source[t.byte_range()]).into())
+            }
             _ => return None,
         }
     }

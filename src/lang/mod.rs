@@ -133,8 +133,11 @@ pub struct Rules {
     pub ref_context: Option<fn(Node) -> RefContext>,
     /// The type a definition outside any symbol belongs to (a Go method's receiver type, C++'s
     /// `void Shape::draw()`): its `parent`.
-    pub owner: Option<for<'t> fn(Node<'t>) -> Option<Node<'t>>>,
+    pub owner: Option<Owner>,
 }
+
+/// The name of the type a definition outside any symbol belongs to, from its node and the source.
+pub type Owner = fn(Node, &[u8]) -> Option<String>;
 
 /// Which comments before a definition document it.
 #[derive(Clone, Copy)]

@@ -179,9 +179,12 @@ fn symbols_of_items(
     index: &LineIndex,
 ) -> Option<Vec<Symbol>> {
     let scan = lang.rules.regions?;
+    if !tree.root_node().has_error() {
+        return None;
+    }
     let whole = matches!(tree.included_ranges().as_slice(),
         [r] if r.start_byte == 0 && r.end_byte >= source.len());
-    if !tree.root_node().has_error() || !whole {
+    if !whole {
         return None;
     }
     let regions = scan(source);
@@ -418,7 +421,7 @@ fn build(
         let name = symbol_name(&source[name_node.byte_range()]);
         // A definition outside its type (Go method, C++ `A::f`) names it as its owner.
         let owner = match (parent, lang.rules.owner) {
-            (None, Some(f)) => f(node).map(|o| symbol_name(&source[o.byte_range()])),
+            (None, Some(f)) => f(node, source),
             _ => None,
         };
         let qualified_name = match (parent, &owner) {
@@ -840,6 +843,47 @@ mod tests {
         let a = s.iter().find(|s| s.name == "A").unwrap();
         assert!(text(src, &a.span).ends_with("pass"));
         assert_eq!(a.span.end_line, 8);
+    }
+
+    #[test]
+    fn docs_decorators_and_wrappers_attach_per_language() {
+        // (language, source, symbol, where its span starts)
+        let cases = [
+            ("javascript", "// plain\n\n/** Doc. */\nexport function f() {}\n", "f", "/** Doc. */"),
+            ("javascript", "/** Far. */\n\nfunction f() {}\n", "f", "function f"),
+            ("javascript", "// not a doc\nfunction f() {}\n", "f", "function f"),
+            ("typescript", "/** Doc. */\n@dec\nexport class A {}\n", "A", "/** Doc. */"),
+            ("go", "// A is a.\n// More.\nfunc A() {}\n", "A", "// A is a."),
+            ("go", "// Unrelated.\n\nfunc A() {}\n", "A", "func A"),
+            ("java", "class C {\n    /** Doc. */\n    @Override\n    public String toString() { return \"\"; }\n}\n", "toString", "/** Doc. */"),
+            ("csharp", "class C {\n    /// <summary>Doc.</summary>\n    [Obsolete]\n    void M() {}\n}\n", "M", "/// <summary>"),
+            ("cpp", "// Box.\ntemplate <typename T>\nclass Box {};\n", "Box", "// Box."),
+            ("c", "int x; // trailing\nint f(void) { return 0; }\n", "f", "int f"),
+            ("ruby", "# Doc.\ndef f\nend\n", "f", "# Doc."),
+            ("php", "<?php\n/** Doc. */\n#[Attr]\nfunction f() {}\n", "f", "/** Doc. */"),
+            ("bash", "# Doc.\nf() { :; }\n", "f", "# Doc."),
+        ];
+        for (lang, src, name, start) in cases {
+            let s = syms(lang, src);
+            let s = s
+                .iter()
+                .find(|s| s.name == name)
+                .unwrap_or_else(|| panic!("{lang}: {name}"));
+            assert!(
+                text(src, &s.span).starts_with(start),
+                "{lang}: {:?}",
+                text(src, &s.span)
+            );
+        }
+        // Go: a method's parent is its receiver type; C++: the class of an out-of-line definition.
+        let s = syms("go", "package p\nfunc (s *Store[T]) Get() {}\n");
+        assert_eq!(
+            (s[0].qualified_name.as_str(), s[0].parent.as_deref()),
+            ("Store.Get", Some("Store"))
+        );
+        let s = syms("cpp", "void geom::Shape::draw() {}\n");
+        assert_eq!(s[0].qualified_name, "geom::Shape::draw");
+        assert_eq!(s[0].parent.as_deref(), Some("Shape"));
     }
 
     #[test]
