@@ -677,8 +677,11 @@ mod tests {
             let q = l.symbol_query();
             for name in q.capture_names() {
                 assert!(
-                    *name == "name" || *name == "doc" || SymbolKind::from_capture(name).is_some(),
-                    "{}: capture @{name} is neither @name nor a kind",
+                    *name == "name"
+                        || *name == "doc"
+                        || name.starts_with('_')
+                        || SymbolKind::from_capture(name).is_some(),
+                    "{}: capture @{name} is neither @name, @doc, an @_auxiliary nor a kind",
                     l.name
                 );
             }

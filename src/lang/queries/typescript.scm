@@ -12,6 +12,7 @@
 (module name: [(identifier) (nested_identifier)] @name) @definition.module
 (method_definition name: [(property_identifier) (private_property_identifier)] @name) @definition.method
 (interface_body (method_signature name: [(property_identifier) (private_property_identifier)] @name) @definition.method)
+(class_body (method_signature name: [(property_identifier) (private_property_identifier)] @name) @definition.method)
 (abstract_method_signature name: [(property_identifier) (private_property_identifier)] @name) @definition.method
 (public_field_definition name: [(property_identifier) (private_property_identifier)] @name) @definition.field
 (interface_body (property_signature name: [(property_identifier) (private_property_identifier)] @name) @definition.field)
@@ -27,3 +28,12 @@
     value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
 (program (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name)) @definition.constant)
 (program (export_statement (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name)) @definition.constant))
+
+; ES5 classes: `Foo.prototype.bar = function () {…}`.
+(expression_statement
+  (assignment_expression
+    left: (member_expression
+      object: (member_expression property: (property_identifier) @_prototype)
+      property: (property_identifier) @name)
+    right: [(function_expression) (arrow_function)])
+  (#eq? @_prototype "prototype")) @definition.method
