@@ -280,15 +280,9 @@ fn collect_raw<'t>(
     raw: &mut Vec<Raw<'t>>,
 ) {
     let Some(walk) = &lang.rules.walk else {
-        let from = raw.len();
-        collect_raw_query(lang, source, tree, raw);
-        if let Some(r) = range {
-            let mut k = 0;
-            raw.retain(|(_, n, _)| {
-                k += 1;
-                k <= from || (n.start_byte() <= r.end && r.start <= n.end_byte())
-            });
-        }
+        // A ranged query cursor yields the matches whose nodes intersect the range: the
+        // definitions holding it and their ancestors.
+        collect_raw_query(lang, source, tree, range, raw);
         return;
     };
     let rule = walk.symbol_node;
@@ -355,7 +349,13 @@ fn name_node<'t>(lang: &Language, kind: SymbolKind, name: Node<'t>) -> Node<'t> 
 /// The raw list through the language's symbol query: the specification a hand-written walk
 /// follows (tests compare the two). A pattern captures the item as `@definition.KIND` (or
 /// `@KIND`) and its name as `@name`.
-fn collect_raw_query<'t>(lang: &Language, source: &[u8], tree: &'t Tree, raw: &mut Vec<Raw<'t>>) {
+fn collect_raw_query<'t>(
+    lang: &Language,
+    source: &[u8],
+    tree: &'t Tree,
+    range: Option<std::ops::Range<usize>>,
+    raw: &mut Vec<Raw<'t>>,
+) {
     let query = lang.symbol_query();
     let kinds: Vec<Option<SymbolKind>> = query
         .capture_names()
@@ -364,6 +364,9 @@ fn collect_raw_query<'t>(lang: &Language, source: &[u8], tree: &'t Tree, raw: &m
         .collect();
     let name_index = query.capture_index_for_name("name");
     let mut cursor = QueryCursor::new();
+    if let Some(r) = range {
+        cursor.set_byte_range(r);
+    }
     let mut it = cursor.matches(query, tree.root_node(), source);
     while let Some(m) = it.next() {
         let mut item = None;
@@ -970,6 +973,34 @@ mod error_rule_tests {
 mod around_tests {
     use super::*;
 
+    /// In every language's fixture, the definitions named N that `symbols_around` N's
+    /// occurrences finds are those of the whole file (qualified names, spans, ids).
+    #[test]
+    fn symbols_around_a_name_are_the_files_in_every_language() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        for l in crate::lang::ALL {
+            let src = std::fs::read(dir.join(l.fixture)).unwrap();
+            let tree = l.parse(&src);
+            let all = symbols(l, &src, &tree, "f");
+            let key = |s: &Symbol| {
+                (
+                    s.qualified_name.clone(),
+                    s.span.clone(),
+                    s.symbol_id.clone(),
+                )
+            };
+            for name in all.iter().map(|s| s.name.clone()) {
+                let hits: Vec<_> = memchr::memmem::find_iter(&src, name.as_bytes())
+                    .map(|i| i..i + name.len())
+                    .collect();
+                let near = symbols_around(l, &src, &tree, "f", &hits);
+                let a: Vec<_> = all.iter().filter(|s| s.name == name).map(key).collect();
+                let b: Vec<_> = near.iter().filter(|s| s.name == name).map(key).collect();
+                assert_eq!(a, b, "{}: {name}", l.name);
+            }
+        }
+    }
+
     #[test]
     fn symbols_around_equals_the_matching_subset_of_symbols() {
         let rust = crate::lang::by_name("rust").unwrap();
@@ -1014,7 +1045,7 @@ mod walk_matches_query {
         let mut walked = Vec::new();
         collect_raw(lang, src, &tree, None, &mut walked);
         let mut queried = Vec::new();
-        collect_raw_query(lang, src, &tree, &mut queried);
+        collect_raw_query(lang, src, &tree, None, &mut queried);
         let key = |s: &Symbol| {
             (
                 s.qualified_name.clone(),
@@ -1077,7 +1108,7 @@ mod walk_matches_query {
             let mut raw = Vec::new();
             collect_raw(l, &src, &tree, None, &mut raw);
             let mut queried = Vec::new();
-            collect_raw_query(l, &src, &tree, &mut queried);
+            collect_raw_query(l, &src, &tree, None, &mut queried);
             let key = |r: &Raw| {
                 (
                     r.0,
