@@ -679,6 +679,39 @@ fn every_language_finds_outlines_queries_and_patches_through_the_binary() {
             case.fixture
         );
         assert_eq!(t.read(&file), patched, "{}", case.fixture);
+        // The same file with a BOM and CRLF line endings: found the same, round trip exact.
+        let crlf_file = format!("src/crlf.{}", case.fixture.rsplit('.').next().unwrap());
+        let mut crlf = b"\xEF\xBB\xBF".to_vec();
+        crlf.extend(
+            String::from_utf8(src.clone())
+                .unwrap()
+                .replace('\n', "\r\n")
+                .bytes(),
+        );
+        t.write(&crlf_file, &crlf);
+        let (ms2, _) = find(&t, &["--outline", &crlf_file]);
+        let mut have2 = Vec::new();
+        flat(&ms2, &mut have2);
+        assert_eq!(have2, have, "{}: CRLF/BOM outline", case.fixture);
+        let (found2, _) = find(&t, &[case.symbol, &crlf_file]);
+        let body2 = text(&t, found2[0].body_span.as_ref().unwrap());
+        let (v, code) = t.patch(&[
+            "--file",
+            &crlf_file,
+            "--symbol",
+            case.symbol,
+            "--body",
+            "--with-text",
+            &body2,
+        ]);
+        assert_eq!(code, 0, "{}: {v}", case.fixture);
+        assert_eq!(
+            t.read(&crlf_file),
+            crlf,
+            "{}: CRLF own body changed the file",
+            case.fixture
+        );
+        std::fs::remove_file(t.path().join(&crlf_file)).unwrap();
         // Delete the symbol: it is gone, the rest still parses.
         let (v, code) = t.patch(&["--file", &file, "--symbol", case.symbol, "--delete"]);
         assert_eq!(code, 0, "{}: {v}", case.fixture);
