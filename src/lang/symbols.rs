@@ -736,12 +736,20 @@ pub fn references_with(
 /// inside an import/use/include; the callee (`function` field) of a call; a member, field or
 /// attribute access; a keyword argument.
 pub fn ref_context(node: Node) -> RefContext {
+    let is_import =
+        |k: &str| k.contains("import") || k.starts_with("use_") || k == "using_directive";
+    // Imports hold names a few levels down (`import a.b.inc;`).
+    let mut up = node.parent();
+    for _ in 0..6 {
+        match up {
+            Some(p) if is_import(p.kind()) => return RefContext::Import,
+            Some(p) => up = p.parent(),
+            None => break,
+        }
+    }
     let mut n = node;
     while let Some(p) = n.parent() {
         let k = p.kind();
-        if k.contains("import") || k.starts_with("use_") || k == "using_directive" {
-            return RefContext::Import;
-        }
         if k.contains("call") || k.contains("invocation") {
             let callee = p
                 .child_by_field_name("function")
@@ -749,11 +757,17 @@ pub fn ref_context(node: Node) -> RefContext {
                 .or_else(|| p.child_by_field_name("name"));
             return if callee == Some(n) {
                 RefContext::Call
+            } else if n != node {
+                RefContext::Attribute
             } else {
                 RefContext::Identifier
             };
         }
-        if k.contains("member") || k.contains("field_expression") || k.contains("selector") {
+        if k.contains("member")
+            || k.contains("field_expression")
+            || k == "field_access"
+            || k.contains("selector")
+        {
             let prop = p
                 .child_by_field_name("property")
                 .or_else(|| p.child_by_field_name("field"))
@@ -965,6 +979,61 @@ mod error_rule_tests {
                 assert_eq!(a.len(), 1, "{lang} {name}: {all:?}");
                 assert_eq!(a, b, "{lang} {name}: whole and region paths disagree");
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod ref_context_tests {
+    use super::*;
+
+    /// The shared rule: calls, member accesses, imports and plain identifiers in grammars
+    /// without a rule of their own.
+    #[test]
+    fn shared_reference_contexts() {
+        let cases: [(&str, &str, &str, &[RefContext]); 3] = [
+            (
+                "java",
+                "import a.inc;\nclass C { int inc; void f(C o) { inc(); o.inc(); o.inc.x(); int y = inc; } }\n",
+                "inc",
+                &[
+                    RefContext::Import,
+                    RefContext::Definition,
+                    RefContext::Call,
+                    RefContext::Call,
+                    RefContext::Attribute,
+                    RefContext::Identifier,
+                ],
+            ),
+            (
+                "go",
+                "package p\nfunc f() { inc(); o.inc(); x := o.inc; _ = inc }\n",
+                "inc",
+                &[
+                    RefContext::Call,
+                    RefContext::Call,
+                    RefContext::Attribute,
+                    RefContext::Identifier,
+                ],
+            ),
+            (
+                "typescript",
+                "import { inc } from './a';\nfunction f(o: any) { inc(); o.inc(); return o.inc; }\n",
+                "inc",
+                &[
+                    RefContext::Import,
+                    RefContext::Call,
+                    RefContext::Call,
+                    RefContext::Attribute,
+                ],
+            ),
+        ];
+        for (lang, src, name, want) in cases {
+            let l = crate::lang::by_name(lang).unwrap();
+            let tree = l.parse(src.as_bytes());
+            let refs = references(l, src.as_bytes(), &tree, name, "f");
+            let got: Vec<RefContext> = refs.iter().map(|r| r.context).collect();
+            assert_eq!(got, want, "{lang}");
         }
     }
 }
