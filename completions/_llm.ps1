@@ -29,7 +29,7 @@ Register-ArgumentCompleter -Native -CommandName 'llm' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Regex or literal text search over files and directories (ripgrep''s engine)')
-            [CompletionResult]::new('ast', 'ast', [CompletionResultType]::ParameterValue, 'Tree-sitter query search over Rust and Python files; `--tree` prints a file''s syntax tree')
+            [CompletionResult]::new('ast', 'ast', [CompletionResultType]::ParameterValue, 'Tree-sitter query search over the files of 13 languages; `--tree` prints a file''s syntax tree')
             [CompletionResult]::new('find', 'find', [CompletionResultType]::ParameterValue, 'Symbol definitions by name or kind, file outlines (`--outline`), references (`--refs`)')
             [CompletionResult]::new('transform', 'transform', [CompletionResultType]::ParameterValue, 'Apply byte-span or exact-text edits, guarded by the file''s SHA-256 (atomic, all or nothing)')
             [CompletionResult]::new('patch', 'patch', [CompletionResultType]::ParameterValue, 'Replace, delete, insert beside, or rename a named symbol (function, method, class…)')
@@ -104,8 +104,8 @@ Register-ArgumentCompleter -Native -CommandName 'llm' -ScriptBlock {
         }
         'llm;ast' {
             [CompletionResult]::new('--query-file', '--query-file', [CompletionResultType]::ParameterName, 'Read the query from a file')
-            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Only these languages (repeatable): rust (rs), python (py). Also the language of a named file whose extension is not registered')
-            [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'Only these languages (repeatable): rust (rs), python (py). Also the language of a named file whose extension is not registered')
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Only these languages (repeatable): rust (rs), python (py), javascript (js), typescript (ts), tsx, go, java, c, cpp, csharp (cs), ruby (rb), php, bash (sh). Also the language of a named file whose extension is not registered')
+            [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'Only these languages (repeatable): rust (rs), python (py), javascript (js), typescript (ts), tsx, go, java, c, cpp, csharp (cs), ruby (rb), php, bash (sh). Also the language of a named file whose extension is not registered')
             [CompletionResult]::new('--tree', '--tree', [CompletionResultType]::ParameterName, 'Print the syntax tree of FILE (named nodes with field names and spans) instead of querying')
             [CompletionResult]::new('--at', '--at', [CompletionResultType]::ParameterName, 'With --tree: show the path from the root to the smallest named node at LINE:COL (1-indexed line, 0-indexed byte column) and that node''s subtree')
             [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Include or exclude files by glob (repeatable; `!` negates), e.g. `-g ''*.rs'' -g ''!tests/**''`')
@@ -132,8 +132,8 @@ Register-ArgumentCompleter -Native -CommandName 'llm' -ScriptBlock {
             [CompletionResult]::new('-k', '-k', [CompletionResultType]::ParameterName, 'Only symbols of this kind (repeatable): function, method, struct, enum, variant, trait, impl, type, const, static, module, macro, field, union, class, constant')
             [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'Only symbols of this kind (repeatable): function, method, struct, enum, variant, trait, impl, type, const, static, module, macro, field, union, class, constant')
             [CompletionResult]::new('--parent', '--parent', [CompletionResultType]::ParameterName, 'Only symbols whose enclosing symbol has this name or qualified name (a method''s impl type or class)')
-            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Only these languages (repeatable): rust (rs), python (py)')
-            [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'Only these languages (repeatable): rust (rs), python (py)')
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Only these languages (repeatable): rust (rs), python (py), javascript (js), typescript (ts), tsx, go, java, c, cpp, csharp (cs), ruby (rb), php, bash (sh)')
+            [CompletionResult]::new('--lang', '--lang', [CompletionResultType]::ParameterName, 'Only these languages (repeatable): rust (rs), python (py), javascript (js), typescript (ts), tsx, go, java, c, cpp, csharp (cs), ruby (rb), php, bash (sh)')
             [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Include or exclude files by glob (repeatable; `!` negates), e.g. `-g ''*.rs'' -g ''!tests/**''`')
             [CompletionResult]::new('--glob', '--glob', [CompletionResultType]::ParameterName, 'Include or exclude files by glob (repeatable; `!` negates), e.g. `-g ''*.rs'' -g ''!tests/**''`')
             [CompletionResult]::new('--max-filesize', '--max-filesize', [CompletionResultType]::ParameterName, 'Skip files larger than this (bytes, or with a K, M or G suffix)')
@@ -195,7 +195,7 @@ Register-ArgumentCompleter -Native -CommandName 'llm' -ScriptBlock {
             [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Workspace root: nothing is written outside it')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output. `auto` colours a terminal unless NO_COLOR is set')
-            [CompletionResult]::new('--body', '--body', [CompletionResultType]::ParameterName, 'Replace only the body (block of a Rust fn/impl/trait/mod; suite of a Python def/class)')
+            [CompletionResult]::new('--body', '--body', [CompletionResultType]::ParameterName, 'Replace only the body (the `{…}` block of a function, method, class…; the suite of a Python def/class or a Ruby def/class)')
             [CompletionResult]::new('--delete', '--delete', [CompletionResultType]::ParameterName, 'Delete the definition, with what is attached to it and the blank line it leaves')
             [CompletionResult]::new('--insert-before', '--insert-before', [CompletionResultType]::ParameterName, 'Insert the new text before the symbol, separated as its neighbours are')
             [CompletionResult]::new('--insert-after', '--insert-after', [CompletionResultType]::ParameterName, 'Insert the new text after the symbol, separated as its neighbours are')
@@ -289,7 +289,7 @@ Register-ArgumentCompleter -Native -CommandName 'llm' -ScriptBlock {
         }
         'llm;help' {
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Regex or literal text search over files and directories (ripgrep''s engine)')
-            [CompletionResult]::new('ast', 'ast', [CompletionResultType]::ParameterValue, 'Tree-sitter query search over Rust and Python files; `--tree` prints a file''s syntax tree')
+            [CompletionResult]::new('ast', 'ast', [CompletionResultType]::ParameterValue, 'Tree-sitter query search over the files of 13 languages; `--tree` prints a file''s syntax tree')
             [CompletionResult]::new('find', 'find', [CompletionResultType]::ParameterValue, 'Symbol definitions by name or kind, file outlines (`--outline`), references (`--refs`)')
             [CompletionResult]::new('transform', 'transform', [CompletionResultType]::ParameterValue, 'Apply byte-span or exact-text edits, guarded by the file''s SHA-256 (atomic, all or nothing)')
             [CompletionResult]::new('patch', 'patch', [CompletionResultType]::ParameterValue, 'Replace, delete, insert beside, or rename a named symbol (function, method, class…)')

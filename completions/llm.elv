@@ -26,7 +26,7 @@ set edit:completion:arg-completer[llm] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand search 'Regex or literal text search over files and directories (ripgrep''s engine)'
-            cand ast 'Tree-sitter query search over Rust and Python files; `--tree` prints a file''s syntax tree'
+            cand ast 'Tree-sitter query search over the files of 13 languages; `--tree` prints a file''s syntax tree'
             cand find 'Symbol definitions by name or kind, file outlines (`--outline`), references (`--refs`)'
             cand transform 'Apply byte-span or exact-text edits, guarded by the file''s SHA-256 (atomic, all or nothing)'
             cand patch 'Replace, delete, insert beside, or rename a named symbol (function, method, class…)'
@@ -99,8 +99,8 @@ set edit:completion:arg-completer[llm] = {|@words|
         }
         &'llm;ast'= {
             cand --query-file 'Read the query from a file'
-            cand -l 'Only these languages (repeatable): rust (rs), python (py). Also the language of a named file whose extension is not registered'
-            cand --lang 'Only these languages (repeatable): rust (rs), python (py). Also the language of a named file whose extension is not registered'
+            cand -l 'Only these languages (repeatable): rust (rs), python (py), javascript (js), typescript (ts), tsx, go, java, c, cpp, csharp (cs), ruby (rb), php, bash (sh). Also the language of a named file whose extension is not registered'
+            cand --lang 'Only these languages (repeatable): rust (rs), python (py), javascript (js), typescript (ts), tsx, go, java, c, cpp, csharp (cs), ruby (rb), php, bash (sh). Also the language of a named file whose extension is not registered'
             cand --tree 'Print the syntax tree of FILE (named nodes with field names and spans) instead of querying'
             cand --at 'With --tree: show the path from the root to the smallest named node at LINE:COL (1-indexed line, 0-indexed byte column) and that node''s subtree'
             cand -g 'Include or exclude files by glob (repeatable; `!` negates), e.g. `-g ''*.rs'' -g ''!tests/**''`'
@@ -126,8 +126,8 @@ set edit:completion:arg-completer[llm] = {|@words|
             cand -k 'Only symbols of this kind (repeatable): function, method, struct, enum, variant, trait, impl, type, const, static, module, macro, field, union, class, constant'
             cand --kind 'Only symbols of this kind (repeatable): function, method, struct, enum, variant, trait, impl, type, const, static, module, macro, field, union, class, constant'
             cand --parent 'Only symbols whose enclosing symbol has this name or qualified name (a method''s impl type or class)'
-            cand -l 'Only these languages (repeatable): rust (rs), python (py)'
-            cand --lang 'Only these languages (repeatable): rust (rs), python (py)'
+            cand -l 'Only these languages (repeatable): rust (rs), python (py), javascript (js), typescript (ts), tsx, go, java, c, cpp, csharp (cs), ruby (rb), php, bash (sh)'
+            cand --lang 'Only these languages (repeatable): rust (rs), python (py), javascript (js), typescript (ts), tsx, go, java, c, cpp, csharp (cs), ruby (rb), php, bash (sh)'
             cand -g 'Include or exclude files by glob (repeatable; `!` negates), e.g. `-g ''*.rs'' -g ''!tests/**''`'
             cand --glob 'Include or exclude files by glob (repeatable; `!` negates), e.g. `-g ''*.rs'' -g ''!tests/**''`'
             cand --max-filesize 'Skip files larger than this (bytes, or with a K, M or G suffix)'
@@ -187,7 +187,7 @@ set edit:completion:arg-completer[llm] = {|@words|
             cand --root 'Workspace root: nothing is written outside it'
             cand --format 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)'
             cand --color 'When to use colour in human output. `auto` colours a terminal unless NO_COLOR is set'
-            cand --body 'Replace only the body (block of a Rust fn/impl/trait/mod; suite of a Python def/class)'
+            cand --body 'Replace only the body (the `{…}` block of a function, method, class…; the suite of a Python def/class or a Ruby def/class)'
             cand --delete 'Delete the definition, with what is attached to it and the blank line it leaves'
             cand --insert-before 'Insert the new text before the symbol, separated as its neighbours are'
             cand --insert-after 'Insert the new text after the symbol, separated as its neighbours are'
@@ -276,7 +276,7 @@ set edit:completion:arg-completer[llm] = {|@words|
         }
         &'llm;help'= {
             cand search 'Regex or literal text search over files and directories (ripgrep''s engine)'
-            cand ast 'Tree-sitter query search over Rust and Python files; `--tree` prints a file''s syntax tree'
+            cand ast 'Tree-sitter query search over the files of 13 languages; `--tree` prints a file''s syntax tree'
             cand find 'Symbol definitions by name or kind, file outlines (`--outline`), references (`--refs`)'
             cand transform 'Apply byte-span or exact-text edits, guarded by the file''s SHA-256 (atomic, all or nothing)'
             cand patch 'Replace, delete, insert beside, or rename a named symbol (function, method, class…)'

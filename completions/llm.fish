@@ -34,7 +34,7 @@ complete -c llm -n "__fish_llm_needs_command" -l json -d 'Shorthand for `--forma
 complete -c llm -n "__fish_llm_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c llm -n "__fish_llm_needs_command" -s V -l version -d 'Print version'
 complete -c llm -n "__fish_llm_needs_command" -f -a "search" -d 'Regex or literal text search over files and directories (ripgrep\'s engine)'
-complete -c llm -n "__fish_llm_needs_command" -f -a "ast" -d 'Tree-sitter query search over Rust and Python files; `--tree` prints a file\'s syntax tree'
+complete -c llm -n "__fish_llm_needs_command" -f -a "ast" -d 'Tree-sitter query search over the files of 13 languages; `--tree` prints a file\'s syntax tree'
 complete -c llm -n "__fish_llm_needs_command" -f -a "find" -d 'Symbol definitions by name or kind, file outlines (`--outline`), references (`--refs`)'
 complete -c llm -n "__fish_llm_needs_command" -f -a "transform" -d 'Apply byte-span or exact-text edits, guarded by the file\'s SHA-256 (atomic, all or nothing)'
 complete -c llm -n "__fish_llm_needs_command" -f -a "patch" -d 'Replace, delete, insert beside, or rename a named symbol (function, method, class…)'
@@ -84,7 +84,7 @@ complete -c llm -n "__fish_llm_using_subcommand search" -l json -d 'Shorthand fo
 complete -c llm -n "__fish_llm_using_subcommand search" -s h -l help -d 'Print help'
 complete -c llm -n "__fish_llm_using_subcommand search" -s V -l version -d 'Print version'
 complete -c llm -n "__fish_llm_using_subcommand ast" -l query-file -d 'Read the query from a file' -r -F
-complete -c llm -n "__fish_llm_using_subcommand ast" -s l -l lang -d 'Only these languages (repeatable): rust (rs), python (py). Also the language of a named file whose extension is not registered' -r
+complete -c llm -n "__fish_llm_using_subcommand ast" -s l -l lang -d 'Only these languages (repeatable): rust (rs), python (py), javascript (js), typescript (ts), tsx, go, java, c, cpp, csharp (cs), ruby (rb), php, bash (sh). Also the language of a named file whose extension is not registered' -r
 complete -c llm -n "__fish_llm_using_subcommand ast" -l tree -d 'Print the syntax tree of FILE (named nodes with field names and spans) instead of querying' -r -F
 complete -c llm -n "__fish_llm_using_subcommand ast" -l at -d 'With --tree: show the path from the root to the smallest named node at LINE:COL (1-indexed line, 0-indexed byte column) and that node\'s subtree' -r
 complete -c llm -n "__fish_llm_using_subcommand ast" -s g -l glob -d 'Include or exclude files by glob (repeatable; `!` negates), e.g. `-g \'*.rs\' -g \'!tests/**\'`' -r
@@ -106,7 +106,7 @@ complete -c llm -n "__fish_llm_using_subcommand ast" -s h -l help -d 'Print help
 complete -c llm -n "__fish_llm_using_subcommand ast" -s V -l version -d 'Print version'
 complete -c llm -n "__fish_llm_using_subcommand find" -s k -l kind -d 'Only symbols of this kind (repeatable): function, method, struct, enum, variant, trait, impl, type, const, static, module, macro, field, union, class, constant' -r
 complete -c llm -n "__fish_llm_using_subcommand find" -l parent -d 'Only symbols whose enclosing symbol has this name or qualified name (a method\'s impl type or class)' -r
-complete -c llm -n "__fish_llm_using_subcommand find" -s l -l lang -d 'Only these languages (repeatable): rust (rs), python (py)' -r
+complete -c llm -n "__fish_llm_using_subcommand find" -s l -l lang -d 'Only these languages (repeatable): rust (rs), python (py), javascript (js), typescript (ts), tsx, go, java, c, cpp, csharp (cs), ruby (rb), php, bash (sh)' -r
 complete -c llm -n "__fish_llm_using_subcommand find" -s g -l glob -d 'Include or exclude files by glob (repeatable; `!` negates), e.g. `-g \'*.rs\' -g \'!tests/**\'`' -r
 complete -c llm -n "__fish_llm_using_subcommand find" -l max-filesize -d 'Skip files larger than this (bytes, or with a K, M or G suffix)' -r
 complete -c llm -n "__fish_llm_using_subcommand find" -l max-results -d 'At most NUM matches in the whole run; the rest are still counted (status `partial`)' -r
@@ -166,7 +166,7 @@ jsonl\t''"
 complete -c llm -n "__fish_llm_using_subcommand patch" -l color -d 'When to use colour in human output. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c llm -n "__fish_llm_using_subcommand patch" -l body -d 'Replace only the body (block of a Rust fn/impl/trait/mod; suite of a Python def/class)'
+complete -c llm -n "__fish_llm_using_subcommand patch" -l body -d 'Replace only the body (the `{…}` block of a function, method, class…; the suite of a Python def/class or a Ruby def/class)'
 complete -c llm -n "__fish_llm_using_subcommand patch" -l delete -d 'Delete the definition, with what is attached to it and the blank line it leaves'
 complete -c llm -n "__fish_llm_using_subcommand patch" -l insert-before -d 'Insert the new text before the symbol, separated as its neighbours are'
 complete -c llm -n "__fish_llm_using_subcommand patch" -l insert-after -d 'Insert the new text after the symbol, separated as its neighbours are'
@@ -250,7 +250,7 @@ complete -c llm -n "__fish_llm_using_subcommand generate" -l json -d 'Shorthand 
 complete -c llm -n "__fish_llm_using_subcommand generate" -s h -l help -d 'Print help'
 complete -c llm -n "__fish_llm_using_subcommand generate" -s V -l version -d 'Print version'
 complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform patch write show apply generate help" -f -a "search" -d 'Regex or literal text search over files and directories (ripgrep\'s engine)'
-complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform patch write show apply generate help" -f -a "ast" -d 'Tree-sitter query search over Rust and Python files; `--tree` prints a file\'s syntax tree'
+complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform patch write show apply generate help" -f -a "ast" -d 'Tree-sitter query search over the files of 13 languages; `--tree` prints a file\'s syntax tree'
 complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform patch write show apply generate help" -f -a "find" -d 'Symbol definitions by name or kind, file outlines (`--outline`), references (`--refs`)'
 complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform patch write show apply generate help" -f -a "transform" -d 'Apply byte-span or exact-text edits, guarded by the file\'s SHA-256 (atomic, all or nothing)'
 complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform patch write show apply generate help" -f -a "patch" -d 'Replace, delete, insert beside, or rename a named symbol (function, method, class…)'

@@ -91,7 +91,7 @@ impl GlobalArgs {
 pub enum Command {
     /// Regex or literal text search over files and directories (ripgrep's engine).
     Search(SearchArgs),
-    /// Tree-sitter query search over Rust and Python files; `--tree` prints a file's syntax tree.
+    /// Tree-sitter query search over the files of 13 languages; `--tree` prints a file's syntax tree.
     Ast(AstArgs),
     /// Symbol definitions by name or kind, file outlines (`--outline`), references (`--refs`).
     Find(FindArgs),
@@ -338,7 +338,8 @@ pub struct AstArgs {
     /// Read the query from a file.
     #[arg(long, value_name = "FILE", conflicts_with = "tree")]
     pub query_file: Option<PathBuf>,
-    /// Only these languages (repeatable): rust (rs), python (py). Also the language of a named
+    /// Only these languages (repeatable): rust (rs), python (py), javascript (js), typescript (ts),
+    /// tsx, go, java, c, cpp, csharp (cs), ruby (rb), php, bash (sh). Also the language of a named
     /// file whose extension is not registered.
     #[arg(short = 'l', long = "lang", value_name = "LANG")]
     pub langs: Vec<String>,
@@ -424,10 +425,15 @@ impl AstArgs {
 #[command(
     after_help = "Symbols — Rust: function, method (fn in an impl or trait; parent = the impl's \
 type), struct, union, enum, variant, trait, impl (named after its type), type, const, static, module, \
-macro (macro_rules!), field. Python: function (async too), method, class, constant (module-level \
-assignment), field (class-level assignment).\n\n\
+macro (macro_rules!), field; a trait impl's items say impl_of (the trait), which --parent also \
+matches. Python: function (async too), method, class, constant (module-level assignment, also in a \
+module-level if/try/with/for), field (class-level assignment). JavaScript, TypeScript, Go, Java, C, \
+C++, C#, Ruby, PHP and Bash map their definitions onto the same names (plus interface, constructor); \
+a Go method's parent is its receiver type.\n\n\
 span covers the whole definition including what is directly attached to it: Rust outer attributes \
-(#[...]) and outer doc comments (///, /** */) right above it; Python decorators. node_span is the item \
+(#[...]) and outer doc comments (///, /** */) right above it; Python decorators; `export`, \
+annotations (@Override), attributes ([Serializable], #[Route]), `template<…>` and doc comments of the \
+other languages (/** */, ///, or the comment lines right above in Go, C, C++, Ruby, Bash). node_span is the item \
 alone; name_span the identifier; body_span the block/suite `llm patch --body` replaces. \
 qualified_name joins enclosing symbols (Parser::parse, Outer.Inner.method); NAME may use either \
 separator and may be a suffix of it. symbol_id hashes file path, qualified name and kind: stable when \
@@ -465,7 +471,8 @@ pub struct FindArgs {
     /// or class).
     #[arg(long, value_name = "NAME")]
     pub parent: Option<String>,
-    /// Only these languages (repeatable): rust (rs), python (py).
+    /// Only these languages (repeatable): rust (rs), python (py), javascript (js), typescript (ts),
+    /// tsx, go, java, c, cpp, csharp (cs), ruby (rb), php, bash (sh).
     #[arg(short = 'l', long = "lang", value_name = "LANG")]
     pub langs: Vec<String>,
     #[command(flatten)]
@@ -897,8 +904,9 @@ impl WriteArgs {
 /// `llm patch --file FILE --symbol NAME [selection] [ACTION] [OPTIONS]`
 #[derive(Debug, Args)]
 #[command(
-    after_help = "The symbol's span covers its attributes (#[...]), doc comments (///, //!, /** */) \
-and Python decorators directly attached to it; replace and delete include them, --body keeps them.\n\n\
+    after_help = "The symbol's span covers its attributes (#[...], [Serializable]), annotations \
+(@Override), doc comments (///, /** */) and decorators directly attached to it, and `export`; replace \
+and delete include them, --body keeps them.\n\n\
 New text is re-indented to where it goes (send a method at column 0 or at any depth), with tabs or \
 spaces as the file uses. Stdin is the new text, or the JSON output of `llm find` for one symbol \
 (then its checksum guards the patch and --with/--with-text give the text).\n\nExamples:\n  \
@@ -934,7 +942,8 @@ pub struct PatchArgs {
     /// The new text.
     #[arg(long, value_name = "TEXT")]
     pub with_text: Option<String>,
-    /// Replace only the body (block of a Rust fn/impl/trait/mod; suite of a Python def/class).
+    /// Replace only the body (the `{…}` block of a function, method, class…; the suite of a
+    /// Python def/class or a Ruby def/class).
     #[arg(long, group = "action")]
     pub body: bool,
     /// Delete the definition, with what is attached to it and the blank line it leaves.

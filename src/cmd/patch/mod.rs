@@ -338,7 +338,8 @@ fn action_edit(
             ))
         }
     };
-    let python = language.name == "python";
+    // Bodies that are indented suites without braces (Python; Ruby's `def … end`).
+    let python = matches!(language.name, "python" | "ruby");
     let edit = actions::edit_for(&opts.action, src, syms, i, &text, python)?;
     if matches!(opts.action, Action::InsertBefore | Action::InsertAfter) {
         let before = opts.action == Action::InsertBefore;
