@@ -6,6 +6,7 @@ mod generate;
 mod patch;
 mod regions;
 mod search;
+mod search_flags;
 mod transform;
 mod transform_safety;
 mod util;

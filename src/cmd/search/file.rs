@@ -497,6 +497,7 @@ fn search_bytes(
             replacements: &replacements,
             before_context: opts.before_context,
             after_context: opts.after_context,
+            after_hits: &[],
         };
         chunk.rendered = Some(render.render(&chunk, &view));
         sent += 1;
@@ -583,7 +584,9 @@ fn search_bytes(
             .extend(found.ranges.iter().map(|r| recorder.record(r.clone())));
     }
     let size = bytes.len() as u64;
-    let lossy = nul.is_some() || (found.matches > 0 && std::str::from_utf8(bytes).is_err());
+    // A NUL byte makes text fields lossy (-a searches past it without a warning).
+    let has_nul = nul.is_some() || (opts.text && memchr::memchr(0, bytes).is_some());
+    let lossy = has_nul || (found.matches > 0 && std::str::from_utf8(bytes).is_err());
     let mut diagnostics = Vec::new();
     if let Some(at) = nul {
         let (code, message, fix) = if as_named {
@@ -640,7 +643,7 @@ the matches before it are reported",
             result,
         };
     }
-    if lossy && nul.is_none() {
+    if lossy && !has_nul {
         diagnostics.push(tool_diag(
             Error::new(
                 Code::NotUtf8,
@@ -686,6 +689,7 @@ the matches before it are reported",
             set_ids(&mut w.records, &cand.display);
         }
         let replacements = replacements(opts, matcher, bytes, &w.records);
+        let hits = after_hits(opts, matcher, bytes, &found, &w.records);
         let view = FileMatches {
             bytes,
             records: &w.records,
@@ -693,6 +697,7 @@ the matches before it are reported",
             replacements: &replacements,
             before_context: opts.before_context,
             after_context: opts.after_context,
+            after_hits: &hits,
         };
         match render {
             Some(render) => result.rendered = Some(render.render(&result, &view)),
@@ -709,6 +714,32 @@ the matches before it are reported",
         lossy,
         result: Some(result),
     }
+}
+
+/// Where `-m` stopped the search of a file and `-A` shows lines after its last match: those
+/// of them that match, with the column of their first match.
+fn after_hits(
+    opts: &SearchOptions,
+    matcher: &RegexMatcher,
+    bytes: &[u8],
+    found: &super::find::Found,
+    records: &[MatchRecord],
+) -> Vec<(usize, usize)> {
+    use grep_matcher::Matcher;
+    let (Some(max), Some(last)) = (opts.max_count, records.last()) else {
+        return Vec::new();
+    };
+    if opts.after_context == 0 || opts.invert || found.lines < max {
+        return Vec::new();
+    }
+    crate::span::lines_after(bytes, last.last_end, opts.after_context)
+        .enumerate()
+        .filter_map(|(i, l)| {
+            let line = crate::span::strip_cr(&bytes[l]);
+            let m = matcher.find(line).ok().flatten()?;
+            Some((last.last_line + 1 + i, m.start()))
+        })
+        .collect()
 }
 
 /// The `-r` expansions of some records (none without `-r`).

@@ -85,7 +85,7 @@ impl<T> Limits<'_, T> {
 }
 
 /// How many matches a flush hands over at once.
-pub(super) const FLUSH_AT: usize = 16 * 1024;
+pub(super) const FLUSH_AT: usize = 4 * 1024;
 
 /// Match ranges of one file.
 #[derive(Default)]

@@ -101,6 +101,9 @@ pub struct SearchMatch {
     /// Texts of the match's further lines (multiline matches), for human output only.
     #[serde(skip)]
     pub more_lines: Vec<String>,
+    /// After-context lines that match too (see `FileMatches::after_hits`), human output only.
+    #[serde(skip)]
+    pub after_hits: Vec<(usize, usize)>,
 }
 
 /// A file that contributed to the result.
@@ -341,7 +344,12 @@ pub(crate) enum WholeFile {
 fn whole_file_search(opts: &SearchOptions, matcher: &RegexMatcher) -> WholeFile {
     use grep_matcher::Matcher;
     use regex_syntax::hir::Look;
-    if opts.multiline || opts.word || opts.invert || matcher.line_terminator().is_none() {
+    if opts.multiline
+        || opts.word
+        || opts.invert
+        || opts.stop_on_nonmatch
+        || matcher.line_terminator().is_none()
+    {
         return WholeFile::Never;
     }
     // -x anchors the pattern with CRLF-aware `^` and `$`.

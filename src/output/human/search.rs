@@ -508,7 +508,15 @@ fn collect_lines(matches: &[SearchMatch]) -> BTreeMap<usize, Line<'_>> {
             lines.entry(no).or_insert(Line::Context(text));
         }
         for (i, text) in m.context_after.iter().enumerate() {
-            lines.entry(last + 1 + i).or_insert(Line::Context(text));
+            let no = last + 1 + i;
+            match m.after_hits.iter().find(|h| h.0 == no) {
+                Some(&(_, col)) if !lines.contains_key(&no) => {
+                    add(&mut lines, no, text, (col, col, None), None);
+                }
+                _ => {
+                    lines.entry(no).or_insert(Line::Context(text));
+                }
+            }
         }
     }
     lines
