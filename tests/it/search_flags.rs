@@ -789,3 +789,24 @@ fn a_file_with_many_matches_streams_in_chunks() {
     assert_eq!(v["data"]["match_count"], 10);
     assert!(v["data"].get("total_count").is_none());
 }
+
+/// Depends on `src/main.rs` reading its arguments with `args_os` (issue 11's hardening branch);
+/// the search side (PathBuf paths, lossy display) is covered by the walked case above.
+#[cfg(unix)]
+#[test]
+#[ignore = "needs main.rs to read arguments with std::env::args_os (hardening branch)"]
+fn a_non_utf8_path_argument_is_searched_without_a_panic() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let env = TestEnv::new();
+    let name = OsStr::from_bytes(b"bad\xff.txt");
+    std::fs::write(env.path().join(name), "needle\n").unwrap();
+    let out = env
+        .llm(&["search", "--json", "needle"])
+        .arg(name)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["data"]["match_count"], 1);
+}

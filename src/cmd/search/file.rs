@@ -172,6 +172,9 @@ pub(super) type ChunkSink<'s> = &'s mut dyn FnMut(&mut FileResult) -> std::io::R
 /// A file with more matches than this is streamed (see [`FileOutcome::Deferred`]).
 const STREAM_AT: usize = 4 * FLUSH_AT;
 
+/// A file larger than this that matches is streamed without a worker reading it whole.
+const STREAM_SIZE: u64 = 16 << 20;
+
 /// Searches a file named or found, on a worker thread.
 pub(super) fn search_file(s: &Shared<'_>, w: &mut Worker, cand: &Candidate) -> FileOutcome {
     let (opts, matcher, want_checksum) = (s.opts, s.matcher, s.want_checksum);
@@ -223,6 +226,12 @@ pub(super) fn search_file(s: &Shared<'_>, w: &mut Worker, cand: &Candidate) -> F
                 lossy: false,
                 result: None,
             };
+        }
+        // A large file with matches, whose matches are rendered as they stream: the printing
+        // thread reads it (once) and streams them, rather than a worker holding a copy too.
+        let large = file.metadata().is_ok_and(|m| m.len() > STREAM_SIZE);
+        if large && s.render.is_some() && opts.mode == Mode::Matches {
+            return FileOutcome::Deferred(cand.clone());
         }
         if let Err(e) = file.seek(std::io::SeekFrom::Start(SMALL_FILE as u64)) {
             return unreadable(cand, &e);

@@ -439,9 +439,12 @@ pub(crate) struct Renderer<'a> {
 }
 
 impl Renderer<'_> {
-    /// At most this many idle buffers are kept, none larger than `MAX_KEPT`.
+    /// At most this many idle buffers are kept, none larger than `MAX_KEPT`, `KEPT_BYTES` in
+    /// all: buffers grow to the largest files' output, and a long run would otherwise end up
+    /// keeping the largest ones (memory growing with the tree, not with the work in flight).
     const KEPT: usize = 64;
     const MAX_KEPT: usize = 4 << 20;
+    const KEPT_BYTES: usize = 8 << 20;
 
     /// Renders one file into a reused buffer: the smallest kept one that has room for about
     /// what the file's matches take as JSON (more than as text), else a new one of that size,
@@ -478,7 +481,8 @@ impl Renderer<'_> {
         if buf.capacity() <= Self::MAX_KEPT {
             buf.clear();
             let mut kept = self.lock();
-            if kept.len() < Self::KEPT {
+            let total: usize = kept.iter().map(Vec::capacity).sum();
+            if kept.len() < Self::KEPT && total + buf.capacity() <= Self::KEPT_BYTES {
                 kept.push(buf);
             }
         }
