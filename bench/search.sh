@@ -3,13 +3,15 @@
 # run, their ratio (target ≤ 1.2) and both tools' match counts (must be equal); then the peak
 # memory of `--format jsonl` on the Rust corpus (target < 100 MB). Prints a markdown table.
 #   bench/search.sh            (RUNS=N and WARMUP=N to change the repetitions)
+#   MAIN=0 bench/search.sh     only the scaling section at the end (THREADS="1 2 4 …", COPIES=N)
+#   LLM=path/to/llm            measure that binary instead of building one
 source "$(dirname "$0")/common.sh"
 RUNS=${RUNS:-10}
 WARMUP=${WARMUP:-3}
 corpora
 need_rg
 need_hyperfine
-build_llm
+[[ -n ${LLM:-} ]] || build_llm
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -62,6 +64,7 @@ run_corpus() {
   cd - >/dev/null
 }
 
+if [[ ${MAIN:-1} != 0 ]]; then
 run_corpus rust "$RUST_CORPUS" \
   "--format json self" "--format json self" "--json self" json \
   "self (human, piped)" "self" "-n self" lines \
@@ -87,3 +90,66 @@ echo "|---|---|---:|---:|---:|---:|---:|---|"
 printf '%s\n' "${rows[@]}"
 echo
 echo "Peak RSS of \`llm search --format jsonl self\` on the Rust corpus: $((rss_kb / 1024)) MB (target < 100 MB)."
+fi
+
+# ---- Scaling: the serial part. A tree 16 times the Rust corpus (COPIES=N to change), then
+# `--files` against `rg --files` (the walk alone), the search at each thread count of THREADS
+# (default 1 2 4 … up to the cores) with the speed-up over -j1 for both tools, and the peak RSS
+# of `--format jsonl` on the big tree against the 1× tree (target: within 1.5×).
+# SCALING=0 skips it.
+if [[ ${SCALING:-1} != 0 ]]; then
+  copies=${COPIES:-16}
+  big="$tmp/tree"
+  for i in $(seq 1 "$copies"); do
+    mkdir -p "$big/c$i" && cp -r "$RUST_CORPUS/." "$big/c$i/"
+  done
+  cores=$(nproc)
+  if [[ -z ${THREADS:-} ]]; then
+    THREADS=""
+    for t in 1 2 4 8 16 32 64; do ((t <= cores)) && THREADS+="$t "; done
+  fi
+  cd "$big"
+  hyperfine -N --output=pipe --warmup 1 --runs "$RUNS" -i --export-json "$tmp/files.json" \
+    "$LLM search --files" "rg --files" >/dev/null 2>&1
+  fl=$(median_ms "$tmp/files.json" 0)
+  fr=$(median_ms "$tmp/files.json" 1)
+  nl=$("$LLM" search --files | wc -l)
+  nr=$(rg --files | wc -l)
+  srows=()
+  declare -A base
+  for t in $THREADS; do
+    hyperfine -N --output=pipe --warmup 1 --runs "$RUNS" -i --export-json "$tmp/j$t.json" \
+      "$LLM search -j$t --format json self" "rg -j$t --json self" \
+      "$LLM search -j$t self" "rg -j$t -n self" \
+      "$LLM search -j$t -c self" "rg -j$t -c self" >/dev/null 2>&1
+    row="| $t"
+    for k in 0 1 2 3 4 5; do
+      ms=$(median_ms "$tmp/j$t.json" "$k")
+      [[ -n ${base[$k]:-} ]] || base[$k]=$ms
+      row+=" | $ms ($(python3 -c "print('%.2f' % (${base[$k]} / $ms))")×)"
+    done
+    for k in 0 2 4; do
+      l=$(median_ms "$tmp/j$t.json" "$k")
+      r=$(median_ms "$tmp/j$t.json" $((k + 1)))
+      row+=" | $(python3 -c "print('%.2f' % ($l / $r))")"
+    done
+    srows+=("$row |")
+  done
+  cd - >/dev/null
+  rss() {
+    (cd "$1" && /usr/bin/time -v "$LLM" search --format jsonl self 2>&1 >/dev/null |
+      awk -F: '/Maximum resident set size/ {gsub(/ /, "", $2); print $2}')
+  }
+  small_kb=$(rss "$RUST_CORPUS")
+  big_kb=$(rss "$big")
+  echo
+  echo "Scaling on the Rust corpus copied $copies times ($nl files; rg lists $nr), $cores cores:"
+  echo
+  echo "\`llm search --files\` $fl ms, \`rg --files\` $fr ms: $(python3 -c "print('%.2f' % ($fl / $fr))")×."
+  echo
+  echo "| -j | llm json ms (speed-up) | rg --json ms | llm human ms | rg -n ms | llm -c ms | rg -c ms | json ratio | human ratio | -c ratio |"
+  echo "|---:|---|---|---|---|---|---|---:|---:|---:|"
+  printf '%s\n' "${srows[@]}"
+  echo
+  echo "Peak RSS of \`--format jsonl self\`: 1× tree $((small_kb / 1024)) MB, ${copies}× tree $((big_kb / 1024)) MB ($(python3 -c "print('%.2f' % ($big_kb / $small_kb))")×; target ≤ 1.5×)."
+fi

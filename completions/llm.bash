@@ -521,7 +521,7 @@ _llm() {
             return 0
             ;;
         llm__subcmd__search)
-            opts="-e -F -i -S -w -x -U -A -B -C -g -t -T -L -m -l -c -r -M -n -j -h -V --regexp --fixed-strings --ignore-case --smart-case --word-regexp --line-regexp --multiline --multiline-dotall --after-context --before-context --context --glob --type --type-not --type-list --hidden --no-ignore --follow --max-count --max-results --max-filesize --files-with-matches --count --count-matches --replace --max-columns --heading --no-heading --line-number --column --threads --format --json --color --help --version"
+            opts="-e -f -F -i -s -S -w -x -v -o -q -U -a -A -B -C -g -t -T -u -L -d -m -l -c -r -M -p -n -N -H -I -0 -b -j -h -V --regexp --file --fixed-strings --ignore-case --case-sensitive --smart-case --word-regexp --line-regexp --invert-match --only-matching --quiet --multiline --multiline-dotall --crlf --no-unicode --text --binary --stop-on-nonmatch --after-context --before-context --context --glob --iglob --glob-case-insensitive --type --type-not --type-add --type-clear --type-list --hidden --no-ignore --no-ignore-vcs --no-ignore-dot --no-ignore-parent --no-ignore-global --no-require-git --ignore-file --ignore-file-case-insensitive --unrestricted --follow --maxdepth --max-depth --one-file-system --max-count --max-results --max-filesize --files-with-matches --files-without-match --files --count --count-matches --include-zero --replace --sort --sortr --max-columns --heading --no-heading --pretty --line-number --no-line-number --column --with-filename --no-filename --null --byte-offset --trim --stats --no-messages --threads --format --json --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -532,6 +532,14 @@ _llm() {
                     return 0
                     ;;
                 -e)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -f)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -567,6 +575,10 @@ _llm() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --iglob)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --type)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -580,6 +592,30 @@ _llm() {
                     return 0
                     ;;
                 -T)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --type-add)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --type-clear)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ignore-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-depth)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --maxdepth)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -d)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -605,6 +641,14 @@ _llm() {
                     ;;
                 -r)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --sort)
+                    COMPREPLY=($(compgen -W "path modified accessed created none" -- "${cur}"))
+                    return 0
+                    ;;
+                --sortr)
+                    COMPREPLY=($(compgen -W "path modified accessed created none" -- "${cur}"))
                     return 0
                     ;;
                 --max-columns)

@@ -44,16 +44,32 @@ complete -c llm -n "__fish_llm_needs_command" -f -a "apply" -d 'Apply a unified 
 complete -c llm -n "__fish_llm_needs_command" -f -a "generate" -d 'Write shell completions and man pages (for packagers and this repository)'
 complete -c llm -n "__fish_llm_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c llm -n "__fish_llm_using_subcommand search" -s e -l regexp -d 'A pattern to search for (repeatable; a line matching any of them matches). Use it for patterns that start with `-`' -r
+complete -c llm -n "__fish_llm_using_subcommand search" -s f -l file -d 'Read patterns from FILE, one per line (repeatable; `-` is stdin). An empty file matches nothing' -r -F
 complete -c llm -n "__fish_llm_using_subcommand search" -s A -l after-context -d 'Lines of context after each match' -r
 complete -c llm -n "__fish_llm_using_subcommand search" -s B -l before-context -d 'Lines of context before each match' -r
 complete -c llm -n "__fish_llm_using_subcommand search" -s C -l context -d 'Lines of context before and after each match' -r
 complete -c llm -n "__fish_llm_using_subcommand search" -s g -l glob -d 'Include or exclude files by glob (repeatable; `!` negates), e.g. `-g \'*.rs\' -g \'!tests/**\'`' -r
-complete -c llm -n "__fish_llm_using_subcommand search" -s t -l type -d 'Only search files of this type (repeatable): rust, py, and ripgrep\'s type table' -r
-complete -c llm -n "__fish_llm_using_subcommand search" -s T -l type-not -d 'Skip files of this type (repeatable)' -r
+complete -c llm -n "__fish_llm_using_subcommand search" -l iglob -d 'Like -g, but case-insensitive (repeatable)' -r
+complete -c llm -n "__fish_llm_using_subcommand search" -s t -l type -d 'Only search files of this type (repeatable): rust, py, ripgrep\'s type table, or `all`' -r
+complete -c llm -n "__fish_llm_using_subcommand search" -s T -l type-not -d 'Skip files of this type (repeatable; `all` skips every typed file)' -r
+complete -c llm -n "__fish_llm_using_subcommand search" -l type-add -d 'Add a type: `NAME:GLOB` (repeatable; also `NAME:include:OTHER,…`)' -r
+complete -c llm -n "__fish_llm_using_subcommand search" -l type-clear -d 'Forget the globs of a type (repeatable), before --type-add adds to it' -r
+complete -c llm -n "__fish_llm_using_subcommand search" -l ignore-file -d 'Also read ignore rules from FILE (gitignore syntax; repeatable)' -r -F
+complete -c llm -n "__fish_llm_using_subcommand search" -s d -l max-depth -l maxdepth -d 'Descend at most NUM directories below each path (0: only the paths themselves)' -r
 complete -c llm -n "__fish_llm_using_subcommand search" -s m -l max-count -d 'At most NUM matches per file' -r
-complete -c llm -n "__fish_llm_using_subcommand search" -l max-results -d 'At most NUM matches in the whole run; the rest are still counted (status `partial`)' -r
+complete -c llm -n "__fish_llm_using_subcommand search" -l max-results -d 'At most NUM matches in the whole run; the search stops there (status `partial`)' -r
 complete -c llm -n "__fish_llm_using_subcommand search" -l max-filesize -d 'Skip files larger than this (bytes, or with a K, M or G suffix)' -r
 complete -c llm -n "__fish_llm_using_subcommand search" -s r -l replace -d 'Replacement preview for every match: `$1`, `${name}` and `$$` expand; adds `replacement` to each match (apply it with `llm transform`)' -r
+complete -c llm -n "__fish_llm_using_subcommand search" -l sort -d 'Order files by path (the default), or by modified, accessed or created time' -r -f -a "path\t'By path (the default order)'
+modified\t'By last modification time'
+accessed\t'By last access time'
+created\t'By creation time'
+none\t'Path order, as the default'"
+complete -c llm -n "__fish_llm_using_subcommand search" -l sortr -d 'Like --sort, in reverse (newest first for times)' -r -f -a "path\t'By path (the default order)'
+modified\t'By last modification time'
+accessed\t'By last access time'
+created\t'By creation time'
+none\t'Path order, as the default'"
 complete -c llm -n "__fish_llm_using_subcommand search" -s M -l max-columns -d 'In human output, do not print lines longer than NUM bytes (a summary instead)' -r
 complete -c llm -n "__fish_llm_using_subcommand search" -s j -l threads -d 'Number of threads (0 = one per core)' -r
 complete -c llm -n "__fish_llm_using_subcommand search" -l format -d 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)' -r -f -a "human\t''
@@ -64,24 +80,54 @@ always\t''
 never\t''"
 complete -c llm -n "__fish_llm_using_subcommand search" -s F -l fixed-strings -d 'Treat the pattern as a literal string, not a regex'
 complete -c llm -n "__fish_llm_using_subcommand search" -s i -l ignore-case -d 'Case-insensitive search'
+complete -c llm -n "__fish_llm_using_subcommand search" -s s -l case-sensitive -d 'Case-sensitive search (the default; overrides an earlier -i or -S)'
 complete -c llm -n "__fish_llm_using_subcommand search" -s S -l smart-case -d 'Case-insensitive unless the pattern has an uppercase letter'
 complete -c llm -n "__fish_llm_using_subcommand search" -s w -l word-regexp -d 'Only match whole words'
 complete -c llm -n "__fish_llm_using_subcommand search" -s x -l line-regexp -d 'Only match whole lines'
+complete -c llm -n "__fish_llm_using_subcommand search" -s v -l invert-match -d 'Report the lines that do not match (each a match spanning the whole line)'
+complete -c llm -n "__fish_llm_using_subcommand search" -s o -l only-matching -d 'Human output: print each match\'s text alone on its line (JSON matches already span only the match)'
+complete -c llm -n "__fish_llm_using_subcommand search" -s q -l quiet -d 'Print nothing; exit 0 at the first match, 1 when there is none, 2 on error'
 complete -c llm -n "__fish_llm_using_subcommand search" -s U -l multiline -d 'Let matches span lines (`\\n` can be matched; spans cover every line)'
 complete -c llm -n "__fish_llm_using_subcommand search" -l multiline-dotall -d 'With -U, make `.` match newlines too'
+complete -c llm -n "__fish_llm_using_subcommand search" -l crlf -d 'Accepted for ripgrep compatibility: `$` already matches before `\\r\\n`'
+complete -c llm -n "__fish_llm_using_subcommand search" -l no-unicode -d 'ASCII-only `\\w`, `\\d`, `\\s`, `\\b` and case folding'
+complete -c llm -n "__fish_llm_using_subcommand search" -s a -l text -d 'Search binary files as text: no NUL detection, and patterns may match NUL'
+complete -c llm -n "__fish_llm_using_subcommand search" -l binary -d 'Search binary files found by walking in full, as files named on the command line are (a warning says their text fields are lossy)'
+complete -c llm -n "__fish_llm_using_subcommand search" -l stop-on-nonmatch -d 'Stop searching a file at the first non-matching line after a matching one'
+complete -c llm -n "__fish_llm_using_subcommand search" -l glob-case-insensitive -d 'Make every -g glob case-insensitive'
 complete -c llm -n "__fish_llm_using_subcommand search" -l type-list -d 'List the known file types and their globs, then exit'
 complete -c llm -n "__fish_llm_using_subcommand search" -l hidden -d 'Search hidden files and directories'
-complete -c llm -n "__fish_llm_using_subcommand search" -l no-ignore -d 'Do not respect .gitignore, .ignore and similar files'
+complete -c llm -n "__fish_llm_using_subcommand search" -l no-ignore -d 'Do not respect .gitignore, .ignore, .rgignore and similar files'
+complete -c llm -n "__fish_llm_using_subcommand search" -l no-ignore-vcs -d 'Do not respect .gitignore, .git/info/exclude and the global git excludes'
+complete -c llm -n "__fish_llm_using_subcommand search" -l no-ignore-dot -d 'Do not respect .ignore and .rgignore files'
+complete -c llm -n "__fish_llm_using_subcommand search" -l no-ignore-parent -d 'Do not respect ignore files in the parent directories of a path'
+complete -c llm -n "__fish_llm_using_subcommand search" -l no-ignore-global -d 'Do not respect the global git excludes file (core.excludesFile)'
+complete -c llm -n "__fish_llm_using_subcommand search" -l no-require-git -d 'Accepted for ripgrep compatibility: .gitignore files are honoured outside git repositories already'
+complete -c llm -n "__fish_llm_using_subcommand search" -l ignore-file-case-insensitive -d 'Match the rules of ignore files case-insensitively'
+complete -c llm -n "__fish_llm_using_subcommand search" -s u -l unrestricted -d 'Reduce the filters: -u searches ignored files, -uu hidden ones too, -uuu binary files too (as --binary)'
 complete -c llm -n "__fish_llm_using_subcommand search" -s L -l follow -d 'Follow symbolic links'
+complete -c llm -n "__fish_llm_using_subcommand search" -l one-file-system -d 'Do not cross into other file systems'
 complete -c llm -n "__fish_llm_using_subcommand search" -s l -l files-with-matches -d 'Only list the files with at least one match'
+complete -c llm -n "__fish_llm_using_subcommand search" -l files-without-match -d 'Only list the files searched that have no match'
+complete -c llm -n "__fish_llm_using_subcommand search" -l files -d 'List the files that would be searched (with checksums in JSON), without searching'
 complete -c llm -n "__fish_llm_using_subcommand search" -s c -l count -d 'Only show the number of matching lines per file'
 complete -c llm -n "__fish_llm_using_subcommand search" -l count-matches -d 'Only show the number of matches per file'
+complete -c llm -n "__fish_llm_using_subcommand search" -l include-zero -d 'With -c/--count-matches, also list the files searched that have no match (count 0)'
 complete -c llm -n "__fish_llm_using_subcommand search" -l heading -d 'Group matches under a file heading (default on a terminal)'
 complete -c llm -n "__fish_llm_using_subcommand search" -l no-heading -d 'Print the path on every line (default when piped)'
-complete -c llm -n "__fish_llm_using_subcommand search" -s n -l line-number -d 'Accepted for ripgrep compatibility: line and column numbers are always shown'
+complete -c llm -n "__fish_llm_using_subcommand search" -s p -l pretty -d 'Human output: headings and colour, as on a terminal. JSON: indented'
+complete -c llm -n "__fish_llm_using_subcommand search" -s n -l line-number -d 'Accepted for ripgrep compatibility: line and column numbers are shown unless -N'
+complete -c llm -n "__fish_llm_using_subcommand search" -s N -l no-line-number -d 'Human output: no line and column numbers (JSON spans keep them)'
 complete -c llm -n "__fish_llm_using_subcommand search" -l column -d 'Accepted for ripgrep compatibility: columns are always shown'
+complete -c llm -n "__fish_llm_using_subcommand search" -s H -l with-filename -d 'Human output: print the path on every line, even for one file (JSON always has it)'
+complete -c llm -n "__fish_llm_using_subcommand search" -s I -l no-filename -d 'Human output: never print the path (JSON spans keep it)'
+complete -c llm -n "__fish_llm_using_subcommand search" -s 0 -l null -d 'Human output: follow each path with a NUL byte instead of `:` or a newline'
+complete -c llm -n "__fish_llm_using_subcommand search" -s b -l byte-offset -d 'Human output: print the byte offset of each line (of each match with -o) before it'
+complete -c llm -n "__fish_llm_using_subcommand search" -l trim -d 'Human output: strip leading whitespace from printed lines (spans are unchanged)'
+complete -c llm -n "__fish_llm_using_subcommand search" -l stats -d 'Human output: print counts and timing after the results (JSON has data.stats)'
+complete -c llm -n "__fish_llm_using_subcommand search" -l no-messages -d 'Human output: do not print warnings and per-file errors on stderr (JSON keeps them)'
 complete -c llm -n "__fish_llm_using_subcommand search" -l json -d 'Shorthand for `--format json`'
-complete -c llm -n "__fish_llm_using_subcommand search" -s h -l help -d 'Print help'
+complete -c llm -n "__fish_llm_using_subcommand search" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c llm -n "__fish_llm_using_subcommand search" -s V -l version -d 'Print version'
 complete -c llm -n "__fish_llm_using_subcommand ast" -l query-file -d 'Read the query from a file' -r -F
 complete -c llm -n "__fish_llm_using_subcommand ast" -s l -l lang -d 'Only these languages (repeatable): rust (rs), python (py), javascript (js), typescript (ts), tsx, go, java, c, cpp, csharp (cs), ruby (rb), php, bash (sh). Also the language of a named file whose extension is not registered' -r

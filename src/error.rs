@@ -47,11 +47,14 @@ codes! {
     UnknownType = "LLM_E007", Error, "a --type/--type-not name is not in the type table";
     FileTooLarge = "LLM_E008", Ok, "a file named on the command line is larger than --max-filesize and was skipped (warning)";
     NotUtf8 = "LLM_E009", Ok, "a file is not valid UTF-8; its text fields are shown lossily (warning)";
+    SpecialFile = "LLM_E010", Ok, "a path names a FIFO, socket or device: skipped without opening it, counted in stats.skipped.special (warning)";
     // search
     InvalidRegex = "SEARCH_E001", Error, "the search pattern is not a valid regular expression";
     BinarySearched = "SEARCH_E002", Ok, "a binary file named on the command line was searched; text fields are lossy (warning)";
     InvalidArgument = "SEARCH_E003", Error, "an option value is out of range or contradicts another option";
     BinaryStopped = "SEARCH_E004", Ok, "a binary file found by walking matched before its first NUL byte; searching it stopped there, as ripgrep does (warning)";
+    NoFilesSearched = "SEARCH_E005", Error, "no file was searched: every file under the paths was removed by a filter (hidden, ignore files, globs, types, depth, size); the message names them";
+    NulPattern = "SEARCH_E006", Error, "the pattern can only match a NUL byte, which binary detection makes impossible; pass -a/--text";
     // The mutation core, shared by transform, patch and write; `tool` names the command.
     ChecksumMismatch = "LLM_E101", Rejected, "the file's SHA-256 is not the expected checksum: it changed since it was read";
     ConcurrentModification = "LLM_E102", Rejected, "another process changed the file between its read and the write";

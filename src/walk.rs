@@ -33,6 +33,37 @@ pub struct WalkOptions {
     pub follow: bool,
     /// Skip files larger than this many bytes (counted as `too_large`).
     pub max_filesize: Option<u64>,
+    /// `--iglob` patterns: case-insensitive globs.
+    pub iglobs: Vec<String>,
+    /// Every `globs` pattern is case-insensitive.
+    pub glob_case_insensitive: bool,
+    /// `--type-add NAME:GLOB` definitions.
+    pub type_add: Vec<String>,
+    /// `--type-clear NAME`.
+    pub type_clear: Vec<String>,
+    /// Finer ignore switches (each a part of `no_ignore`).
+    pub no_ignore_vcs: bool,
+    pub no_ignore_dot: bool,
+    pub no_ignore_parent: bool,
+    pub no_ignore_global: bool,
+    /// `--ignore-file`: further gitignore-syntax files.
+    pub ignore_files: Vec<PathBuf>,
+    pub ignore_file_case_insensitive: bool,
+    /// Directories below each root to descend into at most.
+    pub max_depth: Option<usize>,
+    /// Do not cross file-system boundaries.
+    pub one_file_system: bool,
+    /// Order of the files (`None`: by path); `true` reverses.
+    pub sort: Option<(SortKey, bool)>,
+}
+
+/// What `--sort` orders files by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SortKey {
+    Path,
+    Modified,
+    Accessed,
+    Created,
 }
 
 /// A file to process.
@@ -55,6 +86,13 @@ pub struct Skipped {
     pub too_large: u64,
     /// Could not be read: permissions, I/O errors, broken links, symlink loops.
     pub unreadable: u64,
+    /// FIFOs, sockets and devices: never opened (reading one could block or never end).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub special: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// What a walk produced.
@@ -107,6 +145,7 @@ pub struct Walker {
     tool: String,
     skipped: Skipped,
     diagnostics: Vec<DiagnosticPayload>,
+    sort: Option<(SortKey, bool)>,
 }
 
 /// What a streamed walk leaves once its files are handed over.
@@ -130,7 +169,14 @@ pub fn prepare(opts: &WalkOptions, tool: &str) -> Result<Walker> {
 
     let overrides = {
         let mut b = OverrideBuilder::new(&cwd);
-        for g in &opts.globs {
+        let case_folded = opts.iglobs.iter().map(|g| (g, true));
+        let globs = opts
+            .globs
+            .iter()
+            .map(|g| (g, opts.glob_case_insensitive))
+            .chain(case_folded);
+        for (g, fold) in globs {
+            let _ = b.case_insensitive(fold);
             b.add(g).map_err(|e| {
                 Error::new(
                     Code::InvalidGlob,
@@ -150,6 +196,18 @@ pub fn prepare(opts: &WalkOptions, tool: &str) -> Result<Walker> {
     let types = {
         let mut b = TypesBuilder::new();
         b.add_defaults();
+        for t in &opts.type_clear {
+            b.clear(t);
+        }
+        for def in &opts.type_add {
+            b.add_def(def).map_err(|e| {
+                Error::new(
+                    Code::UnknownType,
+                    format!("bad --type-add `{def}`: {e}"),
+                    "write NAME:GLOB (e.g. `web:*.{html,css}`) or NAME:include:TYPE,TYPE",
+                )
+            })?;
+        }
         let known: Vec<String> = b
             .definitions()
             .iter()
@@ -157,7 +215,7 @@ pub fn prepare(opts: &WalkOptions, tool: &str) -> Result<Walker> {
             .collect();
         for (names, negate) in [(&opts.types, false), (&opts.types_not, true)] {
             for t in names {
-                if !known.iter().any(|k| k == t) {
+                if t != "all" && !known.iter().any(|k| k == t) {
                     let close = crate::suggest::closest(t, known.iter().map(String::as_str), 3);
                     return Err(Error::new(
                         Code::UnknownType,
@@ -198,11 +256,25 @@ pub fn prepare(opts: &WalkOptions, tool: &str) -> Result<Walker> {
         skipped: Skipped::default(),
         diagnostics: Vec::new(),
         cwd,
+        sort: opts.sort,
     };
     for root in roots {
         let shown = display_path_from(&out.cwd, root);
         match std::fs::metadata(root) {
-            Ok(meta) if meta.is_file() || !meta.is_dir() => {
+            Ok(meta) if !meta.is_file() && !meta.is_dir() => {
+                // A FIFO would block the open, a device never end: named or not, skipped.
+                out.skipped.special += 1;
+                out.diagnostics.push(
+                    Error::new(
+                        Code::SpecialFile,
+                        format!("{shown} is not a regular file ({}); skipped", kind_of(&meta)),
+                        "name regular files or directories; read a pipe or device into a file first",
+                    )
+                    .with_file(shown)
+                    .diagnostic(Level::Warning),
+                );
+            }
+            Ok(meta) if meta.is_file() => {
                 // Named files are searched whatever the filters say, as in ripgrep.
                 if let Some(max) = opts.max_filesize {
                     if meta.len() > max {
@@ -252,20 +324,36 @@ pub fn prepare(opts: &WalkOptions, tool: &str) -> Result<Walker> {
         for r in rest {
             builder.add(r);
         }
+        let vcs = !opts.no_ignore && !opts.no_ignore_vcs;
         builder
             .hidden(!opts.hidden)
-            .ignore(!opts.no_ignore)
-            .git_ignore(!opts.no_ignore)
-            .git_global(!opts.no_ignore)
-            .git_exclude(!opts.no_ignore)
-            .parents(!opts.no_ignore)
+            .ignore(!opts.no_ignore && !opts.no_ignore_dot)
+            .git_ignore(vcs)
+            .git_global(vcs && !opts.no_ignore_global)
+            .git_exclude(vcs)
+            .parents(!opts.no_ignore && !opts.no_ignore_parent)
             .require_git(false)
+            .ignore_case_insensitive(opts.ignore_file_case_insensitive)
+            .max_depth(opts.max_depth)
+            .same_file_system(opts.one_file_system)
             .follow_links(opts.follow)
             .overrides(overrides)
             .types(types)
             // Children in name order make the depth-first walk come out in path order.
             .sort_by_file_name(|a, b| a.cmp(b))
             .threads(1);
+        if !opts.no_ignore && !opts.no_ignore_dot {
+            builder.add_custom_ignore_filename(".rgignore");
+        }
+        for f in &opts.ignore_files {
+            if let Some(e) = builder.add_ignore(f) {
+                return Err(Error::new(
+                    Code::PathUnreadable,
+                    format!("--ignore-file {}: {e}", display_path(f)),
+                    "check the path given to --ignore-file",
+                ));
+            }
+        }
         out.builder = Some(builder);
     }
     Ok(out)
@@ -276,7 +364,7 @@ impl Walker {
     /// them); `f` returns `false` to stop. With a single root the files come as the walk finds
     /// them; with several, after the walk (to sort them).
     pub fn stream(mut self, f: &mut dyn FnMut(Candidate) -> bool) -> WalkTail {
-        if self.explicit.len() + self.walk_roots.len() > 1 {
+        if self.explicit.len() + self.walk_roots.len() > 1 || self.sort.is_some() {
             let mut files = Vec::new();
             let tail = self.collect_into(&mut files);
             for c in files {
@@ -304,6 +392,9 @@ impl Walker {
         });
         files.sort_by(|a, b| a.path.cmp(&b.path));
         files.dedup_by(|a, b| a.path == b.path);
+        if let Some((key, reverse)) = self.sort {
+            sort_files(files, key, reverse);
+        }
         self.finish()
     }
 
@@ -325,9 +416,19 @@ impl Walker {
         for entry in builder.build() {
             match entry {
                 Ok(entry) => {
-                    let is_file = entry.file_type().is_some_and(|t| t.is_file());
+                    let Some(ft) = entry.file_type() else {
+                        continue;
+                    };
                     let is_link = entry.path_is_symlink() && !self.follow;
-                    if !is_file || is_link {
+                    if is_link || ft.is_dir() {
+                        continue;
+                    }
+                    if !ft.is_file() {
+                        // A FIFO, socket or device: opening or reading it could block or
+                        // never end.
+                        if !ft.is_symlink() {
+                            self.skipped.special += 1;
+                        }
                         continue;
                     }
                     if let Some(max) = self.max_filesize {
@@ -371,6 +472,61 @@ or exclude the link with -g '!PATH'"
             }
         }
     }
+}
+
+/// Orders files by a time (oldest first; `reverse`: newest first) or by path in reverse.
+/// Files whose time cannot be read come first, in path order, as ripgrep.
+fn sort_files(files: &mut [Candidate], key: SortKey, reverse: bool) {
+    let time = |c: &Candidate| {
+        let m = std::fs::metadata(&c.path).ok()?;
+        match key {
+            SortKey::Path => None,
+            SortKey::Modified => m.modified().ok(),
+            SortKey::Accessed => m.accessed().ok(),
+            SortKey::Created => m.created().ok(),
+        }
+    };
+    if key == SortKey::Path {
+        if reverse {
+            files.reverse();
+        }
+        return;
+    }
+    let mut keyed: Vec<_> = files.iter().map(|c| (time(c), c.clone())).collect();
+    keyed.sort_by(|a, b| {
+        let o = a.0.cmp(&b.0);
+        if reverse {
+            o.reverse()
+        } else {
+            o
+        }
+    });
+    for (slot, (_, c)) in files.iter_mut().zip(keyed) {
+        *slot = c;
+    }
+}
+
+/// How a special file is named in messages.
+fn kind_of(meta: &std::fs::Metadata) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let t = meta.file_type();
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_char_device() {
+            return "a character device";
+        }
+        if t.is_block_device() {
+            return "a block device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    let _ = meta;
+    "a special file"
 }
 
 fn is_loop(err: &ignore::Error) -> bool {

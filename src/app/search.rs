@@ -24,17 +24,24 @@ pub fn run(args: SearchArgs, printer: &mut Printer) -> io::Result<u8> {
     let single_file = opts.walk.paths.len() == 1 && opts.walk.paths[0].is_file();
     let query = opts.query_echo();
     let format = printer.format;
-    let pretty = printer.tty;
+    let pretty = printer.tty || view.pretty;
+    if view.quiet {
+        return quiet(&mut opts, printer, query);
+    }
+    let started = std::time::Instant::now();
 
     let mut matches: Vec<SearchMatch> = Vec::new();
     let mut files: Vec<SearchFile> = Vec::new();
     let human = SearchHuman::new(
-        Style { on: printer.color },
+        Style {
+            on: printer.color || view.pretty,
+        },
         view.heading.unwrap_or(printer.tty),
         view,
         opts.mode,
         opts.before_context + opts.after_context > 0,
         single_file,
+        opts.invert,
     );
     // Plain human lines show each matching line once, with the column of its first match:
     // the other matches need not be found (with -r, -U or --max-results they count).
@@ -69,7 +76,14 @@ pub fn run(args: SearchArgs, printer: &mut Printer) -> io::Result<u8> {
         "search",
         Status::Ok,
         query.clone(),
-        search_data(&opts, Vec::new(), Vec::new(), 0, 0, Default::default()),
+        search_data(
+            &opts,
+            Vec::new(),
+            Vec::new(),
+            0,
+            Some(0),
+            Default::default(),
+        ),
         Vec::new(),
     );
     let mut streamed = json::StreamedArray::new(&draft, "matches")?;
@@ -85,7 +99,9 @@ pub fn run(args: SearchArgs, printer: &mut Printer) -> io::Result<u8> {
                     Some(bytes) => streamed.members(out, bytes)?,
                     None => matches.append(&mut r.matches),
                 }
-                files.push(std::mem::take(&mut r.file));
+                if !r.more {
+                    files.push(std::mem::take(&mut r.file));
+                }
                 Ok(())
             }
             Format::Jsonl => {
@@ -97,7 +113,9 @@ pub fn run(args: SearchArgs, printer: &mut Printer) -> io::Result<u8> {
                         }
                     }
                 }
-                files.push(std::mem::take(&mut r.file));
+                if !r.more {
+                    files.push(std::mem::take(&mut r.file));
+                }
                 Ok(())
             }
         },
@@ -109,7 +127,12 @@ pub fn run(args: SearchArgs, printer: &mut Printer) -> io::Result<u8> {
     };
     let code = query_exit_code(summary.status, &summary.diagnostics);
     if format == Format::Human {
-        printer.diagnostics_to_stderr(&summary.diagnostics);
+        if view.stats {
+            print_stats(printer.out(), &summary, started.elapsed())?;
+        }
+        if !view.no_messages {
+            printer.diagnostics_to_stderr(&summary.diagnostics);
+        }
         return Ok(code);
     }
     let data = search_data(
@@ -140,11 +163,11 @@ fn search_data(
     matches: Vec<SearchMatch>,
     files: Vec<SearchFile>,
     match_count: usize,
-    total_count: usize,
+    total_count: Option<usize>,
     stats: SearchStats,
 ) -> SearchData {
     SearchData {
-        pattern: opts.patterns[0].clone(),
+        pattern: opts.patterns.first().cloned().unwrap_or_default(),
         patterns: (opts.patterns.len() > 1).then(|| opts.patterns.clone()),
         matches,
         files,
@@ -152,6 +175,50 @@ fn search_data(
         total_count,
         stats,
     }
+}
+
+/// `-q`: the search stops at the first match; nothing is printed, in any format (errors go
+/// to stderr). The exit code says what was found.
+fn quiet(
+    opts: &mut SearchOptions,
+    printer: &mut Printer,
+    query: serde_json::Value,
+) -> io::Result<u8> {
+    if opts.mode == search::Mode::Matches {
+        opts.mode = search::Mode::FilesWithMatches;
+    }
+    opts.max_results = None;
+    match search::run(opts, false, None, &mut |_| Ok(())) {
+        Ok(Ok(s)) => Ok(query_exit_code(s.status, &s.diagnostics)),
+        Ok(Err(e)) => Err(e),
+        Err(e) => {
+            // The failure still goes to stderr, as a human line.
+            let format = printer.format;
+            printer.format = Format::Human;
+            let code = crate::fail_query(printer, "search", query, &e);
+            printer.format = format;
+            code
+        }
+    }
+}
+
+/// `--stats` in human output, as ripgrep words it.
+fn print_stats(
+    out: &mut impl Write,
+    s: &search::SearchSummary,
+    elapsed: std::time::Duration,
+) -> io::Result<()> {
+    writeln!(out)?;
+    writeln!(out, "{} matches", s.total_count.unwrap_or(s.match_count))?;
+    writeln!(out, "{} matched lines", s.matched_lines)?;
+    writeln!(
+        out,
+        "{} files contained matches",
+        s.stats.files_with_matches
+    )?;
+    writeln!(out, "{} files searched", s.stats.files_searched)?;
+    writeln!(out, "{} bytes searched", s.stats.bytes_searched)?;
+    writeln!(out, "{:.6} seconds", elapsed.as_secs_f64())
 }
 
 fn type_list(printer: &mut Printer) -> io::Result<u8> {

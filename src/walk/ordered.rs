@@ -123,12 +123,14 @@ where
         });
     }
     // Items and results travel in batches: one lock and at most one wake-up per batch, not
-    // per file. The item queue is unbounded (the walk never waits for the workers); results
-    // are bounded, so a slow reader of the output holds the workers back. The calling thread
+    // per file. The item queue is bounded loosely (`AHEAD` items: while it is fuller, the walk
+    // hands on results instead of walking on, so that memory does not grow with the tree);
+    // results are bounded, so a slow reader of the output holds the workers back. The calling thread
     // walks, and between batches hands on the results that are ready; once the walk is done
     // it waits for the rest. (A walk thread of its own, next to the workers and a thread
     // waiting on results, made four threads share two cores: twice the context switches.)
     const BATCH: usize = 16;
+    let ahead = threads * BATCH * 16;
     let stop = AtomicBool::new(false);
     let queue = BatchQueue::new();
     let (tx, rx) = mpsc::sync_channel::<Vec<(usize, R)>>(threads * 4);
@@ -174,6 +176,15 @@ where
                 queue.push(&mut batch, false);
                 while let Ok(results) = rx.try_recv() {
                     order.take(results);
+                }
+                // Far enough ahead of the workers: wait for their results (the workers never
+                // wait for the walk while the queue holds items, so results keep coming).
+                while queue.len() > ahead && !order.stopped {
+                    match rx.recv_timeout(std::time::Duration::from_millis(5)) {
+                        Ok(results) => order.take(results),
+                        Err(mpsc::RecvTimeoutError::Timeout) => {}
+                        Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                    }
                 }
                 if order.stopped {
                     stop.store(true, Ordering::Relaxed);
@@ -256,6 +267,15 @@ impl<T> BatchQueue<T> {
         } else if waiting > 0 {
             self.ready.notify_one();
         }
+    }
+
+    /// Items waiting.
+    fn len(&self) -> usize {
+        self.state
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .items
+            .len()
     }
 
     /// Waits for items and moves up to `max` into `out`; `false` once the queue is finished

@@ -12,6 +12,7 @@ mod regions;
 mod reindent;
 mod rename;
 mod search;
+mod search_flags;
 mod show;
 mod transform;
 mod transform_safety;

@@ -2,8 +2,10 @@
 //! a file that matches, reads it whole, finds its matches (`find.rs`), turns them into records
 //! (`matches.rs`) that the printers render inside the worker, and checksums it.
 
-use super::find::{expand_replacement, find_in_bytes, find_matches, Collect, Probe, Want};
-use super::matches::{records, set_ids, FileMatches, MatchRecord};
+use super::find::{
+    expand_replacement, find_in_bytes, find_matches, Collect, Limits, Probe, Want, FLUSH_AT,
+};
+use super::matches::{set_ids, FileMatches, MatchRecord};
 use super::{FileResult, Mode, Renderer, SearchFile, SearchOptions, WholeFile};
 use crate::envelope::{DiagnosticPayload, Level};
 use crate::error::{Code, Error};
@@ -15,10 +17,14 @@ use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder};
 pub(super) enum SkipReason {
     Binary,
     Unreadable,
+    TooLarge,
 }
 
 pub(super) enum FileOutcome {
     Skipped(SkipReason, Option<DiagnosticPayload>),
+    /// The file has more matches than a worker keeps (`STREAM_AT`): it is searched again by
+    /// the thread that prints, when its turn comes, its matches streamed out in chunks.
+    Deferred(Candidate),
     Searched {
         bytes: u64,
         lossy: bool,
@@ -57,9 +63,17 @@ pub struct Worker {
 impl Worker {
     pub(super) fn new(opts: &SearchOptions, whole: WholeFile) -> Self {
         let build = |binary: BinaryDetection| {
+            // -a: a NUL byte is just a byte.
+            let binary = if opts.text {
+                BinaryDetection::none()
+            } else {
+                binary
+            };
             SearcherBuilder::new()
                 .line_number(false)
                 .multi_line(opts.multiline)
+                .invert_match(opts.invert)
+                .stop_on_nonmatch(opts.stop_on_nonmatch)
                 // Offsets must be those of the bytes on disk: no BOM stripping, no transcoding.
                 .bom_sniffing(false)
                 .encoding(None)
@@ -152,17 +166,31 @@ pub(super) struct Shared<'a> {
     pub render: Option<&'a Renderer<'a>>,
 }
 
+/// Where a file's matches go as they are found, chunk by chunk (see [`stream_file`]).
+pub(super) type ChunkSink<'s> = &'s mut dyn FnMut(&mut FileResult) -> std::io::Result<()>;
+
+/// A file with more matches than this is streamed (see [`FileOutcome::Deferred`]).
+const STREAM_AT: usize = 4 * FLUSH_AT;
+
+/// A file larger than this that matches is streamed without a worker reading it whole.
+const STREAM_SIZE: u64 = 16 << 20;
+
+/// Searches a file named or found, on a worker thread.
 pub(super) fn search_file(s: &Shared<'_>, w: &mut Worker, cand: &Candidate) -> FileOutcome {
     let (opts, matcher, want_checksum) = (s.opts, s.matcher, s.want_checksum);
     use std::io::{Read, Seek};
     /// Files up to this size are read whole at once (see below).
     const SMALL_FILE: usize = 128 * 1024;
-    let mut file = match std::fs::File::open(&cand.path) {
+    let mut file = match open(cand) {
         Ok(f) => f,
-        Err(e) => return unreadable(cand, &e),
+        Err(outcome) => return outcome,
     };
-    // Human `-l`, `-c` and `--count-matches` need neither the bytes nor the lines: one pass
-    // over 64 KiB chunks, as ripgrep (`-l` stops at the first match).
+    if opts.mode == Mode::Files {
+        return list_file(s, cand, file);
+    }
+    let as_named = cand.explicit || opts.binary;
+    // Human `-l`, `-c`, `--count-matches` and `--files-without-match` need neither the bytes
+    // nor the lines: one pass over 64 KiB chunks, as ripgrep (`-l` stops at the first match).
     if !want_checksum && opts.mode != Mode::Matches && !opts.multiline {
         return count_only(s, w, cand, &file);
     }
@@ -175,9 +203,11 @@ pub(super) fn search_file(s: &Shared<'_>, w: &mut Worker, cand: &Candidate) -> F
     if let Err(e) = (&mut file).take(SMALL_FILE as u64).read_to_end(&mut w.buf) {
         return unreadable(cand, &e);
     }
-    // -U reads whole files anyway: no probe then.
-    if w.buf.len() == SMALL_FILE && !opts.multiline {
-        let probe = if cand.explicit {
+    // -U reads whole files anyway: no probe then; nor when files without a match are
+    // listed (with their checksums).
+    let lists_unmatched = opts.mode == Mode::FilesWithoutMatch || opts.include_zero;
+    if w.buf.len() == SMALL_FILE && !opts.multiline && !lists_unmatched {
+        let probe = if as_named {
             &mut w.probe
         } else {
             &mut w.probe_binary
@@ -197,6 +227,12 @@ pub(super) fn search_file(s: &Shared<'_>, w: &mut Worker, cand: &Candidate) -> F
                 result: None,
             };
         }
+        // A large file with matches, whose matches are rendered as they stream: the printing
+        // thread reads it (once) and streams them, rather than a worker holding a copy too.
+        let large = file.metadata().is_ok_and(|m| m.len() > STREAM_SIZE);
+        if large && s.render.is_some() && opts.mode == Mode::Matches {
+            return FileOutcome::Deferred(cand.clone());
+        }
         if let Err(e) = file.seek(std::io::SeekFrom::Start(SMALL_FILE as u64)) {
             return unreadable(cand, &e);
         }
@@ -204,7 +240,7 @@ pub(super) fn search_file(s: &Shared<'_>, w: &mut Worker, cand: &Candidate) -> F
     if w.buf.len() < SMALL_FILE {
         // Read to its end already (`read_to_end` saw it).
         let buf = std::mem::take(&mut w.buf);
-        let outcome = search_bytes(s, w, cand, &buf, true);
+        let outcome = search_bytes(s, w, cand, &buf, true, None);
         let keep =
             matches!(&outcome, FileOutcome::Searched { result: Some(r), .. } if r.checksum_pending);
         if keep {
@@ -230,12 +266,25 @@ pub(super) fn search_file(s: &Shared<'_>, w: &mut Worker, cand: &Candidate) -> F
         let want = (meta.len() as usize + 1).saturating_sub(large.len());
         large.reserve_exact(want);
     }
-    if let Err(e) = file.read_to_end(&mut large) {
+    // Never more than --max-filesize (a file that grew since it was listed).
+    let limit = opts
+        .walk
+        .max_filesize
+        .map_or(u64::MAX, |m| m.saturating_add(1));
+    if let Err(e) = (&mut file).take(limit).read_to_end(&mut large) {
         w.large = large;
         return unreadable(cand, &e);
     }
     drop(file);
-    let outcome = search_bytes(s, w, cand, &large, false);
+    if opts
+        .walk
+        .max_filesize
+        .is_some_and(|m| large.len() as u64 > m)
+    {
+        w.large = large;
+        return FileOutcome::Skipped(SkipReason::TooLarge, None);
+    }
+    let outcome = search_bytes(s, w, cand, &large, false, None);
     if large.capacity() <= 64 << 20 {
         w.large = large;
     }
@@ -250,12 +299,14 @@ fn count_only(
     file: &std::fs::File,
 ) -> FileOutcome {
     let (opts, matcher) = (s.opts, s.matcher);
-    let searcher = if cand.explicit {
+    let as_named = cand.explicit || opts.binary;
+    let searcher = if as_named {
         &mut w.probe
     } else {
         &mut w.probe_binary
     };
-    let (lines, matches, binary, bytes) = if opts.mode == Mode::FilesWithMatches {
+    let probe_only = matches!(opts.mode, Mode::FilesWithMatches | Mode::FilesWithoutMatch);
+    let (lines, matches, binary, bytes) = if probe_only {
         let mut sink = Probe::default();
         if let Err(e) = searcher.search_reader(matcher, file, &mut sink) {
             return unreadable(cand, &e);
@@ -269,33 +320,33 @@ fn count_only(
         } else {
             Want::All
         };
-        let mut sink = Collect::new(matcher, false, want, Vec::new());
+        let mut discard = |_: &mut Vec<std::ops::Range<usize>>| true;
+        let mut sink = Collect::new(matcher, false, want, Vec::new())
+            .inverted(opts.invert)
+            .counting(&mut discard);
         if let Err(e) = searcher.search_reader(matcher, file, &mut sink) {
             return unreadable(cand, &e);
         }
-        let f = sink.found;
         let matches = match want {
-            Want::Lines => f.lines,
-            _ => f.ranges.len(),
+            Want::Lines => sink.found.lines,
+            _ => sink.matches(),
         };
+        let f = sink.found;
         (f.lines, matches, f.binary_at.is_some(), sink.bytes)
     };
-    if matches == 0 && binary {
+    // A binary file found by walking is not listed (ripgrep's summaries say nothing of it).
+    if binary && !as_named {
         return FileOutcome::Skipped(SkipReason::Binary, None);
     }
-    let result = (matches > 0).then(|| FileResult {
-        file: SearchFile {
+    let listed = matches > 0 || opts.mode == Mode::FilesWithoutMatch || opts.include_zero;
+    let result = listed.then(|| {
+        FileResult::new(SearchFile {
             file_path: cand.display.clone(),
             checksum: String::new(),
             match_count: matches,
             line_count: lines,
             lossy: false,
-        },
-        matches: Vec::new(),
-        diagnostics: Vec::new(),
-        cut: 0,
-        rendered: None,
-        checksum_pending: false,
+        })
     });
     FileOutcome::Searched {
         bytes,
@@ -304,23 +355,204 @@ fn count_only(
     }
 }
 
+/// Searches a deferred file (see [`FileOutcome::Deferred`]) on the printing thread, handing
+/// its matches to `sink` in chunks as they are found; returns the file's outcome, whose result
+/// (`continued`) carries the last chunk, the counts and the checksum.
+pub(super) fn stream_file(
+    s: &Shared<'_>,
+    w: &mut Worker,
+    cand: &Candidate,
+    sink: ChunkSink<'_>,
+) -> std::io::Result<FileOutcome> {
+    let mut failed = None;
+    let mut wrapped = |r: &mut FileResult| {
+        sink(r).inspect_err(|e| failed = Some(std::io::Error::new(e.kind(), e.to_string())))
+    };
+    let outcome = stream_bytes(s, w, cand, &mut wrapped);
+    match failed {
+        Some(e) => Err(e),
+        None => Ok(outcome),
+    }
+}
+
+fn stream_bytes(
+    s: &Shared<'_>,
+    w: &mut Worker,
+    cand: &Candidate,
+    sink: ChunkSink<'_>,
+) -> FileOutcome {
+    use std::io::Read;
+    let file = match open(cand) {
+        Ok(f) => f,
+        Err(outcome) => return outcome,
+    };
+    let limit = s
+        .opts
+        .walk
+        .max_filesize
+        .map_or(u64::MAX, |m| m.saturating_add(1));
+    let mut bytes = Vec::new();
+    if let Err(e) = file.take(limit).read_to_end(&mut bytes) {
+        return unreadable(cand, &e);
+    }
+    if s.opts
+        .walk
+        .max_filesize
+        .is_some_and(|m| bytes.len() as u64 > m)
+    {
+        return FileOutcome::Skipped(SkipReason::TooLarge, None);
+    }
+    search_bytes(s, w, cand, &bytes, false, Some(sink))
+}
+
+/// Opens a file to search; a FIFO, socket or device (a named one was already refused by the
+/// walk; this one took a regular file's place since) is skipped without blocking.
+fn open(cand: &Candidate) -> std::result::Result<std::fs::File, FileOutcome> {
+    let mut o = std::fs::OpenOptions::new();
+    o.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        o.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = o.open(&cand.path).map_err(|e| unreadable(cand, &e))?;
+    match file.metadata() {
+        Ok(m) if !m.is_file() => Err(FileOutcome::Skipped(SkipReason::Unreadable, None)),
+        _ => Ok(file),
+    }
+}
+
+/// `--files`: the file as it would be searched, not searched; checksummed when shown.
+fn list_file(s: &Shared<'_>, cand: &Candidate, file: std::fs::File) -> FileOutcome {
+    use std::io::Read;
+    let mut f = SearchFile {
+        file_path: cand.display.clone(),
+        ..SearchFile::default()
+    };
+    let mut size = 0;
+    if s.want_checksum {
+        let limit = s
+            .opts
+            .walk
+            .max_filesize
+            .map_or(u64::MAX, |m| m.saturating_add(1));
+        let mut bytes = Vec::new();
+        if let Err(e) = file.take(limit).read_to_end(&mut bytes) {
+            return unreadable(cand, &e);
+        }
+        size = bytes.len() as u64;
+        f.checksum = checksum(&bytes);
+    }
+    FileOutcome::Searched {
+        bytes: size,
+        lossy: false,
+        result: Some(FileResult::new(f)),
+    }
+}
+
 /// Searches a file's bytes and renders its matches. With `may_defer`, its checksum may be left
-/// pending (see `finish`) if no other file's waits.
+/// pending (see `finish`) if no other file's waits. With `sink` (on the printing thread), the
+/// matches are rendered and handed over in chunks as they are found; without, a file with
+/// more than `STREAM_AT` matches comes back [`FileOutcome::Deferred`] where matches are
+/// rendered in workers.
 fn search_bytes(
     s: &Shared<'_>,
     w: &mut Worker,
     cand: &Candidate,
     bytes: &[u8],
     may_defer: bool,
+    mut sink: Option<ChunkSink<'_>>,
 ) -> FileOutcome {
     let (opts, matcher, want_checksum, render) = (s.opts, s.matcher, s.want_checksum, s.render);
-    let nul = memchr::memchr(0, bytes);
+    let nul = if opts.text {
+        None
+    } else {
+        memchr::memchr(0, bytes)
+    };
+    let as_named = cand.explicit || opts.binary;
     w.records.clear();
-    let found = if nul.is_some() && !cand.explicit {
+    let streams = render.is_some() && opts.mode == Mode::Matches;
+    // Where a worker stops: at the first match past --max-results (a file cannot give more),
+    // or where a file becomes one to stream.
+    let stop_at = match (opts.max_results, streams && sink.is_none()) {
+        (Some(max), _) if opts.mode == Mode::Matches => max.saturating_add(1),
+        (_, true) => STREAM_AT,
+        _ => usize::MAX,
+    };
+    // On the printing thread, chunks of matches go out as they are found.
+    let streaming = sink.is_some();
+    let utf8 = streaming && std::str::from_utf8(bytes).is_ok();
+    let mut sent = 0usize;
+    let mut sink_error = None;
+    let mut chunk_records = Vec::new();
+    let mut send = |records: &mut Vec<MatchRecord>| -> bool {
+        let (Some(sink), Some(render)) = (sink.as_mut(), render) else {
+            return true;
+        };
+        let mut chunk = FileResult::new(SearchFile {
+            file_path: cand.display.clone(),
+            ..SearchFile::default()
+        });
+        chunk.continued = sent > 0;
+        chunk.more = true;
+        let replacements = replacements(opts, matcher, bytes, records);
+        if want_checksum {
+            set_ids(records, &cand.display);
+        }
+        let view = FileMatches {
+            bytes,
+            records,
+            utf8,
+            replacements: &replacements,
+            before_context: opts.before_context,
+            after_context: opts.after_context,
+            after_hits: &[],
+        };
+        chunk.rendered = Some(render.render(&chunk, &view));
+        sent += 1;
+        let written = sink(&mut chunk);
+        if let Some(buf) = chunk.rendered.take() {
+            render.give(buf);
+        }
+        match written {
+            Ok(()) => true,
+            Err(e) => {
+                sink_error = Some(e);
+                false
+            }
+        }
+    };
+    let mut recorder = super::matches::Recorder::new(bytes);
+    let mut send_ranges = |ranges: &mut Vec<std::ops::Range<usize>>| -> bool {
+        if opts.mode != Mode::Matches {
+            return true;
+        }
+        chunk_records.clear();
+        chunk_records.extend(ranges.iter().map(|r| recorder.record(r.clone())));
+        send(&mut chunk_records)
+    };
+    // Counting modes keep no ranges: they are dropped as they pile up.
+    let flush_ranges = streaming || opts.mode != Mode::Matches;
+    let found = if nul.is_some() && !as_named {
         // As ripgrep: stop at the NUL, keep what matched before it (buffer by buffer).
         let ranges = std::mem::take(&mut w.ranges);
-        let found = find_matches(opts, matcher, &mut w.binary_searcher, bytes, true, ranges);
-        if found.ranges.is_empty() {
+        let limits = Limits {
+            stop_at,
+            flush: flush_ranges.then_some(&mut send_ranges as _),
+        };
+        let found = find_matches(
+            opts,
+            matcher,
+            &mut w.binary_searcher,
+            bytes,
+            true,
+            ranges,
+            limits,
+        );
+        // A walked binary file is only reported with the matches before its NUL, and never
+        // by the modes that list files or count (as ripgrep's summaries).
+        if found.matches == 0 || opts.mode != Mode::Matches {
+            w.ranges = found.ranges;
             return FileOutcome::Skipped(SkipReason::Binary, None);
         }
         found
@@ -328,24 +560,55 @@ fn search_bytes(
         || (w.whole == WholeFile::WithoutCr && memchr::memchr(b'\r', bytes).is_none())
     {
         let records = &mut w.records;
-        find_in_bytes(opts, matcher, bytes, records, std::mem::take(&mut w.ranges))
+        let limits = Limits {
+            stop_at,
+            flush: streaming.then_some(&mut send as _),
+        };
+        find_in_bytes(
+            opts,
+            matcher,
+            bytes,
+            records,
+            std::mem::take(&mut w.ranges),
+            limits,
+        )
     } else {
         let ranges = std::mem::take(&mut w.ranges);
-        find_matches(opts, matcher, &mut w.searcher, bytes, false, ranges)
+        let limits = Limits {
+            stop_at,
+            flush: flush_ranges.then_some(&mut send_ranges as _),
+        };
+        find_matches(opts, matcher, &mut w.searcher, bytes, false, ranges, limits)
     };
+    if sink_error.is_some() {
+        // The printer failed (closed stdout): `stream_file` reports it.
+        return FileOutcome::Skipped(SkipReason::Unreadable, None);
+    }
+    if found.stopped && stop_at == STREAM_AT {
+        w.ranges = found.ranges;
+        return FileOutcome::Deferred(cand.clone());
+    }
     if opts.mode == Mode::Matches && !found.ranges.is_empty() {
-        records(bytes, &found.ranges, &mut w.records);
+        w.records
+            .extend(found.ranges.iter().map(|r| recorder.record(r.clone())));
     }
     let size = bytes.len() as u64;
-    let lossy = nul.is_some() || (found.matches > 0 && std::str::from_utf8(bytes).is_err());
+    // A NUL byte makes text fields lossy (-a searches past it without a warning).
+    let has_nul = nul.is_some() || (opts.text && memchr::memchr(0, bytes).is_some());
+    let lossy = has_nul || (found.matches > 0 && std::str::from_utf8(bytes).is_err());
     let mut diagnostics = Vec::new();
     if let Some(at) = nul {
-        let (code, message, fix) = if cand.explicit {
+        let (code, message, fix) = if as_named {
             (
                 Code::BinarySearched,
                 format!(
-                    "{} is binary (NUL byte at offset {at}); searched because it was named",
-                    cand.display
+                    "{} is binary (NUL byte at offset {at}); searched because {}",
+                    cand.display,
+                    if cand.explicit {
+                        "it was named"
+                    } else {
+                        "of --binary"
+                    }
                 ),
                 "treat matched_text and line_text as lossy; rely on the byte offsets",
             )
@@ -366,27 +629,30 @@ the matches before it are reported",
         ));
     }
     if found.matches == 0 {
-        let result = (!diagnostics.is_empty()).then(|| FileResult {
-            file: SearchFile {
+        let listed = opts.mode == Mode::FilesWithoutMatch || opts.include_zero;
+        let result = (listed || !diagnostics.is_empty()).then(|| {
+            let mut r = FileResult::new(SearchFile {
                 file_path: cand.display.clone(),
-                checksum: String::new(),
+                checksum: if listed && want_checksum {
+                    checksum(bytes)
+                } else {
+                    String::new()
+                },
                 match_count: 0,
                 line_count: 0,
                 lossy,
-            },
-            matches: Vec::new(),
-            diagnostics,
-            cut: 0,
-            rendered: None,
-            checksum_pending: false,
+            });
+            r.diagnostics = diagnostics;
+            r
         });
+        w.ranges = found.ranges;
         return FileOutcome::Searched {
             bytes: size,
             lossy,
             result,
         };
     }
-    if lossy && nul.is_none() {
+    if lossy && !has_nul {
         diagnostics.push(tool_diag(
             Error::new(
                 Code::NotUtf8,
@@ -400,7 +666,10 @@ the matches before it are reported",
     // previous one's, or later.
     let mut checksum_pending = false;
     let checksum = match (want_checksum, w.pending.take()) {
-        (false, _) => String::new(),
+        (false, pending) => {
+            w.pending = pending;
+            String::new()
+        }
         (true, Some(previous)) => {
             let (of_previous, of_this) = checksum_pair(&previous, bytes);
             w.resolved.push_back(of_previous);
@@ -420,26 +689,16 @@ the matches before it are reported",
         line_count: found.lines,
         lossy,
     };
-    let mut result = FileResult {
-        file,
-        matches: Vec::new(),
-        diagnostics,
-        cut: 0,
-        rendered: None,
-        checksum_pending,
-    };
+    let mut result = FileResult::new(file);
+    result.diagnostics = diagnostics;
+    result.checksum_pending = checksum_pending;
+    result.continued = sent > 0;
     if opts.mode == Mode::Matches {
         if want_checksum {
             set_ids(&mut w.records, &cand.display);
         }
-        let replacements: Vec<String> = match &opts.replace {
-            Some(r) => w
-                .records
-                .iter()
-                .map(|m| expand_replacement(opts, matcher, bytes, m, r))
-                .collect(),
-            None => Vec::new(),
-        };
+        let replacements = replacements(opts, matcher, bytes, &w.records);
+        let hits = after_hits(opts, matcher, bytes, &found, &w.records);
         let view = FileMatches {
             bytes,
             records: &w.records,
@@ -447,6 +706,7 @@ the matches before it are reported",
             replacements: &replacements,
             before_context: opts.before_context,
             after_context: opts.after_context,
+            after_hits: &hits,
         };
         match render {
             Some(render) => result.rendered = Some(render.render(&result, &view)),
@@ -462,6 +722,48 @@ the matches before it are reported",
         bytes: size,
         lossy,
         result: Some(result),
+    }
+}
+
+/// Where `-m` stopped the search of a file and `-A` shows lines after its last match: those
+/// of them that match, with the column of their first match.
+fn after_hits(
+    opts: &SearchOptions,
+    matcher: &RegexMatcher,
+    bytes: &[u8],
+    found: &super::find::Found,
+    records: &[MatchRecord],
+) -> Vec<(usize, usize)> {
+    use grep_matcher::Matcher;
+    let (Some(max), Some(last)) = (opts.max_count, records.last()) else {
+        return Vec::new();
+    };
+    if opts.after_context == 0 || opts.invert || found.lines < max {
+        return Vec::new();
+    }
+    crate::span::lines_after(bytes, last.last_end, opts.after_context)
+        .enumerate()
+        .filter_map(|(i, l)| {
+            let line = crate::span::strip_cr(&bytes[l]);
+            let m = matcher.find(line).ok().flatten()?;
+            Some((last.last_line + 1 + i, m.start()))
+        })
+        .collect()
+}
+
+/// The `-r` expansions of some records (none without `-r`).
+fn replacements(
+    opts: &SearchOptions,
+    matcher: &RegexMatcher,
+    bytes: &[u8],
+    records: &[MatchRecord],
+) -> Vec<String> {
+    match &opts.replace {
+        Some(r) => records
+            .iter()
+            .map(|m| expand_replacement(opts, matcher, bytes, m, r))
+            .collect(),
+        None => Vec::new(),
     }
 }
 

@@ -44,6 +44,49 @@ impl Sink for Probe {
     }
 }
 
+/// Takes the matches collected so far; `false` stops the search.
+pub(super) type Flush<'a, T> = &'a mut dyn FnMut(&mut Vec<T>) -> bool;
+
+/// Where a search of one file stops collecting, and where it hands over what it collected.
+pub(super) struct Limits<'a, T> {
+    /// Stop once this many matches were found (`found.stopped` is then set).
+    pub(super) stop_at: usize,
+    /// Called with the matches collected so far once there are `FLUSH_AT` of them (they are
+    /// then dropped); `false` stops the search (`found.stopped`).
+    pub(super) flush: Option<Flush<'a, T>>,
+}
+
+impl<T> Limits<'_, T> {
+    /// No limit.
+    pub(super) fn none() -> Self {
+        Limits {
+            stop_at: usize::MAX,
+            flush: None,
+        }
+    }
+
+    /// Applies the limits after a push: whether to go on.
+    fn after_push(&mut self, items: &mut Vec<T>, flushed: &mut usize) -> bool {
+        if items.len() + *flushed >= self.stop_at {
+            return false;
+        }
+        if let Some(flush) = self.flush.as_mut() {
+            if items.len() >= FLUSH_AT {
+                let n = items.len();
+                if !flush(items) {
+                    return false;
+                }
+                items.clear();
+                *flushed += n;
+            }
+        }
+        true
+    }
+}
+
+/// How many matches a flush hands over at once.
+pub(super) const FLUSH_AT: usize = 4 * 1024;
+
 /// Match ranges of one file.
 #[derive(Default)]
 pub(super) struct Found {
@@ -55,6 +98,8 @@ pub(super) struct Found {
     pub(super) lines: usize,
     /// Where the searcher met a NUL byte and stopped.
     pub(super) binary_at: Option<u64>,
+    /// The search stopped at a limit (see [`Limits`]) before the end of the file.
+    pub(super) stopped: bool,
 }
 
 /// Look-ahead allowed past a multiline match's lines when finding its matches again (as
@@ -76,7 +121,12 @@ pub(super) enum Want {
 pub(super) struct Collect<'a> {
     matcher: &'a RegexMatcher,
     multi_line: bool,
+    /// `-v`: the searcher reports the lines that do not match; each is a match.
+    invert: bool,
     want: Want,
+    limits: Limits<'a, std::ops::Range<usize>>,
+    /// Matches handed to `limits.flush` so far.
+    flushed: usize,
     /// A line can be searched as a haystack of its own, with the same matches: the pattern has
     /// no `\A` or `\z` (grep-regex then keeps the `\n` line terminator), and what precedes a
     /// line start (a `\n`, or nothing) looks the same to `^` and word boundaries. One regex
@@ -98,7 +148,10 @@ impl<'a> Collect<'a> {
         Collect {
             matcher,
             multi_line,
+            invert: false,
             want,
+            limits: Limits::none(),
+            flushed: 0,
             sliced: !multi_line && matcher.line_terminator().is_some(),
             found: Found {
                 ranges,
@@ -106,6 +159,28 @@ impl<'a> Collect<'a> {
             },
             bytes: 0,
         }
+    }
+}
+
+impl<'a> Collect<'a> {
+    /// `-v` reports lines that do not match.
+    pub(super) fn inverted(mut self, invert: bool) -> Self {
+        self.invert = invert;
+        self
+    }
+
+    /// Counts matches without keeping their ranges.
+    pub(super) fn counting(
+        mut self,
+        flush: &'a mut dyn FnMut(&mut Vec<std::ops::Range<usize>>) -> bool,
+    ) -> Self {
+        self.limits.flush = Some(flush);
+        self
+    }
+
+    /// Matches found (kept and flushed).
+    pub(super) fn matches(&self) -> usize {
+        self.found.ranges.len() + self.flushed
     }
 }
 
@@ -120,6 +195,29 @@ impl Sink for Collect<'_> {
         let buf = mat.buffer();
         let range = mat.bytes_range_in_buffer();
         let base = mat.absolute_byte_offset() as usize - range.start;
+        if self.invert {
+            // Each line reported is a match spanning the line's text (`\r` included, as a
+            // span's line; the `\n` not).
+            let mut at = range.start;
+            while at < range.end {
+                let end = memchr::memchr(b'\n', &buf[at..range.end]).map_or(range.end, |i| at + i);
+                self.found.lines += 1;
+                if self.want != Want::Lines {
+                    self.found.ranges.push(base + at..base + end);
+                } else {
+                    self.flushed += 1;
+                }
+                if !self
+                    .limits
+                    .after_push(&mut self.found.ranges, &mut self.flushed)
+                {
+                    self.found.stopped = true;
+                    return Ok(false);
+                }
+                at = end + 1;
+            }
+            return Ok(true);
+        }
         let hay = if self.multi_line {
             &buf[..buf.len().min(range.end + MAX_LOOK_AHEAD)]
         } else {
@@ -159,6 +257,13 @@ impl Sink for Collect<'_> {
         // hold several); a reported line always counts.
         let n = self.found.ranges.len() - before;
         self.found.lines += if self.multi_line { n.max(1) } else { 1 };
+        if !self
+            .limits
+            .after_push(&mut self.found.ranges, &mut self.flushed)
+        {
+            self.found.stopped = true;
+            return Ok(false);
+        }
         Ok(true)
     }
 
@@ -181,13 +286,14 @@ impl Sink for Collect<'_> {
     }
 }
 
-pub(super) fn find_matches(
+pub(super) fn find_matches<'a>(
     opts: &SearchOptions,
-    matcher: &RegexMatcher,
+    matcher: &'a RegexMatcher,
     searcher: &mut Searcher,
     bytes: &[u8],
     as_reader: bool,
     mut ranges: Vec<std::ops::Range<usize>>,
+    limits: Limits<'a, std::ops::Range<usize>>,
 ) -> Found {
     ranges.clear();
     let want = if opts.first_match_only {
@@ -196,6 +302,8 @@ pub(super) fn find_matches(
         Want::All
     };
     let mut sink = Collect::new(matcher, opts.multiline, want, ranges);
+    sink.invert = opts.invert;
+    sink.limits = limits;
     // An error here can only come from the sink, which never fails.
     let _ = if as_reader {
         searcher.search_reader(matcher, bytes, &mut sink)
@@ -203,7 +311,16 @@ pub(super) fn find_matches(
         searcher.search_slice(matcher, bytes, &mut sink)
     };
     let mut found = sink.found;
-    found.matches = found.ranges.len();
+    found.matches = found.ranges.len() + sink.flushed;
+    if let (Some(max), true) = (opts.max_count, opts.multiline) {
+        // A group of lines the searcher reports once can hold several matches: -m promises
+        // at most `max` of them (ripgrep reports one for `-m1 -U`).
+        if found.matches > max {
+            found.ranges.truncate(max.saturating_sub(sink.flushed));
+            found.matches = max;
+        }
+        found.lines = found.lines.min(max);
+    }
     found
 }
 
@@ -216,11 +333,14 @@ pub(super) fn find_in_bytes(
     bytes: &[u8],
     out: &mut Vec<MatchRecord>,
     mut ranges: Vec<std::ops::Range<usize>>,
+    mut limits: Limits<'_, MatchRecord>,
 ) -> Found {
     ranges.clear();
     let mut rec = Recorder::new(bytes);
     let (mut lines, mut last_line) = (0, 0);
     let mut matches = 0;
+    let mut flushed = 0;
+    let mut stopped = false;
     let _ = matcher.try_find_iter(bytes, |m| {
         if m.start() >= bytes.len() {
             // An empty match at the very end. After a final `\n` it is on no line; else the
@@ -247,6 +367,10 @@ pub(super) fn find_in_bytes(
         matches += 1;
         if opts.mode == Mode::Matches {
             out.push(r);
+            if !limits.after_push(out, &mut flushed) {
+                stopped = true;
+                return Ok(false);
+            }
         }
         Ok(true)
     });
@@ -255,6 +379,7 @@ pub(super) fn find_in_bytes(
         matches,
         lines,
         binary_at: None,
+        stopped,
     }
 }
 
@@ -303,11 +428,26 @@ pub(super) fn compare_whole_and_lines(
     text: &[u8],
 ) {
     use super::matches::records;
-    let lines = find_matches(opts, matcher, searcher, text, false, Vec::new());
+    let lines = find_matches(
+        opts,
+        matcher,
+        searcher,
+        text,
+        false,
+        Vec::new(),
+        Limits::none(),
+    );
     let mut by_lines = Vec::new();
     records(text, &lines.ranges, &mut by_lines);
     let mut by_whole = Vec::new();
-    let whole = find_in_bytes(opts, matcher, text, &mut by_whole, Vec::new());
+    let whole = find_in_bytes(
+        opts,
+        matcher,
+        text,
+        &mut by_whole,
+        Vec::new(),
+        Limits::none(),
+    );
     let key = |r: &MatchRecord| (r.byte_start, r.byte_end, r.start_line, r.start_col);
     let (a, b): (Vec<_>, Vec<_>) = (
         by_lines.iter().map(key).collect(),

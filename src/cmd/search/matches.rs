@@ -128,6 +128,9 @@ pub struct FileMatches<'a> {
     /// `-B`/`-A` lines.
     pub before_context: usize,
     pub after_context: usize,
+    /// After-context lines of the file's last match that match too, as (line, column of
+    /// their first match): past `-m`, ripgrep prints them as matches (not counted).
+    pub after_hits: &'a [(usize, usize)],
 }
 
 impl<'a> FileMatches<'a> {
@@ -140,6 +143,7 @@ impl<'a> FileMatches<'a> {
             replacements: &[],
             before_context: 0,
             after_context: 0,
+            after_hits: &[],
         }
     }
 
@@ -189,10 +193,16 @@ impl<'a> FileMatches<'a> {
     /// are wanted.
     pub fn to_matches(&self, file_path: Option<&str>) -> Vec<SearchMatch> {
         let lossy = |text: &[u8]| String::from_utf8_lossy(text).into_owned();
+        let last = self.records.len().saturating_sub(1);
         self.records
             .iter()
             .enumerate()
             .map(|(i, r)| {
+                let hits = if i == last {
+                    self.after_hits.to_vec()
+                } else {
+                    Vec::new()
+                };
                 let mut span = r.bare_span();
                 let mut match_id = String::new();
                 if let Some(path) = file_path {
@@ -211,6 +221,7 @@ impl<'a> FileMatches<'a> {
                     context_after: self.context_after(r).map(lossy).collect(),
                     replacement: self.replacement(i).map(str::to_string),
                     more_lines: self.more_lines(r).map(lossy).collect(),
+                    after_hits: hits,
                 }
             })
             .collect()

@@ -30,6 +30,17 @@ pub enum Mode {
     CountLines,
     /// `--count-matches`: number of matches per file.
     CountMatches,
+    /// `--files-without-match`: only the files searched that have no match.
+    FilesWithoutMatch,
+    /// `--files`: the files that would be searched, not searched.
+    Files,
+}
+
+impl Mode {
+    /// Modes that list files rather than matches.
+    pub fn lists_files(self) -> bool {
+        !matches!(self, Mode::Matches)
+    }
 }
 
 /// Everything a search needs, free of clap.
@@ -44,6 +55,20 @@ pub struct SearchOptions {
     pub line: bool,
     pub multiline: bool,
     pub multiline_dotall: bool,
+    /// `-v`: the lines that do not match are the matches (each spans its whole line).
+    pub invert: bool,
+    /// `-a`: no binary detection anywhere; the pattern may match NUL.
+    pub text: bool,
+    /// `--binary`: walked binary files are searched whole, as named ones.
+    pub binary: bool,
+    /// `--no-unicode`.
+    pub no_unicode: bool,
+    /// `--stop-on-nonmatch`.
+    pub stop_on_nonmatch: bool,
+    /// `-q`: stop at the first match; nothing is printed.
+    pub quiet: bool,
+    /// `--include-zero`: counting modes also list files without a match.
+    pub include_zero: bool,
     pub before_context: usize,
     pub after_context: usize,
     pub max_count: Option<usize>,
@@ -76,6 +101,9 @@ pub struct SearchMatch {
     /// Texts of the match's further lines (multiline matches), for human output only.
     #[serde(skip)]
     pub more_lines: Vec<String>,
+    /// After-context lines that match too (see `FileMatches::after_hits`), human output only.
+    #[serde(skip)]
+    pub after_hits: Vec<(usize, usize)>,
 }
 
 /// A file that contributed to the result.
@@ -107,6 +135,26 @@ pub struct FileResult {
     /// `file.checksum` is still to be computed, with another file's (see `file::finish`);
     /// never so once the result leaves its worker.
     pub checksum_pending: bool,
+    /// Not the file's first chunk: its separator and heading were printed already.
+    pub continued: bool,
+    /// More chunks of this file follow; `file` is complete only in the last one.
+    pub more: bool,
+}
+
+impl FileResult {
+    /// A result for `file`, with nothing else yet.
+    pub fn new(file: SearchFile) -> Self {
+        FileResult {
+            file,
+            matches: Vec::new(),
+            diagnostics: Vec::new(),
+            cut: 0,
+            rendered: None,
+            checksum_pending: false,
+            continued: false,
+            more: false,
+        }
+    }
 }
 
 /// Counters for the whole run.
@@ -125,7 +173,10 @@ pub struct SearchStats {
 pub struct SearchSummary {
     pub status: Status,
     pub match_count: usize,
-    pub total_count: usize,
+    /// Every match (or file) there was; unknown when --max-results stopped the search.
+    pub total_count: Option<usize>,
+    /// Matching lines in the files reported (what `--stats` prints).
+    pub matched_lines: usize,
     pub stats: SearchStats,
     pub diagnostics: Vec<DiagnosticPayload>,
 }
@@ -139,7 +190,9 @@ pub struct SearchData {
     pub matches: Vec<SearchMatch>,
     pub files: Vec<SearchFile>,
     pub match_count: usize,
-    pub total_count: usize,
+    /// Absent when --max-results stopped the search before the end.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub total_count: Option<usize>,
     pub stats: SearchStats,
 }
 
@@ -162,8 +215,20 @@ impl SearchOptions {
             ("line", self.line),
             ("multiline", self.multiline),
             ("multiline_dotall", self.multiline_dotall),
+            ("invert_match", self.invert),
+            ("text", self.text),
+            ("binary", self.binary),
+            ("no_unicode", self.no_unicode),
+            ("stop_on_nonmatch", self.stop_on_nonmatch),
+            ("include_zero", self.include_zero),
             ("hidden", self.walk.hidden),
             ("no_ignore", self.walk.no_ignore),
+            ("no_ignore_vcs", self.walk.no_ignore_vcs),
+            ("no_ignore_dot", self.walk.no_ignore_dot),
+            ("no_ignore_parent", self.walk.no_ignore_parent),
+            ("no_ignore_global", self.walk.no_ignore_global),
+            ("glob_case_insensitive", self.walk.glob_case_insensitive),
+            ("one_file_system", self.walk.one_file_system),
             ("follow", self.walk.follow),
         ];
         for (k, v) in flags {
@@ -177,6 +242,14 @@ impl SearchOptions {
             }
         };
         put("globs", non_empty(&self.walk.globs));
+        put("iglobs", non_empty(&self.walk.iglobs));
+        put("type_add", non_empty(&self.walk.type_add));
+        put("type_clear", non_empty(&self.walk.type_clear));
+        put("max_depth", self.walk.max_depth.into());
+        if let Some((key, reverse)) = self.walk.sort {
+            let name = format!("{key:?}").to_lowercase();
+            put(if reverse { "sortr" } else { "sort" }, name.into());
+        }
         put("types", non_empty(&self.walk.types));
         put("types_not", non_empty(&self.walk.types_not));
         put("before_context", nonzero(self.before_context));
@@ -190,6 +263,8 @@ impl SearchOptions {
             Mode::FilesWithMatches => Some("files_with_matches"),
             Mode::CountLines => Some("count"),
             Mode::CountMatches => Some("count_matches"),
+            Mode::FilesWithoutMatch => Some("files_without_match"),
+            Mode::Files => Some("files"),
         };
         put("mode", mode.into());
         q
@@ -215,6 +290,12 @@ fn nonzero(n: usize) -> serde_json::Value {
 /// Builds the matcher, reporting a bad pattern with its position.
 pub fn build_matcher(opts: &SearchOptions) -> Result<RegexMatcher> {
     let mut b = RegexMatcherBuilder::new();
+    if !opts.text {
+        // Binary detection stops at (or searches past) NUL bytes: a pattern that needs one
+        // could never match, which ripgrep explains rather than finding nothing.
+        b.ban_byte(Some(0));
+    }
+    b.unicode(!opts.no_unicode);
     b.case_insensitive(opts.ignore_case)
         .case_smart(opts.smart_case && !opts.ignore_case)
         .word(opts.word)
@@ -229,10 +310,11 @@ pub fn build_matcher(opts: &SearchOptions) -> Result<RegexMatcher> {
     } else {
         b.line_terminator(Some(b'\n'));
     }
-    let built = if opts.patterns.len() == 1 {
-        b.build(&opts.patterns[0])
-    } else {
-        b.build_many(&opts.patterns)
+    let built = match opts.patterns.len() {
+        // `-f` with an empty file: nothing matches (an empty class).
+        0 => b.fixed_strings(false).build("[a&&b]"),
+        1 => b.build(&opts.patterns[0]),
+        _ => b.build_many(&opts.patterns),
     };
     built.map_err(|e| regex_error(opts, &e))
 }
@@ -262,7 +344,12 @@ pub(crate) enum WholeFile {
 fn whole_file_search(opts: &SearchOptions, matcher: &RegexMatcher) -> WholeFile {
     use grep_matcher::Matcher;
     use regex_syntax::hir::Look;
-    if opts.multiline || opts.word || matcher.line_terminator().is_none() {
+    if opts.multiline
+        || opts.word
+        || opts.invert
+        || opts.stop_on_nonmatch
+        || matcher.line_terminator().is_none()
+    {
         return WholeFile::Never;
     }
     // -x anchors the pattern with CRLF-aware `^` and `$`.
@@ -293,6 +380,14 @@ fn whole_file_search(opts: &SearchOptions, matcher: &RegexMatcher) -> WholeFile 
 }
 
 fn regex_error(opts: &SearchOptions, e: &grep_regex::Error) -> Error {
+    if let grep_regex::ErrorKind::Banned(_) = e.kind() {
+        return Error::new(
+            Code::NulPattern,
+            "the pattern contains \\0 (a NUL byte), which it is impossible to match: binary \
+detection stops at or passes over NUL bytes",
+            "pass -a/--text to search binary files as text, where a NUL byte can match",
+        );
+    }
     let mut err = Error::new(
         Code::InvalidRegex,
         format!(
@@ -344,9 +439,12 @@ pub(crate) struct Renderer<'a> {
 }
 
 impl Renderer<'_> {
-    /// At most this many idle buffers are kept, none larger than `MAX_KEPT`.
+    /// At most this many idle buffers are kept, none larger than `MAX_KEPT`, `KEPT_BYTES` in
+    /// all: buffers grow to the largest files' output, and a long run would otherwise end up
+    /// keeping the largest ones (memory growing with the tree, not with the work in flight).
     const KEPT: usize = 64;
     const MAX_KEPT: usize = 4 << 20;
+    const KEPT_BYTES: usize = 8 << 20;
 
     /// Renders one file into a reused buffer: the smallest kept one that has room for about
     /// what the file's matches take as JSON (more than as text), else a new one of that size,
@@ -383,7 +481,8 @@ impl Renderer<'_> {
         if buf.capacity() <= Self::MAX_KEPT {
             buf.clear();
             let mut kept = self.lock();
-            if kept.len() < Self::KEPT {
+            let total: usize = kept.iter().map(Vec::capacity).sum();
+            if kept.len() < Self::KEPT && total + buf.capacity() <= Self::KEPT_BYTES {
                 kept.push(buf);
             }
         }
@@ -420,8 +519,12 @@ pub fn run(
     let mut file_diagnostics = Vec::new();
     let mut match_count = 0usize;
     let mut total_count = 0usize;
+    let mut matched_lines = 0usize;
     let mut io_error = None;
     let mut any_match = false;
+    let mut stopped_early = false;
+    // The thread that prints searches the files whose matches are streamed.
+    let mut streamer: Option<Worker> = None;
 
     let shared = Shared {
         opts,
@@ -436,11 +539,26 @@ pub fn run(
         |w, c: Candidate| search_file(&shared, w, &c),
         finish,
         |outcome| {
+            let outcome = match outcome {
+                FileOutcome::Deferred(cand) => {
+                    let w = streamer.get_or_insert_with(|| Worker::new(opts, whole));
+                    match file::stream_file(&shared, w, &cand, &mut *emit) {
+                        Ok(outcome) => outcome,
+                        Err(e) => {
+                            io_error = Some(e);
+                            return false;
+                        }
+                    }
+                }
+                other => other,
+            };
             match outcome {
+                FileOutcome::Deferred(_) => unreachable!("a streamed file is not deferred"),
                 FileOutcome::Skipped(reason, diag) => {
                     match reason {
                         SkipReason::Binary => stats.skipped.binary += 1,
                         SkipReason::Unreadable => stats.skipped.unreadable += 1,
+                        SkipReason::TooLarge => stats.skipped.too_large += 1,
                     }
                     file_diagnostics.extend(diag);
                 }
@@ -458,30 +576,51 @@ pub fn run(
                         return true;
                     };
                     file_diagnostics.append(&mut result.diagnostics);
-                    if result.file.match_count == 0 {
+                    let matched = result.file.match_count > 0;
+                    if matched {
+                        stats.files_with_matches += 1;
+                        matched_lines += result.file.line_count;
+                    }
+                    let listed = match opts.mode {
+                        Mode::Files => true,
+                        Mode::FilesWithoutMatch => !matched,
+                        Mode::CountLines | Mode::CountMatches => matched || opts.include_zero,
+                        Mode::Matches | Mode::FilesWithMatches => matched,
+                    };
+                    if !listed {
                         return true;
                     }
-                    stats.files_with_matches += 1;
-                    any_match = true;
+                    // What the status and counts are about: matches, or the files listed.
+                    let counts = match opts.mode {
+                        Mode::Files | Mode::FilesWithoutMatch => true,
+                        _ => matched,
+                    };
+                    any_match |= counts;
+                    if opts.quiet && counts {
+                        return false;
+                    }
                     let found = match opts.mode {
                         Mode::Matches | Mode::CountMatches => result.file.match_count,
-                        _ => 1,
+                        _ => usize::from(counts),
                     };
                     total_count += found;
                     if let Some(max) = opts.max_results {
                         let room = max.saturating_sub(match_count);
-                        if room == 0 {
-                            return true;
+                        if room == 0 && found > 0 {
+                            // More than --max-results: the search stops here.
+                            stopped_early = true;
+                            return false;
                         }
                         if opts.mode == Mode::Matches && result.matches.len() > room {
                             result.cut = result.matches.len() - room;
                             result.matches.truncate(room);
                             result.file.match_count = room;
+                            stopped_early = true;
                         }
                     }
                     match_count += match opts.mode {
                         Mode::Matches => result.file.match_count,
-                        _ => 1,
+                        _ => usize::from(counts),
                     };
                     if let Err(e) = emit(&mut result) {
                         io_error = Some(e);
@@ -489,6 +628,9 @@ pub fn run(
                     }
                     if let (Some(r), Some(buf)) = (render, result.rendered.take()) {
                         r.give(buf);
+                    }
+                    if stopped_early {
+                        return false;
                     }
                 }
             }
@@ -501,9 +643,19 @@ pub fn run(
     stats.skipped.binary += tail.skipped.binary;
     stats.skipped.too_large += tail.skipped.too_large;
     stats.skipped.unreadable += tail.skipped.unreadable;
+    stats.skipped.special += tail.skipped.special;
     let mut diagnostics = tail.diagnostics;
     diagnostics.append(&mut file_diagnostics);
-    let status = if total_count > match_count {
+    if stats.files_searched == 0
+        && stats.skipped == Skipped::default()
+        && !diagnostics
+            .iter()
+            .any(|d| d.level == crate::envelope::Level::Error)
+        && opts.mode != Mode::Files
+    {
+        return Err(no_files_searched(opts));
+    }
+    let status = if stopped_early || total_count > match_count {
         Status::Partial
     } else if any_match {
         Status::Ok
@@ -513,8 +665,57 @@ pub fn run(
     Ok(Ok(SearchSummary {
         status,
         match_count,
-        total_count,
+        total_count: (!stopped_early).then_some(total_count),
+        matched_lines,
         stats,
         diagnostics,
     }))
+}
+
+/// The filters in force that remove files from a walk, as flags to lift them.
+fn filters(opts: &SearchOptions) -> Vec<String> {
+    let w = &opts.walk;
+    let mut out = Vec::new();
+    if !w.hidden {
+        out.push("hidden files and directories are skipped (--hidden or -uu searches them)".into());
+    }
+    if !w.no_ignore {
+        out.push(
+            ".gitignore, .ignore and .rgignore rules apply (--no-ignore or -u lifts them)".into(),
+        );
+    }
+    for g in w.globs.iter().chain(&w.iglobs) {
+        out.push(format!("--glob {g}"));
+    }
+    for t in &w.types {
+        out.push(format!("--type {t}"));
+    }
+    for t in &w.types_not {
+        out.push(format!("--type-not {t}"));
+    }
+    if let Some(d) = w.max_depth {
+        out.push(format!("--max-depth {d}"));
+    }
+    if let Some(m) = w.max_filesize {
+        out.push(format!("--max-filesize {m}"));
+    }
+    if !w.follow {
+        out.push("symbolic links are not followed (-L follows them)".into());
+    }
+    out
+}
+
+/// Every path was walked and no file was left to search (ripgrep: "No files were searched,
+/// which means ripgrep probably applied a filter you didn't expect").
+fn no_files_searched(opts: &SearchOptions) -> Error {
+    let f = filters(opts);
+    Error::new(
+        Code::NoFilesSearched,
+        "no files were searched: the paths hold no file that the filters let through",
+        if f.is_empty() {
+            "check the paths: they hold no regular file".to_string()
+        } else {
+            format!("the filters in force: {}", f.join("; "))
+        },
+    )
 }

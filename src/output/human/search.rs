@@ -17,6 +17,27 @@ pub struct SearchView {
     pub heading: Option<bool>,
     /// Omit lines longer than this.
     pub max_columns: Option<usize>,
+    /// `-o`: each match's text on a line of its own.
+    pub only_matching: bool,
+    /// `-0`: a NUL byte after each path instead of `:` or a newline.
+    pub null: bool,
+    /// `-H` (Some(true)) / `-I` (Some(false)): the path on each line or never; None: unless
+    /// one file was named.
+    pub with_filename: Option<bool>,
+    /// Line and column numbers (`-N` turns them off).
+    pub line_numbers: bool,
+    /// `-b`: the byte offset of each line (of each match with -o).
+    pub byte_offset: bool,
+    /// `--trim`: leading whitespace of printed lines dropped.
+    pub trim: bool,
+    /// `--stats`: counts after the results.
+    pub stats: bool,
+    /// `--no-messages`: no warnings or per-file errors on stderr.
+    pub no_messages: bool,
+    /// `-p`: headings and colour (indented JSON).
+    pub pretty: bool,
+    /// `-q`: nothing printed.
+    pub quiet: bool,
 }
 
 /// Streams search results as text. [`SearchHuman::body`] renders one file on any thread;
@@ -30,6 +51,16 @@ pub struct SearchHuman {
     /// Only one file was named: no path on match lines, and `-c` prints just the count, as
     /// ripgrep does.
     pub single_file: bool,
+    /// The path is printed (on each line, or as a heading).
+    pub show_path: bool,
+    /// What follows a path on a line: `:` (`-` on context lines), or NUL with -0.
+    pub null: bool,
+    pub only_matching: bool,
+    pub line_numbers: bool,
+    /// No column (-v: a line that does not match has no match column, as ripgrep).
+    pub columns: bool,
+    pub byte_offset: bool,
+    pub trim: bool,
     /// A file was printed (separators go between files). Atomic so that the printer can be
     /// shared with the threads that render bodies.
     printed_any: AtomicBool,
@@ -39,6 +70,8 @@ enum Line<'a> {
     Match {
         text: &'a str,
         col: usize,
+        /// Byte offset of the line's start, where known (-b).
+        offset: Option<usize>,
         /// Highlighted byte ranges of `text`, each with its replacement under `-r`.
         ranges: Vec<(usize, usize, Option<Cow<'a, str>>)>,
         n_matches: usize,
@@ -57,21 +90,32 @@ impl SearchHuman {
         mode: Mode,
         context: bool,
         single_file: bool,
+        invert: bool,
     ) -> Self {
+        let show_path = view.with_filename.unwrap_or(!single_file);
         SearchHuman {
             style,
-            heading: heading && !single_file,
+            heading: heading && show_path && (!single_file || view.with_filename == Some(true)),
             max_columns: view.max_columns,
             mode,
-            context,
+            context: context && !view.only_matching,
             single_file,
+            show_path,
+            null: view.null,
+            only_matching: view.only_matching,
+            line_numbers: view.line_numbers,
+            columns: view.line_numbers && !invert,
+            byte_offset: view.byte_offset,
+            trim: view.trim,
             printed_any: AtomicBool::new(false),
         }
     }
 
     /// Prints one file's result (separator and body).
     pub fn file(&self, out: &mut impl Write, r: &FileResult) -> io::Result<()> {
-        self.separator(out)?;
+        if !r.continued {
+            self.separator(out)?;
+        }
         match &r.rendered {
             Some(bytes) => out.write_all(bytes),
             None => self.body(out, r),
@@ -121,7 +165,24 @@ impl SearchHuman {
 
     /// No colour, context or column limit: match lines print as they are.
     pub fn plain(&self) -> bool {
-        !self.context && !self.style.on && self.max_columns.is_none()
+        !self.context
+            && !self.style.on
+            && self.max_columns.is_none()
+            && !self.null
+            && !self.only_matching
+            && self.columns
+            && !self.byte_offset
+            && !self.trim
+            && self.show_path != self.single_file
+    }
+
+    /// What follows a path: `sep`, or a NUL byte with -0.
+    fn after_path(&self, sep: &'static str) -> &'static str {
+        if self.null {
+            "\0"
+        } else {
+            sep
+        }
     }
 
     fn matches_body(
@@ -132,25 +193,27 @@ impl SearchHuman {
     ) -> io::Result<()> {
         let path = self.style.path(&r.file.file_path);
         match self.mode {
-            Mode::FilesWithMatches => return writeln!(out, "{path}"),
+            Mode::FilesWithMatches | Mode::FilesWithoutMatch | Mode::Files => {
+                return write!(out, "{path}{}", self.after_path("\n"));
+            }
             Mode::CountLines | Mode::CountMatches => {
                 let n = if self.mode == Mode::CountLines {
                     r.file.line_count
                 } else {
                     r.file.match_count
                 };
-                return if self.single_file {
-                    writeln!(out, "{n}")
+                return if self.show_path {
+                    writeln!(out, "{path}{}{n}", self.after_path(":"))
                 } else {
-                    writeln!(out, "{path}:{n}")
+                    writeln!(out, "{n}")
                 };
             }
             Mode::Matches => {}
         }
-        if self.heading {
-            writeln!(out, "{path}")?;
+        if self.heading && !r.continued {
+            writeln!(out, "{path}{}", if self.null { "\0" } else { "" })?;
         }
-        let prefix = if self.heading || self.single_file {
+        let prefix = if self.heading || !self.show_path {
             String::new()
         } else {
             path
@@ -158,8 +221,11 @@ impl SearchHuman {
         let (match_sep, context_sep) = if prefix.is_empty() {
             ("", "")
         } else {
-            (":", "-")
+            (self.after_path(":"), self.after_path("-"))
         };
+        if self.only_matching {
+            return self.only_matches(out, &prefix, match_sep, matches);
+        }
         if self.plain()
             && matches
                 .iter()
@@ -184,15 +250,75 @@ impl SearchHuman {
                     col,
                     ranges,
                     n_matches,
+                    offset,
                 } => {
                     let body = self.render(text, ranges, *n_matches);
-                    writeln!(out, "{prefix}{match_sep}{no_text}:{}:{body}", col + 1)?;
+                    write!(out, "{prefix}{match_sep}")?;
+                    if self.line_numbers {
+                        write!(out, "{no_text}:")?;
+                    }
+                    if self.columns {
+                        write!(out, "{}:", col + 1)?;
+                    }
+                    if let (true, Some(o)) = (self.byte_offset, offset) {
+                        write!(out, "{o}:")?;
+                    }
+                    writeln!(out, "{}", self.trimmed(&body))?;
                 }
                 Line::Context(text) => {
                     let body = self.render(text, &[], 0);
-                    writeln!(out, "{prefix}{context_sep}{no_text}-{body}")?;
+                    write!(out, "{prefix}{context_sep}")?;
+                    if self.line_numbers {
+                        write!(out, "{no_text}-")?;
+                    }
+                    writeln!(out, "{}", self.trimmed(&body))?;
                 }
                 Line::Replaced => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// `--trim`: without leading ASCII whitespace.
+    fn trimmed<'t>(&self, text: &'t str) -> &'t str {
+        if self.trim {
+            text.trim_start_matches(|c: char| c.is_ascii_whitespace())
+        } else {
+            text
+        }
+    }
+
+    /// `-o`: each match's text on a line of its own (each line of a multiline match).
+    fn only_matches(
+        &self,
+        out: &mut impl Write,
+        prefix: &str,
+        sep: &str,
+        matches: &[SearchMatch],
+    ) -> io::Result<()> {
+        for m in matches {
+            let text = m.replacement.as_deref().unwrap_or(&m.matched_text);
+            let mut offset = m.span.byte_start;
+            for (i, piece) in text.split_inclusive('\n').enumerate() {
+                let line = piece.strip_suffix('\n').unwrap_or(piece);
+                let line = line.strip_suffix('\r').unwrap_or(line);
+                write!(out, "{prefix}{sep}")?;
+                if self.line_numbers {
+                    write!(
+                        out,
+                        "{}:",
+                        self.style.line_no(&(m.span.start_line + i).to_string())
+                    )?;
+                }
+                if self.columns {
+                    let col = if i == 0 { m.span.start_col + 1 } else { 1 };
+                    write!(out, "{col}:")?;
+                }
+                if self.byte_offset {
+                    write!(out, "{offset}:")?;
+                }
+                writeln!(out, "{}", self.style.matched(self.trimmed(line)))?;
+                offset += piece.len();
             }
         }
         Ok(())
@@ -225,7 +351,7 @@ impl SearchHuman {
     /// [`SearchHuman::plain_lines`] straight from the file's bytes.
     fn plain_records(&self, out: &mut Vec<u8>, r: &FileResult, m: &FileMatches<'_>) {
         let path = &r.file.file_path;
-        if self.heading {
+        if self.heading && !r.continued {
             out.extend_from_slice(path.as_bytes());
             out.push(b'\n');
         }
@@ -306,6 +432,7 @@ fn collect_lines(matches: &[SearchMatch]) -> BTreeMap<usize, Line<'_>> {
         no: usize,
         text: &'a str,
         range: (usize, usize, Option<Cow<'a, str>>),
+        offset: Option<usize>,
     ) {
         match lines.get_mut(&no) {
             Some(Line::Match {
@@ -320,6 +447,7 @@ fn collect_lines(matches: &[SearchMatch]) -> BTreeMap<usize, Line<'_>> {
                     Line::Match {
                         text,
                         col: range.0,
+                        offset,
                         ranges: vec![range],
                         n_matches: 1,
                     },
@@ -330,6 +458,7 @@ fn collect_lines(matches: &[SearchMatch]) -> BTreeMap<usize, Line<'_>> {
     for m in matches {
         let s = &m.span;
         let last = s.start_line + m.more_lines.len();
+        let first_offset = Some(s.byte_start - s.start_col);
         if let (Some(repl), false) = (&m.replacement, m.more_lines.is_empty()) {
             // A replaced multiline match prints as one line: what precedes the match on its
             // first line, the replacement, and what follows it on its last line.
@@ -349,6 +478,7 @@ fn collect_lines(matches: &[SearchMatch]) -> BTreeMap<usize, Line<'_>> {
                     m.line_text.len(),
                     Some(Cow::Owned(format!("{repl}{tail}"))),
                 ),
+                first_offset,
             );
             for no in s.start_line + 1..=last {
                 lines.insert(no, Line::Replaced);
@@ -369,6 +499,7 @@ fn collect_lines(matches: &[SearchMatch]) -> BTreeMap<usize, Line<'_>> {
                     no,
                     text,
                     (start, end, m.replacement.as_deref().map(Cow::Borrowed)),
+                    if i == 0 { first_offset } else { None },
                 );
             }
         }
@@ -377,7 +508,15 @@ fn collect_lines(matches: &[SearchMatch]) -> BTreeMap<usize, Line<'_>> {
             lines.entry(no).or_insert(Line::Context(text));
         }
         for (i, text) in m.context_after.iter().enumerate() {
-            lines.entry(last + 1 + i).or_insert(Line::Context(text));
+            let no = last + 1 + i;
+            match m.after_hits.iter().find(|h| h.0 == no) {
+                Some(&(_, col)) if !lines.contains_key(&no) => {
+                    add(&mut lines, no, text, (col, col, None), None);
+                }
+                _ => {
+                    lines.entry(no).or_insert(Line::Context(text));
+                }
+            }
         }
     }
     lines

@@ -140,6 +140,7 @@ mod tests {
             replacements: &replacements,
             before_context: before,
             after_context: after,
+            after_hits: &[],
         };
         let owned = m.to_matches(Some(path));
         let mut want = Vec::new();
