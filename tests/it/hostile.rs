@@ -293,7 +293,15 @@ fn fifos_and_devices_are_refused_without_blocking() {
     ];
     for args in cases {
         let v = answers(&env, args);
-        assert_eq!(first_code(&v), "LLM_E108", "{args:?}: {v}");
+        // A mutation target is refused; a query's input is skipped, counted and reported.
+        let want = match args[0] {
+            "ast" | "find" => "LLM_E010",
+            _ => "LLM_E108",
+        };
+        assert_eq!(first_code(&v), want, "{args:?}: {v}");
+        if want == "LLM_E010" {
+            assert_eq!(v["data"]["stats"]["skipped"]["special"], 1, "{args:?}: {v}");
+        }
     }
     // An input (not a target) may be a pipe or a device, but is bounded.
     let v = answers(&env, &["write", "z.txt", "--content-file", "/dev/zero"]);
