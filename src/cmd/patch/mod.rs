@@ -394,46 +394,78 @@ pub fn run(opts: &PatchOptions) -> Result<(PatchResult, String, Vec<DiagnosticPa
     let committed = prepared.commit()?;
     let mut validators = Vec::new();
     if opts.check {
-        let after = run_checks(&paths);
-        validators = after
-            .into_iter()
-            .zip(before.iter())
-            .map(|(a, b)| a.relative_to(b))
-            .collect();
-        let refused: Vec<&ValidatorReport> = validators
-            .iter()
-            .filter(|v| !matches!(v.verdict, Verdict::Passed | Verdict::Skipped))
-            .collect();
-        if !refused.is_empty() {
+        let after = recheck(&paths, &before);
+        if after.refused() {
             let restored = committed.rollback();
-            let diags: Vec<DiagnosticPayload> =
-                refused.iter().flat_map(|v| v.errors().cloned()).collect();
-            let names: Vec<String> = refused
-                .iter()
-                .map(|v| format!("{}: {:?}", v.name, v.verdict).to_lowercase())
-                .collect();
             return Err(Error::new(
                 Code::PatchCheckFailed,
                 format!(
                     "--check rejected the patch ({}); {}",
-                    names.join(", "),
-                    if restored {
-                        "the files were restored"
-                    } else {
-                        "RESTORING FAILED: check the files"
-                    }
+                    after.refused_names.join(", "),
+                    restored_note(restored)
                 ),
                 "fix the new text so the project still builds (see diagnostics), or drop --check",
             )
             .rejected()
-            .with_related(diags));
+            .with_related(after.refused_errors));
         }
+        validators = after.validators;
     }
     let (m, diags) = committed.keep();
     let mut result = Planned::result(symbol, &opts.action, span_before, sites, m);
     result.validators = validators;
     result.leftovers = leftovers;
     Ok((result, message, diags))
+}
+
+/// `--check` after the commit: every checker run again and judged against its run before.
+pub(crate) struct Rechecked {
+    /// One report per checker, judged relative to its run before the change.
+    pub validators: Vec<ValidatorReport>,
+    /// `name: verdict` of each checker that refuses the change (anything but passed/skipped).
+    pub refused_names: Vec<String>,
+    /// The error diagnostics of those checkers.
+    pub refused_errors: Vec<DiagnosticPayload>,
+}
+
+impl Rechecked {
+    /// Whether any checker refuses the change.
+    pub fn refused(&self) -> bool {
+        !self.refused_names.is_empty()
+    }
+}
+
+/// Runs the checkers of `paths` again after the commit and judges each report against the
+/// same checker's run `before` (as [`run_checks`] returned it for the same paths).
+pub(crate) fn recheck(paths: &[PathBuf], before: &[ValidatorReport]) -> Rechecked {
+    let validators: Vec<ValidatorReport> = run_checks(paths)
+        .into_iter()
+        .zip(before.iter())
+        .map(|(a, b)| a.relative_to(b))
+        .collect();
+    let refused: Vec<&ValidatorReport> = validators
+        .iter()
+        .filter(|v| !matches!(v.verdict, Verdict::Passed | Verdict::Skipped))
+        .collect();
+    let refused_names = refused
+        .iter()
+        .map(|v| format!("{}: {:?}", v.name, v.verdict).to_lowercase())
+        .collect();
+    let refused_errors = refused.iter().flat_map(|v| v.errors().cloned()).collect();
+    Rechecked {
+        validators,
+        refused_names,
+        refused_errors,
+    }
+}
+
+/// The end of a `--check` rejection's message: whether the files were put back.
+pub(crate) fn restored_note(restored: bool) -> &'static str {
+    if restored {
+        "the files were restored"
+    } else {
+        "RESTORING FAILED: check the files"
+    }
 }
 
 /// How long one checker of `--check` may run.
