@@ -103,18 +103,25 @@ fn found_symbol(v: &serde_json::Value) -> Result<Stdin, Error> {
     })
 }
 
+/// The symbol kinds of `--kind` (patch and show select the same way).
+pub(super) fn kinds(names: &[String]) -> Result<Vec<SymbolKind>, Error> {
+    names
+        .iter()
+        .map(|k| {
+            SymbolKind::from_name(k).ok_or_else(|| {
+                let names: Vec<&str> = SymbolKind::ALL.iter().map(|k| k.as_str()).collect();
+                Error::new(
+                    Code::UnknownKind,
+                    format!("unknown symbol kind `{k}`"),
+                    format!("use one of: {}", names.join(", ")),
+                )
+            })
+        })
+        .collect()
+}
+
 fn options(args: PatchArgs) -> Result<PatchOptions, Error> {
-    let mut kinds = Vec::new();
-    for k in &args.kind {
-        kinds.push(SymbolKind::from_name(k).ok_or_else(|| {
-            let names: Vec<&str> = SymbolKind::ALL.iter().map(|k| k.as_str()).collect();
-            Error::new(
-                Code::UnknownKind,
-                format!("unknown symbol kind `{k}`"),
-                format!("use one of: {}", names.join(", ")),
-            )
-        })?);
-    }
+    let mut kinds = kinds(&args.kind)?;
     let action = if args.body {
         Action::Body
     } else if args.delete {
