@@ -648,6 +648,16 @@ pub(crate) fn have(program: &str, arg: &str) -> bool {
     ok
 }
 
+/// For checker tests: the text `d`'s span covers, after asserting that its line and column
+/// agree with its byte offset.
+#[cfg(test)]
+pub(crate) fn covered<'a>(text: &'a str, d: &DiagnosticPayload) -> &'a str {
+    let s = d.span.as_ref().expect("span");
+    let (line, col) = crate::span::LineIndex::new(text.as_bytes()).position(s.byte_start);
+    assert_eq!((s.start_line, s.start_col), (line, col), "{s:?}");
+    &text[s.byte_start..s.byte_end]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
