@@ -18,15 +18,7 @@ pub fn sha(bytes: &[u8]) -> String {
 pub fn transform(env: &TestEnv, args: &[&str], stdin: &str) -> (Value, i32) {
     let mut all = vec!["--json", "transform"];
     all.extend_from_slice(args);
-    let out = env.llm(&all).write_stdin(stdin).output().unwrap();
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "stdout is not JSON ({e}): {}\nstderr: {}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
-    (v, out.status.code().unwrap_or(-1))
+    env.json_stdin(&all, stdin)
 }
 
 /// An edit request for one file.
