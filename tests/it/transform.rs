@@ -1,18 +1,9 @@
 //! `llm transform`: the three ways in (edit requests with their aliases, exact text, piped
 //! search/ast/find output), the result shape, and snapshots of human and JSON output.
 
-use crate::util::{check_span, redactions, TestEnv};
+use crate::util::{check_span, redactions, sha, TestEnv};
 use serde::Deserialize;
 use serde_json::{json, Value};
-
-/// SHA-256 hex of `bytes`, computed independently of the crate.
-pub fn sha(bytes: &[u8]) -> String {
-    use sha2::{Digest, Sha256};
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
 
 /// Runs `llm --json transform ARGS` with `stdin`; returns the envelope and the exit code.
 pub fn transform(env: &TestEnv, args: &[&str], stdin: &str) -> (Value, i32) {

@@ -130,6 +130,15 @@ pub fn check_span(root: &Path, span: &Value) {
     );
 }
 
+/// SHA-256 hex of `bytes`, computed independently of the crate.
+pub fn sha(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
 /// The SPEC's span_id, computed independently of the crate.
 pub fn span_id(path: &str, start: usize, end: usize) -> String {
     use sha2::{Digest, Sha256};
