@@ -156,12 +156,7 @@ struct Source {
 fn read(path: &std::path::Path) -> Result<Source, Error> {
     let display = display_path(path);
     let bytes = crate::fsio::read(path, &display)?;
-    Ok(Source {
-        index: LineIndex::new(&bytes),
-        checksum: checksum(&bytes),
-        display,
-        bytes,
-    })
+    Ok(read_bytes(&display, bytes))
 }
 
 impl Source {

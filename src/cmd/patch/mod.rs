@@ -191,19 +191,12 @@ pub fn plan(opts: &PatchOptions) -> Result<Planned, Error> {
         &opts.file,
         &display,
     )?;
-    if let Some(expected) = &opts.expected_checksum {
-        crate::mutation::valid_checksum(expected, &display)?;
-        let actual = checksum(&src);
-        if !expected.eq_ignore_ascii_case(&actual) {
-            return Err(Error::new(
-                Code::ChecksumMismatch,
-                format!("{display} changed since it was read: expected checksum {expected}, found {actual}"),
-                "re-run `llm find` on the file and patch from its current content",
-            )
-            .with_file(&display)
-            .rejected());
-        }
-    }
+    crate::cmd::transform::expect_checksum(
+        opts.expected_checksum.as_deref(),
+        &src,
+        &display,
+        "re-run `llm find` on the file and patch from its current content",
+    )?;
     let (syms, i, tree) = locate(opts, language, &src, &display)?;
     let s = &syms[i];
     let symbol = PatchedSymbol {
