@@ -166,23 +166,34 @@ impl Planned {
     }
 }
 
-/// Locates the symbol, builds the edits, and prepares them (validated, nothing written).
-pub fn plan(opts: &PatchOptions) -> Result<Planned, Error> {
-    let display = display_path(&opts.file);
-    let language = lang::for_path(&opts.file).ok_or_else(|| {
+/// The language of the file to patch (spelled `display`); none is `PATCH_E005` with `remediation`.
+fn language_of(
+    opts: &PatchOptions,
+    display: &str,
+    remediation: impl FnOnce() -> String,
+) -> Result<&'static lang::Language, Error> {
+    lang::for_path(&opts.file).ok_or_else(|| {
         Error::new(
             Code::PatchUnsupportedLanguage,
             format!("{display}: no registered language for this file"),
-            format!(
-                "patch works on {} files; use `llm transform` for byte or exact-text edits",
-                lang::ALL
-                    .iter()
-                    .map(|l| l.name)
-                    .collect::<Vec<_>>()
-                    .join(" and ")
-            ),
+            remediation(),
         )
-        .with_file(&display)
+        .with_file(display)
+    })
+}
+
+/// Locates the symbol, builds the edits, and prepares them (validated, nothing written).
+pub fn plan(opts: &PatchOptions) -> Result<Planned, Error> {
+    let display = display_path(&opts.file);
+    let language = language_of(opts, &display, || {
+        format!(
+            "patch works on {} files; use `llm transform` for byte or exact-text edits",
+            lang::ALL
+                .iter()
+                .map(|l| l.name)
+                .collect::<Vec<_>>()
+                .join(" and ")
+        )
     })?;
     // Read beneath the root, as the write will (an outside target is refused).
     let src = crate::paths::read_target(
@@ -238,13 +249,8 @@ pub fn plan(opts: &PatchOptions) -> Result<Planned, Error> {
 /// operations of an `llm apply` batch left it), with the message that describes it.
 pub fn edit_on(opts: &PatchOptions, src: &[u8]) -> Result<(Edit, String), Error> {
     let display = display_path(&opts.file);
-    let language = lang::for_path(&opts.file).ok_or_else(|| {
-        Error::new(
-            Code::PatchUnsupportedLanguage,
-            format!("{display}: no registered language for this file"),
-            "patch works on files of a registered language; use a `transform` operation for exact-text edits",
-        )
-        .with_file(&display)
+    let language = language_of(opts, &display, || {
+        "patch works on files of a registered language; use a `transform` operation for exact-text edits".into()
     })?;
     let (syms, i, _) = locate(opts, language, src, &display)?;
     let edit = action_edit(opts, language, src, &syms, i, &display)?;
