@@ -18,7 +18,11 @@ pub mod java;
 pub mod lsp;
 pub mod python;
 pub mod script;
+#[cfg(test)]
+mod testing;
 pub mod tsc;
+#[cfg(test)]
+pub(crate) use testing::{covered, have};
 
 pub use checker::Checker;
 
@@ -623,39 +627,6 @@ pub(crate) fn upward(dir: &Path, name: &str) -> Option<PathBuf> {
     dir.ancestors()
         .find(|d| d.join(name).is_file())
         .map(Path::to_path_buf)
-}
-
-/// For tests that need an external tool: true when `program` runs (`program ARG`). When it does
-/// not, the test fails under CI (`CI` set: `.ci/run` installs every checker) and is skipped
-/// with a loud message elsewhere.
-#[cfg(test)]
-pub(crate) fn have(program: &str, arg: &str) -> bool {
-    let ok = Command::new(program)
-        .arg(arg)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok();
-    if !ok {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "`{program}` is not installed; `.ci/run` installs every checker the tests need"
-        );
-        eprintln!(
-            "SKIPPED: `{program}` is not installed (CI would fail here; run .ci/run to install it)"
-        );
-    }
-    ok
-}
-
-/// For checker tests: the text `d`'s span covers, after asserting that its line and column
-/// agree with its byte offset.
-#[cfg(test)]
-pub(crate) fn covered<'a>(text: &'a str, d: &DiagnosticPayload) -> &'a str {
-    let s = d.span.as_ref().expect("span");
-    let (line, col) = crate::span::LineIndex::new(text.as_bytes()).position(s.byte_start);
-    assert_eq!((s.start_line, s.start_col), (line, col), "{s:?}");
-    &text[s.byte_start..s.byte_end]
 }
 
 #[cfg(test)]
