@@ -368,7 +368,7 @@ mod tests {
         for p in &files {
             let src = std::fs::read(p).unwrap();
             if let Some(e) = python_indentation_error(&src) {
-                let line = src[..e.range.start].iter().filter(|&&b| b == b'\n').count() + 1;
+                let line = crate::span::LineIndex::new(&src).position(e.range.start).0;
                 panic!("{}:{line}: {}", p.display(), e.message);
             }
             // Dedent the first body line of the first `def` to its `def`'s column.

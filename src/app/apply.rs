@@ -2,25 +2,17 @@
 
 use crate::cli::{ApplyArgs, ApplyFormatArg};
 use crate::cmd::apply::{self, diff::Format, ApplyOptions, ApplyResult};
-use crate::envelope::{OperationResult, Status};
 use crate::error::{Code, Error};
 use crate::output::Printer;
 use std::io::{self, IsTerminal, Read};
 
 /// Runs `llm apply` and prints its result; returns the exit code.
 pub fn run(args: ApplyArgs, printer: &mut Printer) -> io::Result<u8> {
-    let workspace = std::fs::canonicalize(&args.mutation.root)
-        .unwrap_or_else(|_| args.mutation.root.clone())
-        .display()
-        .to_string();
+    let workspace = super::workspace(&args.mutation.root);
     let outcome = options(args).and_then(|o| apply::run(&o));
-    let env = match outcome {
-        Ok((result, message, diags)) => {
-            OperationResult::new("apply", Status::Ok, message, workspace, result, diags)
-        }
-        Err(e) => OperationResult::<ApplyResult>::failed("apply", workspace, &e),
-    };
-    crate::print_operation(printer, &env, |r| Some(&r.mutation))
+    super::print_outcome(printer, "apply", workspace, outcome, |r: &ApplyResult| {
+        Some(&r.mutation)
+    })
 }
 
 fn options(args: ApplyArgs) -> Result<ApplyOptions, Error> {

@@ -3,7 +3,6 @@
 
 use crate::cli::PatchArgs;
 use crate::cmd::patch::{self, Action, PatchOptions, PatchResult, Selector};
-use crate::envelope::{OperationResult, Status};
 use crate::error::{Code, Error};
 use crate::lang::symbols::SymbolKind;
 use crate::output::Printer;
@@ -11,18 +10,11 @@ use std::io::{self, IsTerminal, Read};
 
 /// Runs `llm patch` and prints its result; returns the exit code.
 pub fn run(args: PatchArgs, printer: &mut Printer) -> io::Result<u8> {
-    let workspace = std::fs::canonicalize(&args.mutation.root)
-        .unwrap_or_else(|_| args.mutation.root.clone())
-        .display()
-        .to_string();
+    let workspace = super::workspace(&args.mutation.root);
     let outcome = options(args).and_then(|opts| patch::run(&opts));
-    let env = match outcome {
-        Ok((result, message, diags)) => {
-            OperationResult::new("patch", Status::Ok, message, workspace, result, diags)
-        }
-        Err(e) => OperationResult::<PatchResult>::failed("patch", workspace, &e),
-    };
-    crate::print_operation(printer, &env, |r| Some(&r.mutation))
+    super::print_outcome(printer, "patch", workspace, outcome, |r: &PatchResult| {
+        Some(&r.mutation)
+    })
 }
 
 /// What stdin held.
@@ -103,18 +95,25 @@ fn found_symbol(v: &serde_json::Value) -> Result<Stdin, Error> {
     })
 }
 
+/// The symbol kinds of `--kind` (patch and show select the same way).
+pub(super) fn kinds(names: &[String]) -> Result<Vec<SymbolKind>, Error> {
+    names
+        .iter()
+        .map(|k| {
+            SymbolKind::from_name(k).ok_or_else(|| {
+                let names: Vec<&str> = SymbolKind::ALL.iter().map(|k| k.as_str()).collect();
+                Error::new(
+                    Code::UnknownKind,
+                    format!("unknown symbol kind `{k}`"),
+                    format!("use one of: {}", names.join(", ")),
+                )
+            })
+        })
+        .collect()
+}
+
 fn options(args: PatchArgs) -> Result<PatchOptions, Error> {
-    let mut kinds = Vec::new();
-    for k in &args.kind {
-        kinds.push(SymbolKind::from_name(k).ok_or_else(|| {
-            let names: Vec<&str> = SymbolKind::ALL.iter().map(|k| k.as_str()).collect();
-            Error::new(
-                Code::UnknownKind,
-                format!("unknown symbol kind `{k}`"),
-                format!("use one of: {}", names.join(", ")),
-            )
-        })?);
-    }
+    let mut kinds = kinds(&args.kind)?;
     let action = if args.body {
         Action::Body
     } else if args.delete {

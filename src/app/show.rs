@@ -6,7 +6,6 @@ use crate::cmd::patch::Selector;
 use crate::cmd::show::{self, ShowOptions, Target};
 use crate::envelope::JsonResponse;
 use crate::error::{Code, Error};
-use crate::lang::symbols::SymbolKind;
 use crate::output::human::Style;
 use crate::output::{json, query_exit_code, Format, Printer};
 use std::io;
@@ -128,21 +127,10 @@ fn options(args: ShowArgs) -> Result<ShowOptions, Error> {
                     "check the path of FILE:START-END (relative to the current directory)",
                 ));
             }
-            let mut kinds = Vec::new();
-            for k in &args.kind {
-                kinds.push(SymbolKind::from_name(k).ok_or_else(|| {
-                    let names: Vec<&str> = SymbolKind::ALL.iter().map(|k| k.as_str()).collect();
-                    Error::new(
-                        Code::UnknownKind,
-                        format!("unknown symbol kind `{k}`"),
-                        format!("use one of: {}", names.join(", ")),
-                    )
-                })?);
-            }
             Target::Symbol {
                 selector: Selector {
                     name,
-                    kinds,
+                    kinds: super::patch::kinds(&args.kind)?,
                     parent: args.parent,
                     line: args.line,
                 },

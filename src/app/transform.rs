@@ -9,10 +9,7 @@ use std::io::{self, IsTerminal, Read};
 
 /// Runs `llm transform` and prints its envelope; returns the exit code.
 pub fn run(args: TransformArgs, printer: &mut Printer) -> io::Result<u8> {
-    let workspace = std::fs::canonicalize(&args.mutation.root)
-        .unwrap_or_else(|_| args.mutation.root.clone())
-        .display()
-        .to_string();
+    let workspace = super::workspace(&args.mutation.root);
     let outcome = args
         .into_options(read_stdin)
         .and_then(|o| transform::run(&o));

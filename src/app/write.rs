@@ -8,10 +8,7 @@ use std::io;
 
 /// Runs `llm write` and prints its result; returns the exit code.
 pub fn run(args: WriteArgs, printer: &mut Printer) -> io::Result<u8> {
-    let workspace = std::fs::canonicalize(&args.root)
-        .unwrap_or_else(|_| args.root.clone())
-        .display()
-        .to_string();
+    let workspace = super::workspace(&args.root);
     let outcome = match args.into_options() {
         Ok(opts) => write::run(&opts),
         Err(e) => write::WriteOutcome {

@@ -216,15 +216,12 @@ pub fn check(pkg: &Package, focus: Option<&Path>, opts: &CargoOptions) -> Valida
             } else {
                 format!("the package did not build, and nothing cargo reported shows that it compiled {shown}; `cargo check` did not examine it")
             };
-            let mut d = Error::new(
-                Code::CheckerSkipped,
+            diagnostics.push(super::not_examined(
+                "cargo",
+                shown,
                 message,
                 "declare it with `mod <name>;` in its parent module (or make it a target), fix the package's other errors, then check again",
-            )
-            .with_file(shown)
-            .diagnostic(Level::Warning);
-            d.tool = "cargo".into();
-            diagnostics.push(d);
+            ));
         }
     }
     ValidatorReport::from_diagnostics(NAME, version, started, diagnostics)

@@ -3,7 +3,7 @@
 //! when the project has one, and the file's own directory searched for `#include "…"`. GCC's
 //! JSON diagnostics (`-fdiagnostics-format=json`) give lines and byte columns.
 
-use super::{located, no_temp, temp_copy, At, Output, Tool, ValidatorReport};
+use super::{located, At, Output, Tool, ValidatorReport};
 use crate::envelope::{DiagnosticPayload, Level};
 use crate::span::Units;
 use crate::walk::{display_path, normalize};
@@ -53,9 +53,9 @@ pub(crate) fn check_with(
     let name = path
         .file_name()
         .map_or_else(|| OsString::from("file.c"), OsStr::to_os_string);
-    let (dir, copy) = match temp_copy(text, &name) {
+    let (dir, copy) = match tool.copy(text, &name, started) {
         Ok(t) => t,
-        Err(e) => return no_temp(tool.name, tool.tool, e, started),
+        Err(report) => return report,
     };
     let entry = compile_command(path);
     let mut cmd = Command::new(program);
@@ -96,10 +96,7 @@ pub(crate) fn check_with(
             );
         }
     }
-    if !out.status.success() && !diagnostics.iter().any(|d| d.level == Level::Error) {
-        return tool.broken(&out, version, started);
-    }
-    ValidatorReport::from_diagnostics(tool.name, version, started, diagnostics)
+    tool.report(&out, version, started, diagnostics)
 }
 
 fn is_header(path: &Path) -> bool {

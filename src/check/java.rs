@@ -4,7 +4,7 @@
 //! Messages (`FILE:N: error: …`, the source line, a caret line, `symbol:`/`location:` lines)
 //! become diagnostics with spans.
 
-use super::{located, no_temp, temp_copy, At, Output, Tool, ValidatorReport};
+use super::{located, At, Output, Tool, ValidatorReport};
 use crate::envelope::{DiagnosticPayload, Level};
 use crate::span::Units;
 use crate::walk::display_path;
@@ -40,9 +40,9 @@ pub(crate) fn check_with(
     let name = path
         .file_name()
         .map_or_else(|| OsString::from("Main.java"), OsStr::to_os_string);
-    let (dir, copy) = match temp_copy(text, &name) {
+    let (dir, copy) = match tool.copy(text, &name, started) {
         Ok(t) => t,
-        Err(e) => return no_temp(NAME, "javac", e, started),
+        Err(report) => return report,
     };
     let classes = dir.path().join("classes");
     let mut cmd = Command::new(program);
@@ -65,10 +65,7 @@ pub(crate) fn check_with(
     };
     let version = tool.version(&["-version"]);
     let diagnostics = parse(&out, &copy, text, display);
-    if !out.status.success() && !diagnostics.iter().any(|d| d.level == Level::Error) {
-        return tool.broken(&out, version, started);
-    }
-    ValidatorReport::from_diagnostics(NAME, version, started, diagnostics)
+    tool.report(&out, version, started, diagnostics)
 }
 
 /// The directory the file's `package a.b;` is rooted at (`…/src` for `…/src/a/b/F.java`), when

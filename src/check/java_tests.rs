@@ -1,17 +1,9 @@
 //! Tests of `javac` on one file, run for real (skipped loudly outside CI when missing).
 
 use super::*;
-use crate::check::{have, Verdict};
-use crate::span::LineIndex;
+use crate::check::{covered, have, Verdict};
 
 const T: Duration = Duration::from_secs(120);
-
-fn covered<'a>(text: &'a str, d: &DiagnosticPayload) -> &'a str {
-    let s = d.span.as_ref().expect("span");
-    let (line, col) = LineIndex::new(text.as_bytes()).position(s.byte_start);
-    assert_eq!((s.start_line, s.start_col), (line, col));
-    &text[s.byte_start..s.byte_end]
-}
 
 #[test]
 fn errors_have_caret_columns_and_the_source_root_resolves_other_classes() {

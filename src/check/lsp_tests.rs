@@ -2,6 +2,7 @@
 //! that exercises the protocol's corners, and servers that hang, die or do not exist.
 
 use super::*;
+use crate::check::covered;
 use std::io::Cursor;
 
 /// Panics with a clear message when pylsp is missing: these tests must not pass silently.
@@ -14,13 +15,6 @@ fn require_pylsp() {
         ok,
         "pylsp is not installed; `.ci/run` installs it (`pip install python-lsp-server pyflakes`)"
     );
-}
-
-fn covered<'a>(text: &'a str, d: &DiagnosticPayload) -> &'a str {
-    let s = d.span.as_ref().expect("span");
-    let (line, col) = LineIndex::new(text.as_bytes()).position(s.byte_start);
-    assert_eq!((s.start_line, s.start_col), (line, col), "{s:?}");
-    &text[s.byte_start..s.byte_end]
 }
 
 #[test]

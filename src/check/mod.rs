@@ -18,7 +18,11 @@ pub mod java;
 pub mod lsp;
 pub mod python;
 pub mod script;
+#[cfg(test)]
+mod testing;
 pub mod tsc;
+#[cfg(test)]
+pub(crate) use testing::{covered, have};
 
 pub use checker::Checker;
 
@@ -456,6 +460,44 @@ impl Tool<'_> {
         ValidatorReport::unavailable(self.name, version, started, Verdict::Error, err, self.tool)
     }
 
+    /// The report of a run that ended with `diagnostics`: [`Tool::broken`] when the tool
+    /// failed without an error-level diagnostic, else the verdict the diagnostics give.
+    pub fn report(
+        &self,
+        out: &Output,
+        version: Option<String>,
+        started: Instant,
+        diagnostics: Vec<DiagnosticPayload>,
+    ) -> ValidatorReport {
+        if !out.status.success() && !diagnostics.iter().any(|d| d.level == Level::Error) {
+            return self.broken(out, version, started);
+        }
+        ValidatorReport::from_diagnostics(self.name, version, started, diagnostics)
+    }
+
+    /// [`temp_copy`] of `text` named `name`; a copy that could not be written comes back as the
+    /// report to return.
+    pub fn copy(
+        &self,
+        text: &[u8],
+        name: &OsStr,
+        started: Instant,
+    ) -> Result<(tempfile::TempDir, PathBuf), ValidatorReport> {
+        temp_copy(text, name).map_err(|e| no_temp(self.name, self.tool, e, started))
+    }
+
+    /// A `skipped` report: the tool was not run on `display` because it cannot check it.
+    pub fn skipped(
+        &self,
+        display: &str,
+        message: String,
+        remediation: &str,
+        started: Instant,
+    ) -> ValidatorReport {
+        let err = Error::new(Code::CheckerSkipped, message, remediation).with_file(display);
+        ValidatorReport::unavailable(self.name, None, started, Verdict::Skipped, err, self.tool)
+    }
+
     /// The first line of `program ARGS` (its version), when it runs.
     pub fn version(&self, args: &[&str]) -> Option<String> {
         let mut cmd = Command::new(self.program);
@@ -479,23 +521,29 @@ impl Tool<'_> {
 }
 
 /// A temporary directory holding one file named like the one being checked, with `text` in it.
-pub(crate) fn temp_copy(
-    text: &[u8],
-    name: &OsStr,
-) -> std::io::Result<(tempfile::TempDir, PathBuf)> {
+fn temp_copy(text: &[u8], name: &OsStr) -> std::io::Result<(tempfile::TempDir, PathBuf)> {
     let dir = tempfile::Builder::new().prefix("llm-check-").tempdir()?;
     let file = dir.path().join(name);
     std::fs::write(&file, text)?;
     Ok((dir, file))
 }
 
-/// The report for a temporary copy that could not be written.
-pub(crate) fn no_temp(
-    name: &'static str,
+/// A warning of `tool` that it did not examine `shown` (so its pass says nothing about it).
+pub(crate) fn not_examined(
     tool: &str,
-    e: std::io::Error,
-    started: Instant,
-) -> ValidatorReport {
+    shown: String,
+    message: String,
+    remediation: &str,
+) -> DiagnosticPayload {
+    let mut d = Error::new(Code::CheckerSkipped, message, remediation)
+        .with_file(shown)
+        .diagnostic(Level::Warning);
+    d.tool = tool.into();
+    d
+}
+
+/// The report for a temporary copy that could not be written.
+fn no_temp(name: &'static str, tool: &str, e: std::io::Error, started: Instant) -> ValidatorReport {
     let err = Error::new(
         Code::CheckerFailed,
         format!("could not write a temporary copy to check: {e}"),
@@ -579,29 +627,6 @@ pub(crate) fn upward(dir: &Path, name: &str) -> Option<PathBuf> {
     dir.ancestors()
         .find(|d| d.join(name).is_file())
         .map(Path::to_path_buf)
-}
-
-/// For tests that need an external tool: true when `program` runs (`program ARG`). When it does
-/// not, the test fails under CI (`CI` set: `.ci/run` installs every checker) and is skipped
-/// with a loud message elsewhere.
-#[cfg(test)]
-pub(crate) fn have(program: &str, arg: &str) -> bool {
-    let ok = Command::new(program)
-        .arg(arg)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok();
-    if !ok {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "`{program}` is not installed; `.ci/run` installs every checker the tests need"
-        );
-        eprintln!(
-            "SKIPPED: `{program}` is not installed (CI would fail here; run .ci/run to install it)"
-        );
-    }
-    ok
 }
 
 #[cfg(test)]

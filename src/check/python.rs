@@ -217,16 +217,10 @@ fn range(p: &Problem, line: usize, text: &[u8], index: &LineIndex) -> std::ops::
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::check::covered;
 
     fn compile(text: &str) -> ValidatorReport {
         check(text.as_bytes(), "pkg/mod.py", &PythonOptions::default())
-    }
-
-    fn covered<'a>(text: &'a str, d: &DiagnosticPayload) -> &'a str {
-        let s = d.span.as_ref().expect("span");
-        let (line, col) = LineIndex::new(text.as_bytes()).position(s.byte_start);
-        assert_eq!((s.start_line, s.start_col), (line, col));
-        &text[s.byte_start..s.byte_end]
     }
 
     #[test]

@@ -3,9 +3,7 @@
 //! and `gofmt -e`. Each tool's messages (`FILE: line N: …`, `FILE:N: …` with a caret line,
 //! `… in FILE on line N`, V8's caret block, `FILE:L:C: …`) become diagnostics with spans.
 
-use super::{
-    dedup, located, no_temp, temp_copy, upward, At, Checker, Output, Tool, ValidatorReport,
-};
+use super::{dedup, located, upward, At, Checker, Output, Tool, ValidatorReport};
 use crate::envelope::{DiagnosticPayload, Level};
 use crate::span::Units;
 use std::ffi::{OsStr, OsString};
@@ -83,35 +81,19 @@ pub(crate) fn check_with(
         timeout,
     };
     if which == Checker::Bash && zsh(text) {
-        let err = crate::error::Error::new(
-            crate::error::Code::CheckerSkipped,
+        return tool.skipped(
+            display,
             format!("{display} is a zsh script; `bash -n` cannot check zsh syntax, so nothing was checked"),
             "check it with `zsh -n` yourself, or drop --check",
-        )
-        .with_file(display);
-        return ValidatorReport::unavailable(
-            name,
-            None,
             started,
-            super::Verdict::Skipped,
-            err,
-            "bash",
         );
     }
     if which == Checker::Node && path.extension() == Some(OsStr::new("jsx")) {
-        let err = crate::error::Error::new(
-            crate::error::Code::CheckerSkipped,
+        return tool.skipped(
+            display,
             format!("{display} is JSX, which `node --check` cannot parse; nothing was checked"),
             "check it with a language server (--lsp 'typescript-language-server --stdio') or drop --check",
-        )
-        .with_file(display);
-        return ValidatorReport::unavailable(
-            name,
-            None,
             started,
-            super::Verdict::Skipped,
-            err,
-            "node",
         );
     }
     let modes: Vec<&str> = match which {
@@ -121,9 +103,9 @@ pub(crate) fn check_with(
     let mut runs = Vec::new();
     for ext in modes {
         let file_name = copy_name(path, ext);
-        let (dir, _file) = match temp_copy(text, &file_name) {
+        let (dir, _file) = match tool.copy(text, &file_name, started) {
             Ok(t) => t,
-            Err(e) => return no_temp(name, tool.tool, e, started),
+            Err(report) => return report,
         };
         let mut cmd = Command::new(program);
         cmd.current_dir(dir.path());
@@ -168,10 +150,7 @@ pub(crate) fn check_with(
         0
     };
     let (out, diagnostics) = runs.swap_remove(pick.min(runs.len() - 1));
-    if !out.status.success() && !diagnostics.iter().any(|d| d.level == Level::Error) {
-        return tool.broken(&out, version, started);
-    }
-    ValidatorReport::from_diagnostics(name, version, started, diagnostics)
+    tool.report(&out, version, started, diagnostics)
 }
 
 /// The copy's file name: the file's own, with `ext` (a Node module type) when given, never

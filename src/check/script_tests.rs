@@ -2,21 +2,12 @@
 //! loud message when the tool is missing outside CI; failing under CI).
 
 use super::*;
-use crate::check::{have, Verdict};
-use crate::span::LineIndex;
+use crate::check::{covered, have, Verdict};
 
 const T: Duration = Duration::from_secs(60);
 
 fn run(which: Checker, file: &str, text: &str) -> ValidatorReport {
     check(which, text.as_bytes(), Path::new(file), file, T)
-}
-
-/// The text a diagnostic's span covers, after checking its line/column against the bytes.
-fn covered<'a>(text: &'a str, d: &DiagnosticPayload) -> &'a str {
-    let s = d.span.as_ref().expect("span");
-    let (line, col) = LineIndex::new(text.as_bytes()).position(s.byte_start);
-    assert_eq!((s.start_line, s.start_col), (line, col));
-    &text[s.byte_start..s.byte_end]
 }
 
 fn first_error(r: &ValidatorReport) -> &DiagnosticPayload {

@@ -3,7 +3,7 @@
 //! `tsc` from PATH. `--listFiles` tells which files the program included, so a pass only counts
 //! for a file tsc compiled; without a `tsconfig.json` the check is `skipped`, never passed.
 
-use super::{located, upward, At, Tool, ValidatorReport, Verdict};
+use super::{located, not_examined, upward, At, Tool, ValidatorReport, Verdict};
 use crate::envelope::{DiagnosticPayload, Level};
 use crate::error::{Code, Error};
 use crate::span::Units;
@@ -101,25 +101,18 @@ pub(crate) fn check_with(
         }
     }
     let has_errors = diagnostics.iter().any(|d| d.level == Level::Error);
-    if !out.status.success() && !has_errors {
-        return tool.broken(&out, version, started);
-    }
     if let Some(focus) = focus {
-        let want = normalize(focus);
-        if !has_errors && !listed.contains(&want) {
+        if !has_errors && !listed.contains(&normalize(focus)) {
             let shown = display_path(focus);
-            let mut d = Error::new(
-                Code::CheckerSkipped,
+            diagnostics.push(not_examined(
+                "tsc",
+                shown.clone(),
                 format!("{shown} is not part of the program of {}, so `tsc` did not examine it", display_path(&dir.join("tsconfig.json"))),
                 "include it in the tsconfig.json (`include`/`files`) or import it from a file that is, then check again",
-            )
-            .with_file(shown)
-            .diagnostic(Level::Warning);
-            d.tool = "tsc".into();
-            diagnostics.push(d);
+            ));
         }
     }
-    ValidatorReport::from_diagnostics(NAME, version, started, diagnostics)
+    tool.report(&out, version, started, diagnostics)
 }
 
 /// `FILE(L,C): error TS2322: message` → its parts (columns in UTF-16 units).

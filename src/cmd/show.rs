@@ -156,12 +156,7 @@ struct Source {
 fn read(path: &std::path::Path) -> Result<Source, Error> {
     let display = display_path(path);
     let bytes = crate::fsio::read(path, &display)?;
-    Ok(Source {
-        index: LineIndex::new(&bytes),
-        checksum: checksum(&bytes),
-        display,
-        bytes,
-    })
+    Ok(read_bytes(&display, bytes))
 }
 
 impl Source {
@@ -246,33 +241,14 @@ fn symbol_views(
     context: usize,
     diagnostics: &mut Vec<DiagnosticPayload>,
 ) -> Result<Vec<View>, Error> {
-    let walked = walk::walk(
-        &WalkOptions {
-            paths: paths.to_vec(),
-            ..Default::default()
-        },
-        "show",
-    )?;
-    diagnostics.extend(walked.diagnostics);
     let needle = last_segment(&selector.name).as_bytes().to_vec();
     let finder = memchr::memmem::Finder::new(&needle);
     let mut candidates: Vec<(Source, &'static Language)> = Vec::new();
-    for c in &walked.files {
-        let Some(language) = lang::for_path(&c.path) else {
-            if c.explicit {
-                diagnostics.push(no_language(&c.display));
-            }
-            continue;
-        };
-        let Ok(bytes) = std::fs::read(&c.path) else {
-            continue;
-        };
+    each_file(paths, diagnostics, |display, language, bytes| {
         if finder.find(&bytes).is_some() {
-            let mut src = read_bytes(&c.display, bytes);
-            src.display = c.display.clone();
-            candidates.push((src, language));
+            candidates.push((read_bytes(display, bytes), language));
         }
-    }
+    })?;
     let mut views = Vec::new();
     for full in [false, true] {
         for (src, language) in &candidates {
@@ -392,6 +368,20 @@ fn skeleton_views(
     paths: &[PathBuf],
     diagnostics: &mut Vec<DiagnosticPayload>,
 ) -> Result<Vec<View>, Error> {
+    let mut views = Vec::new();
+    each_file(paths, diagnostics, |display, language, bytes| {
+        views.push(skeleton(&read_bytes(display, bytes), language));
+    })?;
+    Ok(views)
+}
+
+/// Walks `paths` and hands each file with a language to `f` with its bytes: a file named
+/// explicitly without a language gets a diagnostic, a file that cannot be read is left out.
+fn each_file(
+    paths: &[PathBuf],
+    diagnostics: &mut Vec<DiagnosticPayload>,
+    mut f: impl FnMut(&str, &'static Language, Vec<u8>),
+) -> Result<(), Error> {
     let walked = walk::walk(
         &WalkOptions {
             paths: paths.to_vec(),
@@ -400,7 +390,6 @@ fn skeleton_views(
         "show",
     )?;
     diagnostics.extend(walked.diagnostics);
-    let mut views = Vec::new();
     for c in &walked.files {
         let Some(language) = lang::for_path(&c.path) else {
             if c.explicit {
@@ -411,10 +400,9 @@ fn skeleton_views(
         let Ok(bytes) = std::fs::read(&c.path) else {
             continue;
         };
-        let src = read_bytes(&c.display, bytes);
-        views.push(skeleton(&src, language));
+        f(&c.display, language, bytes);
     }
-    Ok(views)
+    Ok(())
 }
 
 /// `}`, `};`, `)`, `end`: a line that only closes a block.

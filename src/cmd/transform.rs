@@ -219,6 +219,22 @@ fn summary(r: &MutationResult) -> String {
 
 /// Refuses when the bytes read do not have the caller's checksum (the core checks again).
 fn check_expected(expected: Option<&str>, bytes: &[u8], display: &str) -> Result<(), Error> {
+    expect_checksum(
+        expected,
+        bytes,
+        display,
+        "re-run the query that produced the edit (or re-read the file) and build the edit from the current content",
+    )
+}
+
+/// Refuses (`LLM_E101`, with `remediation`) when `bytes` do not have the checksum `expected`;
+/// a malformed checksum is `LLM_E116`. Nothing expected passes.
+pub(crate) fn expect_checksum(
+    expected: Option<&str>,
+    bytes: &[u8],
+    display: &str,
+    remediation: &str,
+) -> Result<(), Error> {
     let Some(expected) = expected else {
         return Ok(());
     };
@@ -229,8 +245,10 @@ fn check_expected(expected: Option<&str>, bytes: &[u8], display: &str) -> Result
     }
     Err(Error::new(
         Code::ChecksumMismatch,
-        format!("{display} changed since it was read: expected checksum {expected}, found {actual}"),
-        "re-run the query that produced the edit (or re-read the file) and build the edit from the current content",
+        format!(
+            "{display} changed since it was read: expected checksum {expected}, found {actual}"
+        ),
+        remediation,
     )
     .with_file(display)
     .rejected())

@@ -11,15 +11,7 @@ use std::path::Path;
 fn apply(env: &TestEnv, args: &[&str], stdin: &str) -> (Value, i32) {
     let mut all = vec!["apply", "--json"];
     all.extend_from_slice(args);
-    let out = env.llm(&all).write_stdin(stdin).output().unwrap();
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "stdout is not JSON ({e}): {}\nstderr: {}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
-    (v, out.status.code().unwrap_or(-1))
+    env.json_stdin(&all, stdin)
 }
 
 /// Every file under `dir` (but `.git`), with its bytes.

@@ -628,3 +628,87 @@ fn failed_patch_names_its_tool_once() {
         "{err}"
     );
 }
+
+#[test]
+fn errors_before_the_mutation_name_patch_as_their_tool() {
+    let env = TestEnv::new();
+    env.write("a.rs", "fn a() {}\n\nfn b() {}\n");
+    env.write("d.rs", "fn a() {}\nfn a() {}\n");
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("o.rs"), "fn a() {}\n").unwrap();
+    let outside_file = outside.path().join("o.rs").to_string_lossy().into_owned();
+    let zeros = "0".repeat(64);
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            vec![
+                "--file",
+                "d.rs",
+                "--symbol",
+                "a",
+                "--with-text",
+                "fn a() {}",
+            ],
+            "PATCH_E002",
+        ),
+        (
+            vec!["--file", "a.rs", "--symbol", "zz", "--with-text", "x"],
+            "PATCH_E001",
+        ),
+        (
+            vec!["--file", "missing.rs", "--symbol", "a", "--with-text", "x"],
+            "LLM_E004",
+        ),
+        (
+            vec!["--file", &outside_file, "--symbol", "a", "--with-text", "x"],
+            "LLM_E107",
+        ),
+        (
+            vec![
+                "--file",
+                "a.rs",
+                "--symbol",
+                "a",
+                "--with-text",
+                "x",
+                "--expected-checksum",
+                "zz",
+            ],
+            "LLM_E116",
+        ),
+        (
+            vec![
+                "--file",
+                "a.rs",
+                "--symbol",
+                "a",
+                "--with-text",
+                "x",
+                "--expected-checksum",
+                &zeros,
+            ],
+            "LLM_E101",
+        ),
+        (
+            vec![
+                "--file",
+                "a.rs",
+                "--symbol",
+                "a",
+                "--insert-after",
+                "--with-text",
+                "fn b() {}",
+            ],
+            "TRANSFORM_E005",
+        ),
+    ];
+    for (args, code) in cases {
+        let (v, rc) = env.patch(&args);
+        assert_ne!(rc, 0, "{args:?}: {v}");
+        assert_eq!(v["error"]["code"], code, "{args:?}: {v}");
+        assert_eq!(v["error"]["tool"], "patch", "{args:?}: {v}");
+        for d in v["diagnostics"].as_array().unwrap() {
+            assert_eq!(d["tool"], "patch", "{args:?}: {d}");
+        }
+    }
+    assert_eq!(env.read("a.rs"), b"fn a() {}\n\nfn b() {}\n");
+}

@@ -3,7 +3,7 @@
 //! writing to a file while `llm transform` replaces it (no silent loss). Set `LLM_RACE_ATTEMPTS`
 //! to run more attempts (the README's measures use 1,000).
 
-use crate::util::{llm, TestEnv};
+use crate::util::{llm, sha, TestEnv};
 use std::ffi::CString;
 use std::io::Write;
 use std::os::unix::ffi::OsStrExt;
@@ -231,7 +231,7 @@ fn bytes_written_to_the_old_file_during_the_replace_are_kept_and_reported() {
     );
     // Kept at the workspace's top level (git's), content-addressed, never committed.
     let kept = "word alpha\nappended by another program\n";
-    let blob = format!(".llm/objects/{}", crate::transform::sha(kept.as_bytes()));
+    let blob = format!(".llm/objects/{}", sha(kept.as_bytes()));
     assert!(d["message"].as_str().unwrap().ends_with(&blob), "{d}");
     assert_eq!(env.read(&blob), kept.as_bytes());
     assert_eq!(env.read(".llm/.gitignore"), b"*\n");

@@ -58,38 +58,57 @@ fn flatten(items: &Value, out: &mut Vec<Value>) {
     }
 }
 
+/// The functions and methods of `name` (find's outline, children included) that have a
+/// `field` span; with find's exit code.
+fn functions(env: &TestEnv, name: &str, field: &str) -> (Vec<Value>, i32) {
+    let (v, rc) = env.json(&["find", "--outline", name, "--json"]);
+    let mut symbols = Vec::new();
+    flatten(&v["data"]["matches"], &mut symbols);
+    symbols.retain(|s| {
+        matches!(s["kind"].as_str(), Some("function" | "method")) && s[field].is_object()
+    });
+    (symbols, rc)
+}
+
+/// Writes the bytes of symbol `s`'s `field` span of `original` to `sent.txt` and patches `s`
+/// in `name` with them (`--body` for the body); returns the envelope and the symbol's line.
+fn send_back(
+    env: &TestEnv,
+    name: &str,
+    s: &Value,
+    field: &str,
+    original: &[u8],
+) -> (Value, String) {
+    let span = &s[field];
+    let (a, b) = (
+        span["byte_start"].as_u64().unwrap() as usize,
+        span["byte_end"].as_u64().unwrap() as usize,
+    );
+    env.write("sent.txt", &original[a..b]);
+    let line = s["span"]["start_line"].to_string();
+    let symbol = s["name"].as_str().unwrap();
+    let mut args = vec![
+        "--file", name, "--symbol", symbol, "--line", &line, "--with", "sent.txt",
+    ];
+    if field == "body_span" {
+        args.push("--body");
+    }
+    let (v, _) = env.patch(&args);
+    (v, line)
+}
+
 /// Sends each of up to `per_file` functions' `field` span back with `llm patch` (`--body` for
 /// the body) and checks the file is unchanged; returns how many were sent.
 fn round_trip(env: &TestEnv, name: &str, field: &str, per_file: usize) -> usize {
-    let (v, rc) = env.json(&["find", "--outline", name, "--json"]);
-    assert_eq!(rc, 0, "{v}");
-    let mut symbols = Vec::new();
-    flatten(&v["data"]["matches"], &mut symbols);
-    let functions: Vec<&Value> = symbols
-        .iter()
-        .filter(|s| matches!(s["kind"].as_str(), Some("function" | "method")))
-        .filter(|s| s[field].is_object())
-        .collect();
+    let (functions, rc) = functions(env, name, field);
+    assert_eq!(rc, 0, "{name}: find --outline failed");
     assert!(!functions.is_empty(), "{name}: no functions");
     let step = (functions.len() / per_file).max(1);
     let original = env.read(name);
     let mut sent = 0;
     for s in functions.iter().step_by(step).take(per_file) {
-        let span = &s[field];
-        let (a, b) = (
-            span["byte_start"].as_u64().unwrap() as usize,
-            span["byte_end"].as_u64().unwrap() as usize,
-        );
-        env.write("sent.txt", &original[a..b]);
-        let line = s["span"]["start_line"].to_string();
         let symbol = s["name"].as_str().unwrap();
-        let mut args = vec![
-            "--file", name, "--symbol", symbol, "--line", &line, "--with", "sent.txt",
-        ];
-        if field == "body_span" {
-            args.push("--body");
-        }
-        let (v, _) = env.patch(&args);
+        let (v, line) = send_back(env, name, s, field, &original);
         assert_eq!(v["status"], "ok", "{name} {symbol} ({field}): {v}");
         assert!(
             env.read(name) == original,
@@ -304,28 +323,11 @@ fn corpus_round_trip() {
             let env = TestEnv::new();
             let name = format!("f.{}", path.extension().unwrap().to_str().unwrap());
             env.write(&name, std::fs::read(path).unwrap());
-            let (v, _) = env.json(&["find", "--outline", &name, "--json"]);
-            let mut symbols = Vec::new();
-            flatten(&v["data"]["matches"], &mut symbols);
+            let (functions, _) = functions(&env, &name, "body_span");
             let original = env.read(&name);
-            for s in symbols
-                .iter()
-                .filter(|s| matches!(s["kind"].as_str(), Some("function" | "method")))
-                .filter(|s| s["body_span"].is_object())
-                .take(2.min(12 - sent))
-            {
-                let span = &s["body_span"];
-                let (a, b) = (
-                    span["byte_start"].as_u64().unwrap() as usize,
-                    span["byte_end"].as_u64().unwrap() as usize,
-                );
-                env.write("sent.txt", &original[a..b]);
-                let line = s["span"]["start_line"].to_string();
+            for s in functions.iter().take(2.min(12 - sent)) {
                 let symbol = s["name"].as_str().unwrap();
-                let (v, _) = env.patch(&[
-                    "--file", &name, "--symbol", symbol, "--line", &line, "--body", "--with",
-                    "sent.txt",
-                ]);
+                let (v, line) = send_back(&env, &name, s, "body_span", &original);
                 sent += 1;
                 if v["status"] == "ok" && env.read(&name) == original {
                     identical += 1;

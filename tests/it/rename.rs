@@ -3,10 +3,6 @@
 
 use crate::util::TestEnv;
 
-fn patch(env: &TestEnv, args: &[&str]) -> (serde_json::Value, i32) {
-    env.patch(args)
-}
-
 // ---- precise rename (a semver-like crate) ----
 
 const SV_IDENTIFIER: &str = r#"//! Compact storage of identifiers.
@@ -128,17 +124,14 @@ fn sites(v: &serde_json::Value, class: &str) -> Vec<(String, u64)> {
 #[test]
 fn rename_leaves_other_types_paths_alone() {
     let env = semver_like();
-    let (v, code) = patch(
-        &env,
-        &[
-            "--file",
-            "src/identifier.rs",
-            "--symbol",
-            "Identifier::new_unchecked",
-            "--rename",
-            "new_unchecked_str",
-        ],
-    );
+    let (v, code) = env.patch(&[
+        "--file",
+        "src/identifier.rs",
+        "--symbol",
+        "Identifier::new_unchecked",
+        "--rename",
+        "new_unchecked_str",
+    ]);
     assert_eq!(code, 0, "{v}");
     let id = String::from_utf8(env.read("src/identifier.rs")).unwrap();
     assert!(
@@ -185,17 +178,14 @@ fn rename_leaves_other_types_paths_alone() {
 #[test]
 fn rename_does_not_touch_other_types_definitions() {
     let env = semver_like();
-    let (v, code) = patch(
-        &env,
-        &[
-            "--file",
-            "src/identifier.rs",
-            "--symbol",
-            "Identifier::as_str",
-            "--rename",
-            "as_text",
-        ],
-    );
+    let (v, code) = env.patch(&[
+        "--file",
+        "src/identifier.rs",
+        "--symbol",
+        "Identifier::as_str",
+        "--rename",
+        "as_text",
+    ]);
     assert_eq!(code, 0, "{v}");
     let lib = String::from_utf8(env.read("src/lib.rs")).unwrap();
     assert_eq!(
@@ -223,19 +213,16 @@ fn rename_does_not_touch_other_types_definitions() {
 #[test]
 fn rename_certain_only_and_in_comments() {
     let env = semver_like();
-    let (v, code) = patch(
-        &env,
-        &[
-            "--file",
-            "src/identifier.rs",
-            "--symbol",
-            "Identifier::as_str",
-            "--rename",
-            "as_text",
-            "--certain-only",
-            "--in-comments",
-        ],
-    );
+    let (v, code) = env.patch(&[
+        "--file",
+        "src/identifier.rs",
+        "--symbol",
+        "Identifier::as_str",
+        "--rename",
+        "as_text",
+        "--certain-only",
+        "--in-comments",
+    ]);
     assert_eq!(code, 0, "{v}");
     let lib = String::from_utf8(env.read("src/lib.rs")).unwrap();
     assert_eq!(lib.matches("self.identifier.as_str()").count(), 2, "{lib}");
@@ -262,18 +249,15 @@ fn python_rename_through_self_and_other_classes() {
         "shapes.py",
         "class Circle:\n    def area(self):\n        return 3\n\n    def twice(self):\n        return 2 * self.area()\n\n\nclass Square:\n    def area(self):\n        return 4\n\n    def twice(self):\n        return 2 * self.area()\n\n\ndef total(c, s):\n    \"\"\"Sum of area() of both.\"\"\"\n    return Circle.area(c) + s.area()\n",
     );
-    let (v, code) = patch(
-        &env,
-        &[
-            "--file",
-            "shapes.py",
-            "--symbol",
-            "Circle.area",
-            "--rename",
-            "surface",
-            "--in-strings",
-        ],
-    );
+    let (v, code) = env.patch(&[
+        "--file",
+        "shapes.py",
+        "--symbol",
+        "Circle.area",
+        "--rename",
+        "surface",
+        "--in-strings",
+    ]);
     assert_eq!(code, 0, "{v}");
     assert_eq!(
         String::from_utf8(env.read("shapes.py")).unwrap(),

@@ -1,16 +1,8 @@
 //! `llm show` through the binary: a symbol, a range, a skeleton, `--max-bytes`, errors.
 
-use crate::util::{check_span, TestEnv};
+use crate::util::{check_span, sha, TestEnv};
 
 const LIB: &str = "//! Shapes.\r\n\r\n/// A circle.\r\npub struct Circle {\r\n    pub r: f64,\r\n}\r\n\r\nimpl Circle {\r\n    /// Area — πr².\r\n    pub fn area(&self) -> f64 {\r\n        3.14 * self.r * self.r\r\n    }\r\n}\r\n\r\npub struct Square(pub f64);\r\n\r\nimpl Square {\r\n    pub fn area(&self) -> f64 {\r\n        self.0 * self.0\r\n    }\r\n}\r\n";
-
-fn sha256_hex(bytes: &[u8]) -> String {
-    use sha2::{Digest, Sha256};
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
 
 fn text_at(env: &TestEnv, span: &serde_json::Value) -> Vec<u8> {
     let bytes = env.read(span["file_path"].as_str().unwrap());
@@ -60,7 +52,7 @@ fn json_view_has_span_text_and_the_file_checksum() {
     );
     assert_eq!(view["truncated"], false);
     assert_eq!(view["symbol"]["qualified_name"], "Square::area");
-    let sum = sha256_hex(&env.read("src/lib.rs"));
+    let sum = sha(&env.read("src/lib.rs"));
     assert_eq!(view["checksum"], sum);
     // The checksum guards an edit built from the view.
     let (t, code) = env.json(&[

@@ -1,32 +1,15 @@
 //! `llm transform`: the three ways in (edit requests with their aliases, exact text, piped
 //! search/ast/find output), the result shape, and snapshots of human and JSON output.
 
-use crate::util::{check_span, redactions, TestEnv};
+use crate::util::{check_span, redactions, sha, TestEnv};
 use serde::Deserialize;
 use serde_json::{json, Value};
-
-/// SHA-256 hex of `bytes`, computed independently of the crate.
-pub fn sha(bytes: &[u8]) -> String {
-    use sha2::{Digest, Sha256};
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
 
 /// Runs `llm --json transform ARGS` with `stdin`; returns the envelope and the exit code.
 pub fn transform(env: &TestEnv, args: &[&str], stdin: &str) -> (Value, i32) {
     let mut all = vec!["--json", "transform"];
     all.extend_from_slice(args);
-    let out = env.llm(&all).write_stdin(stdin).output().unwrap();
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "stdout is not JSON ({e}): {}\nstderr: {}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
-    (v, out.status.code().unwrap_or(-1))
+    env.json_stdin(&all, stdin)
 }
 
 /// An edit request for one file.

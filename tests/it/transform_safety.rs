@@ -3,7 +3,8 @@
 //! all-or-nothing requests, kills mid-write, syntax validation, confinement, hard links,
 //! dry runs; and a property test against a reference implementation of edit application.
 
-use crate::transform::{code, request, sha, transform};
+use crate::transform::{code, request, transform};
+use crate::util::sha;
 use crate::util::TestEnv;
 use proptest::prelude::*;
 use serde_json::json;

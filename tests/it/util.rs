@@ -54,16 +54,26 @@ impl TestEnv {
 
     /// Runs `llm ARGS` and parses stdout as one JSON value.
     pub fn json(&self, args: &[&str]) -> (Value, i32) {
-        let out = self.llm(args).output().unwrap();
-        let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-            panic!(
-                "stdout is not JSON ({e}): {}\nstderr: {}",
-                String::from_utf8_lossy(&out.stdout),
-                String::from_utf8_lossy(&out.stderr)
-            )
-        });
-        (v, out.status.code().unwrap_or(-1))
+        envelope(&self.llm(args).output().unwrap())
     }
+
+    /// Runs `llm ARGS` with `stdin` and parses stdout as one JSON value.
+    pub fn json_stdin(&self, args: &[&str], stdin: &str) -> (Value, i32) {
+        envelope(&self.llm(args).write_stdin(stdin).output().unwrap())
+    }
+}
+
+/// A finished run's stdout as one JSON value (a panic names stdout and stderr when it is not
+/// JSON), and its exit code.
+pub fn envelope(out: &std::process::Output) -> (Value, i32) {
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "stdout is not JSON ({e}): {}\nstderr: {}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (v, out.status.code().unwrap_or(-1))
 }
 
 /// The `llm` binary with colour and format variables cleared.
@@ -118,6 +128,15 @@ pub fn check_span(root: &Path, span: &Value) {
         span_id(path, start, end),
         "span_id of {span}"
     );
+}
+
+/// SHA-256 hex of `bytes`, computed independently of the crate.
+pub fn sha(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// The SPEC's span_id, computed independently of the crate.

@@ -1,6 +1,6 @@
 //! `llm write`: validated creation and replacement, run through the real binary.
 
-use crate::util::{check_span, redactions, TestEnv};
+use crate::util::{check_span, redactions, sha, TestEnv};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -41,14 +41,6 @@ struct Validator {
 
 fn result(v: &Value) -> WriteResult {
     serde_json::from_value(v["result"].clone()).expect("result has the documented shape")
-}
-
-fn sha(bytes: &[u8]) -> String {
-    use sha2::{Digest, Sha256};
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
 }
 
 /// A Cargo package `demo` at `dir` (relative to the env) with the given lib.rs.

@@ -8,7 +8,7 @@ mod batch;
 pub mod diff;
 pub mod hunks;
 
-use crate::check::{ValidatorReport, Verdict};
+use crate::check::ValidatorReport;
 use crate::edit::Edit;
 use crate::envelope::DiagnosticPayload;
 use crate::error::{Code, Error};
@@ -411,36 +411,22 @@ pub fn run(opts: &ApplyOptions) -> Result<(ApplyResult, String, Vec<DiagnosticPa
     };
     let mut validators = Vec::new();
     if opts.check {
-        let after = crate::cmd::patch::run_checks(&paths);
-        validators = after
-            .into_iter()
-            .zip(before.iter())
-            .map(|(a, b)| a.relative_to(b))
-            .collect();
-        let refused: Vec<&ValidatorReport> = validators
-            .iter()
-            .filter(|v| !matches!(v.verdict, Verdict::Passed | Verdict::Skipped))
-            .collect();
-        if !refused.is_empty() {
+        let after = crate::cmd::patch::recheck(&paths, &before);
+        if after.refused() {
             let restored = committed.rollback();
             remove_dirs(&created);
-            let diags: Vec<DiagnosticPayload> =
-                refused.iter().flat_map(|v| v.errors().cloned()).collect();
             return Err(Error::new(
                 Code::ApplyCheckFailed,
                 format!(
                     "--check rejected the input; {}",
-                    if restored {
-                        "the files were restored"
-                    } else {
-                        "RESTORING FAILED: check the files"
-                    }
+                    crate::cmd::patch::restored_note(restored)
                 ),
                 "fix the patch so the project still builds (see diagnostics), or drop --check",
             )
             .rejected()
-            .with_related(diags));
+            .with_related(after.refused_errors));
         }
+        validators = after.validators;
     }
     let (m, _) = committed.keep();
     set_modes(&modes, &mut diagnostics);

@@ -166,23 +166,34 @@ impl Planned {
     }
 }
 
-/// Locates the symbol, builds the edits, and prepares them (validated, nothing written).
-pub fn plan(opts: &PatchOptions) -> Result<Planned, Error> {
-    let display = display_path(&opts.file);
-    let language = lang::for_path(&opts.file).ok_or_else(|| {
+/// The language of the file to patch (spelled `display`); none is `PATCH_E005` with `remediation`.
+fn language_of(
+    opts: &PatchOptions,
+    display: &str,
+    remediation: impl FnOnce() -> String,
+) -> Result<&'static lang::Language, Error> {
+    lang::for_path(&opts.file).ok_or_else(|| {
         Error::new(
             Code::PatchUnsupportedLanguage,
             format!("{display}: no registered language for this file"),
-            format!(
-                "patch works on {} files; use `llm transform` for byte or exact-text edits",
-                lang::ALL
-                    .iter()
-                    .map(|l| l.name)
-                    .collect::<Vec<_>>()
-                    .join(" and ")
-            ),
+            remediation(),
         )
-        .with_file(&display)
+        .with_file(display)
+    })
+}
+
+/// Locates the symbol, builds the edits, and prepares them (validated, nothing written).
+pub fn plan(opts: &PatchOptions) -> Result<Planned, Error> {
+    let display = display_path(&opts.file);
+    let language = language_of(opts, &display, || {
+        format!(
+            "patch works on {} files; use `llm transform` for byte or exact-text edits",
+            lang::ALL
+                .iter()
+                .map(|l| l.name)
+                .collect::<Vec<_>>()
+                .join(" and ")
+        )
     })?;
     // Read beneath the root, as the write will (an outside target is refused).
     let src = crate::paths::read_target(
@@ -191,19 +202,12 @@ pub fn plan(opts: &PatchOptions) -> Result<Planned, Error> {
         &opts.file,
         &display,
     )?;
-    if let Some(expected) = &opts.expected_checksum {
-        crate::mutation::valid_checksum(expected, &display)?;
-        let actual = checksum(&src);
-        if !expected.eq_ignore_ascii_case(&actual) {
-            return Err(Error::new(
-                Code::ChecksumMismatch,
-                format!("{display} changed since it was read: expected checksum {expected}, found {actual}"),
-                "re-run `llm find` on the file and patch from its current content",
-            )
-            .with_file(&display)
-            .rejected());
-        }
-    }
+    crate::cmd::transform::expect_checksum(
+        opts.expected_checksum.as_deref(),
+        &src,
+        &display,
+        "re-run `llm find` on the file and patch from its current content",
+    )?;
     let (syms, i, tree) = locate(opts, language, &src, &display)?;
     let s = &syms[i];
     let symbol = PatchedSymbol {
@@ -245,13 +249,8 @@ pub fn plan(opts: &PatchOptions) -> Result<Planned, Error> {
 /// operations of an `llm apply` batch left it), with the message that describes it.
 pub fn edit_on(opts: &PatchOptions, src: &[u8]) -> Result<(Edit, String), Error> {
     let display = display_path(&opts.file);
-    let language = lang::for_path(&opts.file).ok_or_else(|| {
-        Error::new(
-            Code::PatchUnsupportedLanguage,
-            format!("{display}: no registered language for this file"),
-            "patch works on files of a registered language; use a `transform` operation for exact-text edits",
-        )
-        .with_file(&display)
+    let language = language_of(opts, &display, || {
+        "patch works on files of a registered language; use a `transform` operation for exact-text edits".into()
     })?;
     let (syms, i, _) = locate(opts, language, src, &display)?;
     let edit = action_edit(opts, language, src, &syms, i, &display)?;
@@ -395,46 +394,78 @@ pub fn run(opts: &PatchOptions) -> Result<(PatchResult, String, Vec<DiagnosticPa
     let committed = prepared.commit()?;
     let mut validators = Vec::new();
     if opts.check {
-        let after = run_checks(&paths);
-        validators = after
-            .into_iter()
-            .zip(before.iter())
-            .map(|(a, b)| a.relative_to(b))
-            .collect();
-        let refused: Vec<&ValidatorReport> = validators
-            .iter()
-            .filter(|v| !matches!(v.verdict, Verdict::Passed | Verdict::Skipped))
-            .collect();
-        if !refused.is_empty() {
+        let after = recheck(&paths, &before);
+        if after.refused() {
             let restored = committed.rollback();
-            let diags: Vec<DiagnosticPayload> =
-                refused.iter().flat_map(|v| v.errors().cloned()).collect();
-            let names: Vec<String> = refused
-                .iter()
-                .map(|v| format!("{}: {:?}", v.name, v.verdict).to_lowercase())
-                .collect();
             return Err(Error::new(
                 Code::PatchCheckFailed,
                 format!(
                     "--check rejected the patch ({}); {}",
-                    names.join(", "),
-                    if restored {
-                        "the files were restored"
-                    } else {
-                        "RESTORING FAILED: check the files"
-                    }
+                    after.refused_names.join(", "),
+                    restored_note(restored)
                 ),
                 "fix the new text so the project still builds (see diagnostics), or drop --check",
             )
             .rejected()
-            .with_related(diags));
+            .with_related(after.refused_errors));
         }
+        validators = after.validators;
     }
     let (m, diags) = committed.keep();
     let mut result = Planned::result(symbol, &opts.action, span_before, sites, m);
     result.validators = validators;
     result.leftovers = leftovers;
     Ok((result, message, diags))
+}
+
+/// `--check` after the commit: every checker run again and judged against its run before.
+pub(crate) struct Rechecked {
+    /// One report per checker, judged relative to its run before the change.
+    pub validators: Vec<ValidatorReport>,
+    /// `name: verdict` of each checker that refuses the change (anything but passed/skipped).
+    pub refused_names: Vec<String>,
+    /// The error diagnostics of those checkers.
+    pub refused_errors: Vec<DiagnosticPayload>,
+}
+
+impl Rechecked {
+    /// Whether any checker refuses the change.
+    pub fn refused(&self) -> bool {
+        !self.refused_names.is_empty()
+    }
+}
+
+/// Runs the checkers of `paths` again after the commit and judges each report against the
+/// same checker's run `before` (as [`run_checks`] returned it for the same paths).
+pub(crate) fn recheck(paths: &[PathBuf], before: &[ValidatorReport]) -> Rechecked {
+    let validators: Vec<ValidatorReport> = run_checks(paths)
+        .into_iter()
+        .zip(before.iter())
+        .map(|(a, b)| a.relative_to(b))
+        .collect();
+    let refused: Vec<&ValidatorReport> = validators
+        .iter()
+        .filter(|v| !matches!(v.verdict, Verdict::Passed | Verdict::Skipped))
+        .collect();
+    let refused_names = refused
+        .iter()
+        .map(|v| format!("{}: {:?}", v.name, v.verdict).to_lowercase())
+        .collect();
+    let refused_errors = refused.iter().flat_map(|v| v.errors().cloned()).collect();
+    Rechecked {
+        validators,
+        refused_names,
+        refused_errors,
+    }
+}
+
+/// The end of a `--check` rejection's message: whether the files were put back.
+pub(crate) fn restored_note(restored: bool) -> &'static str {
+    if restored {
+        "the files were restored"
+    } else {
+        "RESTORING FAILED: check the files"
+    }
 }
 
 /// How long one checker of `--check` may run.

@@ -437,13 +437,8 @@ pub fn rename_on(
         unreachable!("rename_on is called for --rename")
     };
     let display = display_path(&opts.file);
-    let language = lang::for_path(&opts.file).ok_or_else(|| {
-        Error::new(
-            Code::PatchUnsupportedLanguage,
-            format!("{display}: no registered language for this file"),
-            "rename works on files of a registered language",
-        )
-        .with_file(&display)
+    let language = super::language_of(opts, &display, || {
+        "rename works on files of a registered language".into()
     })?;
     let src = read(&opts.file).ok_or_else(|| {
         Error::new(
