@@ -189,15 +189,26 @@ impl Journal {
 
     /// Writes `record` durably (temp file, fsync, rename, fsync of the directory).
     fn put(&self, path: &Path, record: &Record) -> Result<(), Error> {
+        self.put_as(path, record, true)
+    }
+
+    /// Writes `record` atomically (temp file, rename); fsynced when `durable`. A done mark
+    /// need not be: lost in a power cut, its pending record stays, and recovery completes the
+    /// run again (every file has its after-checksum).
+    fn put_as(&self, path: &Path, record: &Record, durable: bool) -> Result<(), Error> {
         let bytes = serde_json::to_vec(record).map_err(journal_error)?;
         let mut tmp = tempfile::Builder::new()
             .prefix(".tmp-")
             .tempfile_in(&self.dir)
             .map_err(journal_error)?;
         tmp.write_all(&bytes).map_err(journal_error)?;
-        tmp.as_file().sync_all().map_err(journal_error)?;
+        if durable {
+            tmp.as_file().sync_all().map_err(journal_error)?;
+        }
         tmp.persist(path).map_err(|e| journal_error(e.error))?;
-        sync(&self.dir);
+        if durable {
+            sync(&self.dir);
+        }
         Ok(())
     }
 
@@ -430,9 +441,10 @@ impl Active {
         }
         self.record.status = "done".into();
         let j = &self.journal;
-        if j.put(&j.final_path(&self.record), &self.record).is_ok() {
+        if j.put_as(&j.final_path(&self.record), &self.record, false)
+            .is_ok()
+        {
             let _ = std::fs::remove_file(j.pending_path(&self.record));
-            sync(&j.dir);
             j.enforce(Limits::load(&j.base));
         }
     }

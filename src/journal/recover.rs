@@ -14,6 +14,16 @@ use std::path::Path;
 
 /// Resolves every pending record of the (locked) journal. Returns the records resolved.
 pub fn run(journal: &Journal) -> Result<Vec<Record>, Error> {
+    // Every writer holds the lock: a temp file of the journal's own is a torn write.
+    for dir in [journal.dir.clone(), journal.base.join("objects")] {
+        if let Ok(rd) = std::fs::read_dir(&dir) {
+            for e in rd.flatten() {
+                if e.file_name().to_string_lossy().starts_with(".tmp-") {
+                    let _ = std::fs::remove_file(e.path());
+                }
+            }
+        }
+    }
     let mut out = Vec::new();
     let entries = journal.entries();
     for (_, path, pending) in &entries {

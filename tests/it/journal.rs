@@ -396,3 +396,46 @@ fn human_output_says_how_to_undo() {
         "{text}"
     );
 }
+
+#[test]
+fn parallel_mutations_each_get_one_record() {
+    let env = TestEnv::new();
+    for i in 0..8 {
+        env.write(&format!("f{i}.txt"), "old\n");
+    }
+    let bin = assert_cmd::cargo::cargo_bin("llm");
+    let children: Vec<_> = (0..8)
+        .map(|i| {
+            std::process::Command::new(&bin)
+                .args([
+                    "transform",
+                    &format!("f{i}.txt"),
+                    "--old",
+                    "old",
+                    "--new",
+                    "new",
+                ])
+                .current_dir(env.path())
+                .stdout(std::process::Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut c in children {
+        assert!(c.wait().unwrap().success());
+    }
+    let ops = history(&env);
+    assert_eq!(ops.len(), 8);
+    let mut seqs: Vec<u64> = ops.iter().map(|o| o["seq"].as_u64().unwrap()).collect();
+    seqs.sort();
+    assert_eq!(seqs, (1..=8).collect::<Vec<_>>());
+    let mut files: Vec<&str> = ops
+        .iter()
+        .map(|o| o["files"][0]["file_path"].as_str().unwrap())
+        .collect();
+    files.sort();
+    assert_eq!(
+        files,
+        (0..8).map(|i| format!("f{i}.txt")).collect::<Vec<_>>()
+    );
+}
