@@ -900,6 +900,8 @@ impl Prepared {
             }
             done.push(i);
         }
+        // (Test builds: also between the last rename and the done mark.)
+        injected_sleep();
         injected_foreign_write(&held);
         let mut diagnostics = self.diagnostics;
         let mut foreign = Vec::new();
@@ -1005,8 +1007,8 @@ fn injected_failure(index: usize, display: &str) -> Option<Error> {
     })
 }
 
-/// Test builds only: `LLM_FAILPOINT_SLEEP_MS=N` sleeps N ms before each rename, so a kill
-/// test can land inside a commit. Compiled out of release builds.
+/// Test builds only: `LLM_FAILPOINT_SLEEP_MS=N` sleeps N ms before each rename and after the
+/// last one, so a kill test can land inside a commit. Compiled out of release builds.
 fn injected_sleep() {
     if !cfg!(debug_assertions) {
         return;

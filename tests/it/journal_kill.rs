@@ -47,6 +47,7 @@ fn sigkill_mid_commit_leaves_all_old_or_all_new() {
         .current_dir(env.path())
         .env("LLM_FAILPOINT_SLEEP_MS", "5")
         .stdin(Stdio::piped())
+        .stdout(Stdio::null())
         .spawn()
         .and_then(|mut c| {
             use std::io::Write;
@@ -123,4 +124,87 @@ fn sigkill_mid_commit_leaves_all_old_or_all_new() {
     }
     eprintln!("all old: {old}, all new: {new} (one run: {full} ms)");
     assert_eq!(old + new, 20);
+}
+
+/// Starts a 3-file transform that sleeps 400 ms before each rename and after the last, waits
+/// until `renamed` files are new, kills it, and returns the envelope of `llm history`.
+fn kill_after(env: &TestEnv, renamed: usize) -> Value {
+    let names = ["a.txt", "b.txt", "c.txt"];
+    for n in names {
+        env.write(n, "old\n");
+    }
+    let req: Vec<Value> = names
+        .iter()
+        .map(|n| json!({"file_path": n, "edits": [{"byte_start": 0, "byte_end": 3, "new_content": "new"}]}))
+        .collect();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("llm"))
+        .args(["--json", "transform"])
+        .current_dir(env.path())
+        .env("LLM_FAILPOINT_SLEEP_MS", "400")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        stdin
+            .write_all(serde_json::to_string(&req).unwrap().as_bytes())
+            .unwrap();
+    }
+    let new = |n: &str| std::fs::read(env.path().join(n)).unwrap() == b"new\n";
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    while names.iter().filter(|n| new(n)).count() < renamed {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the run never got there"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("llm"))
+        .args(["--json", "history"])
+        .current_dir(env.path())
+        .output()
+        .unwrap();
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn a_half_commit_is_rolled_back_and_a_finished_one_completed() {
+    let env = TestEnv::new();
+    // Killed with one file of three renamed: rolled back, all old.
+    let v = kill_after(&env, 1);
+    let op = &v["data"]["operations"][0];
+    assert_eq!(v["data"]["recovered"][0], op["execution_id"], "{v}");
+    assert_eq!(
+        (op["status"].as_str(), op["recovered"].as_str()),
+        (Some("rolled_back"), Some("rolled_back"))
+    );
+    assert!(op["undo"].is_null());
+    for n in ["a.txt", "b.txt", "c.txt"] {
+        assert_eq!(env.read(n), b"old\n", "{n}");
+    }
+    assert_eq!(temps(env.path()), Vec::<String>::new());
+    // Killed after the last rename, before the done mark: completed, all new, undoable.
+    let v = kill_after(&env, 3);
+    let op = &v["data"]["operations"][0];
+    assert_eq!(
+        (op["status"].as_str(), op["recovered"].as_str()),
+        (Some("done"), Some("completed")),
+        "{v}"
+    );
+    for n in ["a.txt", "b.txt", "c.txt"] {
+        assert_eq!(env.read(n), b"new\n", "{n}");
+    }
+    let out = env.llm(&["--json", "undo"]).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    for n in ["a.txt", "b.txt", "c.txt"] {
+        assert_eq!(env.read(n), b"old\n", "{n}");
+    }
 }
