@@ -439,3 +439,36 @@ fn parallel_mutations_each_get_one_record() {
         (0..8).map(|i| format!("f{i}.txt")).collect::<Vec<_>>()
     );
 }
+
+#[test]
+fn retention_by_bytes_and_from_the_config_file() {
+    let env = TestEnv::new();
+    env.write("a.txt", "0\n");
+    let step = |i: usize, vars: &[(&str, &str)]| {
+        let old = format!("{i}\n");
+        let new = format!("{}\n", i + 1);
+        let mut cmd = env.llm(&["transform", "a.txt", "--old", &old, "--new", &new]);
+        for (k, v) in vars {
+            cmd.env(k, v);
+        }
+        assert!(cmd.output().unwrap().status.success());
+    };
+    // A byte limit below one pre-image keeps only the newest operation.
+    for i in 0..3 {
+        step(i, &[("LLM_JOURNAL_MAX_BYTES", "1")]);
+    }
+    assert_eq!(history(&env).len(), 1);
+    let objects = || {
+        std::fs::read_dir(env.path().join(".llm/objects"))
+            .unwrap()
+            .count()
+    };
+    assert_eq!(objects(), 1);
+    // `.llm/config` sets the operation limit.
+    env.write(".llm/config", "# retention\nmax_ops = 2\n");
+    for i in 3..6 {
+        step(i, &[]);
+    }
+    assert_eq!(history(&env).len(), 2);
+    assert_eq!(objects(), 2);
+}
