@@ -34,7 +34,7 @@ complete -c llm -n "__fish_llm_needs_command" -l json -d 'Shorthand for `--forma
 complete -c llm -n "__fish_llm_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c llm -n "__fish_llm_needs_command" -s V -l version -d 'Print version'
 complete -c llm -n "__fish_llm_needs_command" -f -a "search" -d 'Regex or literal text search over files and directories (ripgrep\'s engine)'
-complete -c llm -n "__fish_llm_needs_command" -f -a "ast" -d 'Tree-sitter query search over Rust and Python files; `--tree` prints a file\'s syntax tree'
+complete -c llm -n "__fish_llm_needs_command" -f -a "ast" -d 'Tree-sitter query search over the files of 13 languages; `--tree` prints a file\'s syntax tree'
 complete -c llm -n "__fish_llm_needs_command" -f -a "find" -d 'Symbol definitions by name or kind, file outlines (`--outline`), references (`--refs`)'
 complete -c llm -n "__fish_llm_needs_command" -f -a "transform" -d 'Apply byte-span or exact-text edits, guarded by the file\'s SHA-256 (atomic, all or nothing)'
 complete -c llm -n "__fish_llm_needs_command" -f -a "patch" -d 'Replace, delete, insert beside, or rename a named symbol (function, method, class…)'
@@ -86,7 +86,7 @@ complete -c llm -n "__fish_llm_using_subcommand search" -l json -d 'Shorthand fo
 complete -c llm -n "__fish_llm_using_subcommand search" -s h -l help -d 'Print help'
 complete -c llm -n "__fish_llm_using_subcommand search" -s V -l version -d 'Print version'
 complete -c llm -n "__fish_llm_using_subcommand ast" -l query-file -d 'Read the query from a file' -r -F
-complete -c llm -n "__fish_llm_using_subcommand ast" -s l -l lang -d 'Only these languages (repeatable): rust (rs), python (py). Also the language of a named file whose extension is not registered' -r
+complete -c llm -n "__fish_llm_using_subcommand ast" -s l -l lang -d 'Only these languages (repeatable): rust (rs), python (py), javascript (js), typescript (ts), tsx, go, java, c, cpp, csharp (cs), ruby (rb), php, bash (sh). Also the language of a named file whose extension is not registered' -r
 complete -c llm -n "__fish_llm_using_subcommand ast" -l tree -d 'Print the syntax tree of FILE (named nodes with field names and spans) instead of querying' -r -F
 complete -c llm -n "__fish_llm_using_subcommand ast" -l at -d 'With --tree: show the path from the root to the smallest named node at LINE:COL (1-indexed line, 0-indexed byte column) and that node\'s subtree' -r
 complete -c llm -n "__fish_llm_using_subcommand ast" -s g -l glob -d 'Include or exclude files by glob (repeatable; `!` negates), e.g. `-g \'*.rs\' -g \'!tests/**\'`' -r
@@ -108,7 +108,7 @@ complete -c llm -n "__fish_llm_using_subcommand ast" -s h -l help -d 'Print help
 complete -c llm -n "__fish_llm_using_subcommand ast" -s V -l version -d 'Print version'
 complete -c llm -n "__fish_llm_using_subcommand find" -s k -l kind -d 'Only symbols of this kind (repeatable): function, method, struct, enum, variant, trait, impl, type, const, static, module, macro, field, union, class, constant' -r
 complete -c llm -n "__fish_llm_using_subcommand find" -l parent -d 'Only symbols whose enclosing symbol has this name or qualified name (a method\'s impl type or class)' -r
-complete -c llm -n "__fish_llm_using_subcommand find" -s l -l lang -d 'Only these languages (repeatable): rust (rs), python (py)' -r
+complete -c llm -n "__fish_llm_using_subcommand find" -s l -l lang -d 'Only these languages (repeatable): rust (rs), python (py), javascript (js), typescript (ts), tsx, go, java, c, cpp, csharp (cs), ruby (rb), php, bash (sh)' -r
 complete -c llm -n "__fish_llm_using_subcommand find" -s g -l glob -d 'Include or exclude files by glob (repeatable; `!` negates), e.g. `-g \'*.rs\' -g \'!tests/**\'`' -r
 complete -c llm -n "__fish_llm_using_subcommand find" -l max-filesize -d 'Skip files larger than this (bytes, or with a K, M or G suffix)' -r
 complete -c llm -n "__fish_llm_using_subcommand find" -l max-results -d 'At most NUM matches in the whole run; the rest are still counted (status `partial`)' -r
@@ -145,7 +145,7 @@ always\t''
 never\t''"
 complete -c llm -n "__fish_llm_using_subcommand transform" -l all -d 'Replace every occurrence of --old (otherwise several occurrences are rejected)'
 complete -c llm -n "__fish_llm_using_subcommand transform" -l dry-run -d 'Compute everything and show a unified diff; write nothing'
-complete -c llm -n "__fish_llm_using_subcommand transform" -l force -d 'Write even when the change introduces syntax errors (reported as warnings)'
+complete -c llm -n "__fish_llm_using_subcommand transform" -l force -d 'Write even when the change introduces syntax (or Python indentation) errors, reported as warnings, or the target is read-only (its mode is kept)'
 complete -c llm -n "__fish_llm_using_subcommand transform" -l allow-outside-root -d 'Allow writing outside --root (and through symlinks that leave it)'
 complete -c llm -n "__fish_llm_using_subcommand transform" -l raw-line-endings -d 'Keep inserted text byte for byte: do not convert its `\\n` to `\\r\\n` in CRLF files'
 complete -c llm -n "__fish_llm_using_subcommand transform" -l json -d 'Shorthand for `--format json`'
@@ -168,16 +168,16 @@ jsonl\t''"
 complete -c llm -n "__fish_llm_using_subcommand patch" -l color -d 'When to use colour in human output. `auto` colours a terminal unless NO_COLOR is set' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c llm -n "__fish_llm_using_subcommand patch" -l body -d 'Replace only the body (block of a Rust fn/impl/trait/mod; suite of a Python def/class)'
+complete -c llm -n "__fish_llm_using_subcommand patch" -l body -d 'Replace only the body (the `{…}` block of a function, method, class…; the suite of a Python def/class or a Ruby def/class)'
 complete -c llm -n "__fish_llm_using_subcommand patch" -l delete -d 'Delete the definition, with what is attached to it and the blank line it leaves'
 complete -c llm -n "__fish_llm_using_subcommand patch" -l insert-before -d 'Insert the new text before the symbol, separated as its neighbours are'
 complete -c llm -n "__fish_llm_using_subcommand patch" -l insert-after -d 'Insert the new text after the symbol, separated as its neighbours are'
-complete -c llm -n "__fish_llm_using_subcommand patch" -l check -d 'Also run the language\'s checker on the real project (`cargo check` for a file in a Cargo package, Python\'s compile()), before and after: errors the patch introduces reject it and the file is restored. A checker that is not installed rejects, never passes'
+complete -c llm -n "__fish_llm_using_subcommand patch" -l check -d 'Also run the language\'s checker on the real project (`cargo check` for a file in a Cargo package, Python\'s compile(), bash -n, ruby -wc, php -l, node --check, gofmt -e, javac, gcc/g++ -fsyntax-only, tsc --noEmit), before and after: errors the patch introduces reject it and the file is restored. A checker that is not installed rejects, never passes'
 complete -c llm -n "__fish_llm_using_subcommand patch" -l certain-only -d 'With --rename: rewrite only `certain` sites (not method calls on receivers of unknown type, which are `possible`)'
 complete -c llm -n "__fish_llm_using_subcommand patch" -l in-comments -d 'With --rename: also rewrite the name in comments, doc comments and doctests'
 complete -c llm -n "__fish_llm_using_subcommand patch" -l in-strings -d 'With --rename: also rewrite the name in string literals and docstrings'
 complete -c llm -n "__fish_llm_using_subcommand patch" -l dry-run -d 'Compute everything and show a unified diff; write nothing'
-complete -c llm -n "__fish_llm_using_subcommand patch" -l force -d 'Write even when the change introduces syntax errors (reported as warnings)'
+complete -c llm -n "__fish_llm_using_subcommand patch" -l force -d 'Write even when the change introduces syntax (or Python indentation) errors, reported as warnings, or the target is read-only (its mode is kept)'
 complete -c llm -n "__fish_llm_using_subcommand patch" -l allow-outside-root -d 'Allow writing outside --root (and through symlinks that leave it)'
 complete -c llm -n "__fish_llm_using_subcommand patch" -l raw-line-endings -d 'Keep inserted text byte for byte: do not convert its `\\n` to `\\r\\n` in CRLF files'
 complete -c llm -n "__fish_llm_using_subcommand patch" -l json -d 'Shorthand for `--format json`'
@@ -199,11 +199,11 @@ always\t''
 never\t''"
 complete -c llm -n "__fish_llm_using_subcommand write" -s p -l parents -d 'Create missing parent directories (inside the root)'
 complete -c llm -n "__fish_llm_using_subcommand write" -l overwrite -d 'Replace the file if it exists (otherwise an existing file is refused)'
-complete -c llm -n "__fish_llm_using_subcommand write" -l check -d 'Also run the language\'s own checker: `cargo check` for a Rust file in a Cargo package, Python\'s compile() for Python'
+complete -c llm -n "__fish_llm_using_subcommand write" -l check -d 'Also run the language\'s own checker: `cargo check` for a Rust file in a Cargo package, Python\'s compile(), `bash -n`, `ruby -wc`, `php -l`, `node --check`, `gofmt -e`, `javac`, `gcc`/`g++ -fsyntax-only`, `tsc --noEmit` (with a tsconfig.json); C# has none'
 complete -c llm -n "__fish_llm_using_subcommand write" -l no-lsp -d 'Do not use a language server, even if LLM_LSP_<LANG> is set'
 complete -c llm -n "__fish_llm_using_subcommand write" -l allow-outside-root -d 'Allow writing outside --root'
 complete -c llm -n "__fish_llm_using_subcommand write" -l dry-run -d 'Validate and report (with a diff), write nothing'
-complete -c llm -n "__fish_llm_using_subcommand write" -l force -d 'Write even when validators report errors, or the content looks suspicious (they are reported as warnings)'
+complete -c llm -n "__fish_llm_using_subcommand write" -l force -d 'Write even when validators report errors, or the content looks suspicious (they are reported as warnings), or the file to replace is read-only (its mode is kept)'
 complete -c llm -n "__fish_llm_using_subcommand write" -l json -d 'Shorthand for `--format json`'
 complete -c llm -n "__fish_llm_using_subcommand write" -s h -l help -d 'Print help'
 complete -c llm -n "__fish_llm_using_subcommand write" -s V -l version -d 'Print version'
@@ -235,7 +235,7 @@ always\t''
 never\t''"
 complete -c llm -n "__fish_llm_using_subcommand apply" -l check -d 'Also run the language\'s checker on the real project before and after (as `llm patch --check`); errors the input introduced reject it and the files are restored'
 complete -c llm -n "__fish_llm_using_subcommand apply" -l dry-run -d 'Compute everything and show a unified diff; write nothing'
-complete -c llm -n "__fish_llm_using_subcommand apply" -l force -d 'Write even when the change introduces syntax errors (reported as warnings)'
+complete -c llm -n "__fish_llm_using_subcommand apply" -l force -d 'Write even when the change introduces syntax (or Python indentation) errors, reported as warnings, or the target is read-only (its mode is kept)'
 complete -c llm -n "__fish_llm_using_subcommand apply" -l allow-outside-root -d 'Allow writing outside --root (and through symlinks that leave it)'
 complete -c llm -n "__fish_llm_using_subcommand apply" -l raw-line-endings -d 'Keep inserted text byte for byte: do not convert its `\\n` to `\\r\\n` in CRLF files'
 complete -c llm -n "__fish_llm_using_subcommand apply" -l json -d 'Shorthand for `--format json`'
@@ -275,7 +275,7 @@ complete -c llm -n "__fish_llm_using_subcommand generate" -l json -d 'Shorthand 
 complete -c llm -n "__fish_llm_using_subcommand generate" -s h -l help -d 'Print help'
 complete -c llm -n "__fish_llm_using_subcommand generate" -s V -l version -d 'Print version'
 complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform patch write show apply history undo generate help" -f -a "search" -d 'Regex or literal text search over files and directories (ripgrep\'s engine)'
-complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform patch write show apply history undo generate help" -f -a "ast" -d 'Tree-sitter query search over Rust and Python files; `--tree` prints a file\'s syntax tree'
+complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform patch write show apply history undo generate help" -f -a "ast" -d 'Tree-sitter query search over the files of 13 languages; `--tree` prints a file\'s syntax tree'
 complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform patch write show apply history undo generate help" -f -a "find" -d 'Symbol definitions by name or kind, file outlines (`--outline`), references (`--refs`)'
 complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform patch write show apply history undo generate help" -f -a "transform" -d 'Apply byte-span or exact-text edits, guarded by the file\'s SHA-256 (atomic, all or nothing)'
 complete -c llm -n "__fish_llm_using_subcommand help; and not __fish_seen_subcommand_from search ast find transform patch write show apply history undo generate help" -f -a "patch" -d 'Replace, delete, insert beside, or rename a named symbol (function, method, class…)'

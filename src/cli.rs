@@ -91,7 +91,7 @@ impl GlobalArgs {
 pub enum Command {
     /// Regex or literal text search over files and directories (ripgrep's engine).
     Search(SearchArgs),
-    /// Tree-sitter query search over Rust and Python files; `--tree` prints a file's syntax tree.
+    /// Tree-sitter query search over the files of 13 languages; `--tree` prints a file's syntax tree.
     Ast(AstArgs),
     /// Symbol definitions by name or kind, file outlines (`--outline`), references (`--refs`).
     Find(FindArgs),
@@ -344,7 +344,8 @@ pub struct AstArgs {
     /// Read the query from a file.
     #[arg(long, value_name = "FILE", conflicts_with = "tree")]
     pub query_file: Option<PathBuf>,
-    /// Only these languages (repeatable): rust (rs), python (py). Also the language of a named
+    /// Only these languages (repeatable): rust (rs), python (py), javascript (js), typescript (ts),
+    /// tsx, go, java, c, cpp, csharp (cs), ruby (rb), php, bash (sh). Also the language of a named
     /// file whose extension is not registered.
     #[arg(short = 'l', long = "lang", value_name = "LANG")]
     pub langs: Vec<String>,
@@ -430,10 +431,15 @@ impl AstArgs {
 #[command(
     after_help = "Symbols — Rust: function, method (fn in an impl or trait; parent = the impl's \
 type), struct, union, enum, variant, trait, impl (named after its type), type, const, static, module, \
-macro (macro_rules!), field. Python: function (async too), method, class, constant (module-level \
-assignment), field (class-level assignment).\n\n\
+macro (macro_rules!), field; a trait impl's items say impl_of (the trait), which --parent also \
+matches. Python: function (async too), method, class, constant (module-level assignment, also in a \
+module-level if/try/with/for), field (class-level assignment). JavaScript, TypeScript, Go, Java, C, \
+C++, C#, Ruby, PHP and Bash map their definitions onto the same names (plus interface, constructor); \
+a Go method's parent is its receiver type.\n\n\
 span covers the whole definition including what is directly attached to it: Rust outer attributes \
-(#[...]) and outer doc comments (///, /** */) right above it; Python decorators. node_span is the item \
+(#[...]) and outer doc comments (///, /** */) right above it; Python decorators; `export`, \
+annotations (@Override), attributes ([Serializable], #[Route]), `template<…>` and doc comments of the \
+other languages (/** */, ///, or the comment lines right above in Go, C, C++, Ruby, Bash). node_span is the item \
 alone; name_span the identifier; body_span the block/suite `llm patch --body` replaces. \
 qualified_name joins enclosing symbols (Parser::parse, Outer.Inner.method); NAME may use either \
 separator and may be a suffix of it. symbol_id hashes file path, qualified name and kind: stable when \
@@ -471,7 +477,8 @@ pub struct FindArgs {
     /// or class).
     #[arg(long, value_name = "NAME")]
     pub parent: Option<String>,
-    /// Only these languages (repeatable): rust (rs), python (py).
+    /// Only these languages (repeatable): rust (rs), python (py), javascript (js), typescript (ts),
+    /// tsx, go, java, c, cpp, csharp (cs), ruby (rb), php, bash (sh).
     #[arg(short = 'l', long = "lang", value_name = "LANG")]
     pub langs: Vec<String>,
     #[command(flatten)]
@@ -631,7 +638,8 @@ pub struct MutationArgs {
     /// Compute everything and show a unified diff; write nothing.
     #[arg(long)]
     pub dry_run: bool,
-    /// Write even when the change introduces syntax errors (reported as warnings).
+    /// Write even when the change introduces syntax (or Python indentation) errors, reported as
+    /// warnings, or the target is read-only (its mode is kept).
     #[arg(long)]
     pub force: bool,
     /// Workspace root: nothing is written outside it.
@@ -738,9 +746,11 @@ fn os_bytes(arg: &std::ffi::OsStr, flag: &str) -> Result<Vec<u8>, Error> {
 /// `llm write PATH [--content TEXT | --content-file FILE | stdin]`
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Validators run in order: tree-sitter syntax; with --check, `cargo check` (Rust \
-file in a Cargo package: placed, checked, removed/restored if rejected, under a lock) or Python's \
-compile(); with --lsp (or LLM_LSP_<LANG>, e.g. LLM_LSP_PYTHON=pylsp), a language server. Any \
+    after_help = "Validators run in order: tree-sitter syntax; with --check, the language's checker: \
+`cargo check` (Rust file in a Cargo package: placed, checked, removed/restored if rejected, under \
+a lock), Python's compile(), bash -n, ruby -wc, php -l, node --check, gofmt -e, javac, \
+gcc/g++ -fsyntax-only (compile_commands.json flags), tsc --noEmit (project with a tsconfig.json, \
+in place); with --lsp (or LLM_LSP_<LANG>, e.g. LLM_LSP_PYTHON=pylsp), a language server. Any \
 error → status rejected and nothing left on disk. A checker that is missing or times out is an \
 error, never a pass.\n\nJSON: result has path, language, checksum, bytes, lines, written, \
 validators[] (name, version, duration_ms, verdict, diagnostics), lsp_used, diagnostics[], and the \
@@ -773,7 +783,8 @@ pub struct WriteArgs {
     #[arg(long, value_name = "LANG")]
     pub lang: Option<String>,
     /// Also run the language's own checker: `cargo check` for a Rust file in a Cargo package,
-    /// Python's compile() for Python.
+    /// Python's compile(), `bash -n`, `ruby -wc`, `php -l`, `node --check`, `gofmt -e`, `javac`,
+    /// `gcc`/`g++ -fsyntax-only`, `tsc --noEmit` (with a tsconfig.json); C# has none.
     #[arg(long)]
     pub check: bool,
     /// Seconds --check may take (a cold `cargo check` can be slow).
@@ -799,7 +810,7 @@ pub struct WriteArgs {
     #[arg(long)]
     pub dry_run: bool,
     /// Write even when validators report errors, or the content looks suspicious (they are
-    /// reported as warnings).
+    /// reported as warnings), or the file to replace is read-only (its mode is kept).
     #[arg(long)]
     pub force: bool,
 }
@@ -899,8 +910,9 @@ impl WriteArgs {
 /// `llm patch --file FILE --symbol NAME [selection] [ACTION] [OPTIONS]`
 #[derive(Debug, Args)]
 #[command(
-    after_help = "The symbol's span covers its attributes (#[...]), doc comments (///, //!, /** */) \
-and Python decorators directly attached to it; replace and delete include them, --body keeps them.\n\n\
+    after_help = "The symbol's span covers its attributes (#[...], [Serializable]), annotations \
+(@Override), doc comments (///, /** */) and decorators directly attached to it, and `export`; replace \
+and delete include them, --body keeps them.\n\n\
 New text is re-indented to where it goes (send a method at column 0 or at any depth), with tabs or \
 spaces as the file uses. Stdin is the new text, or the JSON output of `llm find` for one symbol \
 (then its checksum guards the patch and --with/--with-text give the text).\n\nExamples:\n  \
@@ -936,7 +948,8 @@ pub struct PatchArgs {
     /// The new text.
     #[arg(long, value_name = "TEXT")]
     pub with_text: Option<String>,
-    /// Replace only the body (block of a Rust fn/impl/trait/mod; suite of a Python def/class).
+    /// Replace only the body (the `{…}` block of a function, method, class…; the suite of a
+    /// Python def/class or a Ruby def/class).
     #[arg(long, group = "action")]
     pub body: bool,
     /// Delete the definition, with what is attached to it and the blank line it leaves.
@@ -952,8 +965,9 @@ pub struct PatchArgs {
     #[arg(long, group = "action", value_name = "NEW")]
     pub rename: Option<String>,
     /// Also run the language's checker on the real project (`cargo check` for a file in a Cargo
-    /// package, Python's compile()), before and after: errors the patch introduces reject it and
-    /// the file is restored. A checker that is not installed rejects, never passes.
+    /// package, Python's compile(), bash -n, ruby -wc, php -l, node --check, gofmt -e, javac,
+    /// gcc/g++ -fsyntax-only, tsc --noEmit), before and after: errors the patch introduces reject
+    /// it and the file is restored. A checker that is not installed rejects, never passes.
     #[arg(long)]
     pub check: bool,
     /// Where --rename looks for references (repeatable; default: --root).

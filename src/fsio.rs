@@ -31,19 +31,34 @@ pub const MAX_INPUT_BYTES: u64 = 256 << 20;
 /// as a shell's `<(…)` or /dev/stdin, bounded by [`MAX_INPUT_BYTES`].
 pub fn read_input(path: &Path, display: &str) -> Result<Vec<u8>, Error> {
     use std::io::Read;
-    let file = open_nonblocking(path, display)?;
-    let kind = file_type(&file, display)?;
-    if matches!(
-        kind,
-        FileType::Directory | FileType::Socket | FileType::BlockDevice
-    ) {
-        refuse_special(kind, display)?;
-    }
-    if kind != FileType::RegularFile {
-        // A pipe opened without blocking would read nothing yet: block from here on.
-        let flags = rustix::fs::fcntl_getfl(&file).unwrap_or(OFlags::empty());
-        let _ = rustix::fs::fcntl_setfl(&file, flags - OFlags::NONBLOCK);
-    }
+    use std::os::unix::fs::FileTypeExt;
+    let unreadable = |e: std::io::Error| {
+        Error::new(
+            Code::PathUnreadable,
+            format!("{display}: {e}"),
+            "check that the path is readable",
+        )
+        .with_file(display)
+    };
+    // A named pipe is read like `cat` reads it: the open waits for its writer (an input the
+    // caller chose), then it is read to its end.
+    let file = if std::fs::metadata(path).is_ok_and(|m| m.file_type().is_fifo()) {
+        File::open(path).map_err(unreadable)?
+    } else {
+        let file = open_nonblocking(path, display)?;
+        let kind = file_type(&file, display)?;
+        if matches!(
+            kind,
+            FileType::Directory | FileType::Socket | FileType::BlockDevice
+        ) {
+            refuse_special(kind, display)?;
+        }
+        if kind != FileType::RegularFile {
+            let flags = rustix::fs::fcntl_getfl(&file).unwrap_or(OFlags::empty());
+            let _ = rustix::fs::fcntl_setfl(&file, flags - OFlags::NONBLOCK);
+        }
+        file
+    };
     let mut buf = Vec::new();
     (&file)
         .take(MAX_INPUT_BYTES + 1)

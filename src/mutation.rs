@@ -799,30 +799,8 @@ impl Prepared {
             .with_file(&f.display)
             .rejected()
         };
-        // Compare-and-swap, under the locks: the files must still be what was prepared.
-        let mut held: Vec<Option<File>> = Vec::with_capacity(self.files.len());
-        for f in &self.files {
-            let file = f.target().open().map_err(|e| {
-                Error::new(
-                    Code::PathUnreadable,
-                    format!("{}: {e}", f.display),
-                    "check the file's permissions",
-                )
-                .with_file(&f.display)
-            })?;
-            let now = match &file {
-                Some(h) => {
-                    fsio::check_replaceable(h, &f.display, true)?;
-                    Some(fsio::read_all(h, &f.display)?)
-                }
-                None => None,
-            };
-            if now != f.before {
-                return Err(changed(f));
-            }
-            held.push(file);
-        }
-        // The intent and the pre-images, durably, before any file is touched.
+        // The intent and the pre-images, durably, before any file is touched (and before the
+        // temp files, which are named from the execution id so recovery can remove them).
         let active = match journal {
             Some(j) => {
                 let intents: Vec<crate::journal::Intent> = self
@@ -840,6 +818,15 @@ impl Prepared {
             None => None,
         };
         let id = active.as_ref().map(|a| a.id().to_string());
+        // Nothing touched yet: the staged files are removed on drop, the intent is dropped.
+        let give_up = |active: Option<crate::journal::Active>, e: Error| {
+            if let Some(a) = active {
+                a.abandon();
+            }
+            Err(e)
+        };
+        // Staged first (written and fsynced, the slow part), so that the compare-and-swap, the
+        // last compare and the rename follow each other closely.
         let mut staged = Vec::with_capacity(self.files.len());
         for (i, f) in self.files.iter().enumerate() {
             if f.delete {
@@ -858,15 +845,44 @@ impl Prepared {
             ) {
                 Ok(t) => staged.push(Some(t)),
                 Err(e) => {
-                    // Nothing was touched (the staged files are removed on drop).
                     drop(staged);
-                    if let Some(a) = active {
-                        a.abandon();
-                    }
-                    return Err(e);
+                    return give_up(active, e);
                 }
             }
         }
+        // Compare-and-swap, under the locks: the files must still be what was prepared.
+        let compared = || -> Result<Vec<Option<File>>, Error> {
+            let mut held: Vec<Option<File>> = Vec::with_capacity(self.files.len());
+            for f in &self.files {
+                let file = f.target().open().map_err(|e| {
+                    Error::new(
+                        Code::PathUnreadable,
+                        format!("{}: {e}", f.display),
+                        "check the file's permissions",
+                    )
+                    .with_file(&f.display)
+                })?;
+                let now = match &file {
+                    Some(h) => {
+                        fsio::check_replaceable(h, &f.display, true)?;
+                        Some(fsio::read_all(h, &f.display)?)
+                    }
+                    None => None,
+                };
+                if now != f.before {
+                    return Err(changed(f));
+                }
+                held.push(file);
+            }
+            Ok(held)
+        };
+        let held = match compared() {
+            Ok(h) => h,
+            Err(e) => {
+                drop(staged);
+                return give_up(active, e);
+            }
+        };
         let mut done: Vec<usize> = Vec::new();
         for (i, tmp) in staged.into_iter().enumerate() {
             let f = &self.files[i];

@@ -200,6 +200,19 @@ impl Root {
         self.walk(dir, display, Dirs::Create).map(|(_, m)| m)
     }
 
+    /// Removes the directory `dir` (resolved beneath the root) if it is empty: the rollback of
+    /// [`Root::create_dirs`]. Best effort; never follows a symlink out of the root.
+    pub fn remove_empty_dir(&self, dir: &Path) {
+        let (Some(parent), Some(name)) = (dir.parent(), dir.file_name()) else {
+            return;
+        };
+        if let Ok((Some(t), missing)) = self.walk(parent, "", Dirs::Probe) {
+            if missing.is_empty() {
+                let _ = rustix::fs::unlinkat(&*t.dir, name, AtFlags::REMOVEDIR);
+            }
+        }
+    }
+
     /// The walk behind [`Root::resolve`] (a file target) and the directory probes.
     fn walk(
         &self,
@@ -368,7 +381,15 @@ impl Root {
             }
         }
         if dirs != Dirs::MustExist {
-            return Ok((None, listed));
+            // The directory itself, every part of it existing (or created).
+            return Ok((
+                Some(Target {
+                    real: real(&stack),
+                    dir: top(&stack),
+                    name: OsString::new(),
+                }),
+                listed,
+            ));
         }
         Err(Error::new(
             Code::NotAFile,

@@ -107,8 +107,9 @@ pub fn check_file(file: &Path, opts: &CargoOptions) -> ValidatorReport {
 }
 
 /// Runs `cargo check --message-format=json` on `pkg` and reports rustc's errors and warnings.
-/// With `focus` (the file being written), a check that passes but never compiled that file (no
-/// `mod` reaches it) adds a `CHECK_E004` warning saying so.
+/// With `focus` (the file being written), a check that never compiled that file (no `mod`
+/// reaches it, or the package did not build) adds a `CHECK_E004` warning saying so, and the
+/// verdict is `skipped`: a pass only counts for files rustc compiled.
 pub fn check(pkg: &Package, focus: Option<&Path>, opts: &CargoOptions) -> ValidatorReport {
     let started = Instant::now();
     let mut cmd = Command::new(&opts.program);
@@ -201,15 +202,24 @@ pub fn check(pkg: &Package, focus: Option<&Path>, opts: &CargoOptions) -> Valida
         return report;
     }
     if let Some(focus) = focus {
-        if status.success()
-            && !parsed.dep_info.is_empty()
-            && !compiled(&parsed.dep_info, focus, pkg)
-        {
+        // A pass only counts for a file rustc compiled: one some target's dep-info lists, or
+        // one rustc spoke about.
+        let want = absolute(focus);
+        let spoke = diagnostics
+            .iter()
+            .filter_map(|d| d.file.as_deref())
+            .any(|f| resolve(pkg, f).is_some_and(|p| p == want));
+        if !spoke && !compiled(&parsed.dep_info, &want, pkg) {
             let shown = display_path(focus);
+            let message = if status.success() {
+                format!("{shown} is not compiled by any target of the package, so `cargo check` did not examine it")
+            } else {
+                format!("the package did not build, and nothing cargo reported shows that it compiled {shown}; `cargo check` did not examine it")
+            };
             let mut d = Error::new(
                 Code::CheckerSkipped,
-                format!("{shown} is not compiled by any target of the package, so `cargo check` did not examine it"),
-                "declare it with `mod <name>;` in its parent module (or make it a target), then check again",
+                message,
+                "declare it with `mod <name>;` in its parent module (or make it a target), fix the package's other errors, then check again",
             )
             .with_file(shown)
             .diagnostic(Level::Warning);
@@ -292,9 +302,10 @@ fn parse_messages(stdout: &[u8], pkg: &Package) -> Parsed {
             Some("compiler-artifact")
                 if v["manifest_path"].as_str().map(Path::new) == Some(&pkg.manifest) =>
             {
+                let target = v["target"]["name"].as_str().unwrap_or("");
                 for f in v["filenames"].as_array().into_iter().flatten() {
-                    if let Some(d) = f.as_str().and_then(dep_info_of) {
-                        out.dep_info.push(d);
+                    if let Some(f) = f.as_str() {
+                        out.dep_info.extend(dep_info_of(f, target));
                     }
                 }
             }
@@ -304,20 +315,40 @@ fn parse_messages(stdout: &[u8], pkg: &Package) -> Parsed {
     out
 }
 
-/// `…/deps/libname-hash.rmeta` → `…/deps/name-hash.d`.
-fn dep_info_of(artifact: &str) -> Option<PathBuf> {
+/// The dep-info files of an artifact: `…/deps/libname-hash.rmeta` → `…/deps/name-hash.d`; for
+/// an artifact named otherwise (a build script's `…/build/pkg-hash/build-script-build`, a link
+/// to `build_script_build-hash`), the `.d` files beside it named after the target.
+fn dep_info_of(artifact: &str, target: &str) -> Vec<PathBuf> {
     let p = Path::new(artifact);
-    let stem = p.file_stem()?.to_str()?;
+    let Some(stem) = p.file_stem().and_then(|s| s.to_str()) else {
+        return Vec::new();
+    };
     let stem = stem.strip_prefix("lib").unwrap_or(stem);
-    Some(p.with_file_name(format!("{stem}.d")))
+    let direct = p.with_file_name(format!("{stem}.d"));
+    if direct.is_file() {
+        return vec![direct];
+    }
+    let prefix = format!("{}-", target.replace('-', "_"));
+    let Some(dir) = p.parent().and_then(|d| std::fs::read_dir(d).ok()) else {
+        return Vec::new();
+    };
+    dir.filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|f| {
+            f.extension().is_some_and(|e| e == "d")
+                && f.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with(&prefix))
+        })
+        .collect()
 }
 
-/// Whether any dep-info file lists `focus` among the sources it was built from.
-fn compiled(dep_info: &[PathBuf], focus: &Path, pkg: &Package) -> bool {
-    let want = absolute(focus);
+/// Whether any dep-info file lists `want` (absolute) among the sources it was built from. An
+/// unreadable dep-info file confirms nothing.
+fn compiled(dep_info: &[PathBuf], want: &Path, pkg: &Package) -> bool {
     dep_info.iter().any(|d| {
         let Ok(text) = std::fs::read_to_string(d) else {
-            return true; // cannot tell: do not claim it was skipped
+            return false;
         };
         text.lines().any(|line| {
             let Some((_, deps)) = line.split_once(": ") else {
@@ -326,7 +357,7 @@ fn compiled(dep_info: &[PathBuf], focus: &Path, pkg: &Package) -> bool {
             deps.replace("\\ ", "\u{0}")
                 .split_whitespace()
                 .map(|t| t.replace('\u{0}', " "))
-                .any(|t| resolve(pkg, &t).is_some_and(|p| p == want))
+                .any(|t| resolve(pkg, &t).is_some_and(|p| p == *want))
         })
     })
 }

@@ -96,7 +96,7 @@ fn a_file_no_mod_reaches_is_flagged_not_passed_silently() {
         ("src/orphan.rs", b"pub fn g() -> i32 { \"not checked\" }\n"),
     ]);
     let report = check_file(&dir.path().join("src/orphan.rs"), &CargoOptions::default());
-    assert_eq!(report.verdict, Verdict::Passed, "{report:#?}");
+    assert_eq!(report.verdict, Verdict::Skipped, "{report:#?}");
     let w = &report.diagnostics[0];
     assert_eq!(
         (w.level, w.code.as_deref(), w.tool.as_str()),
@@ -189,8 +189,30 @@ fn manifest_scan() {
     assert_eq!(m.name.as_deref(), Some("p"));
     let m = Manifest::scan("[workspace.package]\nname = \"no\"\n");
     assert!(!m.package && !m.workspace && m.name.is_none());
+}
+
+#[test]
+fn dep_info_of_libraries_and_build_scripts() {
+    let t = tempfile::tempdir().unwrap();
+    let deps = t.path().join("deps");
+    let build = t.path().join("build/demo-1a2b");
+    std::fs::create_dir_all(&deps).unwrap();
+    std::fs::create_dir_all(&build).unwrap();
+    for f in [
+        deps.join("demo-abc.d"),
+        build.join("build_script_build-1a2b.d"),
+    ] {
+        std::fs::write(f, "").unwrap();
+    }
+    let rmeta = deps.join("libdemo-abc.rmeta");
     assert_eq!(
-        dep_info_of("/t/debug/deps/libdemo-abc.rmeta"),
-        Some(PathBuf::from("/t/debug/deps/demo-abc.d"))
+        dep_info_of(rmeta.to_str().unwrap(), "demo"),
+        vec![deps.join("demo-abc.d")]
     );
+    let script = build.join("build-script-build");
+    assert_eq!(
+        dep_info_of(script.to_str().unwrap(), "build-script-build"),
+        vec![build.join("build_script_build-1a2b.d")]
+    );
+    assert!(dep_info_of(deps.join("libother-x.rmeta").to_str().unwrap(), "other").is_empty());
 }

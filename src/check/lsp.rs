@@ -409,7 +409,8 @@ impl Client {
             // Dropping stdin here closes the server's input.
         });
 
-        let (inbox, from_server) = mpsc::channel();
+        // Bounded: a server flooding messages waits for them to be taken (no unbounded queue).
+        let (inbox, from_server) = mpsc::sync_channel(256);
         std::thread::spawn(move || {
             let mut reader = BufReader::new(stdout);
             loop {

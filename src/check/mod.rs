@@ -1,5 +1,8 @@
 //! External checkers, run after a mutation is prepared and before it is kept: `cargo check`
-//! ([`cargo`]), Python's `compile()` ([`python`]) and any language server over stdio ([`lsp`]).
+//! ([`cargo`]), Python's `compile()` ([`python`]), the one-file syntax checkers of scripting
+//! languages and Go ([`script`]: `bash -n`, `ruby -wc`, `php -l`, `node --check`, `gofmt -e`),
+//! `gcc`/`g++ -fsyntax-only` ([`cc`]), `javac` ([`java`]), `tsc --noEmit` ([`tsc`]) and any
+//! language server over stdio ([`lsp`]). [`Checker::for_file`] picks one per language.
 //! Used by `llm write --check/--lsp` and `llm patch --check`.
 //!
 //! Each checker returns a [`ValidatorReport`]: its name, version, duration, a [`Verdict`] and the
@@ -9,14 +12,24 @@
 //! only the errors the change brought in count against it.
 
 pub mod cargo;
+pub mod cc;
+mod checker;
+pub mod java;
 pub mod lsp;
 pub mod python;
+pub mod script;
+pub mod tsc;
+
+pub use checker::Checker;
 
 use crate::envelope::{DiagnosticPayload, Level};
 use crate::error::{Code, Error};
+use crate::span::{LineIndex, Units};
 use serde::Serialize;
 use std::collections::HashMap;
+use std::ffi::OsStr;
 use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -68,16 +81,11 @@ impl ValidatorReport {
         started: Instant,
         diagnostics: Vec<DiagnosticPayload>,
     ) -> Self {
-        let verdict = if diagnostics.iter().any(|d| d.level == Level::Error) {
-            Verdict::Failed
-        } else {
-            Verdict::Passed
-        };
         ValidatorReport {
             name: name.into(),
             version,
             duration_ms: elapsed_ms(started),
-            verdict,
+            verdict: verdict_of(&diagnostics),
             diagnostics,
         }
     }
@@ -127,14 +135,51 @@ impl ValidatorReport {
             .into_iter()
             .filter(|d| d.level != Level::Error)
             .collect();
-        self.verdict = if new_errors.is_empty() {
-            Verdict::Passed
-        } else {
-            Verdict::Failed
-        };
         kept.extend(new_errors);
+        self.verdict = verdict_of(&kept);
         self.diagnostics = kept;
         self
+    }
+
+    /// This (after-the-change) report on the file spelled `display`, judged against the run
+    /// `before` the change: every error in that file counts, errors elsewhere (other modules,
+    /// headers, the rest of the project) only if the change introduced them. A run that did not
+    /// examine the code keeps its verdict.
+    pub fn judged_for(self, before: &ValidatorReport, display: &str) -> ValidatorReport {
+        if !self.verdict.ran() || !before.verdict.ran() {
+            return self;
+        }
+        let (mut ours, theirs): (Vec<_>, Vec<_>) = self
+            .diagnostics
+            .iter()
+            .cloned()
+            .partition(|d| d.file.as_deref() == Some(display));
+        let other = ValidatorReport {
+            diagnostics: theirs,
+            ..self.clone()
+        };
+        ours.extend(other.relative_to(before).diagnostics);
+        ValidatorReport {
+            verdict: verdict_of(&ours),
+            diagnostics: ours,
+            ..self
+        }
+    }
+}
+
+/// The verdict a run's diagnostics call for: `failed` with any error; `skipped` when a
+/// `CHECK_E004` warning says the checker did not examine the file (it compiled the project but
+/// not this file, or found no project to check) — a pass must cover the file; else `passed`.
+pub fn verdict_of(diagnostics: &[DiagnosticPayload]) -> Verdict {
+    if diagnostics.iter().any(|d| d.level == Level::Error) {
+        Verdict::Failed
+    } else if diagnostics
+        .iter()
+        .any(|d| d.code.as_deref() == Some(Code::CheckerSkipped.id()))
+    {
+        Verdict::Skipped
+    } else {
+        Verdict::Passed
     }
 }
 
@@ -307,6 +352,256 @@ pub(crate) fn not_installed(program: &str, install: &str) -> Error {
         format!("`{program}` is not installed (not found on PATH); the check did not run"),
         format!("install it: {install}; or run without the check that needs it"),
     )
+}
+
+/// An external program run as a checker: what the shared runner needs to report it.
+pub(crate) struct Tool<'a> {
+    /// Validator name (`bash -n`).
+    pub name: &'static str,
+    /// `tool` of its diagnostics (`bash`).
+    pub tool: &'static str,
+    /// The program to start.
+    pub program: &'a OsStr,
+    /// How to install it, for the remediation of `not_available`.
+    pub install: &'static str,
+    pub timeout: Duration,
+}
+
+/// What a [`Tool`] printed when it ran to completion.
+pub(crate) struct Output {
+    pub status: ExitStatus,
+    pub stdout: Vec<u8>,
+    pub stderr: Vec<u8>,
+}
+
+impl Tool<'_> {
+    /// Runs `cmd` (built on [`Tool::program`]); a missing program, a timeout or a failure to
+    /// start comes back as the report to return (never a pass).
+    pub fn run(&self, cmd: &mut Command, started: Instant) -> Result<Output, ValidatorReport> {
+        let program = self.program.to_string_lossy();
+        let fail = |verdict, err| {
+            ValidatorReport::unavailable(self.name, None, started, verdict, err, self.tool)
+        };
+        match run(cmd, None, self.timeout) {
+            Ran::Done {
+                status,
+                stdout,
+                stderr,
+            } => Ok(Output {
+                status,
+                stdout,
+                stderr,
+            }),
+            Ran::NotFound => Err(fail(
+                Verdict::NotAvailable,
+                not_installed(&program, self.install),
+            )),
+            Ran::TimedOut { stderr } => Err(fail(
+                Verdict::TimedOut,
+                Error::new(
+                    Code::CheckerTimedOut,
+                    format!(
+                        "`{}` did not finish within {} s and was stopped",
+                        self.name,
+                        self.timeout.as_secs_f64()
+                    ),
+                    "retry with a longer timeout (`llm write --check-timeout SECS`), or drop --check",
+                )
+                .with_note(tail(&stderr, 400)),
+            )),
+            Ran::Failed(e) => Err(fail(
+                Verdict::NotAvailable,
+                Error::new(
+                    Code::CheckerNotAvailable,
+                    format!("`{program}` could not be started: {e}"),
+                    format!(
+                        "check that it is installed and executable ({}), or drop --check",
+                        self.install
+                    ),
+                ),
+            )),
+        }
+    }
+
+    /// The report for a run that ended without any diagnostic we could read although the tool
+    /// says it failed (a crash, an option it does not know): `error`, never a pass.
+    pub fn broken(
+        &self,
+        out: &Output,
+        version: Option<String>,
+        started: Instant,
+    ) -> ValidatorReport {
+        let err = Error::new(
+            Code::CheckerFailed,
+            format!(
+                "`{}` failed (exit {}) without a diagnostic we could read",
+                self.name,
+                out.status
+                    .code()
+                    .map_or("signal".to_string(), |c| c.to_string())
+            ),
+            format!(
+                "run `{}` on the file yourself to see why; or drop --check",
+                self.name
+            ),
+        )
+        .with_note(tail(
+            if out.stderr.is_empty() {
+                &out.stdout
+            } else {
+                &out.stderr
+            },
+            1500,
+        ));
+        ValidatorReport::unavailable(self.name, version, started, Verdict::Error, err, self.tool)
+    }
+
+    /// The first line of `program ARGS` (its version), when it runs.
+    pub fn version(&self, args: &[&str]) -> Option<String> {
+        let mut cmd = Command::new(self.program);
+        cmd.args(args);
+        let Ran::Done {
+            stdout,
+            stderr,
+            status,
+        } = run(&mut cmd, None, Duration::from_secs(10))
+        else {
+            return None;
+        };
+        let text = if stdout.is_empty() { stderr } else { stdout };
+        let line = String::from_utf8_lossy(&text)
+            .lines()
+            .next()?
+            .trim()
+            .to_string();
+        (status.success() && !line.is_empty()).then_some(line)
+    }
+}
+
+/// A temporary directory holding one file named like the one being checked, with `text` in it.
+pub(crate) fn temp_copy(
+    text: &[u8],
+    name: &OsStr,
+) -> std::io::Result<(tempfile::TempDir, PathBuf)> {
+    let dir = tempfile::Builder::new().prefix("llm-check-").tempdir()?;
+    let file = dir.path().join(name);
+    std::fs::write(&file, text)?;
+    Ok((dir, file))
+}
+
+/// The report for a temporary copy that could not be written.
+pub(crate) fn no_temp(
+    name: &'static str,
+    tool: &str,
+    e: std::io::Error,
+    started: Instant,
+) -> ValidatorReport {
+    let err = Error::new(
+        Code::CheckerFailed,
+        format!("could not write a temporary copy to check: {e}"),
+        "check that the temporary directory ($TMPDIR) is writable, or drop --check",
+    );
+    ValidatorReport::unavailable(name, None, started, Verdict::Error, err, tool)
+}
+
+/// Where a tool's message points in the checked text: a 1-based line and, when known, a
+/// 1-based column counted in `units`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct At {
+    pub line: usize,
+    pub col: Option<(usize, Units)>,
+}
+
+/// A diagnostic of `tool` at `at` in `text` (the file spelled `display`). The span covers the
+/// word (identifier or number) at the column, else the one character there, else — without a
+/// column — the line's text from its first non-blank character.
+pub(crate) fn located(
+    tool: &str,
+    level: Level,
+    code: Option<String>,
+    message: String,
+    text: &[u8],
+    display: &str,
+    at: At,
+) -> DiagnosticPayload {
+    let index = LineIndex::new(text);
+    let line = at.line.clamp(1, index.line_count());
+    let line_end = index.offset_units(text, line - 1, usize::MAX, Units::Utf8);
+    let line_start = index.offset_units(text, line - 1, 0, Units::Utf8);
+    let range = match at.col {
+        Some((col, units)) => {
+            let start = index.offset_units(text, line - 1, col.saturating_sub(1), units);
+            let rest = std::str::from_utf8(&text[start..line_end]).unwrap_or("");
+            let word = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+            let len = match rest.chars().next() {
+                Some(c) if word(c) => rest.find(|c: char| !word(c)).unwrap_or(rest.len()),
+                Some(c) => c.len_utf8(),
+                None => 0,
+            };
+            start..start + len
+        }
+        None => {
+            let lead = text[line_start..line_end]
+                .iter()
+                .take_while(|b| b.is_ascii_whitespace())
+                .count();
+            let mut end = line_end;
+            while end > line_start + lead && text[end - 1].is_ascii_whitespace() {
+                end -= 1;
+            }
+            line_start + lead..end
+        }
+    };
+    let remediation = match level {
+        Level::Error => format!("fix the code at the span (`{tool}` rejects it)"),
+        _ => "not an error, but worth a look".to_string(),
+    };
+    DiagnosticPayload {
+        tool: tool.to_string(),
+        level,
+        code,
+        message,
+        file: Some(display.to_string()),
+        span: Some(index.span(display, range)),
+        note: None,
+        remediation: Some(remediation),
+    }
+}
+
+/// Removes exact repeats (same level, message, file and span), keeping the first of each.
+pub(crate) fn dedup(diagnostics: &mut Vec<DiagnosticPayload>) {
+    let mut seen = std::collections::HashSet::new();
+    diagnostics.retain(|d| seen.insert(serde_json::to_string(d).unwrap_or_default()));
+}
+
+/// The nearest directory at or above `dir` holding `name`.
+pub(crate) fn upward(dir: &Path, name: &str) -> Option<PathBuf> {
+    dir.ancestors()
+        .find(|d| d.join(name).is_file())
+        .map(Path::to_path_buf)
+}
+
+/// For tests that need an external tool: true when `program` runs (`program ARG`). When it does
+/// not, the test fails under CI (`CI` set: `.ci/run` installs every checker) and is skipped
+/// with a loud message elsewhere.
+#[cfg(test)]
+pub(crate) fn have(program: &str, arg: &str) -> bool {
+    let ok = Command::new(program)
+        .arg(arg)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok();
+    if !ok {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "`{program}` is not installed; `.ci/run` installs every checker the tests need"
+        );
+        eprintln!(
+            "SKIPPED: `{program}` is not installed (CI would fail here; run .ci/run to install it)"
+        );
+    }
+    ok
 }
 
 #[cfg(test)]

@@ -241,19 +241,27 @@ pub fn compile(src: &str, langs: &[&'static Language]) -> Result<Vec<Compiled>> 
                     .and_then(|roots| l.cut_for_roots(&roots.concat()));
                 ok.push(Compiled {
                     lang: l,
+                    // ERROR and MISSING are no node kinds of the grammar's tables: the query
+                    // engine finds them.
                     bare: literals::bare_kinds(src, n)
+                        .filter(|b| b.iter().all(|(k, _)| !l.kind_ids(k).is_empty()))
                         .map(|b| Bare::new(l, b, prefilter.is_none())),
                     prefilter,
                     cut,
                     query,
                 })
             }
-            Err(e) => errs.push(query_error(l, src, &e)),
+            Err(e) => errs.push((l, e)),
         }
     }
     if !ok.is_empty() {
         return Ok(ok);
     }
+    // Explained only when no language takes the query (suggestions cost a scan of the grammars).
+    let mut errs: Vec<Error> = errs
+        .into_iter()
+        .map(|(l, e)| query_error(l, src, &e))
+        .collect();
     if errs.len() == 1 {
         return Err(errs.pop().unwrap());
     }

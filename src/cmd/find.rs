@@ -9,7 +9,9 @@ use crate::cmd::ast::{
 use crate::envelope::{new_id, DiagnosticPayload, Status};
 use crate::error::{Code, Error, Result};
 use crate::lang::regions::Cut;
-use crate::lang::symbols::{last_segment, references_with, symbols_of_trees, symbols_with_index};
+use crate::lang::symbols::{
+    last_segment, references_with, symbols_around, symbols_of_trees, symbols_with_index,
+};
 use crate::lang::{self, Language, Reference, Symbol, SymbolKind};
 use crate::span::{checksum, LineIndex};
 use crate::walk::{self, Candidate, Skipped, WalkOptions};
@@ -231,6 +233,7 @@ impl FindOptions {
         }
         if let Some(p) = &self.parent {
             let ok = s.parent.as_deref() == Some(p.as_str())
+                || s.impl_of.as_deref() == Some(p.as_str())
                 || s.parent_qualified.as_deref().is_some_and(|q| {
                     q == p
                         || q.split(lang.path_separator)
@@ -457,7 +460,17 @@ fn find_in_file(
             let diag = errors.then(|| {
                 syntax_warning(Code::FindSyntaxErrors, "find", &cand.display, &index, &tree)
             });
-            let syms = symbols_with_index(l, source, &tree, &cand.display, &index);
+            // NAME's definitions hold one of its occurrences: only the definitions around
+            // them (with their ancestors, for qualified names) are collected.
+            let syms = match (literal, opts.mode) {
+                (Some(lit), Mode::Symbols) => {
+                    let hits: Vec<_> = memchr::memmem::find_iter(source, lit.as_bytes())
+                        .map(|at| at..at + lit.len())
+                        .collect();
+                    symbols_around(l, source, &tree, &cand.display, &hits)
+                }
+                _ => symbols_with_index(l, source, &tree, &cand.display, &index),
+            };
             let refs = match opts.mode {
                 Mode::Refs => {
                     let name = opts.name.as_ref().map_or("", |n| n.as_str());

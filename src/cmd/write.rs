@@ -1,9 +1,9 @@
 //! `llm write`: create or replace a whole file only when it is valid. Flow: content checks
 //! (UTF-8, elision markers) → the mutation core's prepare (confinement, existence, checksum,
-//! tree-sitter syntax) → `--check` (python `compile()`, or `cargo check` with the file placed
-//! under the core's lock) → `--lsp` → keep, or roll back so nothing invalid is left on disk.
+//! tree-sitter syntax) → `--check` (the language's checker from `check::Checker`: one file's text
+//! in a temporary copy, or `cargo check`/`tsc` with the file placed under the core's lock) → `--lsp` → keep, or roll back so nothing invalid is left on disk.
 
-use crate::check::{cargo, lsp, python, ValidatorReport, Verdict};
+use crate::check::{cargo, lsp, tsc, Checker, ValidatorReport, Verdict};
 use crate::envelope::{DiagnosticPayload, Level, Status};
 use crate::error::{Code, Error};
 use crate::lang::{self, Language};
@@ -165,49 +165,60 @@ fn write(opts: &WriteOptions) -> Result<WriteOutcome, Error> {
     let go_on = syntax_ok || opts.force;
     let mut placement = Placement::Prepared(prepared, missing_dirs);
     if go_on && opts.check {
-        match language.map(|l| l.name) {
-            Some("python") => {
-                let popts = python::PythonOptions {
-                    timeout: opts.check_timeout,
-                    ..Default::default()
-                };
-                validators.push(python::check(&written_text, &display, &popts));
-            }
-            Some("rust") if opts.dry_run => validators.push(skipped(
-                cargo::NAME,
-                &display,
-                "a dry run writes nothing, and `cargo check` needs the file in place; it was not run",
-                "run again without --dry-run to check with cargo",
-            )),
-            Some("rust") => {
-                let copts = cargo::CargoOptions {
-                    timeout: opts.check_timeout,
-                    ..Default::default()
-                };
-                match cargo::find_package(&abs) {
-                    None => validators.push(cargo::check_file(&abs, &copts)),
-                    Some(pkg) => {
-                        let Placement::Prepared(prepared, missing) = placement else {
-                            unreachable!("nothing is committed before cargo check")
-                        };
-                        let before = cargo::check(&pkg, None, &copts);
-                        let created = make_dirs(&root, &missing, &display)?;
-                        let committed = prepared.commit().inspect_err(|_| remove_dirs(&created))?;
-                        let after = cargo::check(&pkg, Some(&abs), &copts);
-                        validators.push(judge_cargo(after, &before, &display));
-                        placement = Placement::Committed(committed, created);
-                    }
-                }
-            }
-            _ => validators.push(skipped(
+        let checker = Checker::for_file(language.map(|l| l.name), &opts.path);
+        let timeout = opts.check_timeout;
+        match checker {
+            None => validators.push(skipped(
                 "check",
                 &display,
                 &format!(
                     "--check has no checker for {}; only the syntax check ran",
                     language.map_or("files of unknown language", |l| l.name)
                 ),
-                "drop --check, or pass --lang rust|python if the extension hides the language",
+                "drop --check, or pass --lang NAME if the extension hides the language",
             )),
+            Some(c) if c.in_place() && opts.dry_run => validators.push(skipped(
+                c.name(),
+                &display,
+                &format!(
+                    "a dry run writes nothing, and `{}` needs the file in place; it was not run",
+                    c.name()
+                ),
+                "run again without --dry-run to check the project",
+            )),
+            Some(c) if c.in_place() => {
+                let project = match c {
+                    Checker::Cargo => cargo::find_package(&abs).map(|p| p.manifest),
+                    _ => tsc::project(&abs),
+                };
+                if project.is_none() {
+                    validators.push(c.check(&written_text, &abs, &display, timeout));
+                } else {
+                    let Placement::Prepared(prepared, missing) = placement else {
+                        unreachable!("nothing is committed before the project check")
+                    };
+                    let before = in_place(c, &abs, false, timeout);
+                    let created = make_dirs(&root, &missing, &display)?;
+                    let committed = prepared
+                        .commit()
+                        .inspect_err(|_| remove_dirs(opts, &created))?;
+                    let after = in_place(c, &abs, true, timeout);
+                    validators.push(after.judged_for(&before, &display));
+                    placement = Placement::Committed(committed, created);
+                }
+            }
+            Some(c) => {
+                // One file's text: every error in it counts; errors the tool reports elsewhere
+                // (headers, other classes) only if the old text did not have them.
+                let after = c.check(&written_text, &abs, &display, timeout);
+                let report = match std::fs::read(&abs).ok().filter(|_| exists) {
+                    Some(old) => {
+                        after.judged_for(&c.check(&old, &abs, &display, timeout), &display)
+                    }
+                    None => after,
+                };
+                validators.push(report);
+            }
         }
     }
     finish(
@@ -284,7 +295,7 @@ fn finish(
             if reject {
                 let result = c.result.clone();
                 let restored = c.rollback();
-                remove_dirs(&created);
+                remove_dirs(opts, &created);
                 if !restored {
                     return Err(Error::new(
                         Code::WriteFailed,
@@ -304,7 +315,7 @@ fn finish(
             } else {
                 let root = crate::paths::Root::open(&opts.root, opts.allow_outside_root)?;
                 let created = make_dirs(&root, &missing, &display)?;
-                let c = p.commit().inspect_err(|_| remove_dirs(&created))?;
+                let c = p.commit().inspect_err(|_| remove_dirs(opts, &created))?;
                 (c.keep().0, true)
             }
         }
@@ -458,33 +469,24 @@ fn skipped(name: &str, display: &str, why: &str, fix: &str) -> ValidatorReport {
     ValidatorReport::unavailable(name, None, Instant::now(), Verdict::Skipped, e, "write")
 }
 
-/// `cargo check` after the write, judged against the run before it: every error in the
-/// written file counts; errors elsewhere count only if the write introduced them.
-fn judge_cargo(after: ValidatorReport, before: &ValidatorReport, display: &str) -> ValidatorReport {
-    if !after.verdict.ran() || !before.verdict.ran() {
-        return after;
-    }
-    let (ours, theirs): (Vec<_>, Vec<_>) = after
-        .diagnostics
-        .iter()
-        .cloned()
-        .partition(|d| d.file.as_deref() == Some(display));
-    let other = ValidatorReport {
-        diagnostics: theirs,
-        ..after.clone()
-    };
-    let judged = other.relative_to(before);
-    let mut diagnostics = ours;
-    diagnostics.extend(judged.diagnostics);
-    let failed = diagnostics.iter().any(|d| d.level == Level::Error);
-    ValidatorReport {
-        verdict: if failed {
-            Verdict::Failed
-        } else {
-            Verdict::Passed
+/// A project checker (`cargo check`, `tsc`) on the project of `abs` as it stands on disk;
+/// with `focus`, a pass counts only if the checker compiled `abs`.
+fn in_place(c: Checker, abs: &Path, focus: bool, timeout: Duration) -> ValidatorReport {
+    match c {
+        Checker::Cargo => {
+            let copts = cargo::CargoOptions {
+                timeout,
+                ..Default::default()
+            };
+            match cargo::find_package(abs) {
+                Some(pkg) => cargo::check(&pkg, focus.then_some(abs), &copts),
+                None => cargo::check_file(abs, &copts),
+            }
+        }
+        _ => match tsc::project(abs) {
+            Some(dir) => tsc::check_project(&dir, focus.then_some(abs), timeout),
+            None => tsc::check(abs, &display_path(abs), timeout),
         },
-        diagnostics,
-        ..after
     }
 }
 
@@ -605,9 +607,11 @@ fn make_dirs(
 }
 
 /// Removes directories this run created (deepest first), if they are still empty.
-fn remove_dirs(created: &[PathBuf]) {
-    for d in created {
-        let _ = std::fs::remove_dir(d);
+fn remove_dirs(opts: &WriteOptions, created: &[PathBuf]) {
+    if let Ok(root) = crate::paths::Root::open(&opts.root, opts.allow_outside_root) {
+        for d in created {
+            root.remove_empty_dir(d);
+        }
     }
 }
 
@@ -672,14 +676,14 @@ mod tests {
             t,
             vec![d("src/a.rs", "old"), d("src/w.rs", "x")],
         );
-        let j = judge_cargo(after, &before, "src/w.rs");
+        let j = after.judged_for(&before, "src/w.rs");
         assert_eq!(j.verdict, Verdict::Failed);
         assert_eq!(j.diagnostics.len(), 1);
         assert_eq!(j.diagnostics[0].file.as_deref(), Some("src/w.rs"));
         let after =
             ValidatorReport::from_diagnostics("cargo check", None, t, vec![d("src/a.rs", "old")]);
         assert_eq!(
-            judge_cargo(after, &before, "src/w.rs").verdict,
+            after.judged_for(&before, "src/w.rs").verdict,
             Verdict::Passed
         );
     }

@@ -8,8 +8,13 @@ use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::PathBuf;
 
-/// The grammar crate's `grammar.json` for the version in Cargo.lock.
+/// The grammar crate's `grammar.json` for the version in Cargo.lock (`crate/dir` for a crate
+/// holding several grammars: `tree-sitter-typescript/tsx`).
 fn grammar_json(krate: &str) -> PathBuf {
+    let (krate, dir) = match krate.split_once('/') {
+        Some((k, d)) => (k, format!("{d}/")),
+        None => (krate, String::new()),
+    };
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let lock = std::fs::read_to_string(root.join("Cargo.lock")).expect("Cargo.lock");
     let marker = format!("name = \"{krate}\"\nversion = \"");
@@ -29,7 +34,7 @@ fn grammar_json(krate: &str) -> PathBuf {
     {
         let p = index
             .path()
-            .join(format!("{krate}-{version}/src/grammar.json"));
+            .join(format!("{krate}-{version}/{dir}src/grammar.json"));
         if p.is_file() {
             return p;
         }
@@ -159,6 +164,48 @@ pub(crate) fn derive(grammar: &Value) -> BTreeMap<String, BTreeSet<String>> {
         }
     }
     out
+}
+
+/// The keyword table of every language as `keywords.rs` holds it (`LLM_WRITE_KEYWORDS=1 cargo
+/// test --lib keywords_are` rewrites the file when a grammar changes or a language is added).
+fn keywords_file() -> String {
+    let mut out = String::from(
+        "//! Generated from each grammar's `grammar.json` by `grammar_check.rs` (`LLM_WRITE_KEYWORDS=1\n\
+         //! cargo test --lib keywords_are`): per node kind, the keyword tokens every node of the kind\n\
+         //! holds. The literal prefilter of `llm ast` reads them; a test keeps them equal to the grammars.\n\n\
+         pub type Table = &'static [(&'static str, &'static [&'static str])];\n",
+    );
+    for l in ALL {
+        let grammar: Value =
+            serde_json::from_slice(&std::fs::read(grammar_json(l.grammar_crate)).unwrap()).unwrap();
+        let kinds = l.named_node_kinds();
+        let mut derived = derive(&grammar);
+        derived.retain(|k, _| kinds.contains(&k.as_str()));
+        out.push_str(&format!(
+            "\n/// {}\npub const {}: Table = &[\n",
+            l.grammar_crate,
+            l.name.to_uppercase()
+        ));
+        for (k, kws) in derived {
+            let kws: Vec<String> = kws.iter().map(|w| format!("{w:?}")).collect();
+            out.push_str(&format!("    ({k:?}, &[{}]),\n", kws.join(", ")));
+        }
+        out.push_str("];\n");
+    }
+    out
+}
+
+#[test]
+fn keywords_are_fresh_in_keywords_rs() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lang/keywords.rs");
+    let want = keywords_file();
+    if std::env::var_os("LLM_WRITE_KEYWORDS").is_some() {
+        std::fs::write(&path, &want).unwrap();
+    }
+    assert!(
+        std::fs::read_to_string(&path).unwrap() == want,
+        "src/lang/keywords.rs is stale: LLM_WRITE_KEYWORDS=1 cargo test --lib keywords_are"
+    );
 }
 
 #[test]

@@ -285,8 +285,14 @@ fn walk(items: &[Item], required: bool, w: &mut Walk) {
             }
             Item::Str { text, quant } => {
                 last_str_req = required && !quant;
-                if last_str_req && !text.is_empty() {
-                    w.lits.push(vec![text.clone()]);
+                // A token of several words (`"is not"`) may be written with any blanks (or a
+                // comment) between them: each word is required, not the string as quoted.
+                if last_str_req {
+                    for part in text.split(|b| b.is_ascii_whitespace()) {
+                        if !part.is_empty() {
+                            w.lits.push(vec![part.to_vec()]);
+                        }
+                    }
                 }
             }
             Item::Capture(c) => {

@@ -8,13 +8,25 @@ use std::path::Path;
 use std::sync::OnceLock;
 use tree_sitter::{Node, Parser, Query, Tree};
 
+mod bash;
+mod c;
+mod cpp;
+mod csharp;
+mod go;
 #[cfg(test)]
 mod grammar_check;
+mod java;
+mod javascript;
+#[rustfmt::skip]
+mod keywords;
 pub mod literals;
+mod php;
 mod python;
 pub mod regions;
+mod ruby;
 mod rust;
 pub mod symbols;
+mod typescript;
 
 pub use symbols::{references, symbols, RefContext, Reference, Symbol, SymbolKind};
 
@@ -26,6 +38,10 @@ pub struct Language {
     pub aliases: &'static [&'static str],
     /// File extensions without the dot.
     pub extensions: &'static [&'static str],
+    /// Whole file names (`Rakefile`).
+    pub file_names: &'static [&'static str],
+    /// Interpreters whose `#!` line makes an extensionless file this language (`bash`).
+    pub shebangs: &'static [&'static str],
     /// The tree-sitter grammar.
     pub grammar: fn() -> tree_sitter::Language,
     /// Tree-sitter query defining the symbols `llm find` reports: each pattern captures the
@@ -45,49 +61,107 @@ pub struct Language {
     pub node_types: &'static str,
     /// Kinds that can appear anywhere (comments), as the grammar's `extras` lists them.
     pub extras: &'static [&'static str],
-    /// The compiled `symbol_query` (built on first use).
-    pub compiled: OnceLock<Query>,
-    /// The grammar's language object (made on first use).
-    pub language: OnceLock<tree_sitter::Language>,
-    /// [`Language::keywordless_table`] (made on first use).
-    pub keywordless: OnceLock<Vec<Option<Vec<bool>>>>,
+    /// What is made on first use.
+    pub cache: Cache,
 }
 
-/// What symbol extraction needs to know about a language beyond its query.
+/// A language's objects made on first use.
+pub struct Cache {
+    /// The compiled `symbol_query`.
+    compiled: OnceLock<Query>,
+    /// The grammar's language object.
+    language: OnceLock<tree_sitter::Language>,
+    /// [`Language::keywordless_table`].
+    keywordless: OnceLock<Vec<Option<Vec<bool>>>>,
+}
+
+impl Default for Cache {
+    fn default() -> Cache {
+        Cache::new()
+    }
+}
+
+impl Cache {
+    /// Nothing made yet.
+    pub const fn new() -> Cache {
+        Cache {
+            compiled: OnceLock::new(),
+            language: OnceLock::new(),
+            keywordless: OnceLock::new(),
+        }
+    }
+}
+
+/// What symbol extraction needs to know about a language beyond its query: small tables every
+/// language fills, and optional hooks (a faster walk, a region scanner, naming rules) that only
+/// some need. The shared rules that read them live once, in [`symbols`].
 pub struct Rules {
-    /// Whether a node is a symbol definition, and its name node before `name_node`: the same
-    /// answer the language's `symbol_query` gives, by a plain tree walk (no query compilation,
-    /// no query engine). A test checks that both agree.
-    pub symbol_node: for<'t> fn(Node<'t>) -> Option<(SymbolKind, Node<'t>)>,
-    /// The kind a captured item really has, given its parent's kind (a Rust fn inside an impl
-    /// is a method; a Python def inside a class is a method).
-    pub refine_kind: fn(SymbolKind, Option<SymbolKind>) -> SymbolKind,
-    /// The identifier a captured `@name` node stands for (Rust impl: the type's last segment).
-    pub name_node: for<'t> fn(SymbolKind, Node<'t>) -> Node<'t>,
-    /// Start of the whole definition: the item's node extended over the attributes,
-    /// decorators and doc comments directly attached to it.
-    pub attached_start: fn(Node, &[u8]) -> usize,
-    /// The body `llm patch --body` replaces (the block of a fn/impl/trait/mod, a Python suite).
-    pub body: for<'t> fn(SymbolKind, Node<'t>) -> Option<Node<'t>>,
+    /// A symbol of one of these kinds makes a `function` directly inside it a `method`.
+    pub methods_in: &'static [SymbolKind],
+    /// Which comments directly before a definition are its documentation (part of `span`).
+    pub doc: Doc,
+    /// Node kinds of the grammar's comments.
+    pub comments: &'static [&'static str],
+    /// Sibling kinds before a definition that belong to it (attributes, decorators, annotations).
+    pub attached: &'static [&'static str],
+    /// Parent kinds that wrap a definition and belong to its span (`decorated_definition`,
+    /// `export_statement`, `template_declaration`): the span starts at theirs.
+    pub wrappers: &'static [&'static str],
     /// Node kinds that are identifier occurrences for `llm find --refs`.
     pub identifier_kinds: &'static [&'static str],
-    /// Whether an identifier node is a real reference (not a lifetime, label…).
-    pub is_reference: fn(Node) -> bool,
-    /// How an identifier is used (import, path segment, attribute/field access, call…).
-    pub ref_context: fn(Node) -> RefContext,
-    /// The file's lexical outline: top-level items and container members (see [`regions`]).
-    pub regions: fn(&[u8]) -> regions::Regions,
     /// Node kinds with the keyword tokens every node of the kind holds (`function_item`: `fn`):
-    /// what a query naming the kind needs in a file, for the literal prefilter.
+    /// what a query naming the kind needs in a file, for the literal prefilter (generated from
+    /// the grammar's `grammar.json`: see `keywords.rs`).
     pub keywords: &'static [(&'static str, &'static [&'static str])],
     /// Node kinds that are ancestors of a container's members below the root (they come out
     /// shortened from a member's region parse).
     pub containers: &'static [&'static str],
     /// The kind of a whole file's root node.
     pub root_kind: &'static str,
+    /// Optional speed-up: a hand-written twin of the symbol query (tests check both agree).
+    pub walk: Option<Walk>,
+    /// Optional speed-up: the file's lexical outline, so that a file can be parsed only around
+    /// a name (see [`regions`]). Without it files are parsed whole.
+    pub regions: Option<fn(&[u8]) -> regions::Regions>,
+    /// The identifier a captured `@name` node stands for (Rust impl: the type's last segment).
+    pub name_node: Option<for<'t> fn(SymbolKind, Node<'t>) -> Node<'t>>,
+    /// The body `llm patch --body` replaces, when it is not the definition's `body` field.
+    pub body: Option<for<'t> fn(SymbolKind, Node<'t>) -> Option<Node<'t>>>,
+    /// Whether an identifier node is a real reference (not a lifetime, label…); default: yes.
+    pub is_reference: Option<fn(Node) -> bool>,
+    /// How an identifier is used, when the shared rule (see `symbols::ref_context`) is not enough.
+    pub ref_context: Option<fn(Node) -> RefContext>,
+    /// The type a definition outside any symbol belongs to (a Go method's receiver type, C++'s
+    /// `void Shape::draw()`): its `parent`.
+    pub owner: Option<Owner>,
+}
+
+/// The name of the type a definition outside any symbol belongs to, from its node and the source.
+pub type Owner = fn(Node, &[u8]) -> Option<String>;
+
+/// Which comments before a definition document it.
+#[derive(Clone, Copy)]
+pub enum Doc {
+    /// None do (Python: docstrings sit inside the body).
+    None,
+    /// Any comment that starts its line, in an unbroken run of lines ending right above the
+    /// definition (Go, C, Ruby, shell).
+    Adjacent,
+    /// Comments starting with one of these prefixes, directly above (no blank line): `/**`, `///`.
+    Prefixed(&'static [&'static str]),
+    /// Comments whose text passes the test, with any plain comments between them and the
+    /// definition (Rust: `///`, `/** */`).
+    Custom(fn(&[u8]) -> bool),
+}
+
+/// A language's hand-written symbol walk: the speed-up twin of its symbol query.
+pub struct Walk {
+    /// Whether a node is a symbol definition, and its name node before `name_node`: the same
+    /// answer the language's `symbol_query` gives, by a plain tree walk.
+    /// (Several names for one node: Python's `a = b = 1`.)
+    pub symbol_node: for<'t> fn(Node<'t>, &mut Vec<(SymbolKind, Node<'t>)>),
     /// Keywords that every symbol definition holds, but for those under `keywordless_parents`
-    /// (`fn`, `struct`…; `def`, `class`): symbol extraction enters only the subtrees that hold
-    /// one of them (checked against the symbol query by the tests).
+    /// (`fn`, `struct`…; `def`, `class`): the walk enters only the subtrees that hold one.
     pub definition_words: &'static [&'static str],
     /// Node kinds (with the kind their parent must have, if any) whose children can be symbols
     /// without a definition word: enum variants, struct fields, class-level assignments.
@@ -100,8 +174,24 @@ impl std::fmt::Debug for Language {
     }
 }
 
-/// Every registered language. Adding a language = one file in `src/lang/` + one line here.
-pub static ALL: &[&Language] = &[&rust::RUST, &python::PYTHON];
+/// Every registered language. Adding a language = one file in `src/lang/`, its symbol query in
+/// `src/lang/queries/`, a fixture in `tests/fixtures/`, and one line here (then regenerate
+/// `keywords.rs`: see `grammar_check.rs`).
+pub static ALL: &[&Language] = &[
+    &rust::RUST,
+    &python::PYTHON,
+    &javascript::JAVASCRIPT,
+    &typescript::TYPESCRIPT,
+    &typescript::TSX,
+    &go::GO,
+    &java::JAVA,
+    &c::C,
+    &cpp::CPP,
+    &csharp::CSHARP,
+    &ruby::RUBY,
+    &php::PHP,
+    &bash::BASH,
+];
 
 impl Language {
     /// A fresh parser for this language.
@@ -145,12 +235,12 @@ impl Language {
 
     /// The tree-sitter language object (made once).
     pub fn ts(&self) -> &tree_sitter::Language {
-        self.language.get_or_init(self.grammar)
+        self.cache.language.get_or_init(self.grammar)
     }
 
     /// The compiled symbol query.
     pub fn symbol_query(&self) -> &Query {
-        self.compiled.get_or_init(|| {
+        self.cache.compiled.get_or_init(|| {
             Query::new(self.ts(), self.symbol_query)
                 .unwrap_or_else(|e| panic!("{} symbol query: {e}", self.name))
         })
@@ -262,22 +352,25 @@ impl Language {
     /// Per node symbol: `None` unless the kind is one of `rules.keywordless_parents`, else per
     /// parent symbol whether it fits (see `symbols`: these nodes are always opened).
     pub(crate) fn keywordless_table(&self) -> &[Option<Vec<bool>>] {
-        self.keywordless.get_or_init(|| {
+        self.cache.keywordless.get_or_init(|| {
             let count = self.ts().node_kind_count();
             let mut table = vec![None; count];
-            for (kind, parent) in self.rules.keywordless_parents {
-                let parents = match parent {
-                    None => vec![true; count],
-                    Some(p) => {
-                        let mut v = vec![false; count];
-                        self.kind_ids(p)
-                            .into_iter()
-                            .for_each(|id| v[id as usize] = true);
-                        v
-                    }
-                };
+            let parents = self
+                .rules
+                .walk
+                .as_ref()
+                .map_or(&[][..], |w| w.keywordless_parents);
+            // Several entries for one kind add up.
+            for (kind, parent) in parents {
                 for id in self.kind_ids(kind) {
-                    table[id as usize] = Some(parents.clone());
+                    let v = table[id as usize].get_or_insert_with(|| vec![false; count]);
+                    match parent {
+                        None => v.iter_mut().for_each(|b| *b = true),
+                        Some(p) => self
+                            .kind_ids(p)
+                            .into_iter()
+                            .for_each(|pid| v[pid as usize] = true),
+                    }
                 }
             }
             table
@@ -431,10 +524,49 @@ pub(crate) fn source_files(path: &Path) -> Vec<(std::path::PathBuf, &'static Lan
     out
 }
 
-/// The language registered for a file extension.
+/// The language of a file: by its name (`Rakefile`), its extension, or, for a file without an
+/// extension, the interpreter its `#!` line names. A `.h` file holding C++ (a `class`,
+/// `namespace` or `template` starting a line) is C++.
 pub fn for_path(path: &Path) -> Option<&'static Language> {
-    let ext = path.extension()?.to_str()?;
-    ALL.iter().copied().find(|l| l.extensions.contains(&ext))
+    let name = path.file_name()?.to_str()?;
+    if let Some(l) = ALL.iter().copied().find(|l| l.file_names.contains(&name)) {
+        return Some(l);
+    }
+    let Some(ext) = path.extension() else {
+        return by_shebang(path);
+    };
+    let ext = ext.to_str()?;
+    let l = ALL.iter().copied().find(|l| l.extensions.contains(&ext))?;
+    if ext == "h" && std::fs::read(path).is_ok_and(|src| holds_cpp(&src)) {
+        return Some(&cpp::CPP);
+    }
+    Some(l)
+}
+
+/// Whether a header holds C++: a line starting with `class`, `namespace` or `template`.
+pub fn holds_cpp(src: &[u8]) -> bool {
+    src.split(|&b| b == b'\n').any(|line| {
+        ["class ", "namespace ", "template<", "template <"]
+            .iter()
+            .any(|kw| line.starts_with(kw.as_bytes()))
+    })
+}
+
+/// The language whose `shebangs` name the interpreter of an extensionless file's `#!` line
+/// (`#!/bin/sh`, `#!/usr/bin/env bash`).
+fn by_shebang(path: &Path) -> Option<&'static Language> {
+    use std::io::Read;
+    let mut head = [0u8; 128];
+    let mut file = std::fs::File::open(path).ok()?;
+    let n = file.read(&mut head).ok()?;
+    let line = head[..n].strip_prefix(b"#!")?;
+    let line = &line[..line.iter().position(|&b| b == b'\n').unwrap_or(line.len())];
+    let mut words = std::str::from_utf8(line).ok()?.split_whitespace();
+    let mut program = words.next()?.rsplit('/').next()?;
+    if program == "env" {
+        program = words.find(|w| !w.starts_with('-'))?;
+    }
+    ALL.iter().copied().find(|l| l.shebangs.contains(&program))
 }
 
 /// The language called `name` or one of its aliases (case-insensitive).
@@ -518,6 +650,25 @@ mod tests {
         assert_eq!(by_name("RS").unwrap().name, "rust");
         assert_eq!(for_path(Path::new("a/b.py")).unwrap().name, "python");
         assert!(for_path(Path::new("Makefile")).is_none());
+        let name = |p: &str| for_path(Path::new(p)).map(|l| l.name);
+        assert_eq!(name("x/Rakefile"), Some("ruby"));
+        assert_eq!(name("a.tsx"), Some("tsx"));
+        assert_eq!(name("a.mts"), Some("typescript"));
+        assert_eq!(name("a.cjs"), Some("javascript"));
+        assert_eq!(name("a.c++"), Some("cpp"));
+        let dir = tempfile::tempdir().unwrap();
+        let write = |n: &str, text: &str| {
+            let p = dir.path().join(n);
+            std::fs::write(&p, text).unwrap();
+            for_path(&p).map(|l| l.name)
+        };
+        assert_eq!(write("run", "#!/usr/bin/env bash\necho\n"), Some("bash"));
+        assert_eq!(write("run2", "#!/bin/sh -e\necho\n"), Some("bash"));
+        assert_eq!(write("run3", "#!/usr/bin/env -S zsh -f\n"), Some("bash"));
+        assert_eq!(write("run4", "#!/usr/bin/perl\n"), None);
+        assert_eq!(write("run5", "echo\n"), None);
+        assert_eq!(write("a.h", "int f(void);\n"), Some("c"));
+        assert_eq!(write("b.h", "namespace n {\nclass A;\n}\n"), Some("cpp"));
     }
 
     #[test]
@@ -526,8 +677,11 @@ mod tests {
             let q = l.symbol_query();
             for name in q.capture_names() {
                 assert!(
-                    *name == "name" || SymbolKind::from_name(name).is_some(),
-                    "{}: capture @{name} is neither @name nor a kind",
+                    *name == "name"
+                        || *name == "doc"
+                        || name.starts_with('_')
+                        || SymbolKind::from_capture(name).is_some(),
+                    "{}: capture @{name} is neither @name, @doc, an @_auxiliary nor a kind",
                     l.name
                 );
             }

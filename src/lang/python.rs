@@ -3,8 +3,7 @@
 
 use super::regions::{Body, Regions};
 use super::symbols::{RefContext, SymbolKind as K};
-use super::{Language, Rules};
-use std::sync::OnceLock;
+use super::{Cache, Doc, Language, Rules, Walk};
 use tree_sitter::Node;
 
 /// The Python language entry.
@@ -12,154 +11,160 @@ pub static PYTHON: Language = Language {
     name: "python",
     aliases: &["py", "python3"],
     extensions: &["py", "pyi"],
+    file_names: &[],
+    shebangs: &["python", "python3"],
     grammar: || tree_sitter_python::LANGUAGE.into(),
-    symbol_query: SYMBOLS,
+    symbol_query: include_str!("queries/python.scm"),
     kinds: &[K::Function, K::Method, K::Class, K::Constant, K::Field],
     path_separator: ".",
     fixture: "symbols.py",
     rules: Rules {
-        symbol_node,
-        refine_kind,
-        name_node: |_, n| n,
-        attached_start,
-        body,
+        methods_in: &[K::Class],
+        doc: Doc::None,
+        comments: &["comment"],
+        attached: &[],
+        wrappers: &["decorated_definition"],
         identifier_kinds: &["identifier"],
-        is_reference: |_| true,
-        ref_context,
-        regions,
-        keywords: KEYWORDS,
-        definition_words: &["def", "class"],
-        keywordless_parents: &[("block", Some("class_definition"))],
+        keywords: super::keywords::PYTHON,
         containers: &["class_definition", "decorated_definition", "block"],
         root_kind: "module",
+        walk: Some(Walk {
+            symbol_node,
+            definition_words: &["def", "class"],
+            keywordless_parents: &[
+                ("block", Some("class_definition")),
+                ("if_statement", None),
+                ("for_statement", None),
+                ("while_statement", None),
+                ("with_statement", None),
+                ("try_statement", None),
+                ("elif_clause", None),
+                ("else_clause", None),
+                ("except_clause", None),
+                ("finally_clause", None),
+                ("block", Some("if_statement")),
+                ("block", Some("for_statement")),
+                ("block", Some("while_statement")),
+                ("block", Some("with_statement")),
+                ("block", Some("try_statement")),
+                ("block", Some("elif_clause")),
+                ("block", Some("else_clause")),
+                ("block", Some("except_clause")),
+                ("block", Some("finally_clause")),
+            ],
+        }),
+        regions: Some(regions),
+        name_node: None,
+        body: None,
+        is_reference: None,
+        ref_context: Some(ref_context),
+        owner: None,
     },
     grammar_crate: "tree-sitter-python",
     node_types: tree_sitter_python::NODE_TYPES,
     extras: &["comment", "line_continuation"],
-    compiled: OnceLock::new(),
-    language: OnceLock::new(),
-    keywordless: OnceLock::new(),
+    cache: Cache::new(),
 };
 
-/// Node kinds and the keyword tokens every node of the kind holds, as the grammar says (a test
-/// derives them from the grammar's `grammar.json` and compares).
-const KEYWORDS: &[(&str, &[&str])] = &[
-    ("aliased_import", &["as"]),
-    ("as_pattern", &["as"]),
-    ("assert_statement", &["assert"]),
-    ("await", &["await"]),
-    ("break_statement", &["break"]),
-    ("case_clause", &["case"]),
-    ("class_definition", &["class"]),
-    ("conditional_expression", &["else", "if"]),
-    ("continue_statement", &["continue"]),
-    ("delete_statement", &["del"]),
-    ("dictionary_comprehension", &["for", "in"]),
-    ("elif_clause", &["elif"]),
-    ("else_clause", &["else"]),
-    ("except_clause", &["except"]),
-    ("exec_statement", &["exec"]),
-    ("false", &["False"]),
-    ("finally_clause", &["finally"]),
-    ("for_in_clause", &["for", "in"]),
-    ("for_statement", &["for", "in"]),
-    ("function_definition", &["def"]),
-    ("future_import_statement", &["__future__", "from", "import"]),
-    ("generator_expression", &["for", "in"]),
-    ("global_statement", &["global"]),
-    ("if_clause", &["if"]),
-    ("if_statement", &["if"]),
-    ("import_from_statement", &["from", "import"]),
-    ("import_statement", &["import"]),
-    ("lambda", &["lambda"]),
-    ("list_comprehension", &["for", "in"]),
-    ("match_statement", &["match"]),
-    ("none", &["None"]),
-    ("nonlocal_statement", &["nonlocal"]),
-    ("not_operator", &["not"]),
-    ("pass_statement", &["pass"]),
-    ("print_statement", &["print"]),
-    ("raise_statement", &["raise"]),
-    ("return_statement", &["return"]),
-    ("set_comprehension", &["for", "in"]),
-    ("true", &["True"]),
-    ("try_statement", &["try"]),
-    ("type_alias_statement", &["type"]),
-    ("while_statement", &["while"]),
-    ("with_statement", &["with"]),
-    ("yield", &["yield"]),
+/// Statements whose blocks (and whose clauses' blocks) hold module- or class-level symbols.
+const COMPOUND: &[&str] = &[
+    "if_statement",
+    "for_statement",
+    "while_statement",
+    "with_statement",
+    "try_statement",
 ];
 
-/// Functions (async too), classes, and plain `NAME = …` / `NAME: T = …` assignments at module
-/// level (constants) and directly in a class body (fields).
-const SYMBOLS: &str = r#"
-(function_definition name: (identifier) @name) @function
-(class_definition name: (identifier) @name) @class
-(module (expression_statement (assignment left: (identifier) @name)) @constant)
-(class_definition body: (block (expression_statement (assignment left: (identifier) @name)) @field))
-"#;
-
-/// The walk twin of `SYMBOLS`, pattern by pattern.
-fn symbol_node(node: Node) -> Option<(K, Node)> {
+/// The walk twin of `queries/python.scm`, pattern by pattern.
+fn symbol_node<'t>(node: Node<'t>, out: &mut Vec<(K, Node<'t>)>) {
     match node.kind() {
         "function_definition" | "class_definition" => {
-            let name = node
+            let Some(name) = node
                 .child_by_field_name("name")
-                .filter(|n| n.kind() == "identifier")?;
+                .filter(|n| n.kind() == "identifier")
+            else {
+                return;
+            };
             let kind = if node.kind() == "class_definition" {
                 K::Class
             } else {
                 K::Function
             };
-            Some((kind, name))
+            out.push((kind, name));
         }
         "expression_statement" => {
-            let parent = node.parent()?;
-            let kind = match parent.kind() {
-                "module" => K::Constant,
-                "block" => {
-                    let class = parent.parent().filter(|c| c.kind() == "class_definition")?;
-                    let body = class.child_by_field_name("body")?;
-                    if body.id() != parent.id() {
-                        return None;
-                    }
-                    K::Field
-                }
-                _ => return None,
+            let Some(kind) = node.parent().and_then(assignment_kind) else {
+                return;
             };
             let mut cursor = node.walk();
-            let name = node
-                .named_children(&mut cursor)
-                .filter(|c| c.kind() == "assignment")
-                .find_map(|a| {
-                    a.child_by_field_name("left")
-                        .filter(|l| l.kind() == "identifier")
-                })?;
-            Some((kind, name))
+            for a in node.named_children(&mut cursor) {
+                assigned_names(a, &mut |name| out.push((kind, name)));
+            }
+        }
+        _ => {}
+    }
+}
+
+/// What an assignment statement directly in `parent` is: a constant at module level, a field
+/// in a class body, the same in a block of a compound statement (or of its clause) there.
+fn assignment_kind(parent: Node) -> Option<K> {
+    let level = |p: Node| match p.kind() {
+        "module" => Some(K::Constant),
+        "block" => {
+            let class = p.parent().filter(|c| c.kind() == "class_definition")?;
+            (class.child_by_field_name("body")? == p).then_some(K::Field)
         }
         _ => None,
+    };
+    if let Some(k) = level(parent) {
+        return Some(k);
     }
+    let owner = parent.parent().filter(|_| parent.kind() == "block")?;
+    let compound = if COMPOUND.contains(&owner.kind()) {
+        owner
+    } else {
+        owner.parent().filter(|c| COMPOUND.contains(&c.kind()))?
+    };
+    level(compound.parent()?)
 }
 
-fn refine_kind(kind: K, parent: Option<K>) -> K {
-    match (kind, parent) {
-        (K::Function, Some(K::Class)) => K::Method,
-        _ => kind,
-    }
-}
-
-/// Decorators belong to the definition (`decorated_definition` wraps them).
-fn attached_start(node: Node, _source: &[u8]) -> usize {
-    match node.parent() {
-        Some(p) if p.kind() == "decorated_definition" => p.start_byte(),
-        _ => node.start_byte(),
-    }
-}
-
-fn body<'t>(kind: K, node: Node<'t>) -> Option<Node<'t>> {
-    match kind {
-        K::Function | K::Method | K::Class => node.child_by_field_name("body"),
-        _ => None,
+/// The names an assignment binds as the query reads them: `a = …`, `a, b = …`, `(a, b) = …`,
+/// `a = b = …` (two links deep), `a += …`.
+fn assigned_names<'t>(a: Node<'t>, push: &mut impl FnMut(Node<'t>)) {
+    let ident = |n: Option<Node<'t>>| n.filter(|n| n.kind() == "identifier");
+    match a.kind() {
+        "augmented_assignment" => ident(a.child_by_field_name("left"))
+            .into_iter()
+            .for_each(push),
+        "assignment" => {
+            if let Some(left) = a.child_by_field_name("left") {
+                match left.kind() {
+                    "identifier" => push(left),
+                    "pattern_list" | "tuple_pattern" => {
+                        let mut c = left.walk();
+                        for n in left.named_children(&mut c) {
+                            if n.kind() == "identifier" {
+                                push(n);
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            let chain = |n: Node<'t>| {
+                n.child_by_field_name("right")
+                    .filter(|r| r.kind() == "assignment")
+            };
+            let mut link = a;
+            for _ in 0..2 {
+                let Some(next) = chain(link) else { break };
+                ident(next.child_by_field_name("left"))
+                    .into_iter()
+                    .for_each(&mut *push);
+                link = next;
+            }
+        }
+        _ => {}
     }
 }
 

@@ -199,8 +199,9 @@ impl Language {
         hits: &[Range<usize>],
         cut: Cut,
     ) -> Parsed {
-        let regions = (self.rules.regions)(source);
-        if let Some(ranges) = regions.select(hits, cut, source.len()) {
+        // Without a region scanner, a language's files are parsed whole.
+        let regions = self.rules.regions.map(|scan| scan(source));
+        if let Some(ranges) = regions.and_then(|r| r.select(hits, cut, source.len())) {
             if ranges.is_empty() {
                 return Parsed {
                     tree: self.parse(b""),
@@ -226,7 +227,7 @@ impl Language {
     /// not split (too few items) or a part has a syntax error (parse it whole then: error
     /// recovery may reach across items).
     pub fn parse_split(&self, source: &[u8], index: &LineIndex, parts: usize) -> Option<Vec<Tree>> {
-        let regions = (self.rules.regions)(source);
+        let regions = (self.rules.regions?)(source);
         // A file cut off in the middle does not parse in parts as it does whole (error
         // recovery can wrap the whole file): not worth trying.
         if parts < 2 || regions.items.len() < parts || !regions.balanced {
@@ -334,7 +335,7 @@ mod tests {
     /// and every member parsed alone has the structure the whole-file parse gives it. Returns
     /// the number of regions compared.
     pub(crate) fn check_file(lang: &Language, src: &[u8], name: &str) -> usize {
-        let regions = (lang.rules.regions)(src);
+        let regions = (lang.rules.regions.unwrap())(src);
         let mut at = 0;
         for item in &regions.items {
             assert_eq!(item.range.start, at, "{name}: items must be contiguous");
@@ -395,7 +396,7 @@ mod tests {
 
     fn check_dir(dir: &Path, n: &mut usize, files: &mut usize) {
         for (p, lang, src) in crate::lang::source_files(dir) {
-            if std::str::from_utf8(&src).is_ok() {
+            if std::str::from_utf8(&src).is_ok() && lang.rules.regions.is_some() {
                 *n += check_file(lang, &src, &p.display().to_string());
                 *files += 1;
             }
@@ -436,7 +437,7 @@ mod tests {
 
     fn outline(lang: &str, src: &str) -> Vec<(String, Option<Vec<String>>)> {
         let l = by_name(lang).unwrap();
-        (l.rules.regions)(src.as_bytes())
+        (l.rules.regions.unwrap())(src.as_bytes())
             .items
             .iter()
             .map(|i| {
@@ -507,7 +508,7 @@ mod tests {
     fn select_items_members_and_the_whole_file() {
         let src = "fn a() {}\n\nimpl S {\n    fn m() {}\n    fn n() {}\n}\n\nfn z() {}\n";
         let rust = by_name("rust").unwrap();
-        let r = (rust.rules.regions)(src.as_bytes());
+        let r = (rust.rules.regions.unwrap())(src.as_bytes());
         let at = |s: &str| {
             let i = src.find(s).unwrap();
             i..i + s.len()
@@ -547,8 +548,8 @@ mod tests {
     fn a_file_cut_off_in_the_middle_is_not_balanced() {
         let rust = by_name("rust").unwrap();
         let py = by_name("python").unwrap();
-        let r = |s: &str| (rust.rules.regions)(s.as_bytes()).balanced;
-        let p = |s: &str| (py.rules.regions)(s.as_bytes()).balanced;
+        let r = |s: &str| (rust.rules.regions.unwrap())(s.as_bytes()).balanced;
+        let p = |s: &str| (py.rules.regions.unwrap())(s.as_bytes()).balanced;
         assert!(r("fn a() {}\nfn b() { \"}\" }\n"));
         assert!(!r("fn a() {}\nfn b() {\n"));
         assert!(!r("fn a() {}\n/* never closed\n"));

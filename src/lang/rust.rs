@@ -3,8 +3,7 @@
 
 use super::regions::{Body, Regions};
 use super::symbols::{RefContext, SymbolKind as K};
-use super::{Language, Rules};
-use std::sync::OnceLock;
+use super::{Cache, Doc, Language, Rules, Walk};
 use tree_sitter::Node;
 
 /// The Rust language entry.
@@ -12,8 +11,10 @@ pub static RUST: Language = Language {
     name: "rust",
     aliases: &["rs"],
     extensions: &["rs"],
+    file_names: &[],
+    shebangs: &[],
     grammar: || tree_sitter_rust::LANGUAGE.into(),
-    symbol_query: SYMBOLS,
+    symbol_query: include_str!("queries/rust.scm"),
     kinds: &[
         K::Function,
         K::Method,
@@ -33,39 +34,18 @@ pub static RUST: Language = Language {
     path_separator: "::",
     fixture: "symbols.rs",
     rules: Rules {
-        symbol_node,
-        refine_kind,
-        name_node,
-        attached_start,
-        body,
+        methods_in: &[K::Impl, K::Trait],
+        doc: Doc::Custom(is_outer_doc),
+        comments: &["line_comment", "block_comment"],
+        attached: &["attribute_item"],
+        wrappers: &[],
         identifier_kinds: &[
             "identifier",
             "type_identifier",
             "field_identifier",
             "shorthand_field_identifier",
         ],
-        is_reference,
-        ref_context,
-        regions,
-        keywords: KEYWORDS,
-        definition_words: &[
-            "fn",
-            "struct",
-            "union",
-            "enum",
-            "trait",
-            "impl",
-            "type",
-            "const",
-            "static",
-            "mod",
-            "macro_rules!",
-        ],
-        keywordless_parents: &[
-            ("enum_variant_list", None),
-            ("enum_variant", None),
-            ("field_declaration_list", None),
-        ],
+        keywords: super::keywords::RUST,
         containers: &[
             "impl_item",
             "trait_item",
@@ -74,91 +54,41 @@ pub static RUST: Language = Language {
             "declaration_list",
         ],
         root_kind: "source_file",
+        walk: Some(Walk {
+            symbol_node: |node, out| out.extend(symbol_node(node)),
+            definition_words: &[
+                "fn",
+                "struct",
+                "union",
+                "enum",
+                "trait",
+                "impl",
+                "type",
+                "const",
+                "static",
+                "mod",
+                "macro_rules!",
+            ],
+            keywordless_parents: &[
+                ("enum_variant_list", None),
+                ("enum_variant", None),
+                ("field_declaration_list", None),
+            ],
+        }),
+        regions: Some(regions),
+        name_node: Some(name_node),
+        body: Some(body),
+        is_reference: Some(is_reference),
+        ref_context: Some(ref_context),
+        owner: None,
     },
     grammar_crate: "tree-sitter-rust",
     node_types: tree_sitter_rust::NODE_TYPES,
     extras: &["line_comment", "block_comment"],
-    compiled: OnceLock::new(),
-    language: OnceLock::new(),
-    keywordless: OnceLock::new(),
+    cache: Cache::new(),
 };
 
-/// Node kinds and the keyword tokens every node of the kind holds, as the grammar says (a test
-/// derives them from the grammar's `grammar.json` and compares).
-const KEYWORDS: &[(&str, &[&str])] = &[
-    ("abstract_type", &["impl"]),
-    ("associated_type", &["type"]),
-    ("async_block", &["async"]),
-    ("await_expression", &["await"]),
-    ("break_expression", &["break"]),
-    ("const_block", &["const"]),
-    ("const_item", &["const"]),
-    ("const_parameter", &["const"]),
-    ("continue_expression", &["continue"]),
-    ("crate", &["crate"]),
-    ("dynamic_type", &["dyn"]),
-    ("else_clause", &["else"]),
-    ("enum_item", &["enum"]),
-    ("extern_crate_declaration", &["crate", "extern"]),
-    ("extern_modifier", &["extern"]),
-    ("for_expression", &["for", "in"]),
-    ("for_lifetimes", &["for"]),
-    ("foreign_mod_item", &["extern"]),
-    ("function_item", &["fn"]),
-    ("function_signature_item", &["fn"]),
-    ("gen_block", &["gen"]),
-    ("higher_ranked_trait_bound", &["for"]),
-    ("if_expression", &["if"]),
-    ("impl_item", &["impl"]),
-    ("let_condition", &["let"]),
-    ("let_declaration", &["let"]),
-    ("loop_expression", &["loop"]),
-    ("macro_definition", &["macro_rules!"]),
-    ("match_expression", &["match"]),
-    ("mod_item", &["mod"]),
-    ("mut_pattern", &["mut"]),
-    ("mutable_specifier", &["mut"]),
-    ("qualified_type", &["as"]),
-    ("ref_pattern", &["ref"]),
-    ("return_expression", &["return"]),
-    ("self", &["self"]),
-    ("self_parameter", &["self"]),
-    ("static_item", &["static"]),
-    ("struct_item", &["struct"]),
-    ("super", &["super"]),
-    ("trait_item", &["trait"]),
-    ("try_block", &["try"]),
-    ("type_cast_expression", &["as"]),
-    ("type_item", &["type"]),
-    ("union_item", &["union"]),
-    ("unsafe_block", &["unsafe"]),
-    ("use_as_clause", &["as"]),
-    ("use_bounds", &["use"]),
-    ("use_declaration", &["use"]),
-    ("where_clause", &["where"]),
-    ("while_expression", &["while"]),
-    ("yield_expression", &["yield"]),
-];
-
-const SYMBOLS: &str = r#"
-(function_item name: (identifier) @name) @function
-(function_signature_item name: (identifier) @name) @function
-(struct_item name: (type_identifier) @name) @struct
-(union_item name: (type_identifier) @name) @union
-(enum_item name: (type_identifier) @name) @enum
-(enum_variant name: (identifier) @name) @variant
-(trait_item name: (type_identifier) @name) @trait
-(impl_item type: (_) @name) @impl
-(type_item name: (type_identifier) @name) @type
-(associated_type name: (type_identifier) @name) @type
-(const_item name: (identifier) @name) @const
-(static_item name: (identifier) @name) @static
-(mod_item name: (identifier) @name) @module
-(macro_definition name: (identifier) @name) @macro
-(field_declaration name: (field_identifier) @name) @field
-"#;
-
-/// The walk twin of `SYMBOLS`: `(KIND FIELD: (NAME_TYPE) @name) @kind`, pattern by pattern.
+/// The walk twin of `queries/rust.scm`: `(KIND FIELD: (NAME_TYPE) @name) @kind`, pattern by pattern.
 fn symbol_node(node: Node) -> Option<(K, Node)> {
     let (kind, field, name_type) = match node.kind() {
         "function_item" | "function_signature_item" => (K::Function, "name", "identifier"),
@@ -180,13 +110,6 @@ fn symbol_node(node: Node) -> Option<(K, Node)> {
     (name_type.is_empty() || name.kind() == name_type).then_some((kind, name))
 }
 
-fn refine_kind(kind: K, parent: Option<K>) -> K {
-    match (kind, parent) {
-        (K::Function, Some(K::Impl | K::Trait)) => K::Method,
-        _ => kind,
-    }
-}
-
 /// `impl<T> Trait for a::Type<T>` is named `Type`: descend through generics, paths, references.
 fn name_node<'t>(kind: K, node: Node<'t>) -> Node<'t> {
     if kind != K::Impl {
@@ -204,26 +127,6 @@ fn name_node<'t>(kind: K, node: Node<'t>) -> Node<'t> {
             None => return n,
         }
     }
-}
-
-/// Outer attributes (`#[...]`) and outer doc comments (`///`, `/** */`) directly before the
-/// item, with any plain comments between them; a plain comment alone does not attach.
-fn attached_start(node: Node, source: &[u8]) -> usize {
-    let mut start = node.start_byte();
-    let mut prev = node.prev_sibling();
-    while let Some(p) = prev {
-        match p.kind() {
-            "attribute_item" => start = p.start_byte(),
-            "line_comment" | "block_comment" => {
-                if is_outer_doc(&source[p.byte_range()]) {
-                    start = p.start_byte();
-                }
-            }
-            _ => break,
-        }
-        prev = p.prev_sibling();
-    }
-    start
 }
 
 fn is_outer_doc(text: &[u8]) -> bool {

@@ -2,14 +2,12 @@
 //! `llm find` reports and `llm patch` edits. Runs a language's symbol query over a parsed tree,
 //! nests the results, and attaches doc comments/attributes/decorators per the language's rules.
 
-use super::Language;
+use super::{Doc, Language};
 use crate::span::{LineIndex, Span};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
-use tree_sitter::{Node, Tree};
-#[cfg(test)]
-use tree_sitter::{QueryCursor, StreamingIterator};
+use tree_sitter::{Node, QueryCursor, StreamingIterator, Tree};
 
 /// What a symbol is. Wire names are the lowercase variant names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -33,8 +31,12 @@ pub enum SymbolKind {
     /// A struct field, or an assignment directly in a Python class body.
     Field,
     Class,
-    /// A module-level assignment (Python).
+    /// A module-level assignment (Python), a top-level `const` binding (JS/TS).
     Constant,
+    /// A Java/C#/TS/Go/PHP interface.
+    Interface,
+    /// A Java/C#/C++ constructor (JS/TS/Python/Ruby/PHP name theirs as methods).
+    Constructor,
 }
 
 impl SymbolKind {
@@ -56,6 +58,8 @@ impl SymbolKind {
         SymbolKind::Field,
         SymbolKind::Class,
         SymbolKind::Constant,
+        SymbolKind::Interface,
+        SymbolKind::Constructor,
     ];
 
     /// The wire name (`function`, `method`…).
@@ -77,12 +81,23 @@ impl SymbolKind {
             SymbolKind::Field => "field",
             SymbolKind::Class => "class",
             SymbolKind::Constant => "constant",
+            SymbolKind::Interface => "interface",
+            SymbolKind::Constructor => "constructor",
         }
     }
 
     /// The kind with this wire name.
     pub fn from_name(name: &str) -> Option<SymbolKind> {
         SymbolKind::ALL.iter().copied().find(|k| k.as_str() == name)
+    }
+
+    /// The kind a symbol query's capture names: `@definition.function` (tree-sitter's tags
+    /// style) or `@function`; `namespace` and `package` are modules.
+    pub fn from_capture(capture: &str) -> Option<SymbolKind> {
+        match capture.strip_prefix("definition.").unwrap_or(capture) {
+            "namespace" | "package" => Some(SymbolKind::Module),
+            k => SymbolKind::from_name(k),
+        }
     }
 }
 
@@ -95,8 +110,13 @@ pub struct Symbol {
     /// (`Parser::parse`, `Outer.Inner.method`).
     pub qualified_name: String,
     pub kind: SymbolKind,
-    /// Name of the enclosing symbol (for a method: the impl's type or the class).
+    /// Name of the enclosing symbol (for a method: the impl's type or the class; a Go method's
+    /// receiver type).
     pub parent: Option<String>,
+    /// The trait a Rust `impl` (and its items) implements: `Display` for the methods of
+    /// `impl Display for Error`, whose parent is `Error` (and qualified name `Error::fmt`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub impl_of: Option<String>,
     /// Qualified name of the enclosing symbol.
     #[serde(skip)]
     pub parent_qualified: Option<String>,
@@ -136,9 +156,71 @@ pub fn symbols_with_index(
     file_path: &str,
     index: &LineIndex,
 ) -> Vec<Symbol> {
+    if let Some(syms) = symbols_of_items(lang, source, tree, file_path, index) {
+        return syms;
+    }
     let mut raw = Vec::new();
     collect_raw(lang, source, tree, None, &mut raw);
     build(lang, source, file_path, index, raw)
+}
+
+/// The rule for files with syntax errors, so that results never depend on how much of a file
+/// was parsed: when the whole-file parse of a language with a region scanner has an error,
+/// each top-level item is read from a parse of its own, and the members of a container whose
+/// own parse has an error (and the container) from parses of each member with the container's
+/// head and tail —
+/// the trees a region parse around a name (`find NAME`, `patch`) reads. Error recovery in one
+/// item then never hides the definitions of another. `None`: the rule does not apply.
+fn symbols_of_items(
+    lang: &Language,
+    source: &[u8],
+    tree: &Tree,
+    file_path: &str,
+    index: &LineIndex,
+) -> Option<Vec<Symbol>> {
+    let scan = lang.rules.regions?;
+    if !tree.root_node().has_error() {
+        return None;
+    }
+    let whole = matches!(tree.included_ranges().as_slice(),
+        [r] if r.start_byte == 0 && r.end_byte >= source.len());
+    if !whole {
+        return None;
+    }
+    let regions = scan(source);
+    // Trees, each with the ranges whose definitions are read from it.
+    let mut parts: Vec<(Tree, Vec<std::ops::Range<usize>>)> = Vec::new();
+    for item in &regions.items {
+        let t = lang.parse_ranges(source, index, std::slice::from_ref(&item.range));
+        match &item.body {
+            Some(b) if t.root_node().has_error() => {
+                // Each member from a parse of its own with the container's head and tail; the
+                // container from the last one's, where it spans from its head to its end.
+                let last = b.members.len() - 1;
+                for (i, m) in b.members.iter().enumerate() {
+                    let ranges = [b.head.clone(), m.clone(), b.tail.clone()];
+                    let ranges: Vec<_> = ranges.into_iter().filter(|r| !r.is_empty()).collect();
+                    let mut keep = vec![m.clone()];
+                    if i == last {
+                        keep.push(b.head.clone());
+                    }
+                    parts.push((lang.parse_ranges(source, index, &ranges), keep));
+                }
+            }
+            _ => parts.push((t, vec![item.range.clone()])),
+        }
+    }
+    let mut raw = Vec::new();
+    for (t, keep) in &parts {
+        let from = raw.len();
+        collect_raw(lang, source, t, None, &mut raw);
+        let mut k = 0;
+        raw.retain(|(_, n, _)| {
+            k += 1;
+            k <= from || keep.iter().any(|r| r.contains(&n.start_byte()))
+        });
+    }
+    Some(build(lang, source, file_path, index, raw))
 }
 
 /// [`symbols_with_index`] over the trees of consecutive parts of a file (see
@@ -168,17 +250,28 @@ pub fn symbols_around(
     file_path: &str,
     ranges: &[std::ops::Range<usize>],
 ) -> Vec<Symbol> {
+    let index = LineIndex::new(source);
+    if let Some(all) = symbols_of_items(lang, source, tree, file_path, &index) {
+        return all
+            .into_iter()
+            .filter(|s| {
+                ranges
+                    .iter()
+                    .any(|r| s.node_span.byte_start <= r.end && r.start <= s.node_span.byte_end)
+            })
+            .collect();
+    }
     let mut raw = Vec::new();
     for r in ranges {
         collect_raw(lang, source, tree, Some(r.clone()), &mut raw);
     }
-    build(lang, source, file_path, &LineIndex::new(source), raw)
+    build(lang, source, file_path, &index, raw)
 }
 
 type Raw<'t> = (SymbolKind, Node<'t>, Node<'t>);
 
 /// Collects every symbol definition (or only those containing `range`, with their ancestors)
-/// into `raw` by walking the tree with the language's `symbol_node` rule.
+/// into `raw`: by the language's hand-written walk when it has one, else by its symbol query.
 fn collect_raw<'t>(
     lang: &Language,
     source: &[u8],
@@ -186,17 +279,25 @@ fn collect_raw<'t>(
     range: Option<std::ops::Range<usize>>,
     raw: &mut Vec<Raw<'t>>,
 ) {
-    let rule = lang.rules.symbol_node;
+    let Some(walk) = &lang.rules.walk else {
+        // A ranged query cursor yields the matches whose nodes intersect the range: the
+        // definitions holding it and their ancestors.
+        collect_raw_query(lang, source, tree, range, raw);
+        return;
+    };
+    let rule = walk.symbol_node;
+    let mut found = Vec::new();
     let mut push = |node: Node<'t>| {
-        if let Some((kind, name)) = rule(node) {
-            raw.push((kind, node, (lang.rules.name_node)(kind, name)));
+        rule(node, &mut found);
+        for (kind, name) in found.drain(..) {
+            raw.push((kind, node, name_node(lang, kind, name)));
         }
     };
     match range {
         // Definitions hold their keyword; the rest sit right under a known parent kind.
         None => {
             let table = lang.keywordless_table();
-            let hits = super::word_hits(source, lang.rules.definition_words);
+            let hits = super::word_hits(source, walk.definition_words);
             super::walk_hits(
                 tree,
                 &hits,
@@ -211,49 +312,74 @@ fn collect_raw<'t>(
             );
         }
         // Only the nodes that intersect the range, as a ranged query cursor walks.
-        Some(r) => collect_subtree(lang, tree.root_node(), &r, raw),
+        Some(r) => collect_subtree(lang, rule, tree.root_node(), &r, raw),
     }
 }
 
+type SymbolNode = for<'t> fn(Node<'t>, &mut Vec<(SymbolKind, Node<'t>)>);
+
 fn collect_subtree<'t>(
     lang: &Language,
+    rule: SymbolNode,
     node: Node<'t>,
     r: &std::ops::Range<usize>,
     raw: &mut Vec<Raw<'t>>,
 ) {
-    if let Some((kind, name)) = (lang.rules.symbol_node)(node) {
-        raw.push((kind, node, (lang.rules.name_node)(kind, name)));
+    let mut found = Vec::new();
+    rule(node, &mut found);
+    for (kind, name) in found {
+        raw.push((kind, node, name_node(lang, kind, name)));
     }
     let mut c = node.walk();
     let children: Vec<Node<'t>> = node.children(&mut c).collect();
     for child in children {
         if child.start_byte() <= r.end && r.start <= child.end_byte() {
-            collect_subtree(lang, child, r, raw);
+            collect_subtree(lang, rule, child, r, raw);
         }
     }
 }
 
-/// The same raw list through the language's symbol query: the specification the walk follows
-/// (tests compare the two).
-#[cfg(test)]
-fn collect_raw_query<'t>(lang: &Language, source: &[u8], tree: &'t Tree, raw: &mut Vec<Raw<'t>>) {
+fn name_node<'t>(lang: &Language, kind: SymbolKind, name: Node<'t>) -> Node<'t> {
+    match lang.rules.name_node {
+        Some(f) => f(kind, name),
+        None => name,
+    }
+}
+
+/// The raw list through the language's symbol query: the specification a hand-written walk
+/// follows (tests compare the two). A pattern captures the item as `@definition.KIND` (or
+/// `@KIND`) and its name as `@name`.
+fn collect_raw_query<'t>(
+    lang: &Language,
+    source: &[u8],
+    tree: &'t Tree,
+    range: Option<std::ops::Range<usize>>,
+    raw: &mut Vec<Raw<'t>>,
+) {
     let query = lang.symbol_query();
-    let names = query.capture_names();
+    let kinds: Vec<Option<SymbolKind>> = query
+        .capture_names()
+        .iter()
+        .map(|n| SymbolKind::from_capture(n))
+        .collect();
+    let name_index = query.capture_index_for_name("name");
     let mut cursor = QueryCursor::new();
+    if let Some(r) = range {
+        cursor.set_byte_range(r);
+    }
     let mut it = cursor.matches(query, tree.root_node(), source);
     while let Some(m) = it.next() {
         let mut item = None;
         let mut name = None;
         for c in m.captures() {
-            let cname = names[c.index as usize];
-            if cname == "name" {
+            if Some(c.index) == name_index {
                 name = Some(c.node);
-            } else if let Some(k) = SymbolKind::from_name(cname) {
+            } else if let Some(k) = kinds[c.index as usize] {
                 item = Some((k, c.node));
             }
         }
         if let (Some((kind, node)), Some(name)) = (item, name) {
-            raw.push((kind, node, (lang.rules.name_node)(kind, name)));
+            raw.push((kind, node, name_node(lang, kind, name)));
         }
     }
 }
@@ -266,35 +392,75 @@ fn build(
     index: &LineIndex,
     mut raw: Vec<Raw>,
 ) -> Vec<Symbol> {
-    raw.sort_by_key(|(k, n, _)| (n.start_byte(), std::cmp::Reverse(n.end_byte()), *k));
-    raw.dedup_by(|a, b| a.1 == b.1);
+    // One node can define several names (`a = b = 1`); one name is defined once (the first
+    // kind in `SymbolKind` order wins when patterns overlap).
+    raw.sort_by_key(|(k, n, name)| {
+        (
+            n.start_byte(),
+            std::cmp::Reverse(n.end_byte()),
+            name.start_byte(),
+            *k,
+        )
+    });
+    raw.dedup_by(|a, b| a.1 == b.1 && a.2 == b.2);
 
     let mut out: Vec<Symbol> = Vec::with_capacity(raw.len());
     let mut stack: Vec<usize> = Vec::new();
     let mut seen: HashMap<(String, SymbolKind), usize> = HashMap::new();
     for (kind, node, name_node) in raw {
+        let end = definition_end(lang, node);
         while let Some(&top) = stack.last() {
-            if out[top].node_span.byte_end >= node.end_byte() {
+            let t = &out[top].node_span;
+            // Names of one node (`c, d = 2, 3`) are siblings.
+            let same = t.byte_start == node.start_byte() && t.byte_end == end;
+            if t.byte_end >= end && !same {
                 break;
             }
             stack.pop();
         }
         let parent_index = stack.last().copied();
         let parent = parent_index.map(|i| &out[i]);
-        let kind = (lang.rules.refine_kind)(kind, parent.map(|p| p.kind));
+        let kind = refine_kind(lang, kind, parent.map(|p| p.kind));
         let name = symbol_name(&source[name_node.byte_range()]);
-        let qualified_name = match parent {
-            Some(p) => format!("{}{}{}", p.qualified_name, lang.path_separator, name),
-            None => name.clone(),
+        // A definition outside its type (Go method, C++ `A::f`) names it as its owner.
+        let owner = match (parent, lang.rules.owner) {
+            (None, Some(f)) => f(node, source),
+            _ => None,
+        };
+        let qualified_name = match (parent, &owner) {
+            (Some(p), _) => format!("{}{}{}", p.qualified_name, lang.path_separator, name),
+            (None, Some(o)) => format!("{o}{}{name}", lang.path_separator),
+            (None, None) => name.clone(),
+        };
+        let impl_of = match (kind, parent) {
+            (SymbolKind::Impl, _) => node
+                .child_by_field_name("trait")
+                .map(|t| symbol_name(&source[self::name_node(lang, kind, t).byte_range()])),
+            (_, Some(p)) if p.kind == SymbolKind::Impl => p.impl_of.clone(),
+            _ => None,
         };
         let n = seen.entry((qualified_name.clone(), kind)).or_insert(0);
         *n += 1;
         let symbol_id = symbol_id(file_path, &qualified_name, kind, *n);
-        let start = (lang.rules.attached_start)(node, source);
-        let body = (lang.rules.body)(kind, node);
+        let start = attached_start(lang, node, source);
+        let body = match lang.rules.body {
+            Some(f) => f(kind, node),
+            None => node
+                .child_by_field_name("body")
+                .filter(|b| b.start_byte() > node.start_byte()),
+        };
         out.push(Symbol {
-            parent: parent.map(|p| p.name.clone()),
-            parent_qualified: parent.map(|p| p.qualified_name.clone()),
+            parent: parent.map(|p| p.name.clone()).or_else(|| {
+                let o = owner.as_deref()?;
+                Some(
+                    o.rsplit(lang.path_separator)
+                        .next()
+                        .unwrap_or(o)
+                        .to_string(),
+                )
+            }),
+            parent_qualified: parent.map(|p| p.qualified_name.clone()).or(owner),
+            impl_of,
             depth: stack.len(),
             name,
             qualified_name,
@@ -302,15 +468,121 @@ fn build(
             language: lang.name,
             signature: signature(&source[node.byte_range()]),
             symbol_id,
-            span: index.span(file_path, start..node.end_byte()),
+            span: index.span(file_path, start..end),
             name_span: index.span(file_path, name_node.byte_range()),
-            body_span: body.map(|b| index.span(file_path, b.byte_range())),
-            node_span: index.span(file_path, node.byte_range()),
+            body_span: body.map(|b| index.span(file_path, b.start_byte()..definition_end(lang, b))),
+            node_span: index.span(file_path, node.start_byte()..end),
             parent_index,
         });
         stack.push(out.len() - 1);
     }
     out
+}
+
+/// Where a definition (or body) ends: at its last token that is not a comment. Tree-sitter
+/// puts the comments that follow a Python suite's last statement inside the suite; they are
+/// not the definition's.
+fn definition_end(lang: &Language, node: Node) -> usize {
+    let mut n = node;
+    loop {
+        let mut last = None;
+        for i in (0..n.child_count()).rev() {
+            let c = n.child(i).expect("index below child_count");
+            if !lang.rules.comments.contains(&c.kind()) {
+                last = Some(c);
+                break;
+            }
+        }
+        match last {
+            Some(c) if c.end_byte() > n.start_byte() => n = c,
+            _ => return n.end_byte(),
+        }
+    }
+}
+
+/// A `function` directly inside one of the language's `methods_in` kinds is a `method`.
+fn refine_kind(lang: &Language, kind: SymbolKind, parent: Option<SymbolKind>) -> SymbolKind {
+    match (kind, parent) {
+        (SymbolKind::Function, Some(p)) if lang.rules.methods_in.contains(&p) => SymbolKind::Method,
+        _ => kind,
+    }
+}
+
+/// Start of the whole definition: the item's node extended over its wrappers (decorated
+/// definition, `export`, `template<…>`), then over the attributes, decorators and doc comments
+/// directly before it, as the language's `doc`, `attached` and `wrappers` tables say.
+pub fn attached_start(lang: &Language, node: Node, source: &[u8]) -> usize {
+    let r = &lang.rules;
+    let node = outermost_wrapper(lang, node);
+    let mut start = node.start_byte();
+    // Where the run of adjacent lines now begins (for `Doc::Adjacent` and `Doc::Prefixed`).
+    let mut top = start;
+    let mut prev = node.prev_sibling();
+    while let Some(p) = prev {
+        let text = &source[p.byte_range()];
+        let adjacent = || {
+            let gap = &source[p.end_byte()..top];
+            gap.iter().filter(|&&b| b == b'\n').count() <= 1
+                && gap.iter().all(|b| b.is_ascii_whitespace())
+                && starts_line(source, p.start_byte())
+        };
+        if r.attached.contains(&p.kind()) {
+            if !adjacent() && !matches!(r.doc, Doc::Custom(_)) {
+                break;
+            }
+            start = p.start_byte();
+        } else if r.comments.contains(&p.kind()) {
+            match r.doc {
+                Doc::None => break,
+                Doc::Custom(is_doc) => {
+                    if is_doc(text) {
+                        start = p.start_byte();
+                    }
+                }
+                Doc::Adjacent if adjacent() => start = p.start_byte(),
+                Doc::Prefixed(prefixes)
+                    if adjacent() && prefixes.iter().any(|x| text.starts_with(x.as_bytes())) =>
+                {
+                    start = p.start_byte()
+                }
+                _ => break,
+            }
+        } else {
+            break;
+        }
+        top = p.start_byte();
+        prev = p.prev_sibling();
+    }
+    start
+}
+
+/// The definition's outermost wrapper (the node itself when it has none). A wrapper holding
+/// several definitions of the kind (Go's `const ( … )`) belongs to none of them.
+fn outermost_wrapper<'t>(lang: &Language, mut node: Node<'t>) -> Node<'t> {
+    while let Some(p) = node.parent() {
+        if !lang.rules.wrappers.contains(&p.kind()) {
+            break;
+        }
+        let mut c = p.walk();
+        if p.named_children(&mut c)
+            .filter(|c| c.kind() == node.kind())
+            .count()
+            > 1
+        {
+            break;
+        }
+        node = p;
+    }
+    node
+}
+
+/// Whether only blanks precede `at` on its line.
+fn starts_line(source: &[u8], at: usize) -> bool {
+    source[..at]
+        .iter()
+        .rev()
+        .take_while(|&&b| b != b'\n')
+        .all(|&b| b == b' ' || b == b'\t')
 }
 
 fn symbol_name(bytes: &[u8]) -> String {
@@ -412,7 +684,7 @@ pub fn references_with(
         if node.byte_range().len() != want.len()
             || !lang.rules.identifier_kinds.contains(&node.kind())
             || &source[node.byte_range()] != want
-            || !(lang.rules.is_reference)(node)
+            || !lang.rules.is_reference.is_none_or(|f| f(node))
         {
             return;
         }
@@ -432,7 +704,10 @@ pub fn references_with(
             context: if def {
                 RefContext::Definition
             } else {
-                (lang.rules.ref_context)(node)
+                match lang.rules.ref_context {
+                    Some(f) => f(node),
+                    None => ref_context(node),
+                }
             },
             is_definition: def,
             enclosing: enclosing.map(|s| s.qualified_name.clone()),
@@ -455,6 +730,63 @@ pub fn references_with(
         },
     );
     out
+}
+
+/// How an identifier is used, by the shared node-kind conventions of tree-sitter grammars:
+/// inside an import/use/include; the callee (`function` field) of a call; a member, field or
+/// attribute access; a keyword argument.
+pub fn ref_context(node: Node) -> RefContext {
+    let is_import =
+        |k: &str| k.contains("import") || k.starts_with("use_") || k == "using_directive";
+    // Imports hold names a few levels down (`import a.b.inc;`).
+    let mut up = node.parent();
+    for _ in 0..6 {
+        match up {
+            Some(p) if is_import(p.kind()) => return RefContext::Import,
+            Some(p) => up = p.parent(),
+            None => break,
+        }
+    }
+    let mut n = node;
+    while let Some(p) = n.parent() {
+        let k = p.kind();
+        if k.contains("call") || k.contains("invocation") {
+            let callee = p
+                .child_by_field_name("function")
+                .or_else(|| p.child_by_field_name("method"))
+                .or_else(|| p.child_by_field_name("name"));
+            return if callee == Some(n) {
+                RefContext::Call
+            } else if n != node {
+                RefContext::Attribute
+            } else {
+                RefContext::Identifier
+            };
+        }
+        if k.contains("member")
+            || k.contains("field_expression")
+            || k == "field_access"
+            || k.contains("selector")
+        {
+            let prop = p
+                .child_by_field_name("property")
+                .or_else(|| p.child_by_field_name("field"))
+                .or_else(|| p.child_by_field_name("name"));
+            if prop != Some(n) {
+                break;
+            }
+            n = p;
+            continue;
+        }
+        if k.contains("qualified") || k.contains("scoped") {
+            return RefContext::Path;
+        }
+        break;
+    }
+    if n != node {
+        return RefContext::Attribute;
+    }
+    RefContext::Identifier
 }
 
 /// The last segment of a possibly qualified name (`a::b::c` → `c`, `A.b` → `b`).
@@ -519,6 +851,59 @@ mod tests {
     }
 
     #[test]
+    fn python_defs_end_at_their_last_statement_not_trailing_comments() {
+        let src = "class A:\n    def f(self):\n        x = 1\n        # trailing\n\n    # about g\n    def g(self):\n        pass\n        # end\n\n# module\ny = 2\n";
+        let s = syms("python", src);
+        let f = s.iter().find(|s| s.name == "f").unwrap();
+        assert_eq!(text(src, &f.span), "def f(self):\n        x = 1");
+        assert_eq!(text(src, f.body_span.as_ref().unwrap()), "x = 1");
+        let a = s.iter().find(|s| s.name == "A").unwrap();
+        assert!(text(src, &a.span).ends_with("pass"));
+        assert_eq!(a.span.end_line, 8);
+    }
+
+    #[test]
+    fn docs_decorators_and_wrappers_attach_per_language() {
+        // (language, source, symbol, where its span starts)
+        let cases = [
+            ("javascript", "// plain\n\n/** Doc. */\nexport function f() {}\n", "f", "/** Doc. */"),
+            ("javascript", "/** Far. */\n\nfunction f() {}\n", "f", "function f"),
+            ("javascript", "// not a doc\nfunction f() {}\n", "f", "function f"),
+            ("typescript", "/** Doc. */\n@dec\nexport class A {}\n", "A", "/** Doc. */"),
+            ("go", "// A is a.\n// More.\nfunc A() {}\n", "A", "// A is a."),
+            ("go", "// Unrelated.\n\nfunc A() {}\n", "A", "func A"),
+            ("java", "class C {\n    /** Doc. */\n    @Override\n    public String toString() { return \"\"; }\n}\n", "toString", "/** Doc. */"),
+            ("csharp", "class C {\n    /// <summary>Doc.</summary>\n    [Obsolete]\n    void M() {}\n}\n", "M", "/// <summary>"),
+            ("cpp", "// Box.\ntemplate <typename T>\nclass Box {};\n", "Box", "// Box."),
+            ("c", "int x; // trailing\nint f(void) { return 0; }\n", "f", "int f"),
+            ("ruby", "# Doc.\ndef f\nend\n", "f", "# Doc."),
+            ("php", "<?php\n/** Doc. */\n#[Attr]\nfunction f() {}\n", "f", "/** Doc. */"),
+            ("bash", "# Doc.\nf() { :; }\n", "f", "# Doc."),
+        ];
+        for (lang, src, name, start) in cases {
+            let s = syms(lang, src);
+            let s = s
+                .iter()
+                .find(|s| s.name == name)
+                .unwrap_or_else(|| panic!("{lang}: {name}"));
+            assert!(
+                text(src, &s.span).starts_with(start),
+                "{lang}: {:?}",
+                text(src, &s.span)
+            );
+        }
+        // Go: a method's parent is its receiver type; C++: the class of an out-of-line definition.
+        let s = syms("go", "package p\nfunc (s *Store[T]) Get() {}\n");
+        assert_eq!(
+            (s[0].qualified_name.as_str(), s[0].parent.as_deref()),
+            ("Store.Get", Some("Store"))
+        );
+        let s = syms("cpp", "void geom::Shape::draw() {}\n");
+        assert_eq!(s[0].qualified_name, "geom::Shape::draw");
+        assert_eq!(s[0].parent.as_deref(), Some("Shape"));
+    }
+
+    #[test]
     fn symbol_ids_are_stable_and_distinct() {
         let a = syms("rust", "fn a() {}\nfn b() {}\n");
         let b = syms("rust", "fn b() {}\n\n\nfn a() {}\n");
@@ -553,8 +938,137 @@ mod tests {
 }
 
 #[cfg(test)]
+mod error_rule_tests {
+    use super::*;
+    use crate::lang::regions::Cut;
+
+    /// Files with syntax errors: what a region parse around each name finds is what the
+    /// whole-file path finds (one rule, both paths).
+    #[test]
+    fn region_and_whole_file_agree_on_files_with_errors() {
+        let cases: [(&str, &[u8], &[&str]); 3] = [
+            (
+                "rust",
+                b"fn a() {}\n\nfn b( {}\n\nfn c() {}\n\nimpl X {\n    fn m1(&self) { let = ; }\n\n    fn m2(&self) {}\n}\n\nstruct S;\n",
+                &["a", "c", "m2", "S"],
+            ),
+            (
+                "python",
+                b"def a():\n    pass\n\ndef b(:\n    pass\n\nclass K:\n    def m1(self):\n        x = (\n\n    def m2(self):\n        pass\n\ny = 1\n",
+                &["a", "m2", "y"],
+            ),
+            (
+                "python",
+                b"def a():\n    pass\n\nclass K:\n    def m1(self)\n        pass\n\n    def m2(self):\n        pass\n\ndef c():\n    pass\n",
+                &["a", "m2", "c"],
+            ),
+        ];
+        for (lang, src, names) in cases {
+            let l = crate::lang::by_name(lang).unwrap();
+            let index = LineIndex::new(src);
+            let whole = l.parse(src);
+            assert!(whole.root_node().has_error());
+            let all = symbols_with_index(l, src, &whole, "f", &index);
+            let key = |s: &Symbol| (s.qualified_name.clone(), s.kind, s.span.clone(), s.depth);
+            for name in names {
+                let hits: Vec<_> = crate::lang::word_hits(src, &[name]);
+                let p = l.parse_around(src, &index, &hits, Cut::Members);
+                let near = symbols_with_index(l, src, &p.tree, "f", &index);
+                let a: Vec<_> = all.iter().filter(|s| s.name == *name).map(key).collect();
+                let b: Vec<_> = near.iter().filter(|s| s.name == *name).map(key).collect();
+                assert_eq!(a.len(), 1, "{lang} {name}: {all:?}");
+                assert_eq!(a, b, "{lang} {name}: whole and region paths disagree");
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod ref_context_tests {
+    use super::*;
+
+    /// The shared rule: calls, member accesses, imports and plain identifiers in grammars
+    /// without a rule of their own.
+    #[test]
+    fn shared_reference_contexts() {
+        let cases: [(&str, &str, &str, &[RefContext]); 3] = [
+            (
+                "java",
+                "import a.inc;\nclass C { int inc; void f(C o) { inc(); o.inc(); o.inc.x(); int y = inc; } }\n",
+                "inc",
+                &[
+                    RefContext::Import,
+                    RefContext::Definition,
+                    RefContext::Call,
+                    RefContext::Call,
+                    RefContext::Attribute,
+                    RefContext::Identifier,
+                ],
+            ),
+            (
+                "go",
+                "package p\nfunc f() { inc(); o.inc(); x := o.inc; _ = inc }\n",
+                "inc",
+                &[
+                    RefContext::Call,
+                    RefContext::Call,
+                    RefContext::Attribute,
+                    RefContext::Identifier,
+                ],
+            ),
+            (
+                "typescript",
+                "import { inc } from './a';\nfunction f(o: any) { inc(); o.inc(); return o.inc; }\n",
+                "inc",
+                &[
+                    RefContext::Import,
+                    RefContext::Call,
+                    RefContext::Call,
+                    RefContext::Attribute,
+                ],
+            ),
+        ];
+        for (lang, src, name, want) in cases {
+            let l = crate::lang::by_name(lang).unwrap();
+            let tree = l.parse(src.as_bytes());
+            let refs = references(l, src.as_bytes(), &tree, name, "f");
+            let got: Vec<RefContext> = refs.iter().map(|r| r.context).collect();
+            assert_eq!(got, want, "{lang}");
+        }
+    }
+}
+
+#[cfg(test)]
 mod around_tests {
     use super::*;
+
+    /// In every language's fixture, the definitions named N that `symbols_around` N's
+    /// occurrences finds are those of the whole file (qualified names, spans, ids).
+    #[test]
+    fn symbols_around_a_name_are_the_files_in_every_language() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        for l in crate::lang::ALL {
+            let src = std::fs::read(dir.join(l.fixture)).unwrap();
+            let tree = l.parse(&src);
+            let all = symbols(l, &src, &tree, "f");
+            let key = |s: &Symbol| {
+                (
+                    s.qualified_name.clone(),
+                    s.span.clone(),
+                    s.symbol_id.clone(),
+                )
+            };
+            for name in all.iter().map(|s| s.name.clone()) {
+                let hits: Vec<_> = memchr::memmem::find_iter(&src, name.as_bytes())
+                    .map(|i| i..i + name.len())
+                    .collect();
+                let near = symbols_around(l, &src, &tree, "f", &hits);
+                let a: Vec<_> = all.iter().filter(|s| s.name == name).map(key).collect();
+                let b: Vec<_> = near.iter().filter(|s| s.name == name).map(key).collect();
+                assert_eq!(a, b, "{}: {name}", l.name);
+            }
+        }
+    }
 
     #[test]
     fn symbols_around_equals_the_matching_subset_of_symbols() {
@@ -600,7 +1114,7 @@ mod walk_matches_query {
         let mut walked = Vec::new();
         collect_raw(lang, src, &tree, None, &mut walked);
         let mut queried = Vec::new();
-        collect_raw_query(lang, src, &tree, &mut queried);
+        collect_raw_query(lang, src, &tree, None, &mut queried);
         let key = |s: &Symbol| {
             (
                 s.qualified_name.clone(),
@@ -663,7 +1177,7 @@ mod walk_matches_query {
             let mut raw = Vec::new();
             collect_raw(l, &src, &tree, None, &mut raw);
             let mut queried = Vec::new();
-            collect_raw_query(l, &src, &tree, &mut queried);
+            collect_raw_query(l, &src, &tree, None, &mut queried);
             let key = |r: &Raw| {
                 (
                     r.0,
@@ -693,6 +1207,25 @@ mod walk_matches_query {
     #[test]
     fn on_python_edge_cases_and_the_standard_library() {
         let python = crate::lang::by_name("python").unwrap();
+        let src = b"a = b = c = 1\n(t, u) = 1, 2\nn += 1\nif X:\n    I = 1\nelif Y:\n    J = 1\nelse:\n    K = 1\ntry:\n    T = 1\nexcept E:\n    T2 = 1\nfinally:\n    F = 1\nwith w:\n    W1 = 1\nfor q in r:\n    Q = 1\nwhile 0:\n    if 1:\n        DEEP = 1\nclass Z:\n    if 1:\n        ZF = 1\n    zz = zy = 0\ndef g():\n    if 1:\n        local = 1\n    for i in x:\n        local2 = 2\n";
+        both(python, src, "more.py");
+        let tree = python.parse(src);
+        let names: Vec<(String, SymbolKind)> = symbols(python, src, &tree, "more.py")
+            .into_iter()
+            .map(|s| (s.qualified_name, s.kind))
+            .collect();
+        let want = |n: &str, k| assert!(names.contains(&(n.to_string(), k)), "{n}: {names:?}");
+        for n in [
+            "a", "b", "c", "t", "u", "n", "I", "J", "K", "T", "T2", "F", "W1", "Q",
+        ] {
+            want(n, SymbolKind::Constant);
+        }
+        for n in ["Z.ZF", "Z.zz", "Z.zy"] {
+            want(n, SymbolKind::Field);
+        }
+        assert!(names
+            .iter()
+            .all(|(n, _)| !n.contains("local") && n != "DEEP"));
         let src = b"X = 1\nA, B = 1, 2\nif True:\n    Y = 2\nclass C:\n    f = 1\n    g: int = 2\n    def m(self):\n        z = 3\n    class D:\n        h = 4\n@dec\ndef f():\n    pass\nasync def g():\n    W = 5\nx.y = 1\n";
         both(python, src, "edge.py");
         // Real code: a few standard-library modules, when python3 is there (it is in CI).

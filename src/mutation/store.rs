@@ -4,6 +4,13 @@
 //! same store. `.llm/` sits at the workspace's top level (git's top level above the root, else
 //! the root) and holds a `.gitignore` of `*`, so it is never committed; the walks skip it as a
 //! hidden directory.
+//!
+//! Layout, shared with the journal: `objects/<sha256>` holds bytes by their checksum (written to
+//! a temp name, fsynced, renamed: a blob is complete or absent). The journal adds one record per
+//! operation (`journal/<execution_id>.json`: intent, files with before/after checksums, status)
+//! that names its pre-images by checksum; at commit time the handle a mutation holds on each
+//! replaced file (its pre-image, see `Prepared::commit`) is what gets kept here, before the
+//! rename. Retention (bounded count/size) belongs to the journal.
 
 use crate::span::checksum;
 use std::io::Write;
@@ -23,6 +30,15 @@ pub fn workspace_top(root: &Path) -> PathBuf {
 pub fn keep(top: &Path, bytes: &[u8]) -> std::io::Result<PathBuf> {
     let base = top.join(".llm");
     let objects = base.join("objects");
+    // Never through a symlink planted in the workspace.
+    for d in [&base, &objects] {
+        if std::fs::symlink_metadata(d).is_ok_and(|m| !m.is_dir()) {
+            return Err(std::io::Error::other(format!(
+                "{} is not a directory (a symlink?)",
+                d.display()
+            )));
+        }
+    }
     std::fs::create_dir_all(&objects)?;
     let ignore = base.join(".gitignore");
     if !ignore.exists() {

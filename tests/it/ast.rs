@@ -230,7 +230,11 @@ fn unknown_node_type_suggests_real_kinds() {
     // Without --lang: every language tried, each error reported.
     let (v, code) = t.json(&["ast", "--json", "(functon_item) @f"]);
     assert_eq!(code, 2);
-    assert_eq!(v["diagnostics"].as_array().unwrap().len(), 2, "{v}");
+    assert_eq!(
+        v["diagnostics"].as_array().unwrap().len(),
+        llm::lang::ALL.len(),
+        "{v}"
+    );
     // A node of another language says so.
     let (v, _) = t.json(&["ast", "--json", "-l", "py", "(function_item) @f"]);
     assert!(
@@ -416,4 +420,34 @@ fn bare_kind_walk_agrees_with_the_query_engine() {
         spans(r#"((function_item) @f (#not-eq? @f "")) ((identifier) @i (#not-eq? @i ""))"#);
     assert!(bare.len() > 20);
     assert_eq!(bare, engine);
+}
+
+#[test]
+fn error_nodes_are_found_and_multi_word_tokens_do_not_skip_files() {
+    let t = TestEnv::new();
+    t.write("bad.py", "def ok():\n    pass\n\nx = [1, 2\ny = 3\n");
+    t.write(
+        "spaced.py",
+        "if a is  not b:\n    pass\nif c not\tin d:\n    pass\n",
+    );
+    let (v, code) = t.json(&["ast", "--json", "(ERROR) @e", "bad.py"]);
+    assert_eq!(code, 0, "{v}");
+    assert!(!matches(&v).is_empty(), "{v}");
+    // `"is not"` is two tokens: `is  not` (two blanks) matches too, as does `not\tin`.
+    let (v, code) = t.json(&[
+        "ast",
+        "--json",
+        "(comparison_operator \"is not\") @c",
+        "spaced.py",
+    ]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(matches(&v).len(), 1, "{v}");
+    let (v, code) = t.json(&[
+        "ast",
+        "--json",
+        "(comparison_operator \"not in\") @c",
+        "spaced.py",
+    ]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(matches(&v).len(), 1, "{v}");
 }

@@ -16,6 +16,8 @@ struct SymbolMatch {
     qualified_name: String,
     kind: String,
     parent: Option<String>,
+    #[serde(default)]
+    impl_of: Option<String>,
     language: String,
     signature: String,
     symbol_id: String,
@@ -389,4 +391,385 @@ fn globs_max_results_and_outline_cut() {
     let s = String::from_utf8(out.stdout).unwrap();
     assert!(s.contains("[keyword]") || s.contains("[attribute]"), "{s}");
     assert!(s.lines().all(|l| !l.contains("# parse the text")), "{s}");
+}
+
+/// One language's walk through the real binary: its fixture, definitions it must report (as
+/// `kind qualified_name`), a symbol to patch, an `llm ast` node kind, a new body and a broken one.
+struct LangCase {
+    fixture: &'static str,
+    defs: &'static [&'static str],
+    symbol: &'static str,
+    node_kind: &'static str,
+    body: &'static str,
+    broken: &'static str,
+}
+
+const LANG_CASES: &[LangCase] = &[
+    LangCase {
+        fixture: "symbols.js",
+        defs: &[
+            "class Queue",
+            "method Queue.push",
+            "field Queue.#pending",
+            "function debounce",
+            "constant RETRIES",
+        ],
+        symbol: "Queue.push",
+        node_kind: "method_definition",
+        body: "{\n  return job;\n}",
+        broken: "{\n  return (;\n}",
+    },
+    LangCase {
+        fixture: "symbols.ts",
+        defs: &[
+            "interface Entry",
+            "method Entry.expires",
+            "enum Level",
+            "variant Level.Info",
+            "type Id",
+            "module Util",
+            "function Util.clamp",
+            "method Cache.get",
+            "field Cache.hits",
+            "function toId",
+        ],
+        symbol: "Cache.get",
+        node_kind: "method_definition",
+        body: "{\n  return undefined;\n}",
+        broken: "{\n  return (;\n}",
+    },
+    LangCase {
+        fixture: "symbols.tsx",
+        defs: &[
+            "function Counter",
+            "class Panel",
+            "method Panel.render",
+            "interface ButtonProps",
+            "function Row",
+        ],
+        symbol: "Counter",
+        node_kind: "jsx_element",
+        body: "{\n  return <b>{label}</b>;\n}",
+        broken: "{\n  return <b>;\n}",
+    },
+    LangCase {
+        fixture: "symbols.go",
+        defs: &[
+            "struct Store",
+            "field Store.mu",
+            "interface Getter",
+            "method Getter.Get",
+            "method Store.Get",
+            "function New",
+            "const MaxSize",
+            "type Key",
+        ],
+        symbol: "Store.Put",
+        node_kind: "method_declaration",
+        body: "{\n\treturn nil\n}",
+        broken: "{\n\treturn (\n}",
+    },
+    LangCase {
+        fixture: "Symbols.java",
+        defs: &[
+            "class Symbols",
+            "constructor Symbols.Symbols",
+            "method Symbols.compareTo",
+            "enum Symbols.Kind",
+            "variant Symbols.Kind.TEXT",
+            "interface Symbols.Listener",
+            "field Symbols.MAX_SIZE",
+        ],
+        symbol: "Symbols.get",
+        node_kind: "method_declaration",
+        body: "{\n    return key;\n}",
+        broken: "{\n    return (;\n}",
+    },
+    LangCase {
+        fixture: "symbols.c",
+        defs: &[
+            "struct buf",
+            "field buf::len",
+            "union value",
+            "enum color",
+            "variant color::RED",
+            "type buf_t",
+            "macro MAX",
+            "function buf_grow",
+        ],
+        symbol: "buf_append",
+        node_kind: "function_definition",
+        body: "{\n\treturn 0;\n}",
+        broken: "{\n\treturn (;\n}",
+    },
+    LangCase {
+        fixture: "symbols.cpp",
+        defs: &[
+            "module geom",
+            "class geom::Shape",
+            "method geom::Shape::distance",
+            "class geom::Box",
+            "struct geom::Point",
+            "type geom::Points",
+            "function geom::perimeter",
+        ],
+        symbol: "geom::Shape::distance",
+        node_kind: "function_definition",
+        body: "{\n    return 0;\n}",
+        broken: "{\n    return (;\n}",
+    },
+    LangCase {
+        fixture: "symbols.cs",
+        defs: &[
+            "module Example.Store",
+            "class Example.Store.Store",
+            "constructor Example.Store.Store.Store",
+            "method Example.Store.Store.Get",
+            "field Example.Store.Store.Count",
+            "interface Example.Store.IStore",
+            "struct Example.Store.Entry",
+            "enum Example.Store.Kind",
+        ],
+        symbol: "Example.Store.Store.Get",
+        node_kind: "method_declaration",
+        body: "{\n    return key;\n}",
+        broken: "{\n    return (;\n}",
+    },
+    LangCase {
+        fixture: "symbols.rb",
+        defs: &[
+            "function load_config",
+            "module Store",
+            "class Store::Memory",
+            "method Store::Memory::get",
+            "method Store::Memory::create",
+            "constant Store::Memory::MAX_SIZE",
+        ],
+        symbol: "Store::Memory::get",
+        node_kind: "method",
+        body: "@data.fetch(key)",
+        broken: "@data.fetch(key",
+    },
+    LangCase {
+        fixture: "symbols.php",
+        defs: &[
+            "function load_config",
+            "interface Getter",
+            "trait Counts",
+            "enum Kind",
+            "variant Kind::Text",
+            "class Memory",
+            "method Memory::get",
+            "field Memory::data",
+            "const MAX_SIZE",
+        ],
+        symbol: "Memory::get",
+        node_kind: "method_declaration",
+        body: "{\n    return $key;\n}",
+        broken: "{\n    return (;\n}",
+    },
+    LangCase {
+        fixture: "symbols.sh",
+        defs: &[
+            "function log",
+            "function backup",
+            "function main",
+            "constant VERBOSE",
+        ],
+        symbol: "backup",
+        node_kind: "function_definition",
+        body: "{\n  echo \"$1\"\n}",
+        broken: "{\n  if then\n}",
+    },
+];
+
+#[test]
+fn every_language_finds_outlines_queries_and_patches_through_the_binary() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    for case in LANG_CASES {
+        let t = TestEnv::new();
+        let src = std::fs::read(dir.join(case.fixture)).unwrap();
+        let file = format!("src/{}", case.fixture);
+        t.write(&file, &src);
+        // Outline: the definitions, with spans that hold their names and bodies.
+        let (ms, _) = find(&t, &["--outline", &file]);
+        let mut have = Vec::new();
+        fn flat(ms: &[SymbolMatch], out: &mut Vec<String>) {
+            for m in ms {
+                out.push(format!("{} {}", m.kind, m.qualified_name));
+                flat(m.children.as_deref().unwrap_or_default(), out);
+            }
+        }
+        flat(&ms, &mut have);
+        for want in case.defs {
+            assert!(
+                have.iter().any(|h| h == want),
+                "{}: no `{want}` in {have:?}",
+                case.fixture
+            );
+        }
+        for m in &ms {
+            check_symbol(&t, m);
+        }
+        // find NAME, and --refs.
+        let (found, _) = find(&t, &[case.symbol, "src"]);
+        assert_eq!(found.len(), 1, "{}: find {}", case.fixture, case.symbol);
+        let name = found[0].name.clone();
+        let (v, _) = t.json(&["find", "--json", "--refs", &name, "src"]);
+        let refs = v["data"]["matches"].as_array().unwrap();
+        assert!(
+            refs.iter().any(|r| r["is_definition"] == true),
+            "{}: --refs {name}: {v}",
+            case.fixture
+        );
+        // ast: a query in the language, with the prefilter and --tree.
+        let q = format!("({}) @x", case.node_kind);
+        let (v, code) = t.json(&["ast", "--json", &q, "src"]);
+        assert_eq!(code, 0, "{}: {v}", case.fixture);
+        assert!(
+            v["data"]["match_count"].as_u64().unwrap() > 0,
+            "{}",
+            case.fixture
+        );
+        let out = t.llm(&["ast", "--tree", &file]).output().unwrap();
+        assert!(String::from_utf8_lossy(&out.stdout).contains(case.node_kind));
+        // patch --body with its own text: byte-identical.
+        let body = text(&t, found[0].body_span.as_ref().expect("a body"));
+        let (v, code) = t.patch(&[
+            "--file",
+            &file,
+            "--symbol",
+            case.symbol,
+            "--body",
+            "--with-text",
+            &body,
+        ]);
+        assert!(code <= 1, "{}: {v}", case.fixture);
+        assert_eq!(
+            t.read(&file),
+            src,
+            "{}: own body changed the file",
+            case.fixture
+        );
+        // A new body goes in; a broken one is rejected and the file is left as it was.
+        let (v, code) = t.patch(&[
+            "--file",
+            &file,
+            "--symbol",
+            case.symbol,
+            "--body",
+            "--with-text",
+            case.body,
+        ]);
+        assert_eq!(code, 0, "{}: {v}", case.fixture);
+        let patched = t.read(&file);
+        assert_ne!(patched, src);
+        let (v, code) = t.patch(&[
+            "--file",
+            &file,
+            "--symbol",
+            case.symbol,
+            "--body",
+            "--with-text",
+            case.broken,
+        ]);
+        assert_ne!(
+            code, 0,
+            "{}: a syntax error was accepted: {v}",
+            case.fixture
+        );
+        assert_eq!(t.read(&file), patched, "{}", case.fixture);
+        // The same file with a BOM and CRLF line endings: found the same, round trip exact.
+        let crlf_file = format!("src/crlf.{}", case.fixture.rsplit('.').next().unwrap());
+        let mut crlf = b"\xEF\xBB\xBF".to_vec();
+        crlf.extend(
+            String::from_utf8(src.clone())
+                .unwrap()
+                .replace('\n', "\r\n")
+                .bytes(),
+        );
+        t.write(&crlf_file, &crlf);
+        let (ms2, _) = find(&t, &["--outline", &crlf_file]);
+        let mut have2 = Vec::new();
+        flat(&ms2, &mut have2);
+        assert_eq!(have2, have, "{}: CRLF/BOM outline", case.fixture);
+        let (found2, _) = find(&t, &[case.symbol, &crlf_file]);
+        let body2 = text(&t, found2[0].body_span.as_ref().unwrap());
+        let (v, code) = t.patch(&[
+            "--file",
+            &crlf_file,
+            "--symbol",
+            case.symbol,
+            "--body",
+            "--with-text",
+            &body2,
+        ]);
+        assert_eq!(code, 0, "{}: {v}", case.fixture);
+        assert_eq!(
+            t.read(&crlf_file),
+            crlf,
+            "{}: CRLF own body changed the file",
+            case.fixture
+        );
+        std::fs::remove_file(t.path().join(&crlf_file)).unwrap();
+        // Delete the symbol: it is gone, the rest still parses.
+        let (v, code) = t.patch(&["--file", &file, "--symbol", case.symbol, "--delete"]);
+        assert_eq!(code, 0, "{}: {v}", case.fixture);
+        let (after, _) = find(&t, &["--outline", &file]);
+        let mut left = Vec::new();
+        flat(&after, &mut left);
+        assert_eq!(left.len() + 1, have.len(), "{}: {left:?}", case.fixture);
+    }
+}
+
+#[test]
+fn trait_impl_methods_say_their_trait_and_parent_selects_by_it() {
+    let t = TestEnv::new();
+    t.write(
+        "src/e.rs",
+        "use std::fmt;\npub struct Error;\n\nimpl fmt::Display for Error {\n    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result { Ok(()) }\n}\n\nimpl fmt::Debug for Error {\n    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result { Ok(()) }\n}\n\nimpl Error {\n    fn new() -> Self { Error }\n}\n",
+    );
+    let (ms, _) = find(&t, &["fmt", "src", "--parent", "Display"]);
+    assert_eq!(ms.len(), 1);
+    assert_eq!(ms[0].parent.as_deref(), Some("Error"));
+    assert_eq!(ms[0].impl_of.as_deref(), Some("Display"));
+    assert_eq!(ms[0].qualified_name, "Error::fmt");
+    let (ms, _) = find(&t, &["fmt", "src", "--parent", "Error"]);
+    assert_eq!(ms.len(), 2);
+    let (ms, _) = find(&t, &["new", "src"]);
+    assert_eq!(ms[0].impl_of, None);
+    // The ambiguity error names each candidate's trait.
+    let (v, _) = t.patch(&["--file", "src/e.rs", "--symbol", "fmt", "--delete"]);
+    let notes: Vec<String> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["message"].as_str().unwrap().to_string())
+        .collect();
+    assert!(notes.iter().any(|n| n.contains("(impl Display)")), "{v}");
+    assert!(notes.iter().any(|n| n.contains("(impl Debug)")), "{v}");
+    // ... and offers the trait as the way to pick one, which patch (and show) accept.
+    let fixes: Vec<&str> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|d| d["remediation"].as_str())
+        .collect();
+    assert!(
+        fixes.contains(&"pass --parent Debug to pick this one"),
+        "{v}"
+    );
+    let (v, code) = t.patch(&[
+        "--file", "src/e.rs", "--symbol", "fmt", "--parent", "Debug", "--delete",
+    ]);
+    assert_eq!(code, 0, "{v}");
+    let left = String::from_utf8(t.read("src/e.rs")).unwrap();
+    assert!(
+        left.contains("impl fmt::Display for Error {\n    fn fmt"),
+        "{left}"
+    );
+    assert!(
+        !left.contains("impl fmt::Debug for Error {\n    fn fmt"),
+        "{left}"
+    );
 }

@@ -354,3 +354,18 @@ fn ast_keeps_only_max_results_matches_of_a_file_in_memory() {
     names.dedup();
     assert_eq!(names.len(), 10, "ten alternatives of the first identifier");
 }
+
+#[test]
+fn a_named_pipe_given_as_input_is_read_to_its_end() {
+    let env = TestEnv::new();
+    let fifo = env.path().join("in.fifo");
+    let c = std::ffi::CString::new(fifo.as_os_str().as_bytes()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    // The writer opens (blocking until llm opens the reading end), writes, closes.
+    let writer = std::thread::spawn(move || std::fs::write(fifo, "x = 1\n").unwrap());
+    let v = answers(&env, &["write", "m.py", "--content-file", "in.fifo"]);
+    writer.join().unwrap();
+    assert_eq!(v["status"], "ok", "{v}");
+    assert_eq!(env.read("m.py"), b"x = 1\n");
+}

@@ -267,3 +267,79 @@ fn an_indentation_error_an_edit_introduces_is_rejected_unless_forced() {
         .unwrap()
         .contains("            y = 2"));
 }
+
+/// The measure, on the benchmark corpora (slow, ignored by default):
+/// `LLM_ROUNDTRIP_CORPORA=DIR[:DIR…] cargo test --test it corpus_round_trip -- --ignored
+/// --nocapture` sends back the `body_span` of 12 functions of each corpus (two per file, files
+/// spread over the corpus) and reports how many left their file byte-identical.
+#[test]
+#[ignore]
+fn corpus_round_trip() {
+    let dirs = std::env::var("LLM_ROUNDTRIP_CORPORA").expect("set LLM_ROUNDTRIP_CORPORA");
+    const EXTS: &[&str] = &[
+        "rs", "py", "js", "ts", "tsx", "go", "java", "c", "h", "cpp", "cc", "cs", "rb", "php", "sh",
+    ];
+    let mut failures = Vec::new();
+    for dir in dirs.split(':') {
+        let mut files = Vec::new();
+        let mut todo = vec![PathBuf::from(dir)];
+        while let Some(p) = todo.pop() {
+            if p.is_dir() {
+                todo.extend(std::fs::read_dir(&p).unwrap().flatten().map(|e| e.path()));
+            } else if p
+                .extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| EXTS.contains(&e))
+            {
+                files.push(p);
+            }
+        }
+        files.sort();
+        let (mut sent, mut identical) = (0, 0);
+        let step = (files.len() / 24).max(1);
+        for path in files.iter().step_by(step) {
+            if sent >= 12 {
+                break;
+            }
+            let env = TestEnv::new();
+            let name = format!("f.{}", path.extension().unwrap().to_str().unwrap());
+            env.write(&name, std::fs::read(path).unwrap());
+            let (v, _) = env.json(&["find", "--outline", &name, "--json"]);
+            let mut symbols = Vec::new();
+            flatten(&v["data"]["matches"], &mut symbols);
+            let original = env.read(&name);
+            for s in symbols
+                .iter()
+                .filter(|s| matches!(s["kind"].as_str(), Some("function" | "method")))
+                .filter(|s| s["body_span"].is_object())
+                .take(2.min(12 - sent))
+            {
+                let span = &s["body_span"];
+                let (a, b) = (
+                    span["byte_start"].as_u64().unwrap() as usize,
+                    span["byte_end"].as_u64().unwrap() as usize,
+                );
+                env.write("sent.txt", &original[a..b]);
+                let line = s["span"]["start_line"].to_string();
+                let symbol = s["name"].as_str().unwrap();
+                let (v, _) = env.patch(&[
+                    "--file", &name, "--symbol", symbol, "--line", &line, "--body", "--with",
+                    "sent.txt",
+                ]);
+                sent += 1;
+                if v["status"] == "ok" && env.read(&name) == original {
+                    identical += 1;
+                } else {
+                    failures.push(format!(
+                        "{}: {symbol} (line {line}): {}",
+                        path.display(),
+                        v["status"]
+                    ));
+                    env.write(&name, &original);
+                }
+            }
+        }
+        eprintln!("{dir}: {identical} of {sent} bodies sent back left the file byte-identical");
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}

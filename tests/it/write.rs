@@ -652,3 +652,256 @@ fn check_on_a_rust_file_outside_any_package_is_skipped_not_failed() {
     assert_eq!(r.diagnostics[0]["code"], "CHECK_E004");
     assert!(env.path().join("loose.rs").exists());
 }
+
+#[test]
+fn a_build_script_does_not_make_an_uncompiled_file_pass() {
+    // Issue 13: with a build.rs, cargo's build-script artifact has no `name-hash.d` beside it,
+    // and the check used to pass a file cargo never compiled.
+    let env = TestEnv::new();
+    krate(&env, "mini", "pub fn ok() {}\n");
+    env.write("mini/build.rs", "fn main() {}\n");
+    let bad = "pub fn f() -> u32 {\n    \"x\"\n}\n";
+    let (v, code) = env.json(&[
+        "write",
+        "mini/src/bad.rs",
+        "--check",
+        "--json",
+        "--content",
+        bad,
+    ]);
+    assert_eq!(code, 0, "{v:#}");
+    let r = result(&v);
+    assert_eq!(r.validators[1].name, "cargo check");
+    assert_eq!(r.validators[1].verdict, "skipped", "{v:#}");
+    assert_eq!(r.diagnostics[0]["code"], "CHECK_E004");
+    let message = v["message"].as_str().unwrap();
+    assert!(
+        message.contains("cargo check skipped") && !message.contains("cargo check passed"),
+        "{message}"
+    );
+
+    // Once a `mod` reaches it, cargo compiles it and the type error rejects the write.
+    env.write("mini/src/lib.rs", "pub fn ok() {}\nmod bad2;\n");
+    let (v, code) = env.json(&[
+        "write",
+        "mini/src/bad2.rs",
+        "--check",
+        "--json",
+        "--content",
+        bad,
+    ]);
+    assert_eq!(code, 1, "{v:#}");
+    let r = result(&v);
+    assert_eq!(r.validators[1].verdict, "failed");
+    assert_eq!(r.diagnostics[0]["code"], "E0308");
+    assert_eq!(r.diagnostics[0]["span"]["start_line"], 2);
+    assert!(!env.path().join("mini/src/bad2.rs").exists());
+    // And the build script itself is a file cargo compiles.
+    let (v, code) = env.json(&[
+        "write",
+        "mini/build.rs",
+        "--overwrite",
+        "--check",
+        "--json",
+        "--content",
+        "fn main() { let x: u8 = \"no\"; }\n",
+    ]);
+    assert_eq!(code, 1, "{v:#}");
+    assert_eq!(env.read("mini/build.rs"), b"fn main() {}\n");
+}
+
+#[test]
+fn shell_scripts_are_checked_with_bash_n() {
+    let env = TestEnv::new();
+    // An error tree-sitter-bash does not see (a stray `done`), so the syntax gate lets it
+    // through and `bash -n` must catch it.
+    let bad = "#!/bin/bash\nf() {\n  echo \"é\"\n  true\ndone\n}\n";
+    let (v, code) = env.json(&[
+        "write",
+        "bin/run.sh",
+        "--parents",
+        "--check",
+        "--json",
+        "--content",
+        bad,
+    ]);
+    assert_eq!(code, 1, "{v:#}");
+    assert_eq!(v["status"], "rejected");
+    let r = result(&v);
+    let bash = r
+        .validators
+        .iter()
+        .find(|c| c.name == "bash -n")
+        .expect("bash -n ran");
+    assert_eq!(bash.verdict, "failed");
+    let d = &bash.diagnostics[0];
+    assert_eq!(d["tool"], "bash");
+    assert_eq!(d["span"]["start_line"], 5);
+    let s = &d["span"];
+    let (a, b) = (
+        s["byte_start"].as_u64().unwrap() as usize,
+        s["byte_end"].as_u64().unwrap() as usize,
+    );
+    assert_eq!(&bad[a..b], "done", "{d:#}");
+    assert_eq!(s["start_col"], 0);
+    assert!(!env.path().join("bin/run.sh").exists());
+
+    let good = "#!/bin/bash\nf() {\n  echo \"é\"\n}\n";
+    let (v, code) = env.json(&[
+        "write",
+        "bin/run.sh",
+        "--parents",
+        "--check",
+        "--json",
+        "--content",
+        good,
+    ]);
+    assert_eq!(code, 0, "{v:#}");
+    assert!(
+        v["message"].as_str().unwrap().contains("bash -n passed"),
+        "{v:#}"
+    );
+    // Overwriting keeps judging the whole new text.
+    let (v, code) = env.json(&[
+        "write",
+        "bin/run.sh",
+        "--overwrite",
+        "--check",
+        "--json",
+        "--content",
+        bad,
+    ]);
+    assert_eq!(code, 1, "{v:#}");
+    assert_eq!(env.read("bin/run.sh"), good.as_bytes());
+}
+
+#[test]
+fn csharp_check_is_not_available_and_never_a_pass() {
+    let env = TestEnv::new();
+    let (v, code) = env.json(&[
+        "write",
+        "A.cs",
+        "--check",
+        "--json",
+        "--content",
+        "class A {}\n",
+    ]);
+    assert_eq!(code, 1, "{v:#}");
+    let r = result(&v);
+    let c = r.validators.last().unwrap();
+    assert_eq!(c.verdict, "not_available");
+    assert_eq!(c.diagnostics[0]["code"], "CHECK_E001");
+    assert!(c.diagnostics[0]["remediation"]
+        .as_str()
+        .unwrap()
+        .contains("--lsp"));
+    assert!(!env.path().join("A.cs").exists());
+}
+
+/// True when `program` runs; under CI (`CI` set, as `.ci/run` does) a missing tool fails the
+/// test, elsewhere it is skipped with a loud message.
+fn have(program: &str) -> bool {
+    let ok = std::process::Command::new(program)
+        .arg("--version")
+        .output()
+        .is_ok();
+    if !ok {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "`{program}` is not installed; `.ci/run` installs every checker the tests need"
+        );
+        eprintln!("SKIPPED: `{program}` is not installed (CI would fail here)");
+    }
+    ok
+}
+
+#[test]
+fn typescript_is_checked_by_tsc_in_its_project_and_restored_when_rejected() {
+    if !have("tsc") {
+        return;
+    }
+    let env = TestEnv::new();
+    env.write(
+        "web/tsconfig.json",
+        r#"{"compilerOptions": {"strict": true, "noEmit": true}, "include": ["src"]}"#,
+    );
+    env.write(
+        "web/src/util.ts",
+        "export function one(): number {\n  return 1;\n}\n",
+    );
+    let old = "import { one } from \"./util\";\nexport const n: number = one();\n";
+    env.write("web/src/main.ts", old);
+    let bad = "import { one } from \"./util\";\nexport const n: string = one();\n";
+    let (v, code) = env.json(&[
+        "write",
+        "web/src/main.ts",
+        "--overwrite",
+        "--check",
+        "--json",
+        "--content",
+        bad,
+    ]);
+    assert_eq!(code, 1, "{v:#}");
+    let r = result(&v);
+    let tsc = r
+        .validators
+        .iter()
+        .find(|c| c.name == "tsc --noEmit")
+        .expect("tsc ran");
+    assert_eq!(tsc.verdict, "failed");
+    assert_eq!(tsc.diagnostics[0]["code"], "TS2322");
+    assert_eq!(tsc.diagnostics[0]["span"]["start_line"], 2);
+    assert_eq!(env.read("web/src/main.ts"), old.as_bytes(), "restored");
+
+    let good = "import { one } from \"./util\";\nexport const n: number = one() + 1;\n";
+    let (v, code) = env.json(&[
+        "write",
+        "web/src/main.ts",
+        "--overwrite",
+        "--check",
+        "--json",
+        "--content",
+        good,
+    ]);
+    assert_eq!(code, 0, "{v:#}");
+    assert!(
+        v["message"]
+            .as_str()
+            .unwrap()
+            .contains("tsc --noEmit passed"),
+        "{v:#}"
+    );
+    // Outside the tsconfig's `include`, and without any tsconfig: skipped, never passed.
+    let (v, code) = env.json(&[
+        "write",
+        "web/other.ts",
+        "--check",
+        "--json",
+        "--content",
+        "export const x = 1;\n",
+    ]);
+    assert_eq!(code, 0, "{v:#}");
+    assert!(
+        v["message"]
+            .as_str()
+            .unwrap()
+            .contains("tsc --noEmit skipped"),
+        "{v:#}"
+    );
+    let (v, code) = env.json(&[
+        "write",
+        "loose.ts",
+        "--check",
+        "--json",
+        "--content",
+        "export const x = 1;\n",
+    ]);
+    assert_eq!(code, 0, "{v:#}");
+    assert!(
+        v["message"]
+            .as_str()
+            .unwrap()
+            .contains("tsc --noEmit skipped"),
+        "{v:#}"
+    );
+}

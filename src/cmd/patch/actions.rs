@@ -211,7 +211,12 @@ fn body_edit(
         return Ok(Edit::new(body.range(), new));
     }
     let new = if text.trim_start().starts_with('{') {
-        indent::reindent(text.trim_start(), indent, unit, true)
+        // The closing `}` line's indentation is the block's base: a body copied from the file
+        // (`{` mid-line, `}` indented) goes back byte for byte.
+        let last = text.trim_end().rsplit('\n').next().unwrap_or("");
+        let lead = &last[..last.len() - last.trim_start().len()];
+        let text = format!("{lead}{}", text.trim_start());
+        indent::reindent(&text, indent, unit, true)
     } else if text.trim().is_empty() {
         "{}".to_string()
     } else {

@@ -338,7 +338,8 @@ fn action_edit(
             ))
         }
     };
-    let python = language.name == "python";
+    // Bodies that are indented suites without braces (Python; Ruby's `def … end`).
+    let python = matches!(language.name, "python" | "ruby");
     let edit = actions::edit_for(&opts.action, src, syms, i, &text, python)?;
     if matches!(opts.action, Action::InsertBefore | Action::InsertAfter) {
         let before = opts.action == Action::InsertBefore;
@@ -436,34 +437,33 @@ pub fn run(opts: &PatchOptions) -> Result<(PatchResult, String, Vec<DiagnosticPa
     Ok((result, message, diags))
 }
 
-/// One report per checker: `cargo check` once per Cargo package touched, Python's `compile()`
-/// per Python file.
+/// How long one checker of `--check` may run.
+const CHECK_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(300);
+
+/// One report per checker: `cargo check` once per Cargo package touched, `tsc` once per
+/// TypeScript project, the language's one-file checker per other file (see `check::Checker`).
 pub(crate) fn run_checks(paths: &[PathBuf]) -> Vec<ValidatorReport> {
     let mut reports = Vec::new();
-    let mut packages = Vec::new();
+    let mut projects = Vec::new();
     for path in paths {
-        match lang::for_path(path).map(|l| l.name) {
-            Some("rust") => {
-                let pkg = check::cargo::find_package(path).map(|p| p.manifest);
-                if !packages.contains(&pkg) {
-                    packages.push(pkg);
-                    reports.push(check::cargo::check_file(
-                        path,
-                        &check::cargo::CargoOptions::default(),
-                    ));
-                }
+        let Some(checker) = check::Checker::for_file(lang::for_path(path).map(|l| l.name), path)
+        else {
+            continue;
+        };
+        let display = display_path(path);
+        let project = match checker {
+            check::Checker::Cargo => check::cargo::find_package(path).map(|p| p.manifest),
+            check::Checker::Tsc => check::tsc::project(path),
+            _ => None,
+        };
+        if checker.in_place() {
+            if projects.contains(&(checker, project.clone())) {
+                continue;
             }
-            Some("python") => {
-                let display = display_path(path);
-                let text = crate::fsio::read(path, &display).unwrap_or_default();
-                reports.push(check::python::check(
-                    &text,
-                    &display,
-                    &check::python::PythonOptions::default(),
-                ));
-            }
-            _ => {}
+            projects.push((checker, project));
         }
+        let text = crate::fsio::read(path, &display).unwrap_or_default();
+        reports.push(checker.check(&text, path, &display, CHECK_TIMEOUT));
     }
     reports
 }

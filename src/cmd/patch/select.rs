@@ -27,8 +27,11 @@ fn name_matches(s: &Symbol, wanted: &str) -> bool {
     s.name == wanted || canon(&s.qualified_name) == canon(wanted)
 }
 
+/// `--parent` names the owning type, its qualified name, or the trait/interface a method
+/// implements (`impl Display for Error`: `--parent Display`).
 fn parent_matches(s: &Symbol, parent: &str) -> bool {
     s.parent.as_deref() == Some(parent)
+        || s.impl_of.as_deref() == Some(parent)
         || s.parent_qualified
             .as_deref()
             .is_some_and(|q| canon(q) == canon(parent))
@@ -122,6 +125,14 @@ fn ambiguous(symbols: &[Symbol], found: &[usize], sel: &Selector, file: &str) ->
                 .count()
                 == 1
     };
+    let traits_differ = |s: &Symbol| {
+        s.impl_of.is_some()
+            && found
+                .iter()
+                .filter(|&&j| symbols[j].impl_of == s.impl_of)
+                .count()
+                == 1
+    };
     let related: Vec<DiagnosticPayload> = found
         .iter()
         .map(|&i| {
@@ -133,17 +144,23 @@ fn ambiguous(symbols: &[Symbol], found: &[usize], sel: &Selector, file: &str) ->
                     "--parent {}",
                     s.parent_qualified.as_deref().unwrap_or_default()
                 )
+            } else if traits_differ(s) {
+                format!("--parent {}", s.impl_of.as_deref().unwrap_or_default())
             } else {
                 format!("--line {}", s.name_span.start_line)
             };
             let mut d = Error::new(
                 Code::PatchAmbiguous,
                 format!(
-                    "candidate: {}{}",
+                    "candidate: {}{}{}",
                     describe(s),
                     s.parent
                         .as_deref()
                         .map(|p| format!(" in `{p}`"))
+                        .unwrap_or_default(),
+                    s.impl_of
+                        .as_deref()
+                        .map(|t| format!(" (impl {t})"))
                         .unwrap_or_default()
                 ),
                 format!("pass {flag} to pick this one"),

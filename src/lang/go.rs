@@ -1,0 +1,85 @@
+//! Go: grammar, extensions and the symbol query in `queries/go.scm`. A method is named after
+//! its receiver's type (`Buffer.Write`), which is its parent though it is declared outside it.
+
+use super::symbols::SymbolKind as K;
+use super::{Cache, Doc, Language, Rules};
+use tree_sitter::Node;
+
+/// The Go language entry.
+pub static GO: Language = Language {
+    name: "go",
+    aliases: &["golang"],
+    extensions: &["go"],
+    file_names: &[],
+    shebangs: &[],
+    grammar: || tree_sitter_go::LANGUAGE.into(),
+    symbol_query: include_str!("queries/go.scm"),
+    kinds: &[
+        K::Function,
+        K::Method,
+        K::Struct,
+        K::Interface,
+        K::Type,
+        K::Const,
+        K::Static,
+        K::Field,
+    ],
+    path_separator: ".",
+    fixture: "symbols.go",
+    rules: Rules {
+        methods_in: &[],
+        doc: Doc::Adjacent,
+        comments: &["comment"],
+        attached: &[],
+        wrappers: &["type_declaration", "const_declaration", "var_declaration"],
+        identifier_kinds: &[
+            "identifier",
+            "field_identifier",
+            "type_identifier",
+            "package_identifier",
+        ],
+        keywords: super::keywords::GO,
+        containers: &[],
+        root_kind: "source_file",
+        walk: None,
+        regions: None,
+        name_node: None,
+        // `type T struct {…}`: the struct's braces.
+        body: Some(|_, node| {
+            node.child_by_field_name("body").or_else(|| {
+                let t = node.child_by_field_name("type")?;
+                (t.kind() == "struct_type")
+                    .then(|| t.named_child(0))
+                    .flatten()
+            })
+        }),
+        is_reference: None,
+        ref_context: None,
+        owner: Some(receiver_type),
+    },
+    grammar_crate: "tree-sitter-go",
+    node_types: tree_sitter_go::NODE_TYPES,
+    extras: &["comment"],
+    cache: Cache::new(),
+};
+
+/// `func (s *Store) Get()`: the receiver's type name (`Store`), through pointers and type
+/// arguments.
+fn receiver_type(node: Node, source: &[u8]) -> Option<String> {
+    let receiver = node.child_by_field_name("receiver")?;
+    let mut c = receiver.walk();
+    let param = receiver
+        .named_children(&mut c)
+        .find(|p| p.kind() == "parameter_declaration")?;
+    let mut t = param.child_by_field_name("type")?;
+    loop {
+        match t.kind() {
+            "pointer_type" => t = t.named_child(0)?,
+            "generic_type" => t = t.child_by_field_name("type")?,
+            "type_identifier" => {
+                return Some(String::from_utf8_lossy(&source[t.byte_range()]).into())
+            }
+            _ => return None,
+        }
+    }
+}

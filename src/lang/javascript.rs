@@ -1,0 +1,66 @@
+//! JavaScript (and JSX): grammar, file names, the symbol query in `queries/javascript.scm`, and
+//! the body of `const f = () => {…}` (TypeScript shares it).
+
+use super::symbols::SymbolKind as K;
+use super::{Cache, Doc, Language, Rules};
+use tree_sitter::Node;
+
+/// The JavaScript language entry.
+pub static JAVASCRIPT: Language = Language {
+    name: "javascript",
+    aliases: &["js", "jsx", "node"],
+    extensions: &["js", "mjs", "cjs", "jsx"],
+    file_names: &[],
+    shebangs: &["node", "nodejs"],
+    grammar: || tree_sitter_javascript::LANGUAGE.into(),
+    symbol_query: include_str!("queries/javascript.scm"),
+    kinds: &[K::Function, K::Method, K::Class, K::Field, K::Constant],
+    path_separator: ".",
+    fixture: "symbols.js",
+    rules: Rules {
+        methods_in: &[K::Class],
+        doc: Doc::Prefixed(&["/**"]),
+        comments: &["comment", "html_comment"],
+        attached: &["decorator"],
+        wrappers: &["export_statement"],
+        identifier_kinds: IDENTIFIERS,
+        keywords: super::keywords::JAVASCRIPT,
+        containers: &[],
+        root_kind: "program",
+        walk: None,
+        regions: None,
+        name_node: None,
+        body: Some(body),
+        is_reference: None,
+        ref_context: None,
+        owner: None,
+    },
+    grammar_crate: "tree-sitter-javascript",
+    node_types: tree_sitter_javascript::NODE_TYPES,
+    extras: &["comment", "html_comment"],
+    cache: Cache::new(),
+};
+
+/// Identifier kinds of the JavaScript family (TypeScript adds type identifiers).
+pub(super) const IDENTIFIERS: &[&str] = &[
+    "identifier",
+    "property_identifier",
+    "private_property_identifier",
+    "shorthand_property_identifier",
+    "shorthand_property_identifier_pattern",
+];
+
+/// The block of a function, method or class; for `const f = () => {…}` (a declaration), the
+/// arrow function's or function expression's body.
+pub(super) fn body<'t>(_kind: K, node: Node<'t>) -> Option<Node<'t>> {
+    if let Some(b) = node.child_by_field_name("body") {
+        return Some(b);
+    }
+    let mut cursor = node.walk();
+    let declarator = node
+        .named_children(&mut cursor)
+        .find(|c| c.kind() == "variable_declarator")?;
+    declarator
+        .child_by_field_name("value")?
+        .child_by_field_name("body")
+}

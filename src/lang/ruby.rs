@@ -1,0 +1,41 @@
+//! Ruby: grammar, file names and the symbol query in `queries/ruby.scm`. A `def` at top level
+//! is a function, one inside a class or module a method; comments right above document it.
+
+use super::symbols::SymbolKind as K;
+use super::{Cache, Doc, Language, Rules};
+
+/// The Ruby language entry.
+pub static RUBY: Language = Language {
+    name: "ruby",
+    aliases: &["rb"],
+    extensions: &["rb", "rake", "gemspec"],
+    file_names: &["Rakefile", "Gemfile"],
+    shebangs: &["ruby"],
+    grammar: || tree_sitter_ruby::LANGUAGE.into(),
+    symbol_query: include_str!("queries/ruby.scm"),
+    kinds: &[K::Function, K::Method, K::Class, K::Module, K::Constant],
+    path_separator: "::",
+    fixture: "symbols.rb",
+    rules: Rules {
+        methods_in: &[K::Class, K::Module],
+        doc: Doc::Adjacent,
+        comments: &["comment"],
+        attached: &[],
+        wrappers: &[],
+        identifier_kinds: &["identifier", "constant"],
+        keywords: super::keywords::RUBY,
+        containers: &[],
+        root_kind: "program",
+        walk: None,
+        regions: None,
+        name_node: None,
+        body: None,
+        is_reference: None,
+        ref_context: None,
+        owner: None,
+    },
+    grammar_crate: "tree-sitter-ruby",
+    node_types: tree_sitter_ruby::NODE_TYPES,
+    extras: &["comment", "heredoc_body"],
+    cache: Cache::new(),
+};
