@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # llm patch end to end on a 5,000-line Rust file, against `cp` of the same file as the floor.
-# Target: a replace under 20 ms (process start to exit), without --check.
+# Target: a replace under 20 ms (process start to exit), without --check. The journal's cost:
+# the two `env LLM_JOURNAL=off|on` rows (same `env` exec in both), the journal growing over the runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v hyperfine >/dev/null || { sudo=$(command -v sudo || true); $sudo apt-get install -y hyperfine >/dev/null; }
@@ -26,6 +27,8 @@ hyperfine -N --warmup 5 --runs 40 --export-json "$work/h.json" \
   --prepare "cp $work/orig.rs $work/big.rs" \
   -n cp "cp $work/orig.rs $work/copy.rs" \
   -n "llm patch (replace)" "$llm patch --file big.rs --symbol f250 --with-text '$new'" \
+  -n "llm patch (replace, env LLM_JOURNAL=off)" "env LLM_JOURNAL=off $llm patch --file big.rs --symbol f250 --with-text '$new'" \
+  -n "llm patch (replace, env LLM_JOURNAL=on)" "env LLM_JOURNAL=on $llm patch --file big.rs --symbol f250 --with-text '$new'" \
   -n "llm patch --body" "$llm patch --file big.rs --symbol f250 --body --with-text 'x * 3'" \
   -n "llm patch --dry-run" "$llm patch --file big.rs --symbol f250 --dry-run --with-text '$new'" >/dev/null
 python3 - "$work/h.json" "$lines" <<'PY'

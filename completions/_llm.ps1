@@ -36,6 +36,8 @@ Register-ArgumentCompleter -Native -CommandName 'llm' -ScriptBlock {
             [CompletionResult]::new('write', 'write', [CompletionResultType]::ParameterValue, 'Create or replace a file only when it is valid: tree-sitter syntax, then optionally the language''s checker (--check) and a language server (--lsp)')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print source with line numbers: a named symbol, FILE:START-END, or a --skeleton of every signature with bodies elided')
             [CompletionResult]::new('apply', 'apply', [CompletionResultType]::ParameterValue, 'Apply a unified diff, a Codex patch or a JSONL batch of operations as one all-or-nothing change (add, delete, move, edit, patch symbols)')
+            [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'The journal of mutations, newest first: ids, commands, files with before/after checksums, undone or recovered after a crash; `--prune` empties it')
+            [CompletionResult]::new('undo', 'undo', [CompletionResultType]::ParameterValue, 'Put every file of a journaled operation back as it was before (default: the newest operation not yet undone), all or nothing, refused when a file changed since')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write shell completions and man pages (for packagers and this repository)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -329,6 +331,31 @@ Register-ArgumentCompleter -Native -CommandName 'llm' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'llm;history' {
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Show at most N operations (the newest)')
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Workspace root (its journal is at git''s top level above it, else here)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output. `auto` colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('--prune', '--prune', [CompletionResultType]::ParameterName, 'Empty the journal (every record and pre-image); nothing can be undone afterwards')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Shorthand for `--format json`')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'llm;undo' {
+            [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Workspace root (its journal is at git''s top level above it, else here)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output. `auto` colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show the unified diff of the undo; change nothing')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Shorthand for `--format json`')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'llm;generate' {
             [CompletionResult]::new('--out-dir', '--out-dir', [CompletionResultType]::ParameterName, 'Directory under which `completions/` and `man/` are written')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)')
@@ -349,6 +376,8 @@ Register-ArgumentCompleter -Native -CommandName 'llm' -ScriptBlock {
             [CompletionResult]::new('write', 'write', [CompletionResultType]::ParameterValue, 'Create or replace a file only when it is valid: tree-sitter syntax, then optionally the language''s checker (--check) and a language server (--lsp)')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print source with line numbers: a named symbol, FILE:START-END, or a --skeleton of every signature with bodies elided')
             [CompletionResult]::new('apply', 'apply', [CompletionResultType]::ParameterValue, 'Apply a unified diff, a Codex patch or a JSONL batch of operations as one all-or-nothing change (add, delete, move, edit, patch symbols)')
+            [CompletionResult]::new('history', 'history', [CompletionResultType]::ParameterValue, 'The journal of mutations, newest first: ids, commands, files with before/after checksums, undone or recovered after a crash; `--prune` empties it')
+            [CompletionResult]::new('undo', 'undo', [CompletionResultType]::ParameterValue, 'Put every file of a journaled operation back as it was before (default: the newest operation not yet undone), all or nothing, refused when a file changed since')
             [CompletionResult]::new('generate', 'generate', [CompletionResultType]::ParameterValue, 'Write shell completions and man pages (for packagers and this repository)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -375,6 +404,12 @@ Register-ArgumentCompleter -Native -CommandName 'llm' -ScriptBlock {
             break
         }
         'llm;help;apply' {
+            break
+        }
+        'llm;help;history' {
+            break
+        }
+        'llm;help;undo' {
             break
         }
         'llm;help;generate' {

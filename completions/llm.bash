@@ -31,6 +31,9 @@ _llm() {
             llm,help)
                 cmd="llm__subcmd__help"
                 ;;
+            llm,history)
+                cmd="llm__subcmd__history"
+                ;;
             llm,patch)
                 cmd="llm__subcmd__patch"
                 ;;
@@ -42,6 +45,9 @@ _llm() {
                 ;;
             llm,transform)
                 cmd="llm__subcmd__transform"
+                ;;
+            llm,undo)
+                cmd="llm__subcmd__undo"
                 ;;
             llm,write)
                 cmd="llm__subcmd__write"
@@ -61,6 +67,9 @@ _llm() {
             llm__subcmd__help,help)
                 cmd="llm__subcmd__help__subcmd__help"
                 ;;
+            llm__subcmd__help,history)
+                cmd="llm__subcmd__help__subcmd__history"
+                ;;
             llm__subcmd__help,patch)
                 cmd="llm__subcmd__help__subcmd__patch"
                 ;;
@@ -73,6 +82,9 @@ _llm() {
             llm__subcmd__help,transform)
                 cmd="llm__subcmd__help__subcmd__transform"
                 ;;
+            llm__subcmd__help,undo)
+                cmd="llm__subcmd__help__subcmd__undo"
+                ;;
             llm__subcmd__help,write)
                 cmd="llm__subcmd__help__subcmd__write"
                 ;;
@@ -83,7 +95,7 @@ _llm() {
 
     case "${cmd}" in
         llm)
-            opts="-h -V --format --json --color --help --version search ast find transform patch write show apply generate help"
+            opts="-h -V --format --json --color --help --version search ast find transform patch write show apply history undo generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -297,7 +309,7 @@ _llm() {
             return 0
             ;;
         llm__subcmd__help)
-            opts="search ast find transform patch write show apply generate help"
+            opts="search ast find transform patch write show apply history undo generate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -380,6 +392,20 @@ _llm() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        llm__subcmd__help__subcmd__history)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         llm__subcmd__help__subcmd__patch)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -436,6 +462,20 @@ _llm() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        llm__subcmd__help__subcmd__undo)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         llm__subcmd__help__subcmd__write)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -443,6 +483,36 @@ _llm() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        llm__subcmd__history)
+            opts="-h -V --limit --prune --root --format --json --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "human json jsonl" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -767,6 +837,32 @@ _llm() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --root)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "human json jsonl" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        llm__subcmd__undo)
+            opts="-h -V --dry-run --root --format --json --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --root)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

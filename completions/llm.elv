@@ -33,6 +33,8 @@ set edit:completion:arg-completer[llm] = {|@words|
             cand write 'Create or replace a file only when it is valid: tree-sitter syntax, then optionally the language''s checker (--check) and a language server (--lsp)'
             cand show 'Print source with line numbers: a named symbol, FILE:START-END, or a --skeleton of every signature with bodies elided'
             cand apply 'Apply a unified diff, a Codex patch or a JSONL batch of operations as one all-or-nothing change (add, delete, move, edit, patch symbols)'
+            cand history 'The journal of mutations, newest first: ids, commands, files with before/after checksums, undone or recovered after a crash; `--prune` empties it'
+            cand undo 'Put every file of a journaled operation back as it was before (default: the newest operation not yet undone), all or nothing, refused when a file changed since'
             cand generate 'Write shell completions and man pages (for packagers and this repository)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -317,6 +319,29 @@ set edit:completion:arg-completer[llm] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'llm;history'= {
+            cand --limit 'Show at most N operations (the newest)'
+            cand --root 'Workspace root (its journal is at git''s top level above it, else here)'
+            cand --format 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)'
+            cand --color 'When to use colour in human output. `auto` colours a terminal unless NO_COLOR is set'
+            cand --prune 'Empty the journal (every record and pre-image); nothing can be undone afterwards'
+            cand --json 'Shorthand for `--format json`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'llm;undo'= {
+            cand --root 'Workspace root (its journal is at git''s top level above it, else here)'
+            cand --format 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)'
+            cand --color 'When to use colour in human output. `auto` colours a terminal unless NO_COLOR is set'
+            cand --dry-run 'Show the unified diff of the undo; change nothing'
+            cand --json 'Shorthand for `--format json`'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'llm;generate'= {
             cand --out-dir 'Directory under which `completions/` and `man/` are written'
             cand --format 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)'
@@ -336,6 +361,8 @@ set edit:completion:arg-completer[llm] = {|@words|
             cand write 'Create or replace a file only when it is valid: tree-sitter syntax, then optionally the language''s checker (--check) and a language server (--lsp)'
             cand show 'Print source with line numbers: a named symbol, FILE:START-END, or a --skeleton of every signature with bodies elided'
             cand apply 'Apply a unified diff, a Codex patch or a JSONL batch of operations as one all-or-nothing change (add, delete, move, edit, patch symbols)'
+            cand history 'The journal of mutations, newest first: ids, commands, files with before/after checksums, undone or recovered after a crash; `--prune` empties it'
+            cand undo 'Put every file of a journaled operation back as it was before (default: the newest operation not yet undone), all or nothing, refused when a file changed since'
             cand generate 'Write shell completions and man pages (for packagers and this repository)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -354,6 +381,10 @@ set edit:completion:arg-completer[llm] = {|@words|
         &'llm;help;show'= {
         }
         &'llm;help;apply'= {
+        }
+        &'llm;help;history'= {
+        }
+        &'llm;help;undo'= {
         }
         &'llm;help;generate'= {
         }

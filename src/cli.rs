@@ -108,6 +108,12 @@ pub enum Command {
     /// Apply a unified diff, a Codex patch or a JSONL batch of operations as one all-or-nothing
     /// change (add, delete, move, edit, patch symbols).
     Apply(ApplyArgs),
+    /// The journal of mutations, newest first: ids, commands, files with before/after
+    /// checksums, undone or recovered after a crash; `--prune` empties it.
+    History(HistoryArgs),
+    /// Put every file of a journaled operation back as it was before (default: the newest
+    /// operation not yet undone), all or nothing, refused when a file changed since.
+    Undo(UndoArgs),
     /// Write shell completions and man pages (for packagers and this repository).
     #[command(hide = true)]
     Generate(GenerateArgs),
@@ -1401,6 +1407,55 @@ fn read_pattern_file(path: &std::path::Path) -> Result<Vec<String>, Error> {
         .collect())
 }
 
+/// `llm history [--limit N] [--prune]`
+#[derive(Debug, Args)]
+#[command(
+    after_help = "The journal lives in .llm/journal/ at the workspace's top level (git's top \
+level above --root, else --root), so any subdirectory finds the same one. A run a crash interrupted \
+is completed or rolled back first.\n\nJSON: data.journal, data.total, data.recovered[] (ids resolved \
+now), data.operations[] (newest first) each with execution_id, seq, command, args, time, status \
+(done, rolled_back), recovered (completed, rolled_back), undoes, undone_by, undo (the command that \
+undoes it), files[] (file_path, path, before_checksum, after_checksum, before_lines, after_lines, \
+foreign_checksum).\n\nExamples:\n  llm history\n  llm history --limit 5 --json\n  llm history --prune"
+)]
+pub struct HistoryArgs {
+    /// Show at most N operations (the newest).
+    #[arg(long, value_name = "N")]
+    pub limit: Option<usize>,
+    /// Empty the journal (every record and pre-image); nothing can be undone afterwards.
+    #[arg(long)]
+    pub prune: bool,
+    /// Workspace root (its journal is at git's top level above it, else here).
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub root: PathBuf,
+}
+
+/// `llm undo [EXECUTION_ID] [--dry-run]`
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Restores every file of the operation to its pre-image: created files are \
+removed, deleted files restored, moves reversed, all or nothing through the same core as every \
+mutation. Each file must still have the operation's after-checksum; otherwise the undo is rejected \
+(LLM_E118, one diagnostic per file) and nothing changes. An undo is journaled too: undoing it \
+redoes. Without an id, the newest operation that is not undone and not itself an undo is taken, \
+so repeated `llm undo` walks back. Bytes another program wrote during an operation (LLM_E114) are \
+what undo restores for that file.\n\nJSON: result.undoes (the id undone), result.files[] as \
+every mutation, result.undo (the command that undoes this undo).\n\nExamples:\n  llm undo\n  \
+llm undo 3f2a9c1e --dry-run\n  llm undo --json"
+)]
+pub struct UndoArgs {
+    /// The operation's execution_id (or a unique prefix of at least 4 characters), from a
+    /// mutation's result or `llm history`.
+    #[arg(value_name = "EXECUTION_ID")]
+    pub id: Option<String>,
+    /// Show the unified diff of the undo; change nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Workspace root (its journal is at git's top level above it, else here).
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub root: PathBuf,
+}
+
 /// The clap command, for `llm generate` (completions and man pages).
 pub fn command() -> clap::Command {
     use clap::CommandFactory;
@@ -1417,6 +1472,8 @@ const COMMAND_NAMES: &[&str] = &[
     "write",
     "show",
     "apply",
+    "history",
+    "undo",
     "generate",
 ];
 

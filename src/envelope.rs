@@ -104,7 +104,7 @@ impl<D: Serialize> JsonResponse<D> {
     ) -> Self {
         JsonResponse {
             schema_version: SCHEMA_VERSION,
-            execution_id: new_id(),
+            execution_id: execution_id(),
             command,
             status,
             query,
@@ -122,7 +122,7 @@ impl<D: Serialize> JsonResponse<D> {
         diagnostic.tool = command.to_string();
         JsonResponse {
             schema_version: SCHEMA_VERSION,
-            execution_id: new_id(),
+            execution_id: execution_id(),
             command,
             status: error.status(),
             query,
@@ -163,7 +163,7 @@ impl<R: Serialize> OperationResult<R> {
     ) -> Self {
         OperationResult {
             schema_version: SCHEMA_VERSION,
-            execution_id: new_id(),
+            execution_id: execution_id(),
             operation_type,
             status,
             message,
@@ -181,7 +181,7 @@ impl<R: Serialize> OperationResult<R> {
         diagnostic.tool = operation_type.to_string();
         OperationResult {
             schema_version: SCHEMA_VERSION,
-            execution_id: new_id(),
+            execution_id: execution_id(),
             operation_type,
             status: error.status(),
             message: error.message.clone(),
@@ -194,7 +194,14 @@ impl<R: Serialize> OperationResult<R> {
     }
 }
 
-/// A fresh UUID v4 as a string (`execution_id`, `match_id`).
+/// This process's execution id (a UUID v4, the same for every envelope and the journal record
+/// of the run: one process is one execution).
+pub fn execution_id() -> String {
+    static ID: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    ID.get_or_init(new_id).clone()
+}
+
+/// A fresh UUID v4 as a string (`match_id`).
 pub fn new_id() -> String {
     uuid::Uuid::new_v4().to_string()
 }

@@ -72,6 +72,10 @@ codes! {
     ForeignWrite = "LLM_E114", Ok, "another program wrote to the file while llm replaced it; the overtaken bytes are kept in .llm/objects/ (warning)";
     TargetTooLarge = "LLM_E115", Error, "the target (or a file named for reading) is larger than the 1 GiB limit";
     BadChecksum = "LLM_E116", Error, "an expected checksum is not a SHA-256 (64 hexadecimal digits)";
+    JournalFailed = "LLM_E117", Error, "the journal (.llm/ at the workspace's top level) could not be written; nothing was changed";
+    UndoChanged = "LLM_E118", Rejected, "llm undo: a file of the operation changed since (its checksum is not the operation's after-checksum); nothing was changed";
+    UndoUnknown = "LLM_E119", Error, "llm undo: no such operation in the journal, or nothing left to undo";
+    UndoAlready = "LLM_E120", Rejected, "llm undo: the operation was already undone, or was rolled back after a crash";
     // ast
     InvalidQuery = "AST_E001", Error, "the tree-sitter query does not compile for any language it was tried on";
     UnknownLanguage = "AST_E002", Error, "a --lang name is not a registered language";

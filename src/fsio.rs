@@ -278,6 +278,18 @@ pub fn stage(
     keep: Option<&Keep>,
     display: &str,
 ) -> Result<Staged, Error> {
+    stage_named(target, contents, keep, display, None)
+}
+
+/// [`stage`] under a given temp name (the journal derives it from the execution id, so that
+/// recovery after a crash finds and removes it); `None` = a random `.llm-<uuid>.tmp`.
+pub fn stage_named(
+    target: &Target,
+    contents: &[u8],
+    keep: Option<&Keep>,
+    display: &str,
+    fixed: Option<&std::ffi::OsStr>,
+) -> Result<Staged, Error> {
     use std::os::unix::fs::PermissionsExt;
     let fail = |e: std::io::Error| {
         Error::new(
@@ -289,7 +301,14 @@ pub fn stage(
     };
     let mut tries = 0;
     let (fd, name) = loop {
-        let name = OsString::from(format!(".llm-{}.tmp", uuid::Uuid::new_v4().simple()));
+        let name = match fixed {
+            // A leftover of the same name (a crashed run) is replaced.
+            Some(n) => {
+                let _ = rustix::fs::unlinkat(&*target.dir, n, AtFlags::empty());
+                n.to_os_string()
+            }
+            None => OsString::from(format!(".llm-{}.tmp", uuid::Uuid::new_v4().simple())),
+        };
         match rustix::fs::openat(
             &*target.dir,
             &name,

@@ -19,6 +19,7 @@ pub mod fsio;
 pub mod generate;
 pub mod hash;
 pub mod indent;
+pub mod journal;
 pub mod lang;
 pub mod mutation;
 pub mod output;
@@ -48,6 +49,8 @@ pub fn run(cli: Cli) -> u8 {
         Command::Patch(args) => app::patch::run(args, &mut printer),
         Command::Apply(args) => app::apply::run(args, &mut printer),
         Command::Show(args) => app::show::run(args, &mut printer),
+        Command::History(args) => app::history::run(args, &mut printer),
+        Command::Undo(args) => app::undo::run(args, &mut printer),
         Command::Generate(args) => generate::run(&args.out_dir, &mut printer),
     };
     let code = match result {

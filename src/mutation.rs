@@ -176,6 +176,9 @@ pub struct MutationResult {
     pub skipped_count: usize,
     pub lines_added: usize,
     pub lines_removed: usize,
+    /// The command that undoes this mutation (`llm undo <execution_id>`), once it is kept.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub undo: Option<String>,
 }
 
 impl MutationResult {
@@ -227,6 +230,11 @@ pub struct Prepared {
 /// `error.related`). Nothing is written.
 pub fn prepare(changes: &[Change], opts: &MutationOptions) -> Result<Prepared, Error> {
     let root = Root::open(&opts.root, opts.allow_outside_root)?;
+    let top = store::workspace_top(&root.named);
+    if !opts.dry_run {
+        // An interrupted run is completed or rolled back before anything is read.
+        crate::journal::recover::at(&top)?;
+    }
     let mut files = Vec::with_capacity(changes.len());
     let mut reports = Vec::with_capacity(changes.len());
     let mut rejected: Vec<DiagnosticPayload> = Vec::new();
@@ -347,7 +355,8 @@ pub fn prepare(changes: &[Change], opts: &MutationOptions) -> Result<Prepared, E
             Content::Delete => (Vec::new(), Vec::new()),
             Content::Replace(new) => {
                 let mut new = adapt(new);
-                if old.starts_with(BOM) && !new.starts_with(BOM) {
+                // `llm undo` puts back exact pre-images.
+                if old.starts_with(BOM) && !new.starts_with(BOM) && opts.tool != "undo" {
                     new.splice(0..0, BOM.iter().copied());
                 }
                 let placed = vec![edit::Placed {
@@ -475,10 +484,11 @@ pub fn prepare(changes: &[Change], opts: &MutationOptions) -> Result<Prepared, E
         lines_added: reports.iter().map(|r| r.lines_added).sum(),
         lines_removed: reports.iter().map(|r| r.lines_removed).sum(),
         files: reports,
+        undo: None,
     };
     Ok(Prepared {
         files,
-        top: crate::mutation::store::workspace_top(&root.named),
+        top,
         root,
         tool: opts.tool,
         result,
@@ -761,6 +771,8 @@ impl Prepared {
                 f.target = Some(self.root.resolve(&f.path, &f.display)?);
             }
         }
+        // The journal is locked first (then the directories, always in that order).
+        let journal = crate::journal::open_for_commit(&self.top)?;
         let mut order: Vec<usize> = (0..self.files.len()).collect();
         let dir_of = |i: &usize| self.files[*i].target().real.parent().map(Path::to_path_buf);
         order.sort_by_key(dir_of);
@@ -787,47 +799,94 @@ impl Prepared {
             .with_file(&f.display)
             .rejected()
         };
+        // The intent and the pre-images, durably, before any file is touched (and before the
+        // temp files, which are named from the execution id so recovery can remove them).
+        let active = match journal {
+            Some(j) => {
+                let intents: Vec<crate::journal::Intent> = self
+                    .files
+                    .iter()
+                    .map(|f| crate::journal::Intent {
+                        file_path: &f.display,
+                        real: &f.target().real,
+                        before: f.before.as_deref(),
+                        after: (!f.delete).then_some(f.after.as_slice()),
+                    })
+                    .collect();
+                Some(j.begin(self.tool, self.root.path == Path::new("/"), &intents)?)
+            }
+            None => None,
+        };
+        let id = active.as_ref().map(|a| a.id().to_string());
+        // Nothing touched yet: the staged files are removed on drop, the intent is dropped.
+        let give_up = |active: Option<crate::journal::Active>, e: Error| {
+            if let Some(a) = active {
+                a.abandon();
+            }
+            Err(e)
+        };
         // Staged first (written and fsynced, the slow part), so that the compare-and-swap, the
         // last compare and the rename follow each other closely.
         let mut staged = Vec::with_capacity(self.files.len());
-        for f in &self.files {
-            staged.push(if f.delete {
-                None
-            } else {
-                Some(fsio::stage(
-                    f.target(),
-                    &f.after,
-                    f.keep.as_ref(),
-                    &f.display,
-                )?)
-            });
+        for (i, f) in self.files.iter().enumerate() {
+            if f.delete {
+                staged.push(None);
+                continue;
+            }
+            let name = id
+                .as_deref()
+                .map(|id| crate::journal::temp_name(id, i, false));
+            match fsio::stage_named(
+                f.target(),
+                &f.after,
+                f.keep.as_ref(),
+                &f.display,
+                name.as_deref(),
+            ) {
+                Ok(t) => staged.push(Some(t)),
+                Err(e) => {
+                    drop(staged);
+                    return give_up(active, e);
+                }
+            }
         }
         // Compare-and-swap, under the locks: the files must still be what was prepared.
-        let mut held: Vec<Option<File>> = Vec::with_capacity(self.files.len());
-        for f in &self.files {
-            let file = f.target().open().map_err(|e| {
-                Error::new(
-                    Code::PathUnreadable,
-                    format!("{}: {e}", f.display),
-                    "check the file's permissions",
-                )
-                .with_file(&f.display)
-            })?;
-            let now = match &file {
-                Some(h) => {
-                    fsio::check_replaceable(h, &f.display, true)?;
-                    Some(fsio::read_all(h, &f.display)?)
+        let compared = || -> Result<Vec<Option<File>>, Error> {
+            let mut held: Vec<Option<File>> = Vec::with_capacity(self.files.len());
+            for f in &self.files {
+                let file = f.target().open().map_err(|e| {
+                    Error::new(
+                        Code::PathUnreadable,
+                        format!("{}: {e}", f.display),
+                        "check the file's permissions",
+                    )
+                    .with_file(&f.display)
+                })?;
+                let now = match &file {
+                    Some(h) => {
+                        fsio::check_replaceable(h, &f.display, true)?;
+                        Some(fsio::read_all(h, &f.display)?)
+                    }
+                    None => None,
+                };
+                if now != f.before {
+                    return Err(changed(f));
                 }
-                None => None,
-            };
-            if now != f.before {
-                return Err(changed(f));
+                held.push(file);
             }
-            held.push(file);
-        }
+            Ok(held)
+        };
+        let held = match compared() {
+            Ok(h) => h,
+            Err(e) => {
+                drop(staged);
+                return give_up(active, e);
+            }
+        };
         let mut done: Vec<usize> = Vec::new();
         for (i, tmp) in staged.into_iter().enumerate() {
             let f = &self.files[i];
+            injected_sleep();
             let installed = match injected_failure(i, &f.display) {
                 Some(e) => Err(e),
                 None => match (still_same(f, held[i].as_ref()), tmp) {
@@ -839,7 +898,12 @@ impl Prepared {
                 },
             };
             if let Err(e) = installed {
-                let restored = restore(&self.files, &done);
+                let restored = restore(&self.files, &done, id.as_deref());
+                // Restored: the run changed nothing. Otherwise the pending record stays, and
+                // the next run's recovery finishes the rollback.
+                if let (true, Some(a)) = (restored, active) {
+                    a.abandon();
+                }
                 return Err(e.with_note(format!(
                     "{} file(s) already replaced in this request were restored{}",
                     done.len(),
@@ -852,13 +916,17 @@ impl Prepared {
             }
             done.push(i);
         }
+        // (Test builds: also between the last rename and the done mark.)
+        injected_sleep();
         injected_foreign_write(&held);
         let mut diagnostics = self.diagnostics;
-        for (f, h) in self.files.iter().zip(&held) {
+        let mut foreign = Vec::new();
+        for (i, (f, h)) in self.files.iter().zip(&held).enumerate() {
             if let (Some(h), Some(before)) = (h, &f.before) {
-                if let Some(mut d) = overtaken(&self.top, f, h, before) {
+                if let Some((mut d, sum)) = overtaken(&self.top, f, h, before) {
                     d.tool = self.tool.to_string();
                     diagnostics.push(d);
+                    foreign.extend(sum.map(|s| (i, s)));
                 }
             }
         }
@@ -866,6 +934,8 @@ impl Prepared {
             files: self.files,
             result: self.result,
             diagnostics,
+            journal: active.map(Box::new),
+            foreign,
             _locks: locks,
         })
     }
@@ -900,16 +970,20 @@ fn overtaken(
     f: &PreparedFile,
     held: &File,
     before: &[u8],
-) -> Option<DiagnosticPayload> {
+) -> Option<(DiagnosticPayload, Option<String>)> {
     let now = fsio::read_all(held, &f.display).ok()?;
     if now == before {
         return None;
     }
+    let mut sum = None;
     let (kept, fix) = match store::keep(top, &now) {
         Ok(p) => (
-            format!("its bytes are kept in {}", display_path(&p)),
+            {
+                sum = Some(checksum(&now));
+                format!("its bytes are kept in {}", display_path(&p))
+            },
             format!(
-                "compare {} with the file and merge what the other program wrote",
+                "compare {} with the file and merge what the other program wrote (`llm undo` of this run restores the file as the other program left it)",
                 display_path(&p)
             ),
         ),
@@ -928,7 +1002,7 @@ fn overtaken(
     )
     .with_file(&f.display)
     .diagnostic(Level::Warning);
-    Some(d)
+    Some((d, sum))
 }
 
 /// Test builds only: `LLM_FAILPOINT_INSTALL=N` makes the rename of the N-th file (0-based) of
@@ -947,6 +1021,20 @@ fn injected_failure(index: usize, display: &str) -> Option<Error> {
         )
         .with_file(display)
     })
+}
+
+/// Test builds only: `LLM_FAILPOINT_SLEEP_MS=N` sleeps N ms before each rename and after the
+/// last one, so a kill test can land inside a commit. Compiled out of release builds.
+fn injected_sleep() {
+    if !cfg!(debug_assertions) {
+        return;
+    }
+    if let Some(ms) = std::env::var("LLM_FAILPOINT_SLEEP_MS")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+    {
+        std::thread::sleep(std::time::Duration::from_millis(ms));
+    }
 }
 
 /// Removes a file a request deletes (put back from its old content by [`restore`]).
@@ -986,15 +1074,23 @@ fn injected_foreign_write(held: &[Option<File>]) {
 }
 
 /// Puts back the old content of the files at `indices` (removes the ones that were created).
-fn restore(files: &[PreparedFile], indices: &[usize]) -> bool {
+/// `id`: the journaled run's execution id, which names the temp files.
+fn restore(files: &[PreparedFile], indices: &[usize], id: Option<&str>) -> bool {
     let mut ok = true;
     for &i in indices {
         let f = &files[i];
         match &f.before {
             None => fsio::remove_created(f.target()),
             Some(old) => {
-                let put = fsio::stage(f.target(), old, f.keep.as_ref(), &f.display)
-                    .and_then(|t| fsio::install(t, f.target(), false, &f.display));
+                let name = id.map(|id| crate::journal::temp_name(id, i, true));
+                let put = fsio::stage_named(
+                    f.target(),
+                    old,
+                    f.keep.as_ref(),
+                    &f.display,
+                    name.as_deref(),
+                )
+                .and_then(|t| fsio::install(t, f.target(), false, &f.display));
                 ok &= put.is_ok();
             }
         }
@@ -1007,6 +1103,10 @@ pub struct Committed {
     files: Vec<PreparedFile>,
     pub result: MutationResult,
     pub diagnostics: Vec<DiagnosticPayload>,
+    /// The journal record of the run (done on keep).
+    journal: Option<Box<crate::journal::Active>>,
+    /// Files whose overtaken foreign bytes are kept (index, checksum).
+    foreign: Vec<(usize, String)>,
     _locks: Vec<Lock>,
 }
 
@@ -1020,15 +1120,25 @@ impl Committed {
     }
 
     /// Keeps the new contents and releases the locks.
-    pub fn keep(self) -> (MutationResult, Vec<DiagnosticPayload>) {
+    pub fn keep(mut self) -> (MutationResult, Vec<DiagnosticPayload>) {
+        if let Some(a) = self.journal.take() {
+            self.result.undo = Some(format!("llm undo {}", a.id()));
+            a.done(&self.foreign);
+        }
         (self.result, self.diagnostics)
     }
 
     /// Restores every file to its old content (created files are removed); returns whether
     /// every restore succeeded.
-    pub fn rollback(self) -> bool {
+    pub fn rollback(mut self) -> bool {
         let all: Vec<usize> = (0..self.files.len()).collect();
-        restore(&self.files, &all)
+        let id = self.journal.as_ref().map(|a| a.id().to_string());
+        let ok = restore(&self.files, &all, id.as_deref());
+        // Restored: the run changed nothing. Otherwise recovery finishes the rollback.
+        if let (true, Some(a)) = (ok, self.journal.take()) {
+            a.abandon();
+        }
+        ok
     }
 }
 

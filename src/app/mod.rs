@@ -3,10 +3,12 @@
 pub mod apply;
 pub mod ast;
 pub mod find;
+pub mod history;
 pub mod patch;
 pub mod search;
 pub mod show;
 pub mod transform;
+pub mod undo;
 pub mod write;
 
 /// The workspace root a mutation's envelope reports: `root` made absolute (as given when it

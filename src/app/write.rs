@@ -2,7 +2,7 @@
 
 use crate::cli::WriteArgs;
 use crate::cmd::write::{self, WriteData};
-use crate::envelope::{new_id, now_rfc3339, Level, OperationResult, SCHEMA_VERSION};
+use crate::envelope::{now_rfc3339, Level, OperationResult, SCHEMA_VERSION};
 use crate::output::{Format, Printer};
 use std::io;
 
@@ -25,7 +25,7 @@ pub fn run(args: WriteArgs, printer: &mut Printer) -> io::Result<u8> {
     }
     let env: OperationResult<WriteData> = OperationResult {
         schema_version: SCHEMA_VERSION,
-        execution_id: new_id(),
+        execution_id: crate::envelope::execution_id(),
         operation_type: "write",
         status: outcome.status,
         message: outcome.message,

@@ -19,7 +19,7 @@ fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
         for e in std::fs::read_dir(dir).unwrap() {
             let p = e.unwrap().path();
-            if p.file_name().is_some_and(|n| n == ".git") {
+            if p.file_name().is_some_and(|n| n == ".git" || n == ".llm") {
                 continue;
             }
             if p.is_dir() {

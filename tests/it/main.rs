@@ -6,6 +6,8 @@ mod faults;
 mod find;
 mod generate;
 mod hostile;
+mod journal;
+mod journal_kill;
 mod patch;
 mod races;
 mod regions;

@@ -59,6 +59,8 @@ struct TransformResult {
     skipped_count: usize,
     lines_added: usize,
     lines_removed: usize,
+    #[allow(dead_code)]
+    undo: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -72,6 +74,8 @@ struct FileResult {
     edits: Vec<EditResult>,
     lines_added: usize,
     lines_removed: usize,
+    #[allow(dead_code)]
+    undo: Option<String>,
     total_byte_shift: i64,
     applied_count: usize,
     skipped_count: usize,

@@ -453,9 +453,11 @@ fn dry_run_writes_nothing_and_shows_a_diff() {
         .unwrap();
     assert!(String::from_utf8_lossy(&out.stdout).contains("+2"));
     assert_eq!(env.read("a.txt"), b"one\ntwo\n");
+    // The journal (.llm/) aside.
     let names: Vec<_> = std::fs::read_dir(env.path())
         .unwrap()
         .map(|e| e.unwrap().file_name())
+        .filter(|n| n != ".llm")
         .collect();
     assert_eq!(names.len(), 1, "no temp files left: {names:?}");
 }

@@ -26,6 +26,8 @@ struct WriteResult {
     skipped_count: usize,
     lines_added: usize,
     lines_removed: usize,
+    #[allow(dead_code)]
+    undo: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]

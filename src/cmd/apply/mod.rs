@@ -361,6 +361,7 @@ pub fn run(opts: &ApplyOptions) -> Result<(ApplyResult, String, Vec<DiagnosticPa
             skipped_count: 0,
             lines_added: 0,
             lines_removed: 0,
+            undo: None,
         };
         return Ok((
             result(m, Vec::new()),

@@ -2,6 +2,7 @@
 
 pub mod ast;
 pub mod find;
+pub mod history;
 pub mod mutation;
 pub mod search;
 pub mod show;

@@ -46,6 +46,9 @@ pub fn print(
             }
         )?;
     }
+    if let Some(u) = &r.undo {
+        writeln!(out, "  undo: {u}")?;
+    }
     let diff = r.diff();
     if !diff.is_empty() {
         for line in diff.lines() {

@@ -1,0 +1,474 @@
+//! The journal through the real binary: every mutation is recorded and undoable (transform,
+//! patch, write, apply), undo is checksum-guarded and journaled itself (undo of an undo
+//! redoes), history finds the same journal from a subdirectory, retention prunes.
+
+use crate::util::TestEnv;
+use serde_json::Value;
+
+/// Runs `llm --json ARGS` with `stdin`; returns the envelope and the exit code.
+fn run(env: &TestEnv, args: &[&str], stdin: &str) -> (Value, i32) {
+    let mut all = vec!["--json"];
+    all.extend_from_slice(args);
+    let out = env.llm(&all).write_stdin(stdin).output().unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "stdout is not JSON ({e}): {}\nstderr: {}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (v, out.status.code().unwrap_or(-1))
+}
+
+/// Runs a mutation that must apply; returns its execution id (and checks `result.undo`).
+fn applied(env: &TestEnv, args: &[&str], stdin: &str) -> String {
+    let (v, code) = run(env, args, stdin);
+    assert_eq!(code, 0, "{v}");
+    let id = v["execution_id"].as_str().unwrap().to_string();
+    assert_eq!(v["result"]["undo"], format!("llm undo {id}"), "{v}");
+    id
+}
+
+fn undo(env: &TestEnv, args: &[&str]) -> (Value, i32) {
+    let mut all = vec!["undo"];
+    all.extend_from_slice(args);
+    run(env, &all, "")
+}
+
+fn history(env: &TestEnv) -> Vec<Value> {
+    let (v, code) = run(env, &["history"], "");
+    assert_eq!(code, 0, "{v}");
+    v["data"]["operations"].as_array().unwrap().clone()
+}
+
+fn read(env: &TestEnv, rel: &str) -> String {
+    String::from_utf8(env.read(rel)).unwrap()
+}
+
+#[test]
+fn undo_transform_single_file_restores_bytes() {
+    let env = TestEnv::new();
+    // CRLF, BOM, multibyte, no final newline: restored byte for byte.
+    let before = "\u{feff}x = 'é'\r\ny = 2";
+    env.write("a.py", before);
+    let id = applied(
+        &env,
+        &["transform", "a.py", "--old", "y = 2", "--new", "y = 3"],
+        "",
+    );
+    assert_ne!(read(&env, "a.py"), before);
+    let (v, code) = undo(&env, &[]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["result"]["undoes"], id.as_str());
+    assert_eq!(read(&env, "a.py"), before);
+}
+
+#[test]
+fn undo_multi_file_transform_and_undo_of_undo_redoes() {
+    let env = TestEnv::new();
+    env.write("a.txt", "one\n");
+    env.write("b.txt", "two\n");
+    let req = r#"[{"file_path":"a.txt","edits":[{"byte_start":0,"byte_end":3,"new_content":"ONE"}]},
+                  {"file_path":"b.txt","edits":[{"byte_start":0,"byte_end":3,"new_content":"TWO"}]}]"#;
+    let id = applied(&env, &["transform"], req);
+    assert_eq!(
+        (read(&env, "a.txt"), read(&env, "b.txt")),
+        ("ONE\n".into(), "TWO\n".into())
+    );
+    let (u, code) = undo(&env, &[&id]);
+    assert_eq!(code, 0, "{u}");
+    assert_eq!(
+        (read(&env, "a.txt"), read(&env, "b.txt")),
+        ("one\n".into(), "two\n".into())
+    );
+    // Undoing the undo redoes.
+    let uid = u["execution_id"].as_str().unwrap();
+    let (r, code) = undo(&env, &[uid]);
+    assert_eq!(code, 0, "{r}");
+    assert_eq!(
+        (read(&env, "a.txt"), read(&env, "b.txt")),
+        ("ONE\n".into(), "TWO\n".into())
+    );
+    // The original is no longer undone: a plain `llm undo` takes it back again.
+    let ops = history(&env);
+    assert_eq!(ops.len(), 3);
+    assert_eq!(ops[1]["undone_by"], r["execution_id"]);
+    assert!(ops[2]["undone_by"].is_null());
+    let (v, code) = undo(&env, &[]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["result"]["undoes"], id.as_str());
+    assert_eq!(read(&env, "a.txt"), "one\n");
+    // Now undone: asking again is refused.
+    let (v, code) = undo(&env, &[&id]);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(v["error"]["code"], "LLM_E120");
+}
+
+#[test]
+fn undo_refused_when_a_later_change_touched_a_file() {
+    let env = TestEnv::new();
+    env.write("a.txt", "one\n");
+    env.write("b.txt", "two\n");
+    let req = r#"[{"file_path":"a.txt","edits":[{"byte_start":0,"byte_end":3,"new_content":"ONE"}]},
+                  {"file_path":"b.txt","edits":[{"byte_start":0,"byte_end":3,"new_content":"TWO"}]}]"#;
+    let first = applied(&env, &["transform"], req);
+    let second = applied(
+        &env,
+        &["transform", "b.txt", "--old", "TWO", "--new", "2"],
+        "",
+    );
+    let (v, code) = undo(&env, &[&first]);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(v["status"], "rejected");
+    assert_eq!(v["error"]["code"], "LLM_E118");
+    let per_file: Vec<&Value> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "LLM_E118")
+        .collect();
+    assert_eq!(per_file.len(), 1, "{v}");
+    assert_eq!(per_file[0]["file"], "b.txt");
+    // Nothing changed.
+    assert_eq!(
+        (read(&env, "a.txt"), read(&env, "b.txt")),
+        ("ONE\n".into(), "2\n".into())
+    );
+    // --dry-run shows the diff anyway, writes nothing.
+    let (d, code) = undo(&env, &[&first, "--dry-run"]);
+    assert_eq!(code, 0, "{d}");
+    assert!(
+        d["result"]["files"][1]["diff"]
+            .as_str()
+            .unwrap()
+            .contains("+two"),
+        "{d}"
+    );
+    assert_eq!(read(&env, "b.txt"), "2\n");
+    // Undo the later one first, then the first.
+    assert_eq!(undo(&env, &[&second]).1, 0);
+    assert_eq!(undo(&env, &[&first]).1, 0);
+    assert_eq!(
+        (read(&env, "a.txt"), read(&env, "b.txt")),
+        ("one\n".into(), "two\n".into())
+    );
+}
+
+#[test]
+fn undo_patch_rename_across_files_and_delete() {
+    let env = TestEnv::new();
+    let lib = "pub mod b;\n\npub fn helper() -> u32 {\n    1\n}\n\npub fn other() -> u32 {\n    helper()\n}\n";
+    let b = "use crate::helper;\n\npub fn g() -> u32 {\n    helper() + 1\n}\n";
+    env.write("src/lib.rs", lib);
+    env.write("src/b.rs", b);
+    let (v, code) = run(
+        &env,
+        &[
+            "patch",
+            "--file",
+            "src/lib.rs",
+            "--symbol",
+            "helper",
+            "--rename",
+            "assist",
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{v}");
+    assert!(read(&env, "src/b.rs").contains("assist()"));
+    assert_eq!(undo(&env, &[]).1, 0);
+    assert_eq!(
+        (read(&env, "src/lib.rs"), read(&env, "src/b.rs")),
+        (lib.into(), b.into())
+    );
+    applied(
+        &env,
+        &[
+            "patch",
+            "--file",
+            "src/lib.rs",
+            "--symbol",
+            "other",
+            "--delete",
+        ],
+        "",
+    );
+    assert!(!read(&env, "src/lib.rs").contains("other"));
+    assert_eq!(undo(&env, &[]).1, 0);
+    assert_eq!(read(&env, "src/lib.rs"), lib);
+}
+
+#[test]
+fn undo_write_removes_created_and_restores_overwritten() {
+    let env = TestEnv::new();
+    applied(&env, &["write", "new.py", "--content", "x = 1\n"], "");
+    assert!(env.path().join("new.py").exists());
+    assert_eq!(undo(&env, &[]).1, 0);
+    assert!(!env.path().join("new.py").exists());
+    env.write("old.py", "y = 1\n");
+    let sum = crate::transform::sha(b"y = 1\n");
+    applied(
+        &env,
+        &[
+            "write",
+            "old.py",
+            "--overwrite",
+            "--expected-checksum",
+            &sum,
+            "--content",
+            "y = 2\n",
+        ],
+        "",
+    );
+    assert_eq!(read(&env, "old.py"), "y = 2\n");
+    assert_eq!(undo(&env, &[]).1, 0);
+    assert_eq!(read(&env, "old.py"), "y = 1\n");
+}
+
+#[test]
+fn undo_apply_reverses_delete_and_move() {
+    let env = TestEnv::new();
+    env.write("gone.txt", "bye\n");
+    env.write("old.txt", "moved\n");
+    let batch = [
+        r#"{"op":"delete","file_path":"gone.txt"}"#,
+        r#"{"op":"move","from":"old.txt","to":"place.txt"}"#,
+    ]
+    .join("\n");
+    applied(&env, &["apply"], &batch);
+    assert!(!env.path().join("gone.txt").exists());
+    assert!(!env.path().join("old.txt").exists());
+    assert_eq!(read(&env, "place.txt"), "moved\n");
+    let (v, code) = undo(&env, &[]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(read(&env, "gone.txt"), "bye\n");
+    assert_eq!(read(&env, "old.txt"), "moved\n");
+    assert!(!env.path().join("place.txt").exists());
+}
+
+#[test]
+fn history_from_a_subdirectory_finds_the_same_journal() {
+    let env = TestEnv::new();
+    std::fs::create_dir(env.path().join(".git")).unwrap();
+    env.write("pkg/deep/a.txt", "a\n");
+    let id = applied(
+        &env,
+        &["transform", "pkg/deep/a.txt", "--old", "a", "--new", "b"],
+        "",
+    );
+    assert_eq!(
+        std::fs::read_to_string(env.path().join(".llm/.gitignore")).unwrap(),
+        "*\n"
+    );
+    let out = env
+        .llm(&["--json", "history"])
+        .current_dir(env.path().join("pkg/deep"))
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let ops = v["data"]["operations"].as_array().unwrap();
+    assert_eq!(ops.len(), 1, "{v}");
+    assert_eq!(ops[0]["execution_id"], id.as_str());
+    assert_eq!(ops[0]["command"], "transform");
+    assert_eq!(ops[0]["status"], "done");
+    assert_eq!(ops[0]["files"][0]["before_lines"], 1);
+    assert_eq!(
+        ops[0]["files"][0]["before_checksum"],
+        crate::transform::sha(b"a\n")
+    );
+    assert_eq!(
+        ops[0]["files"][0]["after_checksum"],
+        crate::transform::sha(b"b\n")
+    );
+    // The journal is hidden: a search of the tree does not walk it.
+    let (s, _) = run(&env, &["search", "transform", "."], "");
+    assert_eq!(
+        s["data"]["matches"].as_array().map_or(0, |m| m.len()),
+        0,
+        "{s}"
+    );
+    // Dry runs are not journaled.
+    let (d, code) = run(
+        &env,
+        &[
+            "transform",
+            "pkg/deep/a.txt",
+            "--old",
+            "b",
+            "--new",
+            "c",
+            "--dry-run",
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{d}");
+    assert!(d["result"]["undo"].is_null());
+    assert_eq!(history(&env).len(), 1);
+}
+
+#[test]
+fn retention_drops_the_oldest_and_prune_empties() {
+    let env = TestEnv::new();
+    env.write("a.txt", "0\n");
+    let mut ids = Vec::new();
+    for i in 0..5 {
+        let (v, code) = {
+            let mut cmd = env.llm(&[
+                "--json",
+                "transform",
+                "a.txt",
+                "--old",
+                &format!("{i}\n"),
+                "--new",
+                &format!("{}\n", i + 1),
+            ]);
+            cmd.env("LLM_JOURNAL_MAX_OPS", "3");
+            let out = cmd.output().unwrap();
+            (
+                serde_json::from_slice::<Value>(&out.stdout).unwrap(),
+                out.status.code().unwrap(),
+            )
+        };
+        assert_eq!(code, 0, "{v}");
+        ids.push(v["execution_id"].as_str().unwrap().to_string());
+    }
+    let ops = history(&env);
+    let kept: Vec<&str> = ops
+        .iter()
+        .map(|o| o["execution_id"].as_str().unwrap())
+        .collect();
+    assert_eq!(kept, [&ids[4], &ids[3], &ids[2]].map(|s| s.as_str()));
+    // The pre-images of dropped operations are gone too: 3 operations, 3 objects.
+    let objects = std::fs::read_dir(env.path().join(".llm/objects"))
+        .unwrap()
+        .count();
+    assert_eq!(objects, 3);
+    let (u, code) = undo(&env, &[&ids[0]]);
+    assert_eq!(code, 2, "{u}");
+    assert_eq!(u["error"]["code"], "LLM_E119");
+    let (p, code) = run(&env, &["history", "--prune"], "");
+    assert_eq!(code, 0, "{p}");
+    assert_eq!(p["data"]["pruned"], 3);
+    assert!(history(&env).is_empty());
+    assert_eq!(undo(&env, &[]).0["error"]["code"], "LLM_E119");
+}
+
+#[test]
+fn foreign_bytes_are_what_undo_restores() {
+    let env = TestEnv::new();
+    env.write("a.txt", "one\n");
+    let mut cmd = env.llm(&[
+        "--json",
+        "transform",
+        "a.txt",
+        "--old",
+        "one",
+        "--new",
+        "ONE",
+    ]);
+    cmd.env("LLM_FAILPOINT_FOREIGN_WRITE", "theirs\n");
+    let out = cmd.output().unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["diagnostics"].to_string().contains("LLM_E114"), "{v}");
+    let ops = history(&env);
+    assert_eq!(
+        ops[0]["files"][0]["foreign_checksum"],
+        crate::transform::sha(b"one\ntheirs\n")
+    );
+    assert_eq!(undo(&env, &[]).1, 0);
+    assert_eq!(read(&env, "a.txt"), "one\ntheirs\n");
+}
+
+#[test]
+fn human_output_says_how_to_undo() {
+    let env = TestEnv::new();
+    env.write("a.txt", "one\n");
+    let out = env
+        .llm(&["transform", "a.txt", "--old", "one", "--new", "two"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("  undo: llm undo "), "{text}");
+    let out = env.llm(&["history"]).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("[done] llm transform a.txt --old one --new two"),
+        "{text}"
+    );
+}
+
+#[test]
+fn parallel_mutations_each_get_one_record() {
+    let env = TestEnv::new();
+    for i in 0..8 {
+        env.write(&format!("f{i}.txt"), "old\n");
+    }
+    let bin = assert_cmd::cargo::cargo_bin("llm");
+    let children: Vec<_> = (0..8)
+        .map(|i| {
+            std::process::Command::new(&bin)
+                .args([
+                    "transform",
+                    &format!("f{i}.txt"),
+                    "--old",
+                    "old",
+                    "--new",
+                    "new",
+                ])
+                .current_dir(env.path())
+                .stdout(std::process::Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut c in children {
+        assert!(c.wait().unwrap().success());
+    }
+    let ops = history(&env);
+    assert_eq!(ops.len(), 8);
+    let mut seqs: Vec<u64> = ops.iter().map(|o| o["seq"].as_u64().unwrap()).collect();
+    seqs.sort();
+    assert_eq!(seqs, (1..=8).collect::<Vec<_>>());
+    let mut files: Vec<&str> = ops
+        .iter()
+        .map(|o| o["files"][0]["file_path"].as_str().unwrap())
+        .collect();
+    files.sort();
+    assert_eq!(
+        files,
+        (0..8).map(|i| format!("f{i}.txt")).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn retention_by_bytes_and_from_the_config_file() {
+    let env = TestEnv::new();
+    env.write("a.txt", "0\n");
+    let step = |i: usize, vars: &[(&str, &str)]| {
+        let old = format!("{i}\n");
+        let new = format!("{}\n", i + 1);
+        let mut cmd = env.llm(&["transform", "a.txt", "--old", &old, "--new", &new]);
+        for (k, v) in vars {
+            cmd.env(k, v);
+        }
+        assert!(cmd.output().unwrap().status.success());
+    };
+    // A byte limit below one pre-image keeps only the newest operation.
+    for i in 0..3 {
+        step(i, &[("LLM_JOURNAL_MAX_BYTES", "1")]);
+    }
+    assert_eq!(history(&env).len(), 1);
+    let objects = || {
+        std::fs::read_dir(env.path().join(".llm/objects"))
+            .unwrap()
+            .count()
+    };
+    assert_eq!(objects(), 1);
+    // `.llm/config` sets the operation limit.
+    env.write(".llm/config", "# retention\nmax_ops = 2\n");
+    for i in 3..6 {
+        step(i, &[]);
+    }
+    assert_eq!(history(&env).len(), 2);
+    assert_eq!(objects(), 2);
+}
