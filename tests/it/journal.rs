@@ -206,7 +206,7 @@ fn undo_write_removes_created_and_restores_overwritten() {
     assert_eq!(undo(&env, &[]).1, 0);
     assert!(!env.path().join("new.py").exists());
     env.write("old.py", "y = 1\n");
-    let sum = crate::transform::sha(b"y = 1\n");
+    let sum = crate::util::sha(b"y = 1\n");
     applied(
         &env,
         &[
@@ -274,11 +274,11 @@ fn history_from_a_subdirectory_finds_the_same_journal() {
     assert_eq!(ops[0]["files"][0]["before_lines"], 1);
     assert_eq!(
         ops[0]["files"][0]["before_checksum"],
-        crate::transform::sha(b"a\n")
+        crate::util::sha(b"a\n")
     );
     assert_eq!(
         ops[0]["files"][0]["after_checksum"],
-        crate::transform::sha(b"b\n")
+        crate::util::sha(b"b\n")
     );
     // The journal is hidden: a search of the tree does not walk it.
     let (s, _) = run(&env, &["search", "transform", "."], "");
@@ -373,7 +373,7 @@ fn foreign_bytes_are_what_undo_restores() {
     let ops = history(&env);
     assert_eq!(
         ops[0]["files"][0]["foreign_checksum"],
-        crate::transform::sha(b"one\ntheirs\n")
+        crate::util::sha(b"one\ntheirs\n")
     );
     assert_eq!(undo(&env, &[]).1, 0);
     assert_eq!(read(&env, "a.txt"), "one\ntheirs\n");
