@@ -18,13 +18,8 @@ pub fn run(args: ApplyArgs, printer: &mut Printer) -> io::Result<u8> {
 fn options(args: ApplyArgs) -> Result<ApplyOptions, Error> {
     let (input, origin) = match args.patch.as_ref().filter(|p| p.as_os_str() != "-") {
         Some(p) => (
-            std::fs::read(p).map_err(|e| {
-                Error::new(
-                    Code::PathNotFound,
-                    format!("--patch {}: {e}", p.display()),
-                    "pass a readable patch file to --patch, or pipe the patch on stdin",
-                )
-            })?,
+            // Bounded like every input text; a pipe (`<(git diff)`) works too.
+            crate::fsio::read_input(p, &format!("--patch {}", p.display()))?,
             p.display().to_string(),
         ),
         None => {

@@ -397,8 +397,16 @@ fn each_file(
             }
             continue;
         };
-        let Ok(bytes) = std::fs::read(&c.path) else {
-            continue;
+        // Bounded, and special files refused, as every query reads (a file that cannot be
+        // read is reported, not skipped silently).
+        let bytes = match crate::fsio::read(&c.path, &c.display) {
+            Ok(bytes) => bytes,
+            Err(e) => {
+                let mut d = e.diagnostic(Level::Warning);
+                d.tool = "show".into();
+                diagnostics.push(d);
+                continue;
+            }
         };
         f(&c.display, language, bytes);
     }

@@ -265,3 +265,21 @@ fn python_rename_through_self_and_other_classes() {
     );
     assert_eq!(v["result"]["leftovers"][0]["kind"], "string");
 }
+
+#[test]
+fn a_missing_in_path_stops_the_rename() {
+    let env = TestEnv::new();
+    let src = "fn alpha() {}\nfn main() {\n    alpha();\n}\n";
+    env.write("a.rs", src);
+    let (v, code) = env.json(&[
+        "patch", "--file", "a.rs", "--symbol", "alpha", "--rename", "beta", "--in", "nope",
+        "--json",
+    ]);
+    assert_eq!(code, 2, "{v}");
+    assert_eq!(v["error"]["code"], "LLM_E004", "{v}");
+    assert!(
+        v["error"]["message"].as_str().unwrap().contains("nope"),
+        "{v}"
+    );
+    assert_eq!(env.read("a.rs"), src.as_bytes());
+}

@@ -226,6 +226,19 @@ fn rename_core(
         },
         "patch",
     )?;
+    // A rename over an incomplete set of files would leave stale names behind: a path of
+    // --in that cannot be walked stops it.
+    if let Some(d) = walked
+        .diagnostics
+        .iter()
+        .find(|d| d.level == crate::envelope::Level::Error)
+    {
+        return Err(Error::new(
+            Code::PathNotFound,
+            format!("--in: {}", d.message),
+            "check the paths given to --in; nothing was renamed",
+        ));
+    }
     let primary = std::fs::canonicalize(&opts.file).unwrap_or_else(|_| opts.file.clone());
     let finder = memchr::memmem::Finder::new(old.as_bytes());
     let mut files: Vec<(PathBuf, Vec<u8>)> = vec![(opts.file.clone(), src.to_vec())];
