@@ -37,6 +37,12 @@ pub struct FileRecord {
     /// `.llm/objects/`: undo restores these instead of the pre-image.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub foreign_checksum: Option<String>,
+    /// Permission bits before (null: the file did not exist); undo gives them back.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub before_mode: Option<u32>,
+    /// Permission bits after (null: the operation deleted the file).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after_mode: Option<u32>,
 }
 
 /// One journaled operation.
@@ -64,6 +70,10 @@ pub struct Record {
     #[serde(default)]
     pub allow_outside_root: bool,
     pub files: Vec<FileRecord>,
+    /// Directories the operation created (real paths, deepest first): undo removes the ones
+    /// left empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub created_dirs: Vec<String>,
 }
 
 /// Retention: the newest `max_ops` operations, while their objects take at most `max_bytes`
@@ -357,6 +367,8 @@ pub struct Intent<'a> {
     pub real: &'a Path,
     pub before: Option<&'a [u8]>,
     pub after: Option<&'a [u8]>,
+    pub before_mode: Option<u32>,
+    pub after_mode: Option<u32>,
 }
 
 /// An operation whose intent is recorded (the journal stays locked until it is done or
@@ -386,6 +398,7 @@ impl Journal {
         command: &str,
         allow_outside_root: bool,
         files: &[Intent],
+        created_dirs: &[PathBuf],
     ) -> Result<Active, Error> {
         for f in files {
             if let Some(b) = f.before {
@@ -413,7 +426,13 @@ impl Journal {
                     before_lines: f.before.map_or(0, line_count),
                     after_lines: f.after.map_or(0, line_count),
                     foreign_checksum: None,
+                    before_mode: f.before_mode,
+                    after_mode: f.after_mode,
                 })
+                .collect(),
+            created_dirs: created_dirs
+                .iter()
+                .map(|d| d.to_string_lossy().into_owned())
                 .collect(),
         };
         self.put(&self.pending_path(&record), &record)?;
