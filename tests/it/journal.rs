@@ -494,6 +494,15 @@ fn undo_restores_the_mode_of_deleted_and_moved_files() {
     env.write("secret.txt", "k = v\n");
     chmod(&env, "run.sh", 0o755);
     chmod(&env, "secret.txt", 0o600);
+    // A batch move keeps the mode.
+    applied(
+        &env,
+        &["apply"],
+        r#"{"op":"move","from":"run.sh","to":"tool.sh"}"#,
+    );
+    assert_eq!(mode(&env, "tool.sh"), 0o755);
+    assert_eq!(undo(&env, &[]).1, 0);
+    assert_eq!(mode(&env, "run.sh"), 0o755);
     let batch = [
         r#"{"op":"delete","file_path":"run.sh"}"#,
         r#"{"op":"delete","file_path":"secret.txt"}"#,

@@ -317,7 +317,14 @@ pub fn run(opts: &ApplyOptions) -> Result<(ApplyResult, String, Vec<DiagnosticPa
     let mut modes: Vec<(PathBuf, u32)> = Vec::new();
     match format {
         Format::Jsonl => {
-            batch::run(text, &opts.mutation, &mut stage, &mut ops, &mut diagnostics)?;
+            batch::run(
+                text,
+                &opts.mutation,
+                &mut stage,
+                &mut ops,
+                &mut diagnostics,
+                &mut modes,
+            )?;
         }
         Format::Unified | Format::Codex => {
             let files = if format == Format::Codex {
