@@ -77,7 +77,7 @@ pub struct Record {
 }
 
 /// Retention: the newest `max_ops` operations, while their objects take at most `max_bytes`
-/// (the newest operation is always kept). From `LLM_JOURNAL_MAX_OPS` /
+/// (the newest operation is always kept); past a limit the oldest go until 90% of it is left. From `LLM_JOURNAL_MAX_OPS` /
 /// `LLM_JOURNAL_MAX_BYTES`, else `.llm/config` (`max_ops = N`, `max_bytes = N`), else 200 and
 /// 256 MiB.
 #[derive(Debug, Clone, Copy)]
@@ -252,7 +252,8 @@ impl Journal {
         n
     }
 
-    /// Drops the oldest records past the limits and the objects no record refers to.
+    /// Drops the oldest records past the limits (down to 90% of them) and the objects no record
+    /// refers to. Below the limits it costs a listing of `.llm/journal/` and `.llm/objects/`.
     fn enforce(&self, limits: Limits) {
         let done: Vec<_> = self.entries().into_iter().filter(|e| !e.2).collect();
         let objects = self.base.join("objects");
@@ -288,9 +289,15 @@ impl Journal {
             sums.dedup();
             sums
         };
+        // Once over a limit, down to 90% of it: reading every record to find the unused
+        // objects then happens once per tenth of the limit, not on every operation.
+        let (ops_to, bytes_to) = (
+            limits.max_ops - limits.max_ops / 10,
+            limits.max_bytes - limits.max_bytes / 10,
+        );
         while keep.len() > 1 {
             let bytes: u64 = referenced(&keep).iter().map(|s| size_of(s)).sum();
-            if keep.len() <= limits.max_ops && bytes <= limits.max_bytes {
+            if keep.len() <= ops_to && bytes <= bytes_to {
                 break;
             }
             let (p, _) = keep.remove(0);

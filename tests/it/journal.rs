@@ -589,3 +589,51 @@ fn undo_removes_created_directories_only_when_empty_and_redo_recreates_them() {
     assert!(!env.path().join("d/e").exists());
     assert_eq!(read(&env, "d/keep.txt"), "mine\n");
 }
+
+#[test]
+fn retention_past_the_limit_drops_to_ninety_percent() {
+    let env = TestEnv::new();
+    env.write("a.txt", "0\n");
+    let step = |i: usize| {
+        let out = env
+            .llm(&[
+                "--json",
+                "transform",
+                "a.txt",
+                "--old",
+                &format!("{i}\n"),
+                "--new",
+                &format!("{}\n", i + 1),
+            ])
+            .env("LLM_JOURNAL_MAX_OPS", "20")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+    };
+    for i in 0..20 {
+        step(i);
+    }
+    assert_eq!(history(&env).len(), 20);
+    // The 21st goes past the limit: the oldest go until 18 are left (objects with them).
+    step(20);
+    let ops = history(&env);
+    assert_eq!(ops.len(), 18);
+    assert_eq!(
+        ops[0]["args"],
+        "--json transform a.txt --old '20\n' --new '21\n'"
+    );
+    let objects = || {
+        std::fs::read_dir(env.path().join(".llm/objects"))
+            .unwrap()
+            .count()
+    };
+    assert_eq!(objects(), 18);
+    // Below the limit again: nothing is dropped.
+    step(21);
+    assert_eq!(history(&env).len(), 19);
+    assert_eq!(objects(), 19);
+}
