@@ -154,6 +154,12 @@ fn resolve(journal: &Journal, record: &mut Record) -> Result<(), Error> {
             }
         }
     }
+    // Rolled back: the directories the run created go too, where they are empty.
+    if record.status == "rolled_back" {
+        for d in &record.created_dirs {
+            root.remove_empty_dir(Path::new(d));
+        }
+    }
     Ok(())
 }
 
