@@ -366,7 +366,7 @@ fn keep_owner(file: &File, keep: &Keep) -> std::io::Result<()> {
 }
 
 #[cfg(unix)]
-fn current_umask() -> u32 {
+pub fn current_umask() -> u32 {
     // Read /proc/self/status (Linux) for the umask; fall back to the usual 022.
     std::fs::read_to_string("/proc/self/status")
         .ok()

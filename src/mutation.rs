@@ -202,6 +202,8 @@ struct PreparedFile {
     keep: Option<Keep>,
     /// Remove the file instead of writing `after`.
     delete: bool,
+    /// Permission bits the written file gets (else the old file's, or the default).
+    mode: Option<u32>,
 }
 
 impl PreparedFile {
@@ -223,6 +225,43 @@ pub struct Prepared {
     pub result: MutationResult,
     /// Warnings (e.g. syntax errors written anyway with `--force`).
     pub diagnostics: Vec<DiagnosticPayload>,
+    /// Directories the caller created for this run (deepest first): journaled, so that
+    /// undo removes them when they are empty.
+    created_dirs: Vec<PathBuf>,
+}
+
+impl Prepared {
+    /// Gives the file of the `index`-th change the permission bits `mode` when it is written
+    /// (part of the same commit, journaled: undo restores the old mode).
+    pub fn set_mode(&mut self, index: usize, mode: u32) {
+        if let Some(f) = self.files.get_mut(index) {
+            f.mode = Some(mode & 0o7777);
+        }
+    }
+
+    /// The directories the caller created for this run, deepest first (recorded in the
+    /// journal, removed by undo when empty).
+    pub fn set_created_dirs(&mut self, dirs: &[PathBuf]) {
+        self.created_dirs = dirs.to_vec();
+    }
+}
+
+/// The permission bits of a kept file.
+fn mode_bits(keep: &Keep) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    keep.permissions.mode() & 0o7777
+}
+
+/// What the written file of `f` keeps: its old metadata with `f.mode` applied.
+fn keep_for(f: &PreparedFile) -> Option<Keep> {
+    use std::os::unix::fs::PermissionsExt;
+    match (f.mode, &f.keep) {
+        (None, k) => k.clone(),
+        (Some(m), k) => Some(Keep {
+            permissions: std::fs::Permissions::from_mode(m),
+            owner: k.as_ref().and_then(|k| k.owner),
+        }),
+    }
 }
 
 /// Reads, checks and computes every change. Errors: bad input or I/O (`error`); a checksum
@@ -456,6 +495,7 @@ pub fn prepare(changes: &[Change], opts: &MutationOptions) -> Result<Prepared, E
             after,
             keep,
             delete: deleting,
+            mode: None,
         });
     }
     if !rejected.is_empty() {
@@ -493,6 +533,7 @@ pub fn prepare(changes: &[Change], opts: &MutationOptions) -> Result<Prepared, E
         tool: opts.tool,
         result,
         diagnostics: warnings,
+        created_dirs: Vec::new(),
     })
 }
 
@@ -811,9 +852,20 @@ impl Prepared {
                         real: &f.target().real,
                         before: f.before.as_deref(),
                         after: (!f.delete).then_some(f.after.as_slice()),
+                        before_mode: f.keep.as_ref().map(mode_bits),
+                        after_mode: (!f.delete).then(|| {
+                            keep_for(f)
+                                .as_ref()
+                                .map_or(0o666 & !fsio::current_umask(), mode_bits)
+                        }),
                     })
                     .collect();
-                Some(j.begin(self.tool, self.root.path == Path::new("/"), &intents)?)
+                Some(j.begin(
+                    self.tool,
+                    self.root.path == Path::new("/"),
+                    &intents,
+                    &self.created_dirs,
+                )?)
             }
             None => None,
         };
@@ -839,7 +891,7 @@ impl Prepared {
             match fsio::stage_named(
                 f.target(),
                 &f.after,
-                f.keep.as_ref(),
+                keep_for(f).as_ref(),
                 &f.display,
                 name.as_deref(),
             ) {

@@ -194,11 +194,12 @@ fn write(opts: &WriteOptions) -> Result<WriteOutcome, Error> {
                 if project.is_none() {
                     validators.push(c.check(&written_text, &abs, &display, timeout));
                 } else {
-                    let Placement::Prepared(prepared, missing) = placement else {
+                    let Placement::Prepared(mut prepared, missing) = placement else {
                         unreachable!("nothing is committed before the project check")
                     };
                     let before = in_place(c, &abs, false, timeout);
                     let created = make_dirs(&root, &missing, &display)?;
+                    prepared.set_created_dirs(&created);
                     let committed = prepared
                         .commit()
                         .inspect_err(|_| remove_dirs(opts, &created))?;
@@ -309,12 +310,13 @@ fn finish(
                 (c.keep().0, true)
             }
         }
-        Placement::Prepared(p, missing) => {
+        Placement::Prepared(mut p, missing) => {
             if reject || opts.dry_run {
                 (p.result, false)
             } else {
                 let root = crate::paths::Root::open(&opts.root, opts.allow_outside_root)?;
                 let created = make_dirs(&root, &missing, &display)?;
+                p.set_created_dirs(&created);
                 let c = p.commit().inspect_err(|_| remove_dirs(opts, &created))?;
                 (c.keep().0, true)
             }

@@ -37,6 +37,12 @@ pub struct FileRecord {
     /// `.llm/objects/`: undo restores these instead of the pre-image.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub foreign_checksum: Option<String>,
+    /// Permission bits before (null: the file did not exist); undo gives them back.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub before_mode: Option<u32>,
+    /// Permission bits after (null: the operation deleted the file).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after_mode: Option<u32>,
 }
 
 /// One journaled operation.
@@ -64,10 +70,14 @@ pub struct Record {
     #[serde(default)]
     pub allow_outside_root: bool,
     pub files: Vec<FileRecord>,
+    /// Directories the operation created (real paths, deepest first): undo removes the ones
+    /// left empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub created_dirs: Vec<String>,
 }
 
 /// Retention: the newest `max_ops` operations, while their objects take at most `max_bytes`
-/// (the newest operation is always kept). From `LLM_JOURNAL_MAX_OPS` /
+/// (the newest operation is always kept); past a limit the oldest go until 90% of it is left. From `LLM_JOURNAL_MAX_OPS` /
 /// `LLM_JOURNAL_MAX_BYTES`, else `.llm/config` (`max_ops = N`, `max_bytes = N`), else 200 and
 /// 256 MiB.
 #[derive(Debug, Clone, Copy)]
@@ -242,7 +252,8 @@ impl Journal {
         n
     }
 
-    /// Drops the oldest records past the limits and the objects no record refers to.
+    /// Drops the oldest records past the limits (down to 90% of them) and the objects no record
+    /// refers to. Below the limits it costs a listing of `.llm/journal/` and `.llm/objects/`.
     fn enforce(&self, limits: Limits) {
         let done: Vec<_> = self.entries().into_iter().filter(|e| !e.2).collect();
         let objects = self.base.join("objects");
@@ -278,9 +289,15 @@ impl Journal {
             sums.dedup();
             sums
         };
+        // Once over a limit, down to 90% of it: reading every record to find the unused
+        // objects then happens once per tenth of the limit, not on every operation.
+        let (ops_to, bytes_to) = (
+            limits.max_ops - limits.max_ops / 10,
+            limits.max_bytes - limits.max_bytes / 10,
+        );
         while keep.len() > 1 {
             let bytes: u64 = referenced(&keep).iter().map(|s| size_of(s)).sum();
-            if keep.len() <= limits.max_ops && bytes <= limits.max_bytes {
+            if keep.len() <= ops_to && bytes <= bytes_to {
                 break;
             }
             let (p, _) = keep.remove(0);
@@ -357,6 +374,8 @@ pub struct Intent<'a> {
     pub real: &'a Path,
     pub before: Option<&'a [u8]>,
     pub after: Option<&'a [u8]>,
+    pub before_mode: Option<u32>,
+    pub after_mode: Option<u32>,
 }
 
 /// An operation whose intent is recorded (the journal stays locked until it is done or
@@ -386,6 +405,7 @@ impl Journal {
         command: &str,
         allow_outside_root: bool,
         files: &[Intent],
+        created_dirs: &[PathBuf],
     ) -> Result<Active, Error> {
         for f in files {
             if let Some(b) = f.before {
@@ -413,7 +433,13 @@ impl Journal {
                     before_lines: f.before.map_or(0, line_count),
                     after_lines: f.after.map_or(0, line_count),
                     foreign_checksum: None,
+                    before_mode: f.before_mode,
+                    after_mode: f.after_mode,
                 })
+                .collect(),
+            created_dirs: created_dirs
+                .iter()
+                .map(|d| d.to_string_lossy().into_owned())
                 .collect(),
         };
         self.put(&self.pending_path(&record), &record)?;

@@ -117,6 +117,14 @@ fn resolve(journal: &Journal, record: &mut Record) -> Result<(), Error> {
                         .ok()
                         .flatten()
                         .and_then(|h| fsio::check_replaceable(&h, &f.file_path, true).ok());
+                    // The old permission bits (the owner stays as the file has it).
+                    let keep = match f.before_mode {
+                        Some(m) => Some(fsio::Keep {
+                            permissions: std::os::unix::fs::PermissionsExt::from_mode(m),
+                            owner: keep.and_then(|k| k.owner),
+                        }),
+                        None => keep,
+                    };
                     let name = temp_name(&record.execution_id, 0, true);
                     let staged = fsio::stage_named(
                         &target,
@@ -144,6 +152,12 @@ fn resolve(journal: &Journal, record: &mut Record) -> Result<(), Error> {
                     let _ = rustix::fs::unlinkat(&*t.dir, &t.name, rustix::fs::AtFlags::empty());
                 }
             }
+        }
+    }
+    // Rolled back: the directories the run created go too, where they are empty.
+    if record.status == "rolled_back" {
+        for d in &record.created_dirs {
+            root.remove_empty_dir(Path::new(d));
         }
     }
     Ok(())

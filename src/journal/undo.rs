@@ -307,7 +307,47 @@ pub fn undo(
         match_line_endings: false,
         tool: "undo",
     };
-    let (mutation, mut diagnostics) = mutation::run(&changes, &opts)?;
+    let mut prepared = mutation::prepare(&changes, &opts)?;
+    for (i, f) in record.files.iter().enumerate() {
+        if let Some(m) = f.before_mode {
+            prepared.set_mode(i, m);
+        }
+    }
+    let (mutation, mut diagnostics) = if dry_run {
+        (prepared.result, prepared.diagnostics)
+    } else {
+        // Directories a restored file needs (an undo of an undo that removed them): made now,
+        // journaled with this undo, so undoing it removes them again.
+        let mut made: Vec<PathBuf> = Vec::new();
+        for f in &record.files {
+            if f.before_checksum.is_none() {
+                continue;
+            }
+            let Some(parent) = Path::new(&f.path).parent() else {
+                continue;
+            };
+            let missing = droot.missing_dirs(parent, &f.file_path)?;
+            if let Some(deepest) = missing.last() {
+                match droot.create_dirs(deepest, &f.file_path) {
+                    Ok(new) => new.into_iter().for_each(|d| made.insert(0, d)),
+                    Err(e) => {
+                        made.iter().for_each(|d| droot.remove_empty_dir(d));
+                        return Err(e);
+                    }
+                }
+            }
+        }
+        prepared.set_created_dirs(&made);
+        let committed = prepared.commit().inspect_err(|_| {
+            made.iter().for_each(|d| droot.remove_empty_dir(d));
+        })?;
+        let kept = committed.keep();
+        // The directories the operation created, where its files' removal left them empty.
+        for d in &record.created_dirs {
+            droot.remove_empty_dir(Path::new(d));
+        }
+        kept
+    };
     // Pre-images are put back as they were: a syntax error they hold is not news.
     diagnostics.retain(|d| d.code.as_deref() != Some(Code::SyntaxIntroduced.id()));
     diagnostics.extend(changed);

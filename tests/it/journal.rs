@@ -472,3 +472,168 @@ fn retention_by_bytes_and_from_the_config_file() {
     assert_eq!(history(&env).len(), 2);
     assert_eq!(objects(), 2);
 }
+
+fn mode(env: &TestEnv, rel: &str) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(env.path().join(rel))
+        .unwrap()
+        .permissions()
+        .mode()
+        & 0o7777
+}
+
+fn chmod(env: &TestEnv, rel: &str, m: u32) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(env.path().join(rel), std::fs::Permissions::from_mode(m)).unwrap();
+}
+
+#[test]
+fn undo_restores_the_mode_of_deleted_and_moved_files() {
+    let env = TestEnv::new();
+    env.write("run.sh", "#!/bin/sh\necho hi\n");
+    env.write("secret.txt", "k = v\n");
+    chmod(&env, "run.sh", 0o755);
+    chmod(&env, "secret.txt", 0o600);
+    // A batch move keeps the mode.
+    applied(
+        &env,
+        &["apply"],
+        r#"{"op":"move","from":"run.sh","to":"tool.sh"}"#,
+    );
+    assert_eq!(mode(&env, "tool.sh"), 0o755);
+    assert_eq!(undo(&env, &[]).1, 0);
+    assert_eq!(mode(&env, "run.sh"), 0o755);
+    let batch = [
+        r#"{"op":"delete","file_path":"run.sh"}"#,
+        r#"{"op":"delete","file_path":"secret.txt"}"#,
+    ]
+    .join("\n");
+    applied(&env, &["apply"], &batch);
+    assert!(!env.path().join("run.sh").exists());
+    let (v, code) = undo(&env, &[]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(read(&env, "run.sh"), "#!/bin/sh\necho hi\n");
+    assert_eq!(mode(&env, "run.sh"), 0o755);
+    assert_eq!(mode(&env, "secret.txt"), 0o600);
+    // A git move into a new directory keeps the mode; undo brings the file back with it and
+    // removes the directories the move created.
+    let diff = "diff --git a/run.sh b/sub/deep/run.sh\nsimilarity index 100%\nrename from run.sh\nrename to sub/deep/run.sh\n";
+    applied(&env, &["apply"], diff);
+    assert_eq!(mode(&env, "sub/deep/run.sh"), 0o755);
+    let (v, code) = undo(&env, &[]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(mode(&env, "run.sh"), 0o755);
+    assert!(!env.path().join("sub").exists());
+}
+
+#[test]
+fn undo_restores_a_git_mode_change() {
+    let env = TestEnv::new();
+    env.write("m.sh", "echo\n");
+    chmod(&env, "m.sh", 0o644);
+    let diff = "diff --git a/m.sh b/m.sh\nold mode 100644\nnew mode 100755\n";
+    let id = applied(&env, &["apply"], diff);
+    assert_eq!(mode(&env, "m.sh"), 0o755);
+    let op = history(&env)[0].clone();
+    assert_eq!(op["execution_id"], id.as_str());
+    assert_eq!(op["files"][0]["before_mode"], 0o644, "{op}");
+    assert_eq!(op["files"][0]["after_mode"], 0o755, "{op}");
+    let (v, code) = undo(&env, &[]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(mode(&env, "m.sh"), 0o644);
+    assert_eq!(read(&env, "m.sh"), "echo\n");
+    // Undo of the undo sets it again.
+    let undo_id = history(&env)[0]["execution_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(undo(&env, &[&undo_id]).1, 0);
+    assert_eq!(mode(&env, "m.sh"), 0o755);
+}
+
+#[test]
+fn undo_removes_created_directories_only_when_empty_and_redo_recreates_them() {
+    let env = TestEnv::new();
+    applied(
+        &env,
+        &["write", "a/b/c.txt", "--parents", "--content", "x\n"],
+        "",
+    );
+    let op = history(&env)[0].clone();
+    assert_eq!(op["created_dirs"].as_array().map(Vec::len), Some(2), "{op}");
+    let (v, code) = undo(&env, &[]);
+    assert_eq!(code, 0, "{v}");
+    assert!(!env.path().join("a").exists());
+    // Undo of the undo: the directories come back with the file; undoing that removes them.
+    let undo_id = history(&env)[0]["execution_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let (v, code) = undo(&env, &[&undo_id]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(read(&env, "a/b/c.txt"), "x\n");
+    let redo_id = history(&env)[0]["execution_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(undo(&env, &[&redo_id]).1, 0);
+    assert!(!env.path().join("a").exists());
+    // A created directory that holds something else stays.
+    applied(
+        &env,
+        &["write", "d/e/f.txt", "--parents", "--content", "y\n"],
+        "",
+    );
+    env.write("d/keep.txt", "mine\n");
+    assert_eq!(undo(&env, &[]).1, 0);
+    assert!(!env.path().join("d/e").exists());
+    assert_eq!(read(&env, "d/keep.txt"), "mine\n");
+}
+
+#[test]
+fn retention_past_the_limit_drops_to_ninety_percent() {
+    let env = TestEnv::new();
+    env.write("a.txt", "0\n");
+    let step = |i: usize| {
+        let out = env
+            .llm(&[
+                "--json",
+                "transform",
+                "a.txt",
+                "--old",
+                &format!("{i}\n"),
+                "--new",
+                &format!("{}\n", i + 1),
+            ])
+            .env("LLM_JOURNAL_MAX_OPS", "20")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+    };
+    for i in 0..20 {
+        step(i);
+    }
+    assert_eq!(history(&env).len(), 20);
+    // The 21st goes past the limit: the oldest go until 18 are left (objects with them).
+    step(20);
+    let ops = history(&env);
+    assert_eq!(ops.len(), 18);
+    assert_eq!(
+        ops[0]["args"],
+        "--json transform a.txt --old '20\n' --new '21\n'"
+    );
+    let objects = || {
+        std::fs::read_dir(env.path().join(".llm/objects"))
+            .unwrap()
+            .count()
+    };
+    assert_eq!(objects(), 18);
+    // Below the limit again: nothing is dropped.
+    step(21);
+    assert_eq!(history(&env).len(), 19);
+    assert_eq!(objects(), 19);
+}

@@ -208,3 +208,49 @@ fn a_half_commit_is_rolled_back_and_a_finished_one_completed() {
         assert_eq!(env.read(n), b"old\n", "{n}");
     }
 }
+
+#[test]
+fn a_rolled_back_run_removes_the_directories_it_created() {
+    let env = TestEnv::new();
+    env.write("a.txt", "old\n");
+    let batch = [
+        r#"{"op":"write","file_path":"a.txt","content":"new\n","overwrite":true}"#,
+        r#"{"op":"write","file_path":"sub/deep/n.txt","content":"n\n"}"#,
+    ]
+    .join("\n");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("llm"))
+        .args(["--json", "apply"])
+        .current_dir(env.path())
+        .env("LLM_FAILPOINT_SLEEP_MS", "400")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(batch.as_bytes()).unwrap();
+    }
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    while std::fs::read(env.path().join("a.txt")).unwrap() != b"new\n" {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the run never got there"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert!(env.path().join("sub/deep").is_dir());
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("llm"))
+        .args(["--json", "history"])
+        .current_dir(env.path())
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let op = &v["data"]["operations"][0];
+    assert_eq!(op["recovered"], "rolled_back", "{v}");
+    assert_eq!(op["created_dirs"].as_array().map(Vec::len), Some(2), "{v}");
+    assert_eq!(env.read("a.txt"), b"old\n");
+    assert!(!env.path().join("sub").exists());
+}

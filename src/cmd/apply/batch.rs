@@ -42,6 +42,7 @@ pub fn run(
     stage: &mut Stage,
     ops: &mut Vec<OperationReport>,
     _diagnostics: &mut Vec<DiagnosticPayload>,
+    modes: &mut Vec<(PathBuf, u32)>,
 ) -> Result<(), Error> {
     let raw = !mopts.match_line_endings;
     let mut n = 0;
@@ -74,7 +75,7 @@ pub fn run(
         let report = match op {
             "write" => write(&v, line_no, stage)?,
             "delete" => delete(&v, line_no, stage)?,
-            "move" => move_file(&v, line_no, stage)?,
+            "move" => move_file(&v, line_no, stage, modes)?,
             "transform" => transform(&v, line_no, stage, raw)?,
             "patch" => patch_op(&v, line_no, stage, mopts, raw)?,
             other => {
@@ -149,7 +150,13 @@ fn delete(v: &Value, line: usize, stage: &mut Stage) -> Result<OperationReport, 
     Ok(report("delete", &path, None, format!("deleted {d}")))
 }
 
-fn move_file(v: &Value, line: usize, stage: &mut Stage) -> Result<OperationReport, Error> {
+/// `move`: the file keeps its permission bits (pushed to `modes`).
+fn move_file(
+    v: &Value,
+    line: usize,
+    stage: &mut Stage,
+    modes: &mut Vec<(PathBuf, u32)>,
+) -> Result<OperationReport, Error> {
     let from = text(v, &["from", "file_path", "path"])
         .map(PathBuf::from)
         .ok_or_else(|| {
@@ -165,6 +172,10 @@ fn move_file(v: &Value, line: usize, stage: &mut Stage) -> Result<OperationRepor
     stage.expect(&from, text(v, &["expected_checksum"]).as_deref())?;
     let bytes = stage.remove(&from, "move")?;
     stage.put(&to, bytes, true)?;
+    if let Some(m) = super::mode_of(&from) {
+        modes.retain(|(p, _)| p != &to);
+        modes.push((to.clone(), m));
+    }
     let (a, b) = (display_path(&from), display_path(&to));
     Ok(report(
         "move",

@@ -317,7 +317,14 @@ pub fn run(opts: &ApplyOptions) -> Result<(ApplyResult, String, Vec<DiagnosticPa
     let mut modes: Vec<(PathBuf, u32)> = Vec::new();
     match format {
         Format::Jsonl => {
-            batch::run(text, &opts.mutation, &mut stage, &mut ops, &mut diagnostics)?;
+            batch::run(
+                text,
+                &opts.mutation,
+                &mut stage,
+                &mut ops,
+                &mut diagnostics,
+                &mut modes,
+            )?;
         }
         Format::Unified | Format::Codex => {
             let files = if format == Format::Codex {
@@ -337,7 +344,24 @@ pub fn run(opts: &ApplyOptions) -> Result<(ApplyResult, String, Vec<DiagnosticPa
             diagnostics.extend(hunk_reports.iter().filter_map(hunks::tolerance_note));
         }
     }
-    let changes = stage.changes();
+    let mut changes = stage.changes();
+    // Git modes go through the commit (journaled, so undo restores the old mode): a file whose
+    // only change is its mode is rewritten with its own bytes.
+    if !mopts.dry_run {
+        for (path, mode) in &modes {
+            if changes.iter().any(|c| &c.path == path) || mode_of(path) == Some(*mode) {
+                continue;
+            }
+            if let Ok(bytes) = std::fs::read(path) {
+                let sum = checksum(&bytes);
+                changes.push(Change {
+                    existence: Existence::MustExist,
+                    expected_checksum: Some(sum),
+                    ..Change::create(path, bytes)
+                });
+            }
+        }
+    }
     let message_ops = format!(
         "{} operation{}",
         ops.len(),
@@ -377,7 +401,12 @@ pub fn run(opts: &ApplyOptions) -> Result<(ApplyResult, String, Vec<DiagnosticPa
     for c in &changes {
         missing.extend(missing_parents(&stage.root, &c.path)?);
     }
-    let prepared = mutation::prepare(&changes, &mopts)?;
+    let mut prepared = mutation::prepare(&changes, &mopts)?;
+    for (path, mode) in &modes {
+        if let Some(i) = changes.iter().position(|c| &c.path == path) {
+            prepared.set_mode(i, *mode);
+        }
+    }
     diagnostics.extend(prepared.diagnostics.clone());
     let summary = |m: &MutationResult| {
         format!(
@@ -403,6 +432,7 @@ pub fn run(opts: &ApplyOptions) -> Result<(ApplyResult, String, Vec<DiagnosticPa
         Vec::new()
     };
     let created = make_dirs(&stage.root, &missing)?;
+    prepared.set_created_dirs(&created);
     let committed = match prepared.commit() {
         Ok(c) => c,
         Err(e) => {
@@ -430,7 +460,6 @@ pub fn run(opts: &ApplyOptions) -> Result<(ApplyResult, String, Vec<DiagnosticPa
         validators = after.validators;
     }
     let (m, _) = committed.keep();
-    set_modes(&modes, &mut diagnostics);
     let message = format!("applied {}", summary(&m));
     Ok((result(m, validators), message, diagnostics))
 }
