@@ -407,8 +407,11 @@ pub fn prepare(changes: &[Change], opts: &MutationOptions) -> Result<Prepared, E
             }
         };
         let deleting = matches!(change.content, Content::Delete);
+        // A change that leaves the file byte-identical cannot introduce an error (a body sent
+        // back as it is, in a file with an error the grammar already saw).
+        let unchanged = before.is_some() && after[..] == old[..];
         let language = change.language.or_else(|| lang::for_path(&change.path));
-        if let Some(language) = language.filter(|_| !deleting) {
+        if let Some(language) = language.filter(|_| !deleting && !unchanged) {
             let old_tree = change
                 .tree
                 .as_ref()

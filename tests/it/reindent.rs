@@ -296,7 +296,8 @@ fn an_indentation_error_an_edit_introduces_is_rejected_unless_forced() {
 fn corpus_round_trip() {
     let dirs = std::env::var("LLM_ROUNDTRIP_CORPORA").expect("set LLM_ROUNDTRIP_CORPORA");
     const EXTS: &[&str] = &[
-        "rs", "py", "js", "ts", "tsx", "go", "java", "c", "h", "cpp", "cc", "cs", "rb", "php", "sh",
+        "rs", "py", "js", "ts", "tsx", "go", "java", "c", "h", "cpp", "cc", "cs", "rb", "php",
+        "sh", "bash",
     ];
     let mut failures = Vec::new();
     for dir in dirs.split(':') {
@@ -344,4 +345,47 @@ fn corpus_round_trip() {
         eprintln!("{dir}: {identical} of {sent} bodies sent back left the file byte-identical");
     }
     assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// Bodies as `llm find` reports them, in files whose shape once broke the round trip: a Java
+/// doc comment's ` * ` lines (odd indentation), a bash file with an error the grammar already
+/// sees (extglob), a Ruby method with a heredoc at column 0 and a tab.
+#[test]
+fn bodies_come_back_byte_identical_in_awkward_files() {
+    let env = TestEnv::new();
+    let java = "interface Checksum {\n    /**\n     * Updates.\n     *\n     * @param b bytes\n     */\n    default public void update(byte[] b) {\n        update(b, 0, b.length);\n    }\n\n    public void update(byte[] b, int off, int len);\n}\n";
+    let bash = "_gz()\n{\n    if [[ $prev == --* ]]; then\n        [[ $prev == --@(decompress|list|test) ]] && xspec=\"!\"$xspec\n    fi\n}\n";
+    let ruby = "class W\n  def initialize(main)\n    x = <<EOS\nat column 0\nEOS\n    if main\n\t@b = 1\n    end\n  end\nend\n";
+    for (name, text) in [("C.java", java), ("g.bash", bash), ("w.rb", ruby)] {
+        env.write(name, text);
+        // (The bash file's outline warns about its syntax error: its exit code is not 0.)
+        let (functions, _) = functions(&env, name, "body_span");
+        let s = functions
+            .iter()
+            .find(|s| !s["body_span"].is_null())
+            .unwrap_or_else(|| panic!("{name}: no body in {functions:?}"));
+        let (v, _) = send_back(&env, name, s, "body_span", text.as_bytes());
+        assert_eq!(v["status"], "ok", "{name}: {v}");
+        assert_eq!(env.read(name), text.as_bytes(), "{name}");
+    }
+    // An edited Java body keeps the file's columns: only the literal changes.
+    let (functions, _) = functions(&env, "C.java", "body_span");
+    let s = functions
+        .iter()
+        .find(|s| !s["body_span"].is_null())
+        .unwrap();
+    let (a, b) = (
+        s["body_span"]["byte_start"].as_u64().unwrap() as usize,
+        s["body_span"]["byte_end"].as_u64().unwrap() as usize,
+    );
+    env.write("sent.txt", java[a..b].replace("0, b.length", "1, b.length"));
+    let line = s["span"]["start_line"].to_string();
+    let (v, rc) = env.patch(&[
+        "--file", "C.java", "--symbol", "update", "--line", &line, "--with", "sent.txt", "--body",
+    ]);
+    assert_eq!(rc, 0, "{v}");
+    assert_eq!(
+        env.read("C.java"),
+        java.replace("0, b.length", "1, b.length").as_bytes()
+    );
 }

@@ -99,6 +99,7 @@ pub fn edit_for(
     let indent = indent_of(src, s.span.byte_start);
     let text = clean(text);
     match action {
+        Action::Replace if holds(src, s.span.range(), &text) => Ok(Edit::new(s.span.range(), text)),
         Action::Replace => {
             let new = indent::reindent(&text, &indent, &unit, true);
             Ok(Edit::new(s.span.range(), new))
@@ -173,6 +174,13 @@ pub fn already_inserted(src: &[u8], edit: &Edit, before: bool) -> Option<std::op
     Some(start..end)
 }
 
+/// Whether `range` of the file already holds `text` (as [`clean`] leaves both): such text goes
+/// back exactly as it is, whatever its indentation (tabs, heredocs at column 0), so sending a
+/// definition or body back unchanged leaves the file byte-identical.
+fn holds(src: &[u8], range: std::ops::Range<usize>, text: &str) -> bool {
+    std::str::from_utf8(&src[range]).is_ok_and(|old| clean(old) == text)
+}
+
 fn body_edit(
     src: &[u8],
     s: &Symbol,
@@ -193,6 +201,9 @@ fn body_edit(
         )
         .with_span(s.span.clone())
     })?;
+    if holds(src, body.range(), text) {
+        return Ok(Edit::new(body.range(), text.to_string()));
+    }
     let inner = format!("{indent}{}", unit.repeat(1));
     if python {
         let block_line_start = line_start(src, body.byte_start);
@@ -210,7 +221,10 @@ fn body_edit(
         let new = indent::reindent(text, &body_indent, unit, true);
         return Ok(Edit::new(body.range(), new));
     }
-    let new = if text.trim_start().starts_with('{') {
+    let new = if indent::already_placed(text, indent) {
+        // As `llm find` reports a body: `{` mid-line, the other lines at their columns.
+        text.to_string()
+    } else if text.trim_start().starts_with('{') {
         // The closing `}` line's indentation is the block's base: a body copied from the file
         // (`{` mid-line, `}` indented) goes back byte for byte.
         let last = text.trim_end().rsplit('\n').next().unwrap_or("");
