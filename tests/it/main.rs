@@ -13,6 +13,7 @@ mod reindent;
 mod rename;
 mod search;
 mod search_flags;
+mod search_names;
 mod show;
 mod transform;
 mod transform_safety;

@@ -342,6 +342,7 @@ fn count_only(
     let result = listed.then(|| {
         FileResult::new(SearchFile {
             file_path: cand.display.clone(),
+            file_path_lossy: crate::span::path_is_lossy(&cand.display),
             checksum: String::new(),
             match_count: matches,
             line_count: lines,
@@ -427,6 +428,7 @@ fn list_file(s: &Shared<'_>, cand: &Candidate, file: std::fs::File) -> FileOutco
     use std::io::Read;
     let mut f = SearchFile {
         file_path: cand.display.clone(),
+        file_path_lossy: crate::span::path_is_lossy(&cand.display),
         ..SearchFile::default()
     };
     let mut size = 0;
@@ -491,6 +493,7 @@ fn search_bytes(
         };
         let mut chunk = FileResult::new(SearchFile {
             file_path: cand.display.clone(),
+            file_path_lossy: crate::span::path_is_lossy(&cand.display),
             ..SearchFile::default()
         });
         chunk.continued = sent > 0;
@@ -633,6 +636,7 @@ the matches before it are reported",
         let result = (listed || !diagnostics.is_empty()).then(|| {
             let mut r = FileResult::new(SearchFile {
                 file_path: cand.display.clone(),
+                file_path_lossy: crate::span::path_is_lossy(&cand.display),
                 checksum: if listed && want_checksum {
                     checksum(bytes)
                 } else {
@@ -684,6 +688,7 @@ the matches before it are reported",
     };
     let file = SearchFile {
         file_path: cand.display.clone(),
+        file_path_lossy: crate::span::path_is_lossy(&cand.display),
         checksum,
         match_count: found.matches,
         line_count: found.lines,

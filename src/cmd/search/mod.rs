@@ -110,6 +110,10 @@ pub struct SearchMatch {
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct SearchFile {
     pub file_path: String,
+    /// `file_path` is the lossy spelling of a name that is not UTF-8 (see
+    /// [`crate::span::path_is_lossy`]).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub file_path_lossy: bool,
     /// SHA-256 of the file's bytes as searched: pass it to `llm transform` as the expected checksum.
     pub checksum: String,
     /// Matches returned from this file (after `-m`).
