@@ -14,6 +14,7 @@ mod rename;
 mod search;
 mod search_flags;
 mod search_names;
+mod search_pcre2;
 mod show;
 mod transform;
 mod transform_safety;

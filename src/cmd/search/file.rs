@@ -6,12 +6,12 @@ use super::find::{
     expand_replacement, find_in_bytes, find_matches, Collect, Limits, Probe, Want, FLUSH_AT,
 };
 use super::matches::{set_ids, FileMatches, MatchRecord};
+use super::SearchMatcher;
 use super::{FileResult, Mode, Renderer, SearchFile, SearchOptions, WholeFile};
 use crate::envelope::{DiagnosticPayload, Level};
 use crate::error::{Code, Error};
 use crate::span::{checksum, checksum_pair};
 use crate::walk::Candidate;
-use grep_regex::RegexMatcher;
 use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder};
 
 pub(super) enum SkipReason {
@@ -160,7 +160,7 @@ fn unreadable(cand: &Candidate, err: &std::io::Error) -> FileOutcome {
 /// What the workers of one run share.
 pub(super) struct Shared<'a> {
     pub opts: &'a SearchOptions,
-    pub matcher: &'a RegexMatcher,
+    pub matcher: &'a SearchMatcher,
     /// Checksums and ids are shown (not in human output).
     pub want_checksum: bool,
     pub render: Option<&'a Renderer<'a>>,
@@ -734,7 +734,7 @@ the matches before it are reported",
 /// of them that match, with the column of their first match.
 fn after_hits(
     opts: &SearchOptions,
-    matcher: &RegexMatcher,
+    matcher: &SearchMatcher,
     bytes: &[u8],
     found: &super::find::Found,
     records: &[MatchRecord],
@@ -759,7 +759,7 @@ fn after_hits(
 /// The `-r` expansions of some records (none without `-r`).
 fn replacements(
     opts: &SearchOptions,
-    matcher: &RegexMatcher,
+    matcher: &SearchMatcher,
     bytes: &[u8],
     records: &[MatchRecord],
 ) -> Vec<String> {
