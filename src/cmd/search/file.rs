@@ -214,7 +214,7 @@ pub(super) fn search_file(s: &Shared<'_>, w: &mut Worker, cand: &Candidate) -> F
         };
         let mut sink = Probe::default();
         let reader = std::io::Cursor::new(&w.buf[..]).chain(&file);
-        if let Err(e) = probe.search_reader(matcher, reader, &mut sink) {
+        if let Err(e) = matcher.search_reader(probe, reader, &mut sink) {
             return unreadable(cand, &e);
         }
         if !sink.matched {
@@ -308,7 +308,7 @@ fn count_only(
     let probe_only = matches!(opts.mode, Mode::FilesWithMatches | Mode::FilesWithoutMatch);
     let (lines, matches, binary, bytes) = if probe_only {
         let mut sink = Probe::default();
-        if let Err(e) = searcher.search_reader(matcher, file, &mut sink) {
+        if let Err(e) = matcher.search_reader(searcher, file, &mut sink) {
             return unreadable(cand, &e);
         }
         let n = usize::from(sink.matched);
@@ -324,7 +324,7 @@ fn count_only(
         let mut sink = Collect::new(matcher, false, want, Vec::new())
             .inverted(opts.invert)
             .counting(&mut discard);
-        if let Err(e) = searcher.search_reader(matcher, file, &mut sink) {
+        if let Err(e) = matcher.search_reader(searcher, file, &mut sink) {
             return unreadable(cand, &e);
         }
         let matches = match want {

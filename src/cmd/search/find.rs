@@ -306,9 +306,9 @@ pub(super) fn find_matches<'a>(
     sink.limits = limits;
     // An error here can only come from the sink, which never fails.
     let _ = if as_reader {
-        searcher.search_reader(matcher, bytes, &mut sink)
+        matcher.search_reader(searcher, bytes, &mut sink)
     } else {
-        searcher.search_slice(matcher, bytes, &mut sink)
+        matcher.search_slice(searcher, bytes, &mut sink)
     };
     let mut found = sink.found;
     found.matches = found.ranges.len() + sink.flushed;

@@ -1,9 +1,11 @@
 //! The search's matcher: Rust's regex engine (grep-regex, the default) or PCRE2 (`-P`,
 //! grep-pcre2: look-around and backreferences), behind one `grep_matcher::Matcher`. Every
 //! method the engines specialise is forwarded, so the default engine keeps its fast paths
-//! (candidate lines, the line terminator, its own iterator); the cost is one branch per call.
+//! (candidate lines, the line terminator, its own iterator); the searcher itself runs over the
+//! engine's own matcher (see [`SearchMatcher::search_reader`]).
 
 use grep_matcher::{ByteSet, Captures, LineMatchKind, LineTerminator, Match, Matcher};
+use grep_searcher::{Searcher, Sink};
 use std::fmt;
 
 /// A compiled pattern of either engine.
@@ -38,6 +40,35 @@ impl From<MatchError> for std::io::Error {
 
 fn err(e: impl fmt::Display) -> MatchError {
     MatchError(e.to_string())
+}
+
+impl SearchMatcher {
+    /// `searcher.search_reader` with the engine's own matcher: the searcher's loops are
+    /// compiled for each engine, so the default one runs exactly as without `-P`.
+    pub fn search_reader<R: std::io::Read, S: Sink>(
+        &self,
+        searcher: &mut Searcher,
+        read_from: R,
+        write_to: S,
+    ) -> Result<(), S::Error> {
+        match self {
+            SearchMatcher::Rust(m) => searcher.search_reader(m, read_from, write_to),
+            SearchMatcher::Pcre2(m) => searcher.search_reader(m, read_from, write_to),
+        }
+    }
+
+    /// `searcher.search_slice` with the engine's own matcher (see [`Self::search_reader`]).
+    pub fn search_slice<S: Sink>(
+        &self,
+        searcher: &mut Searcher,
+        slice: &[u8],
+        write_to: S,
+    ) -> Result<(), S::Error> {
+        match self {
+            SearchMatcher::Rust(m) => searcher.search_slice(m, slice, write_to),
+            SearchMatcher::Pcre2(m) => searcher.search_slice(m, slice, write_to),
+        }
+    }
 }
 
 impl Captures for SearchCaptures {
