@@ -102,6 +102,8 @@ Register-ArgumentCompleter -Native -CommandName 'llm' -ScriptBlock {
             [CompletionResult]::new('--multiline', '--multiline', [CompletionResultType]::ParameterName, 'Let matches span lines (`\n` can be matched; spans cover every line)')
             [CompletionResult]::new('--multiline-dotall', '--multiline-dotall', [CompletionResultType]::ParameterName, 'With -U, make `.` match newlines too')
             [CompletionResult]::new('--crlf', '--crlf', [CompletionResultType]::ParameterName, 'Accepted for ripgrep compatibility: `$` already matches before `\r\n`')
+            [CompletionResult]::new('-P', '-P ', [CompletionResultType]::ParameterName, 'PCRE2 syntax: look-around, backreferences (`(\w+) \1`), possessive quantifiers. Named groups are `(?<name>…)`; `-r` refers to them as `$name` or `${name}`')
+            [CompletionResult]::new('--pcre2', '--pcre2', [CompletionResultType]::ParameterName, 'PCRE2 syntax: look-around, backreferences (`(\w+) \1`), possessive quantifiers. Named groups are `(?<name>…)`; `-r` refers to them as `$name` or `${name}`')
             [CompletionResult]::new('--no-unicode', '--no-unicode', [CompletionResultType]::ParameterName, 'ASCII-only `\w`, `\d`, `\s`, `\b` and case folding')
             [CompletionResult]::new('-a', '-a', [CompletionResultType]::ParameterName, 'Search binary files as text: no NUL detection, and patterns may match NUL')
             [CompletionResult]::new('--text', '--text', [CompletionResultType]::ParameterName, 'Search binary files as text: no NUL detection, and patterns may match NUL')

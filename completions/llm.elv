@@ -98,6 +98,8 @@ set edit:completion:arg-completer[llm] = {|@words|
             cand --multiline 'Let matches span lines (`\n` can be matched; spans cover every line)'
             cand --multiline-dotall 'With -U, make `.` match newlines too'
             cand --crlf 'Accepted for ripgrep compatibility: `$` already matches before `\r\n`'
+            cand -P 'PCRE2 syntax: look-around, backreferences (`(\w+) \1`), possessive quantifiers. Named groups are `(?<name>…)`; `-r` refers to them as `$name` or `${name}`'
+            cand --pcre2 'PCRE2 syntax: look-around, backreferences (`(\w+) \1`), possessive quantifiers. Named groups are `(?<name>…)`; `-r` refers to them as `$name` or `${name}`'
             cand --no-unicode 'ASCII-only `\w`, `\d`, `\s`, `\b` and case folding'
             cand -a 'Search binary files as text: no NUL detection, and patterns may match NUL'
             cand --text 'Search binary files as text: no NUL detection, and patterns may match NUL'

@@ -190,6 +190,10 @@ pub struct SearchArgs {
     /// Accepted for ripgrep compatibility: `$` already matches before `\r\n`.
     #[arg(long)]
     pub crlf: bool,
+    /// PCRE2 syntax: look-around, backreferences (`(\w+) \1`), possessive quantifiers.
+    /// Named groups are `(?<name>…)`; `-r` refers to them as `$name` or `${name}`.
+    #[arg(short = 'P', long)]
+    pub pcre2: bool,
     /// ASCII-only `\w`, `\d`, `\s`, `\b` and case folding.
     #[arg(long)]
     pub no_unicode: bool,
@@ -1347,6 +1351,7 @@ impl SearchArgs {
             line: self.line_regexp,
             multiline: self.multiline,
             multiline_dotall: self.multiline_dotall,
+            pcre2: self.pcre2,
             invert: self.invert_match,
             text: self.text,
             binary: self.binary || self.unrestricted >= 3,

@@ -18,6 +18,10 @@ pub struct Span {
     /// Path as every subcommand spells it (see [`crate::walk::display_path`]).
     #[serde(alias = "file", alias = "path")]
     pub file_path: String,
+    /// `file_path` is not the file's exact name: the name is not valid UTF-8 and each bad byte
+    /// became U+FFFD (see [`path_is_lossy`]). Such a path never names a mutation target.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub file_path_lossy: bool,
     /// Inclusive start, in bytes from the start of the file as stored on disk.
     pub byte_start: usize,
     /// Exclusive end, in bytes.
@@ -41,6 +45,13 @@ impl Span {
     pub fn range(&self) -> Range<usize> {
         self.byte_start..self.byte_end
     }
+}
+
+/// Whether a path as spelled in output (see [`crate::walk::display_path`]) may not be the file's
+/// exact name: it holds U+FFFD, what a byte that is not UTF-8 becomes. A name that really holds
+/// U+FFFD is flagged too: it is refused as a mutation target all the same (see `paths.rs`).
+pub fn path_is_lossy(file_path: &str) -> bool {
+    file_path.contains('\u{FFFD}')
 }
 
 /// `span_id` per SPEC.md: deterministic for a path and a byte range.
@@ -288,6 +299,7 @@ impl LineIndex {
         Span {
             span_id: span_id(file_path, range.start, range.end),
             file_path: file_path.to_string(),
+            file_path_lossy: path_is_lossy(file_path),
             byte_start: range.start,
             byte_end: range.end,
             start_line,
@@ -706,5 +718,19 @@ mod tests {
             checksum(b""),
             "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
         );
+    }
+
+    #[test]
+    fn a_lossy_path_is_flagged_in_the_span_and_only_then() {
+        let idx = LineIndex::new(b"ab\ncd\n");
+        let lossy = serde_json::to_value(idx.span("b\u{FFFD}.py", 3..5)).unwrap();
+        assert_eq!(lossy["file_path_lossy"], true, "{lossy}");
+        let exact = serde_json::to_value(idx.span("b.py", 3..5)).unwrap();
+        assert!(exact.get("file_path_lossy").is_none(), "{exact}");
+        // Read back (an edit request's span), the field is optional.
+        let back: Span = serde_json::from_value(exact).unwrap();
+        assert!(!back.file_path_lossy);
+        let back: Span = serde_json::from_value(lossy).unwrap();
+        assert!(back.file_path_lossy);
     }
 }

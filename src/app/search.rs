@@ -54,10 +54,22 @@ pub fn run(args: SearchArgs, printer: &mut Printer) -> io::Result<u8> {
     // Matches are rendered by the search's worker threads: human text, JSON lines, or (for
     // compact JSON) the comma-separated members of `data.matches`, streamed into the envelope.
     let render_json = |r: &FileResult, m: &FileMatches, buf: &mut Vec<u8>| {
-        json::search::matches(buf, &r.file.file_path, m, Layout::Array);
+        json::search::matches(
+            buf,
+            &r.file.file_path,
+            r.file.file_path_lossy,
+            m,
+            Layout::Array,
+        );
     };
     let render_jsonl = |r: &FileResult, m: &FileMatches, buf: &mut Vec<u8>| {
-        json::search::matches(buf, &r.file.file_path, m, Layout::Lines);
+        json::search::matches(
+            buf,
+            &r.file.file_path,
+            r.file.file_path_lossy,
+            m,
+            Layout::Lines,
+        );
     };
     let render_human = |r: &FileResult, m: &FileMatches, buf: &mut Vec<u8>| {
         let _ = human.body_of(buf, r, m);

@@ -578,6 +578,7 @@ fn truncate(views: &mut [View], max: usize) -> bool {
             v.span = Span {
                 span_id: crate::span::span_id(&v.file_path, start, start + keep_bytes),
                 file_path: v.file_path.clone(),
+                file_path_lossy: v.span.file_path_lossy,
                 byte_start: start,
                 byte_end: start + keep_bytes,
                 start_line: index_line,

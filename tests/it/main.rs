@@ -15,6 +15,8 @@ mod reindent;
 mod rename;
 mod search;
 mod search_flags;
+mod search_names;
+mod search_pcre2;
 mod show;
 mod transform;
 mod transform_safety;

@@ -6,12 +6,12 @@ use super::find::{
     expand_replacement, find_in_bytes, find_matches, Collect, Limits, Probe, Want, FLUSH_AT,
 };
 use super::matches::{set_ids, FileMatches, MatchRecord};
+use super::SearchMatcher;
 use super::{FileResult, Mode, Renderer, SearchFile, SearchOptions, WholeFile};
 use crate::envelope::{DiagnosticPayload, Level};
 use crate::error::{Code, Error};
 use crate::span::{checksum, checksum_pair};
 use crate::walk::Candidate;
-use grep_regex::RegexMatcher;
 use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder};
 
 pub(super) enum SkipReason {
@@ -160,7 +160,7 @@ fn unreadable(cand: &Candidate, err: &std::io::Error) -> FileOutcome {
 /// What the workers of one run share.
 pub(super) struct Shared<'a> {
     pub opts: &'a SearchOptions,
-    pub matcher: &'a RegexMatcher,
+    pub matcher: &'a SearchMatcher,
     /// Checksums and ids are shown (not in human output).
     pub want_checksum: bool,
     pub render: Option<&'a Renderer<'a>>,
@@ -214,7 +214,7 @@ pub(super) fn search_file(s: &Shared<'_>, w: &mut Worker, cand: &Candidate) -> F
         };
         let mut sink = Probe::default();
         let reader = std::io::Cursor::new(&w.buf[..]).chain(&file);
-        if let Err(e) = probe.search_reader(matcher, reader, &mut sink) {
+        if let Err(e) = matcher.search_reader(probe, reader, &mut sink) {
             return unreadable(cand, &e);
         }
         if !sink.matched {
@@ -308,7 +308,7 @@ fn count_only(
     let probe_only = matches!(opts.mode, Mode::FilesWithMatches | Mode::FilesWithoutMatch);
     let (lines, matches, binary, bytes) = if probe_only {
         let mut sink = Probe::default();
-        if let Err(e) = searcher.search_reader(matcher, file, &mut sink) {
+        if let Err(e) = matcher.search_reader(searcher, file, &mut sink) {
             return unreadable(cand, &e);
         }
         let n = usize::from(sink.matched);
@@ -324,7 +324,7 @@ fn count_only(
         let mut sink = Collect::new(matcher, false, want, Vec::new())
             .inverted(opts.invert)
             .counting(&mut discard);
-        if let Err(e) = searcher.search_reader(matcher, file, &mut sink) {
+        if let Err(e) = matcher.search_reader(searcher, file, &mut sink) {
             return unreadable(cand, &e);
         }
         let matches = match want {
@@ -342,6 +342,7 @@ fn count_only(
     let result = listed.then(|| {
         FileResult::new(SearchFile {
             file_path: cand.display.clone(),
+            file_path_lossy: crate::span::path_is_lossy(&cand.display),
             checksum: String::new(),
             match_count: matches,
             line_count: lines,
@@ -427,6 +428,7 @@ fn list_file(s: &Shared<'_>, cand: &Candidate, file: std::fs::File) -> FileOutco
     use std::io::Read;
     let mut f = SearchFile {
         file_path: cand.display.clone(),
+        file_path_lossy: crate::span::path_is_lossy(&cand.display),
         ..SearchFile::default()
     };
     let mut size = 0;
@@ -491,6 +493,7 @@ fn search_bytes(
         };
         let mut chunk = FileResult::new(SearchFile {
             file_path: cand.display.clone(),
+            file_path_lossy: crate::span::path_is_lossy(&cand.display),
             ..SearchFile::default()
         });
         chunk.continued = sent > 0;
@@ -633,6 +636,7 @@ the matches before it are reported",
         let result = (listed || !diagnostics.is_empty()).then(|| {
             let mut r = FileResult::new(SearchFile {
                 file_path: cand.display.clone(),
+                file_path_lossy: crate::span::path_is_lossy(&cand.display),
                 checksum: if listed && want_checksum {
                     checksum(bytes)
                 } else {
@@ -684,6 +688,7 @@ the matches before it are reported",
     };
     let file = SearchFile {
         file_path: cand.display.clone(),
+        file_path_lossy: crate::span::path_is_lossy(&cand.display),
         checksum,
         match_count: found.matches,
         line_count: found.lines,
@@ -729,7 +734,7 @@ the matches before it are reported",
 /// of them that match, with the column of their first match.
 fn after_hits(
     opts: &SearchOptions,
-    matcher: &RegexMatcher,
+    matcher: &SearchMatcher,
     bytes: &[u8],
     found: &super::find::Found,
     records: &[MatchRecord],
@@ -754,7 +759,7 @@ fn after_hits(
 /// The `-r` expansions of some records (none without `-r`).
 fn replacements(
     opts: &SearchOptions,
-    matcher: &RegexMatcher,
+    matcher: &SearchMatcher,
     bytes: &[u8],
     records: &[MatchRecord],
 ) -> Vec<String> {

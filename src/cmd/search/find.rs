@@ -4,9 +4,9 @@
 //! first-pass probe sink, and `-r` expansion.
 
 use super::matches::{MatchRecord, Recorder};
+use super::SearchMatcher;
 use super::{Mode, SearchOptions};
 use grep_matcher::{Captures, Matcher};
-use grep_regex::RegexMatcher;
 use grep_searcher::{Searcher, Sink, SinkMatch};
 
 /// First-pass sink: stops at the first matching line.
@@ -119,7 +119,7 @@ pub(super) enum Want {
 /// Collects match ranges per matched line (or line group with -U), finding the matches inside
 /// the lines the searcher reports exactly as ripgrep's printer does.
 pub(super) struct Collect<'a> {
-    matcher: &'a RegexMatcher,
+    matcher: &'a SearchMatcher,
     multi_line: bool,
     /// `-v`: the searcher reports the lines that do not match; each is a match.
     invert: bool,
@@ -140,7 +140,7 @@ pub(super) struct Collect<'a> {
 
 impl<'a> Collect<'a> {
     pub(super) fn new(
-        matcher: &'a RegexMatcher,
+        matcher: &'a SearchMatcher,
         multi_line: bool,
         want: Want,
         ranges: Vec<std::ops::Range<usize>>,
@@ -288,7 +288,7 @@ impl Sink for Collect<'_> {
 
 pub(super) fn find_matches<'a>(
     opts: &SearchOptions,
-    matcher: &'a RegexMatcher,
+    matcher: &'a SearchMatcher,
     searcher: &mut Searcher,
     bytes: &[u8],
     as_reader: bool,
@@ -306,9 +306,9 @@ pub(super) fn find_matches<'a>(
     sink.limits = limits;
     // An error here can only come from the sink, which never fails.
     let _ = if as_reader {
-        searcher.search_reader(matcher, bytes, &mut sink)
+        matcher.search_reader(searcher, bytes, &mut sink)
     } else {
-        searcher.search_slice(matcher, bytes, &mut sink)
+        matcher.search_slice(searcher, bytes, &mut sink)
     };
     let mut found = sink.found;
     found.matches = found.ranges.len() + sink.flushed;
@@ -329,7 +329,7 @@ pub(super) fn find_matches<'a>(
 /// `-m`, which counts matching lines). `ranges` only lends its storage back.
 pub(super) fn find_in_bytes(
     opts: &SearchOptions,
-    matcher: &RegexMatcher,
+    matcher: &SearchMatcher,
     bytes: &[u8],
     out: &mut Vec<MatchRecord>,
     mut ranges: Vec<std::ops::Range<usize>>,
@@ -388,7 +388,7 @@ pub(super) fn find_in_bytes(
 /// lines plus look-ahead with -U), so that anchors and word boundaries see the same context.
 pub(super) fn expand_replacement(
     opts: &SearchOptions,
-    matcher: &RegexMatcher,
+    matcher: &SearchMatcher,
     bytes: &[u8],
     m: &MatchRecord,
     replacement: &str,
@@ -423,7 +423,7 @@ pub(super) fn expand_replacement(
 #[cfg(test)]
 pub(super) fn compare_whole_and_lines(
     opts: &SearchOptions,
-    matcher: &RegexMatcher,
+    matcher: &SearchMatcher,
     searcher: &mut Searcher,
     text: &[u8],
 ) {

@@ -39,6 +39,7 @@ impl MatchRecord {
         Span {
             span_id: String::new(),
             file_path: String::new(),
+            file_path_lossy: false,
             byte_start: self.byte_start,
             byte_end: self.byte_end,
             start_line: self.start_line,
@@ -194,6 +195,7 @@ impl<'a> FileMatches<'a> {
     pub fn to_matches(&self, file_path: Option<&str>) -> Vec<SearchMatch> {
         let lossy = |text: &[u8]| String::from_utf8_lossy(text).into_owned();
         let last = self.records.len().saturating_sub(1);
+        let path_lossy = file_path.is_some_and(crate::span::path_is_lossy);
         self.records
             .iter()
             .enumerate()
@@ -210,6 +212,7 @@ impl<'a> FileMatches<'a> {
                     crate::span::hex_into(&r.span_id, &mut hex);
                     span.span_id = String::from_utf8_lossy(&hex).into_owned();
                     span.file_path = path.to_string();
+                    span.file_path_lossy = path_lossy;
                     match_id = r.match_id.to_string();
                 }
                 SearchMatch {

@@ -6,11 +6,13 @@ use crate::envelope::{DiagnosticPayload, Status};
 use crate::error::{Code, Error, Result};
 use crate::span::Span;
 use crate::walk::{self, Candidate, Skipped, WalkOptions};
-use grep_regex::{RegexMatcher, RegexMatcherBuilder};
+use grep_regex::RegexMatcherBuilder;
+pub use matcher::SearchMatcher;
 use serde::Serialize;
 
 mod file;
 mod find;
+mod matcher;
 mod matches;
 #[cfg(test)]
 mod tests;
@@ -55,6 +57,8 @@ pub struct SearchOptions {
     pub line: bool,
     pub multiline: bool,
     pub multiline_dotall: bool,
+    /// `-P`: PCRE2 syntax (look-around, backreferences) instead of Rust's regex.
+    pub pcre2: bool,
     /// `-v`: the lines that do not match are the matches (each spans its whole line).
     pub invert: bool,
     /// `-a`: no binary detection anywhere; the pattern may match NUL.
@@ -110,6 +114,10 @@ pub struct SearchMatch {
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct SearchFile {
     pub file_path: String,
+    /// `file_path` is the lossy spelling of a name that is not UTF-8 (see
+    /// [`crate::span::path_is_lossy`]).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub file_path_lossy: bool,
     /// SHA-256 of the file's bytes as searched: pass it to `llm transform` as the expected checksum.
     pub checksum: String,
     /// Matches returned from this file (after `-m`).
@@ -215,6 +223,7 @@ impl SearchOptions {
             ("line", self.line),
             ("multiline", self.multiline),
             ("multiline_dotall", self.multiline_dotall),
+            ("pcre2", self.pcre2),
             ("invert_match", self.invert),
             ("text", self.text),
             ("binary", self.binary),
@@ -288,7 +297,10 @@ fn nonzero(n: usize) -> serde_json::Value {
 }
 
 /// Builds the matcher, reporting a bad pattern with its position.
-pub fn build_matcher(opts: &SearchOptions) -> Result<RegexMatcher> {
+pub fn build_matcher(opts: &SearchOptions) -> Result<SearchMatcher> {
+    if opts.pcre2 {
+        return build_pcre2(opts).map(SearchMatcher::Pcre2);
+    }
     let mut b = RegexMatcherBuilder::new();
     if !opts.text {
         // Binary detection stops at (or searches past) NUL bytes: a pattern that needs one
@@ -316,7 +328,43 @@ pub fn build_matcher(opts: &SearchOptions) -> Result<RegexMatcher> {
         1 => b.build(&opts.patterns[0]),
         _ => b.build_many(&opts.patterns),
     };
-    built.map_err(|e| regex_error(opts, &e))
+    built
+        .map(SearchMatcher::Rust)
+        .map_err(|e| regex_error(opts, &e))
+}
+
+/// The `-P` matcher, with the options ripgrep gives PCRE2 (JIT when the platform has it;
+/// Unicode classes and case folding unless --no-unicode; `$` before `\r\n` as without -P).
+fn build_pcre2(opts: &SearchOptions) -> Result<grep_pcre2::RegexMatcher> {
+    let mut b = grep_pcre2::RegexMatcherBuilder::new();
+    b.caseless(opts.ignore_case)
+        .case_smart(opts.smart_case && !opts.ignore_case)
+        .word(opts.word)
+        .whole_line(opts.line)
+        .fixed_strings(opts.fixed_strings)
+        .crlf(true)
+        .multi_line(true)
+        .jit_if_available(true)
+        .max_jit_stack_size(Some(10 * (1 << 20)));
+    if !opts.no_unicode {
+        b.utf(true).ucp(true);
+    }
+    if opts.multiline {
+        b.dotall(opts.multiline_dotall);
+    }
+    let built = match opts.patterns.len() {
+        // `-f` with an empty file: nothing matches.
+        0 => b.fixed_strings(false).build("(*FAIL)"),
+        1 => b.build(&opts.patterns[0]),
+        _ => b.build_many(&opts.patterns),
+    };
+    built.map_err(|e| {
+        Error::new(
+            Code::InvalidRegex,
+            format!("invalid PCRE2 regex: {}", first_line(&e.to_string())),
+            "fix the pattern (PCRE2 syntax), or pass -F to search for it literally",
+        )
+    })
 }
 
 /// When one pass of the regex over a file's bytes finds what the line-by-line search finds
@@ -341,10 +389,11 @@ pub(crate) enum WholeFile {
 /// Unicode word boundaries (`\b`, `-w`) are left to the line-by-line search too: next to
 /// invalid UTF-8 the regex engines can disagree on them, and the searcher then reports a line
 /// in which no match is found again (ripgrep's `-c` counts it), which one pass would not.
-fn whole_file_search(opts: &SearchOptions, matcher: &RegexMatcher) -> WholeFile {
+fn whole_file_search(opts: &SearchOptions, matcher: &SearchMatcher) -> WholeFile {
     use grep_matcher::Matcher;
     use regex_syntax::hir::Look;
     if opts.multiline
+        || opts.pcre2
         || opts.word
         || opts.invert
         || opts.stop_on_nonmatch

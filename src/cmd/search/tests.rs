@@ -17,6 +17,7 @@ fn options(pattern: &str, f: impl FnOnce(&mut SearchOptions)) -> SearchOptions {
         line: false,
         multiline: false,
         multiline_dotall: false,
+        pcre2: false,
         invert: false,
         text: false,
         binary: false,

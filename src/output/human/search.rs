@@ -350,7 +350,8 @@ impl SearchHuman {
 
     /// [`SearchHuman::plain_lines`] straight from the file's bytes.
     fn plain_records(&self, out: &mut Vec<u8>, r: &FileResult, m: &FileMatches<'_>) {
-        let path = &r.file.file_path;
+        // Control characters in a name are escaped (they could fake result lines).
+        let path = super::escape_controls(&r.file.file_path);
         if self.heading && !r.continued {
             out.extend_from_slice(path.as_bytes());
             out.push(b'\n');

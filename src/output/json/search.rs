@@ -17,10 +17,20 @@ pub enum Layout {
 }
 
 /// Writes every match of one file.
-pub fn matches(out: &mut Vec<u8>, file_path: &str, m: &FileMatches<'_>, layout: Layout) {
-    // The path is the same in every span: escaped once.
+/// `path_lossy`: `file_path` is a lossy spelling (the span says so with `file_path_lossy`).
+pub fn matches(
+    out: &mut Vec<u8>,
+    file_path: &str,
+    path_lossy: bool,
+    m: &FileMatches<'_>,
+    layout: Layout,
+) {
+    // The path is the same in every span: escaped once, with the flag that follows it.
     let mut path = Vec::with_capacity(file_path.len() + 2);
     write_str(&mut path, file_path.as_bytes());
+    if path_lossy {
+        path.extend_from_slice(b",\"file_path_lossy\":true");
+    }
     // Room for all of it at once (unless there is much to escape or context to show): a
     // buffer grown by doubling copies its bytes each time into fresh pages.
     let need: usize = m.records.iter().map(|r| room(&path, m, r)).sum();
@@ -121,10 +131,22 @@ mod tests {
     /// Renders every match of `pattern` in `text` both ways: hand-written, and serde over the
     /// owned matches. They must be the same bytes.
     fn same_as_serde(text: &[u8], pattern: &str, before: usize, after: usize, replace: bool) {
+        for path in ["dir/\"odd\" name\\.rs", "dir/bad\u{FFFD}.rs"] {
+            same_as_serde_at(path, text, pattern, before, after, replace);
+        }
+    }
+
+    fn same_as_serde_at(
+        path: &str,
+        text: &[u8],
+        pattern: &str,
+        before: usize,
+        after: usize,
+        replace: bool,
+    ) {
         let re = regex::bytes::Regex::new(pattern).unwrap();
         let ranges: Vec<_> = re.find_iter(text).map(|m| m.range()).collect();
         assert!(!ranges.is_empty(), "{pattern} in {text:?}");
-        let path = "dir/\"odd\" name\\.rs";
         let mut recs = Vec::new();
         records(text, &ranges, &mut recs);
         set_ids(&mut recs, path);
@@ -153,13 +175,15 @@ mod tests {
             crate::output::json::tagged_line(&mut want_lines, "match", o).unwrap();
         }
         let mut got = Vec::new();
-        matches(&mut got, path, &m, Layout::Array);
+        let lossy = crate::span::path_is_lossy(path);
+        assert_eq!(lossy, path.contains('\u{FFFD}'));
+        matches(&mut got, path, lossy, &m, Layout::Array);
         assert_eq!(
             String::from_utf8_lossy(&got),
             String::from_utf8_lossy(&want)
         );
         let mut got = Vec::new();
-        matches(&mut got, path, &m, Layout::Lines);
+        matches(&mut got, path, lossy, &m, Layout::Lines);
         assert_eq!(
             String::from_utf8_lossy(&got),
             String::from_utf8_lossy(&want_lines)
