@@ -221,10 +221,11 @@ fn body_edit(
         let new = indent::reindent(text, &body_indent, unit, true);
         return Ok(Edit::new(body.range(), new));
     }
-    let new = if indent::already_placed(text, indent) {
+    let braced = text.trim_start().starts_with('{');
+    let new = if braced && indent::already_placed(text, indent) {
         // As `llm find` reports a body: `{` mid-line, the other lines at their columns.
         text.to_string()
-    } else if text.trim_start().starts_with('{') {
+    } else if braced {
         // The closing `}` line's indentation is the block's base: a body copied from the file
         // (`{` mid-line, `}` indented) goes back byte for byte.
         let last = text.trim_end().rsplit('\n').next().unwrap_or("");
