@@ -13,7 +13,10 @@ pub static JAVASCRIPT: Language = Language {
     file_names: &[],
     shebangs: &["node", "nodejs"],
     grammar: || tree_sitter_javascript::LANGUAGE.into(),
-    symbol_query: include_str!("queries/javascript.scm"),
+    symbol_query: concat!(
+        include_str!("queries/javascript.scm"),
+        include_str!("queries/ecmascript.scm")
+    ),
     kinds: &[K::Function, K::Method, K::Class, K::Field, K::Constant],
     path_separator: ".",
     fixture: "symbols.js",

@@ -56,7 +56,10 @@ pub static TYPESCRIPT: Language = Language {
     file_names: &[],
     shebangs: &["ts-node", "deno", "tsx", "bun"],
     grammar: || tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
-    symbol_query: include_str!("queries/typescript.scm"),
+    symbol_query: concat!(
+        include_str!("queries/typescript.scm"),
+        include_str!("queries/ecmascript.scm")
+    ),
     kinds: KINDS,
     path_separator: ".",
     fixture: "symbols.ts",
@@ -75,7 +78,10 @@ pub static TSX: Language = Language {
     file_names: &[],
     shebangs: &[],
     grammar: || tree_sitter_typescript::LANGUAGE_TSX.into(),
-    symbol_query: include_str!("queries/typescript.scm"),
+    symbol_query: concat!(
+        include_str!("queries/typescript.scm"),
+        include_str!("queries/ecmascript.scm")
+    ),
     kinds: KINDS,
     path_separator: ".",
     fixture: "symbols.tsx",
