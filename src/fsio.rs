@@ -109,6 +109,20 @@ fn open_nonblocking(path: &Path, display: &str) -> Result<File, Error> {
     })
 }
 
+/// The first `max` bytes of a regular file, opened without blocking (for sniffing a file's
+/// language: a `#!` line, a header's C++): `None` for a FIFO, a device, a directory or a path
+/// that cannot be read — never a hang, never an unbounded read.
+pub fn head(path: &Path, max: u64) -> Option<Vec<u8>> {
+    use std::io::Read;
+    let file = open_nonblocking(path, "").ok()?;
+    if file_type(&file, "").ok()? != FileType::RegularFile {
+        return None;
+    }
+    let mut out = Vec::new();
+    file.take(max).read_to_end(&mut out).ok()?;
+    Some(out)
+}
+
 fn file_type(file: &File, display: &str) -> Result<FileType, Error> {
     rustix::fs::fstat(file)
         .map(|st| FileType::from_raw_mode(st.st_mode))

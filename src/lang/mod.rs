@@ -537,7 +537,8 @@ pub fn for_path(path: &Path) -> Option<&'static Language> {
     };
     let ext = ext.to_str()?;
     let l = ALL.iter().copied().find(|l| l.extensions.contains(&ext))?;
-    if ext == "h" && std::fs::read(path).is_ok_and(|src| holds_cpp(&src)) {
+    // (The first 16 MiB: a header that is C++ says so long before.)
+    if ext == "h" && crate::fsio::head(path, 16 << 20).is_some_and(|src| holds_cpp(&src)) {
         return Some(&cpp::CPP);
     }
     Some(l)
@@ -555,11 +556,8 @@ pub fn holds_cpp(src: &[u8]) -> bool {
 /// The language whose `shebangs` name the interpreter of an extensionless file's `#!` line
 /// (`#!/bin/sh`, `#!/usr/bin/env bash`).
 fn by_shebang(path: &Path) -> Option<&'static Language> {
-    use std::io::Read;
-    let mut head = [0u8; 128];
-    let mut file = std::fs::File::open(path).ok()?;
-    let n = file.read(&mut head).ok()?;
-    let line = head[..n].strip_prefix(b"#!")?;
+    let head = crate::fsio::head(path, 128)?;
+    let line = head.strip_prefix(b"#!")?;
     let line = &line[..line.iter().position(|&b| b == b'\n').unwrap_or(line.len())];
     let mut words = std::str::from_utf8(line).ok()?.split_whitespace();
     let mut program = words.next()?.rsplit('/').next()?;

@@ -301,6 +301,24 @@ fn fifos_and_devices_are_refused_without_blocking() {
             assert_eq!(v["data"]["stats"]["skipped"]["special"], 1, "{args:?}: {v}");
         }
     }
+    // A FIFO whose language is sniffed from its content (an extensionless `#!` file, a `.h`
+    // that may hold C++) is never opened to be sniffed.
+    for name in ["noext", "q.h"] {
+        let fifo = std::ffi::CString::new(env.path().join(name).as_os_str().as_bytes()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
+        let cases: &[&[&str]] = &[
+            &["patch", "--file", name, "--symbol", "f", "--delete"],
+            &["write", name, "--content", "x\n", "--overwrite"],
+            &["ast", "(identifier) @i", name],
+            &["find", "f", name],
+            &["show", "f", name],
+        ];
+        for args in cases {
+            let v = answers(&env, args);
+            assert_ne!(v["status"], "ok", "{args:?}: {v}");
+        }
+    }
     // An input (not a target) may be a pipe or a device, but is bounded.
     let v = answers(&env, &["write", "z.txt", "--content-file", "/dev/zero"]);
     assert_eq!(first_code(&v), "LLM_E115", "{v}");
