@@ -361,13 +361,12 @@ pub fn prepare(changes: &[Change], opts: &MutationOptions) -> Result<Prepared, E
             valid_checksum(expected, &display)?;
             let actual = before_sum.as_deref().unwrap_or("(file does not exist)");
             if !expected.eq_ignore_ascii_case(actual) {
-                return Err(Error::new(
-                    Code::ChecksumMismatch,
-                    format!("{display} changed since it was read: expected checksum {expected}, found {actual}"),
+                return Err(changed_since_read(
+                    &display,
+                    expected,
+                    actual,
                     "re-run the query that produced the edit (or re-read the file) and build the edit from the current content",
-                )
-                .with_file(&display)
-                .rejected());
+                ));
             }
         }
         let old = before.as_deref().unwrap_or(b"");
@@ -542,6 +541,17 @@ pub fn prepare(changes: &[Change], opts: &MutationOptions) -> Result<Prepared, E
 
 /// Refuses an expected checksum that is not a SHA-256 (64 hex digits): a typo must be an input
 /// error, not a "changed since it was read" rejection.
+/// The one `LLM_E101` (`rejected`): `display` no longer has the checksum the caller expected.
+pub fn changed_since_read(display: &str, expected: &str, found: &str, remediation: &str) -> Error {
+    Error::new(
+        Code::ChecksumMismatch,
+        format!("{display} changed since it was read: expected checksum {expected}, found {found}"),
+        remediation,
+    )
+    .with_file(display)
+    .rejected()
+}
+
 pub fn valid_checksum(expected: &str, display: &str) -> Result<(), Error> {
     if expected.len() == 64 && expected.bytes().all(|b| b.is_ascii_hexdigit()) {
         return Ok(());

@@ -243,15 +243,12 @@ pub(crate) fn expect_checksum(
     if expected.eq_ignore_ascii_case(&actual) {
         return Ok(());
     }
-    Err(Error::new(
-        Code::ChecksumMismatch,
-        format!(
-            "{display} changed since it was read: expected checksum {expected}, found {actual}"
-        ),
+    Err(crate::mutation::changed_since_read(
+        display,
+        expected,
+        &actual,
         remediation,
-    )
-    .with_file(display)
-    .rejected())
+    ))
 }
 
 /// `--expected-checksum` names the checksum of the one file the input touches.

@@ -137,21 +137,7 @@ fn kill_after(env: &TestEnv, renamed: usize) -> Value {
         .iter()
         .map(|n| json!({"file_path": n, "edits": [{"byte_start": 0, "byte_end": 3, "new_content": "new"}]}))
         .collect();
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("llm"))
-        .args(["--json", "transform"])
-        .current_dir(env.path())
-        .env("LLM_FAILPOINT_SLEEP_MS", "400")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
-    {
-        use std::io::Write;
-        let mut stdin = child.stdin.take().unwrap();
-        stdin
-            .write_all(serde_json::to_string(&req).unwrap().as_bytes())
-            .unwrap();
-    }
+    let mut child = slow_run(env, "transform", &serde_json::to_string(&req).unwrap());
     let new = |n: &str| std::fs::read(env.path().join(n)).unwrap() == b"new\n";
     let deadline = std::time::Instant::now() + Duration::from_secs(60);
     while names.iter().filter(|n| new(n)).count() < renamed {
@@ -163,6 +149,32 @@ fn kill_after(env: &TestEnv, renamed: usize) -> Value {
     }
     child.kill().unwrap();
     child.wait().unwrap();
+    history(env)
+}
+
+/// `llm COMMAND` fed `input` on stdin, sleeping 400 ms at each failpoint (a test build's
+/// `LLM_FAILPOINT_SLEEP_MS`) so that a kill lands mid-commit.
+fn slow_run(env: &TestEnv, command: &str, input: &str) -> std::process::Child {
+    use std::io::Write;
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("llm"))
+        .args(["--json", command])
+        .current_dir(env.path())
+        .env("LLM_FAILPOINT_SLEEP_MS", "400")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child
+}
+
+/// `llm history --json` (which recovers an interrupted run first).
+fn history(env: &TestEnv) -> Value {
     let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("llm"))
         .args(["--json", "history"])
         .current_dir(env.path())
@@ -218,19 +230,7 @@ fn a_rolled_back_run_removes_the_directories_it_created() {
         r#"{"op":"write","file_path":"sub/deep/n.txt","content":"n\n"}"#,
     ]
     .join("\n");
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("llm"))
-        .args(["--json", "apply"])
-        .current_dir(env.path())
-        .env("LLM_FAILPOINT_SLEEP_MS", "400")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
-    {
-        use std::io::Write;
-        let mut stdin = child.stdin.take().unwrap();
-        stdin.write_all(batch.as_bytes()).unwrap();
-    }
+    let mut child = slow_run(&env, "apply", &batch);
     let deadline = std::time::Instant::now() + Duration::from_secs(60);
     while std::fs::read(env.path().join("a.txt")).unwrap() != b"new\n" {
         assert!(
@@ -242,12 +242,7 @@ fn a_rolled_back_run_removes_the_directories_it_created() {
     assert!(env.path().join("sub/deep").is_dir());
     child.kill().unwrap();
     child.wait().unwrap();
-    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("llm"))
-        .args(["--json", "history"])
-        .current_dir(env.path())
-        .output()
-        .unwrap();
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = history(&env);
     let op = &v["data"]["operations"][0];
     assert_eq!(op["recovered"], "rolled_back", "{v}");
     assert_eq!(op["created_dirs"].as_array().map(Vec::len), Some(2), "{v}");

@@ -180,16 +180,12 @@ impl Stage {
             .current
             .as_deref()
             .map_or("(file does not exist)".to_string(), checksum);
-        Err(Error::new(
-            Code::ChecksumMismatch,
-            format!(
-                "{} changed since it was read: expected checksum {sum}, found {found}",
-                e.display
-            ),
+        Err(mutation::changed_since_read(
+            &e.display,
+            sum,
+            &found,
             "re-read the file and rebuild the operation from its current content",
-        )
-        .with_file(&e.display)
-        .rejected())
+        ))
     }
 
     /// Sets the new content of a file (`create`: it must not exist now).
