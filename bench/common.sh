@@ -5,11 +5,14 @@
 #   need_hyperfine installs hyperfine (apt-get) when missing
 #   build_llm      cargo build --release → $LLM
 #   machine        one line: cores, CPU model, date
+#   peak_rss_kb    peak resident memory of a command, in KiB (GNU time; TIME_BIN=path to override)
 set -euo pipefail
 BENCH_REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export PATH="$HOME/.cargo/bin:$PATH"
 
 corpora() {
+  # Already located (e.g. unpacked on another machine): keep them.
+  [[ -n ${RUST_CORPUS:-} && -n ${PY_CORPUS:-} ]] && { export RUST_CORPUS PY_CORPUS; return; }
   # CI clones main with shared/ beside the repository.
   local make="$BENCH_REPO/../shared/bench/make-corpus.sh"
   [[ -x $make ]] || make="/work/shared/bench/make-corpus.sh"
@@ -45,4 +48,10 @@ machine() {
 # median_ms FILE INDEX: the median of hyperfine's INDEX-th command, in milliseconds.
 median_ms() {
   python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"][int(sys.argv[2])]; print("%.1f" % (r["median"]*1000))' "$1" "$2"
+}
+
+# peak_rss_kb CMD…: runs CMD (stdout discarded) and prints its peak RSS in KiB.
+peak_rss_kb() {
+  "${TIME_BIN:-/usr/bin/time}" -v "$@" 2>&1 >/dev/null |
+    awk -F: '/Maximum resident set size/ {gsub(/ /, "", $2); print $2}'
 }

@@ -80,8 +80,7 @@ run_corpus python "$PY_CORPUS" \
   "-i error" "-i error" "-n -i error" matches \
   "-U 'def \w+\(self\):\n\s+return'" "-U 'def \w+\(self\):\n\s+return'" "-n -U 'def \w+\(self\):\n\s+return'" matches
 
-rss_kb=$(cd "$RUST_CORPUS" && /usr/bin/time -v "$LLM" search --format jsonl self 2>&1 >/dev/null |
-  awk -F: '/Maximum resident set size/ {gsub(/ /, "", $2); print $2}')
+rss_kb=$(cd "$RUST_CORPUS" && peak_rss_kb "$LLM" search --format jsonl self)
 
 echo "Machine: $(machine); ripgrep $(rg --version | head -1 | cut -d' ' -f2); $RUNS runs after $WARMUP warm-ups, medians."
 echo
@@ -137,8 +136,7 @@ if [[ ${SCALING:-1} != 0 ]]; then
   done
   cd - >/dev/null
   rss() {
-    (cd "$1" && /usr/bin/time -v "$LLM" search --format jsonl self 2>&1 >/dev/null |
-      awk -F: '/Maximum resident set size/ {gsub(/ /, "", $2); print $2}')
+    (cd "$1" && peak_rss_kb "$LLM" search --format jsonl self)
   }
   small_kb=$(rss "$RUST_CORPUS")
   big_kb=$(rss "$big")
