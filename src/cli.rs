@@ -1382,23 +1382,42 @@ fn sort_key(k: SortBy) -> Option<crate::walk::SortKey> {
     }
 }
 
-/// The patterns of a `-f` file, one per line (`-` reads stdin).
+/// The patterns of a `-f` file, one per line (`-` reads stdin). A pipe (`-f <(…)`) is read to
+/// its end; every read is bounded (`/dev/zero` ends in `LLM_E115`, not in exhausted memory).
 fn read_pattern_file(path: &std::path::Path) -> Result<Vec<String>, Error> {
     use std::io::Read;
     let shown = crate::walk::display_path(path);
-    let mut bytes = Vec::new();
-    let read = if path == std::path::Path::new("-") {
-        std::io::stdin().read_to_end(&mut bytes).map(|_| ())
+    let max = crate::fsio::MAX_INPUT_BYTES;
+    const TOO_LARGE: &str = "pass -f a file of patterns, one per line, of reasonable size";
+    let bytes = if path == std::path::Path::new("-") {
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .take(max + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| {
+                Error::new(
+                    Code::PathUnreadable,
+                    format!("pattern file {shown} (stdin): {e}"),
+                    "check the input piped to -f -",
+                )
+            })?;
+        bytes
     } else {
-        std::fs::read(path).map(|b| bytes = b)
+        crate::fsio::read_input(path, &shown).map_err(|mut e| {
+            e.message = format!("pattern file {}", e.message);
+            if e.code == Code::TargetTooLarge {
+                e.remediation = TOO_LARGE.into();
+            }
+            e
+        })?
     };
-    read.map_err(|e| {
-        Error::new(
-            Code::PathUnreadable,
-            format!("pattern file {shown}: {e}"),
-            "check the path given to -f/--file",
-        )
-    })?;
+    if bytes.len() as u64 > max {
+        return Err(Error::new(
+            Code::TargetTooLarge,
+            format!("pattern file {shown} gives more than {max} bytes"),
+            TOO_LARGE,
+        ));
+    }
     let text = String::from_utf8(bytes).map_err(|_| {
         Error::new(
             Code::InvalidArgument,

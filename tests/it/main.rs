@@ -14,6 +14,7 @@ mod regions;
 mod reindent;
 mod rename;
 mod search;
+mod search_context;
 mod search_flags;
 mod search_names;
 mod search_pcre2;

@@ -5,7 +5,7 @@
 use super::find::{
     expand_replacement, find_in_bytes, find_matches, Collect, Limits, Probe, Want, FLUSH_AT,
 };
-use super::matches::{set_ids, FileMatches, MatchRecord};
+use super::matches::{set_ids, Chunk, FileMatches, MatchRecord};
 use super::SearchMatcher;
 use super::{FileResult, Mode, Renderer, SearchFile, SearchOptions, WholeFile};
 use crate::envelope::{DiagnosticPayload, Level};
@@ -485,6 +485,11 @@ fn search_bytes(
     let streaming = sink.is_some();
     let utf8 = streaming && std::str::from_utf8(bytes).is_ok();
     let mut sent = 0usize;
+    // What the chunks sent so far printed (human output prints them as one).
+    let mut chunk_state = Chunk {
+        more: true,
+        ..Chunk::default()
+    };
     let mut sink_error = None;
     let mut chunk_records = Vec::new();
     let mut send = |records: &mut Vec<MatchRecord>| -> bool {
@@ -510,8 +515,10 @@ fn search_bytes(
             before_context: opts.before_context,
             after_context: opts.after_context,
             after_hits: &[],
+            chunk: chunk_state,
         };
         chunk.rendered = Some(render.render(&chunk, &view));
+        chunk_state = chunk_state.after(records);
         sent += 1;
         let written = sink(&mut chunk);
         if let Some(buf) = chunk.rendered.take() {
@@ -712,6 +719,10 @@ the matches before it are reported",
             before_context: opts.before_context,
             after_context: opts.after_context,
             after_hits: &hits,
+            chunk: Chunk {
+                more: false,
+                ..chunk_state
+            },
         };
         match render {
             Some(render) => result.rendered = Some(render.render(&result, &view)),

@@ -132,6 +132,45 @@ pub struct FileMatches<'a> {
     /// After-context lines of the file's last match that match too, as (line, column of
     /// their first match): past `-m`, ripgrep prints them as matches (not counted).
     pub after_hits: &'a [(usize, usize)],
+    /// Where these records are one chunk of a file's matches (see [`Chunk`]).
+    pub chunk: Chunk,
+}
+
+/// A file's matches rendered in chunks (a file with many, see `file.rs`): what human output
+/// needs to print the chunks as one, each line once and `--` only between groups that are
+/// apart. JSON ignores it: each match carries its own context.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Chunk {
+    /// The last line printed by the chunks before this one (0: this is the first).
+    pub printed_through: usize,
+    /// The previous chunk's last match: its after-context lines were left to this chunk.
+    pub lead: Option<MatchRecord>,
+    /// More chunks follow: nothing past this chunk's last match line is printed yet (the
+    /// after-context there may hold the next chunk's matches, which print as matches).
+    pub more: bool,
+}
+
+impl Chunk {
+    /// The state for the chunk after one made of `records`.
+    pub fn after(self, records: &[MatchRecord]) -> Chunk {
+        match records.last() {
+            Some(last) => Chunk {
+                printed_through: self.printed_through.max(last.last_line),
+                lead: Some(*last),
+                more: self.more,
+            },
+            None => self,
+        }
+    }
+}
+
+/// Where the lines of a [`SearchMatch`] other than its first start in the file (the bytes
+/// of its `more_lines`, `context_before` and `context_after`), for human `-b`.
+#[derive(Debug, Clone, Default)]
+pub struct LineOffsets {
+    pub more: Vec<usize>,
+    pub before: Vec<usize>,
+    pub after: Vec<usize>,
 }
 
 impl<'a> FileMatches<'a> {
@@ -145,6 +184,17 @@ impl<'a> FileMatches<'a> {
             before_context: 0,
             after_context: 0,
             after_hits: &[],
+            chunk: Chunk::default(),
+        }
+    }
+
+    /// The same view over other records (no `-r` expansions, no after hits).
+    pub fn with_records(&self, records: &'a [MatchRecord]) -> Self {
+        FileMatches {
+            records,
+            replacements: &[],
+            after_hits: &[],
+            ..*self
         }
     }
 
@@ -168,20 +218,50 @@ impl<'a> FileMatches<'a> {
 
     /// Up to `-B` lines before the match's first line.
     pub fn context_before(&self, r: &MatchRecord) -> impl Iterator<Item = &'a [u8]> + 'a {
-        let bytes = self.bytes;
-        lines_before(bytes, r.line_start(), self.before_context).map(move |l| strip_cr(&bytes[l]))
+        self.texts(lines_before(
+            self.bytes,
+            r.line_start(),
+            self.before_context,
+        ))
     }
 
     /// Up to `-A` lines after the match's last line.
     pub fn context_after(&self, r: &MatchRecord) -> impl Iterator<Item = &'a [u8]> + 'a {
-        let bytes = self.bytes;
-        lines_after(bytes, r.last_end, self.after_context).map(move |l| strip_cr(&bytes[l]))
+        self.texts(lines_after(self.bytes, r.last_end, self.after_context))
     }
 
     /// The match's further lines (a multiline match), without line endings.
     pub fn more_lines(&self, r: &MatchRecord) -> impl Iterator<Item = &'a [u8]> + 'a {
+        self.texts(self.more_ranges(r))
+    }
+
+    fn more_ranges(&self, r: &MatchRecord) -> impl Iterator<Item = Range<usize>> + 'a {
+        lines_after(self.bytes, r.line_end, r.last_line - r.start_line)
+    }
+
+    /// The texts of lines, without their line endings.
+    fn texts(
+        &self,
+        lines: impl Iterator<Item = Range<usize>> + 'a,
+    ) -> impl Iterator<Item = &'a [u8]> + 'a {
         let bytes = self.bytes;
-        lines_after(bytes, r.line_end, r.last_line - r.start_line).map(move |l| strip_cr(&bytes[l]))
+        lines.map(move |l| strip_cr(&bytes[l]))
+    }
+
+    /// Where the lines of [`more_lines`](Self::more_lines), [`context_before`](Self::context_before)
+    /// and [`context_after`](Self::context_after) start.
+    pub fn line_offsets(&self, r: &MatchRecord) -> LineOffsets {
+        let starts =
+            |lines: &mut dyn Iterator<Item = Range<usize>>| lines.map(|l| l.start).collect();
+        LineOffsets {
+            more: starts(&mut self.more_ranges(r)),
+            before: starts(&mut lines_before(
+                self.bytes,
+                r.line_start(),
+                self.before_context,
+            )),
+            after: starts(&mut lines_after(self.bytes, r.last_end, self.after_context)),
+        }
     }
 
     /// The `-r` expansion of the `i`-th record.
@@ -225,6 +305,7 @@ impl<'a> FileMatches<'a> {
                     replacement: self.replacement(i).map(str::to_string),
                     more_lines: self.more_lines(r).map(lossy).collect(),
                     after_hits: hits,
+                    line_offsets: self.line_offsets(r),
                 }
             })
             .collect()

@@ -108,6 +108,9 @@ pub struct SearchMatch {
     /// After-context lines that match too (see `FileMatches::after_hits`), human output only.
     #[serde(skip)]
     pub after_hits: Vec<(usize, usize)>,
+    /// Where `more_lines` and the context lines start in the file (human `-b`).
+    #[serde(skip)]
+    pub line_offsets: matches::LineOffsets,
 }
 
 /// A file that contributed to the result.

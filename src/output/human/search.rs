@@ -76,7 +76,11 @@ enum Line<'a> {
         ranges: Vec<(usize, usize, Option<Cow<'a, str>>)>,
         n_matches: usize,
     },
-    Context(&'a str),
+    Context {
+        text: &'a str,
+        /// Byte offset of the line's start (-b).
+        offset: Option<usize>,
+    },
     /// A line covered by a multiline match that `-r` replaced: not printed.
     Replaced,
 }
@@ -155,12 +159,18 @@ impl SearchHuman {
             self.plain_records(out, r, m);
             return Ok(());
         }
-        self.matches_body(out, r, &m.to_matches(None))
+        let mut matches = Vec::with_capacity(m.records.len() + 1);
+        if let (Some(lead), true) = (&m.chunk.lead, self.context) {
+            // The previous chunk's last match: its after-context is this chunk's to print.
+            matches.extend(m.with_records(std::slice::from_ref(lead)).to_matches(None));
+        }
+        matches.extend(m.to_matches(None));
+        self.matches_body(out, r, &matches, m.chunk.printed_through, m.chunk.more)
     }
 
     /// One file's lines (or its `-l` path, or its `-c` count).
     pub fn body(&self, out: &mut impl Write, r: &FileResult) -> io::Result<()> {
-        self.matches_body(out, r, &r.matches)
+        self.matches_body(out, r, &r.matches, 0, false)
     }
 
     /// No colour, context or column limit: match lines print as they are.
@@ -185,11 +195,16 @@ impl SearchHuman {
         }
     }
 
+    /// Where `matches` are one chunk of the file's (see `cmd::search::matches::Chunk`; the
+    /// first may then be the previous chunk's last): `printed_through`, the last line the
+    /// chunks before printed, and `more`, whether more chunks follow.
     fn matches_body(
         &self,
         out: &mut impl Write,
         r: &FileResult,
         matches: &[SearchMatch],
+        printed_through: usize,
+        more: bool,
     ) -> io::Result<()> {
         let path = self.style.path(&r.file.file_path);
         match self.mode {
@@ -231,11 +246,18 @@ impl SearchHuman {
                 .iter()
                 .all(|m| m.more_lines.is_empty() && m.replacement.is_none())
         {
-            return self.plain_lines(out, &prefix, match_sep, matches);
+            return self.plain_lines(out, &prefix, match_sep, matches, printed_through);
         }
         let lines = collect_lines(matches);
-        let mut prev: Option<usize> = None;
-        for (no, line) in &lines {
+        // Lines the chunks before printed are not printed again, nor those past this chunk's
+        // last match while more chunks follow.
+        let after = printed_through;
+        let through = match matches.last() {
+            Some(m) if more => m.span.start_line + m.more_lines.len(),
+            _ => usize::MAX,
+        };
+        let mut prev: Option<usize> = (after > 0).then_some(after);
+        for (no, line) in lines.range(after + 1..=through.max(after)) {
             if matches!(line, Line::Replaced) {
                 continue;
             }
@@ -265,11 +287,14 @@ impl SearchHuman {
                     }
                     writeln!(out, "{}", self.trimmed(&body))?;
                 }
-                Line::Context(text) => {
+                Line::Context { text, offset } => {
                     let body = self.render(text, &[], 0);
                     write!(out, "{prefix}{context_sep}")?;
                     if self.line_numbers {
                         write!(out, "{no_text}-")?;
+                    }
+                    if let (true, Some(o)) = (self.byte_offset, offset) {
+                        write!(out, "{o}-")?;
                     }
                     writeln!(out, "{}", self.trimmed(&body))?;
                 }
@@ -332,10 +357,11 @@ impl SearchHuman {
         prefix: &str,
         sep: &str,
         matches: &[SearchMatch],
+        printed_through: usize,
     ) -> io::Result<()> {
-        let mut last_line = 0;
+        let mut last_line = printed_through;
         for m in matches {
-            if m.span.start_line == last_line {
+            if m.span.start_line <= last_line {
                 continue;
             }
             last_line = m.span.start_line;
@@ -364,9 +390,10 @@ impl SearchHuman {
         // Room for all of it at once: a buffer grown by doubling copies its bytes each time.
         let room = |rec| prefix.len() + m.line_text(rec).len() + 24;
         out.reserve(m.records.iter().map(room).sum());
-        let mut last_line = 0;
+        // A line the previous chunk printed (its first matches) is not printed again.
+        let mut last_line = m.chunk.printed_through;
         for rec in m.records {
-            if rec.start_line == last_line {
+            if rec.start_line <= last_line {
                 continue;
             }
             last_line = rec.start_line;
@@ -495,27 +522,34 @@ fn collect_lines(matches: &[SearchMatch]) -> BTreeMap<usize, Line<'_>> {
                 } else {
                     text.len()
                 };
+                let offset = match i {
+                    0 => first_offset,
+                    _ => m.line_offsets.more.get(i - 1).copied(),
+                };
                 add(
                     &mut lines,
                     no,
                     text,
                     (start, end, m.replacement.as_deref().map(Cow::Borrowed)),
-                    if i == 0 { first_offset } else { None },
+                    offset,
                 );
             }
         }
+        let offsets = &m.line_offsets;
         for (i, text) in m.context_before.iter().enumerate() {
             let no = s.start_line - m.context_before.len() + i;
-            lines.entry(no).or_insert(Line::Context(text));
+            let offset = offsets.before.get(i).copied();
+            lines.entry(no).or_insert(Line::Context { text, offset });
         }
         for (i, text) in m.context_after.iter().enumerate() {
             let no = last + 1 + i;
+            let offset = offsets.after.get(i).copied();
             match m.after_hits.iter().find(|h| h.0 == no) {
                 Some(&(_, col)) if !lines.contains_key(&no) => {
-                    add(&mut lines, no, text, (col, col, None), None);
+                    add(&mut lines, no, text, (col, col, None), offset);
                 }
                 _ => {
-                    lines.entry(no).or_insert(Line::Context(text));
+                    lines.entry(no).or_insert(Line::Context { text, offset });
                 }
             }
         }

@@ -163,6 +163,7 @@ mod tests {
             before_context: before,
             after_context: after,
             after_hits: &[],
+            chunk: Default::default(),
         };
         let owned = m.to_matches(Some(path));
         let mut want = Vec::new();
