@@ -105,8 +105,9 @@ fn big_lines() -> Vec<(String, bool)> {
 }
 
 /// What ripgrep prints for `-b -B before -A after foo` (with llm's column): every line within
-/// reach of a match once, `--` between groups apart.
-fn expected(lines: &[(String, bool)], before: usize, after: usize) -> String {
+/// reach of a match once, `--` between groups apart; with `-r X` (`replace`) every `foo` of a
+/// matching line replaced.
+fn expected(lines: &[(String, bool)], before: usize, after: usize, replace: bool) -> String {
     let mut offsets = Vec::with_capacity(lines.len());
     let mut at = 0;
     for (text, _) in lines {
@@ -131,6 +132,10 @@ fn expected(lines: &[(String, bool)], before: usize, after: usize) -> String {
         let (no, off) = (i + 1, offsets[i]);
         if *hit {
             let col = text.find("foo").unwrap() + 1;
+            let text = match replace {
+                true => text.replace("foo", "X"),
+                false => text.clone(),
+            };
             out.push_str(&format!("{no}:{col}:{off}:{text}\n"));
         } else {
             out.push_str(&format!("{no}-{off}-{text}\n"));
@@ -155,11 +160,13 @@ fn context_across_streamed_chunks() {
     env.write("big.txt", &text);
     // rg -n -b -C1 / -A2 / -B3 / -C2 foo big.txt printed 37,523 / 37,522 / 38,764 / 39,360
     // lines, 2,446 / 2,446 / 1,239 / 597 of them `--` (the same text, without the column).
+    // With -r, the two matches of a line where a chunk ends between them are both replaced.
     for (flags, before, after, rg_lines, rg_groups) in [
         (&["-C1"][..], 1, 1, 37_523, 2_446),
         (&["-A2"], 0, 2, 37_522, 2_446),
         (&["-B3"], 3, 0, 38_764, 1_239),
         (&["-C2"], 2, 2, 39_360, 597),
+        (&["-C1", "-r", "X"], 1, 1, 37_523, 2_446),
     ] {
         let (out, _, code) = human(&env, &[&["-b"], flags, &["foo", "big.txt"]].concat());
         assert_eq!(code, 0);
@@ -169,7 +176,7 @@ fn context_across_streamed_chunks() {
             rg_groups,
             "{flags:?}"
         );
-        let want = expected(&lines, before, after);
+        let want = expected(&lines, before, after, flags.contains(&"-r"));
         if out != want {
             let at = out
                 .lines()

@@ -5,7 +5,7 @@
 use super::find::{
     expand_replacement, find_in_bytes, find_matches, Collect, Limits, Probe, Want, FLUSH_AT,
 };
-use super::matches::{set_ids, Chunk, FileMatches, MatchRecord};
+use super::matches::{hold_back, set_ids, Chunk, FileMatches, MatchRecord};
 use super::SearchMatcher;
 use super::{FileResult, Mode, Renderer, SearchFile, SearchOptions, WholeFile};
 use crate::envelope::{DiagnosticPayload, Level};
@@ -490,12 +490,18 @@ fn search_bytes(
         more: true,
         ..Chunk::default()
     };
+    // The last matches found, held back for the next chunk: they share a line with it.
+    let mut held: Vec<MatchRecord> = Vec::new();
     let mut sink_error = None;
     let mut chunk_records = Vec::new();
-    let mut send = |records: &mut Vec<MatchRecord>| -> bool {
+    let mut send = |found: &mut Vec<MatchRecord>| -> bool {
         let (Some(sink), Some(render)) = (sink.as_mut(), render) else {
             return true;
         };
+        let mut records = std::mem::take(&mut held);
+        records.append(found);
+        held = hold_back(&mut records);
+        let records = &mut records;
         let mut chunk = FileResult::new(SearchFile {
             file_path: cand.display.clone(),
             file_path_lossy: crate::span::path_is_lossy(&cand.display),
@@ -519,6 +525,8 @@ fn search_bytes(
         };
         chunk.rendered = Some(render.render(&chunk, &view));
         chunk_state = chunk_state.after(records);
+        // The buffer's storage is `found`'s again (its records were all taken).
+        std::mem::swap(found, records);
         sent += 1;
         let written = sink(&mut chunk);
         if let Some(buf) = chunk.rendered.take() {
@@ -601,6 +609,9 @@ fn search_bytes(
     if opts.mode == Mode::Matches && !found.ranges.is_empty() {
         w.records
             .extend(found.ranges.iter().map(|r| recorder.record(r.clone())));
+    }
+    if !held.is_empty() {
+        w.records.splice(0..0, held);
     }
     let size = bytes.len() as u64;
     // A NUL byte makes text fields lossy (-a searches past it without a warning).

@@ -164,6 +164,21 @@ impl Chunk {
     }
 }
 
+/// Splits off the last records of a chunk that share a line with the next chunk's, to be
+/// sent with it: the records at the end that each share a line with the one after, back to
+/// the last one (a line prints once, with all its matches highlighted or replaced). Nothing is
+/// held when that would be all of them (one line with thousands of matches).
+pub fn hold_back(records: &mut Vec<MatchRecord>) -> Vec<MatchRecord> {
+    let mut keep = records.len().saturating_sub(1);
+    while keep > 0 && records[keep - 1].last_line >= records[keep].start_line {
+        keep -= 1;
+    }
+    if keep == 0 {
+        return Vec::new();
+    }
+    records.split_off(keep)
+}
+
 /// Where the lines of a [`SearchMatch`] other than its first start in the file (the bytes
 /// of its `more_lines`, `context_before` and `context_after`), for human `-b`.
 #[derive(Debug, Clone, Default)]
