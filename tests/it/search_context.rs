@@ -57,6 +57,21 @@ fn byte_offsets_on_context_lines() {
     assert_eq!(out, "1-0-one\n2:5:4:two foo\n3-13-thrée\n");
     let (out, _, _) = human(&env, &["--heading", "-H", "-b", "-B1", "nine", "c.txt"]);
     assert_eq!(out, "c.txt\n8-44-eight\n9:1:50:nine foo\n");
+    // -o with context: each match on a line of its own, with its own offset, and the context
+    // lines around (rg -n --column -b -o -C1 foo c.txt, the same text).
+    let (out, _, _) = human(&env, &["-b", "-o", "-C1", "foo", "c.txt"]);
+    assert_eq!(
+        out,
+        "1-0-one\n2:5:8:foo\n3-13-thrée\n4-20-four\n5:6:30:foo\n6-34-six\n--\n\
+8-44-eight\n9:6:55:foo\n10-59-ten\n"
+    );
+    // rg -n --column -o -C1 -r X o c.txt, the same text.
+    let (out, _, _) = human(&env, &["-o", "-C1", "-r", "X", "o", "c.txt"]);
+    assert_eq!(
+        out,
+        "1:1:X\n2:3:X\n2:6:X\n2:7:X\n3-thrée\n4:2:X\n5:7:X\n5:8:X\n6-six\n--\n8-eight\n\
+9:7:X\n9:8:X\n10-ten\n"
+    );
 }
 
 #[test]
@@ -105,9 +120,10 @@ fn big_lines() -> Vec<(String, bool)> {
 }
 
 /// What ripgrep prints for `-b -B before -A after foo` (with llm's column): every line within
-/// reach of a match once, `--` between groups apart; with `-r X` (`replace`) every `foo` of a
-/// matching line replaced.
-fn expected(lines: &[(String, bool)], before: usize, after: usize, replace: bool) -> String {
+/// reach of a match once, `--` between groups apart; with `-r X` every `foo` of a matching
+/// line replaced; with `-o` each `foo` on a line of its own.
+fn expected(lines: &[(String, bool)], before: usize, after: usize, flags: &[&str]) -> String {
+    let (replace, only) = (flags.contains(&"-r"), flags.contains(&"-o"));
     let mut offsets = Vec::with_capacity(lines.len());
     let mut at = 0;
     for (text, _) in lines {
@@ -130,7 +146,11 @@ fn expected(lines: &[(String, bool)], before: usize, after: usize, replace: bool
         }
         prev = Some(i);
         let (no, off) = (i + 1, offsets[i]);
-        if *hit {
+        if *hit && only {
+            for (at, _) in text.match_indices("foo") {
+                out.push_str(&format!("{no}:{}:{}:foo\n", at + 1, off + at));
+            }
+        } else if *hit {
             let col = text.find("foo").unwrap() + 1;
             let text = match replace {
                 true => text.replace("foo", "X"),
@@ -167,6 +187,8 @@ fn context_across_streamed_chunks() {
         (&["-B3"], 3, 0, 38_764, 1_239),
         (&["-C2"], 2, 2, 39_360, 597),
         (&["-C1", "-r", "X"], 1, 1, 37_523, 2_446),
+        // rg -n --column -b -o -C1 foo big.txt: 42,410 lines (the same text).
+        (&["-C1", "-o"], 1, 1, 42_410, 2_446),
     ] {
         let (out, _, code) = human(&env, &[&["-b"], flags, &["foo", "big.txt"]].concat());
         assert_eq!(code, 0);
@@ -176,7 +198,7 @@ fn context_across_streamed_chunks() {
             rg_groups,
             "{flags:?}"
         );
-        let want = expected(&lines, before, after, flags.contains(&"-r"));
+        let want = expected(&lines, before, after, flags);
         if out != want {
             let at = out
                 .lines()

@@ -102,7 +102,7 @@ impl SearchHuman {
             heading: heading && show_path && (!single_file || view.with_filename == Some(true)),
             max_columns: view.max_columns,
             mode,
-            context: context && !view.only_matching,
+            context,
             single_file,
             show_path,
             null: view.null,
@@ -238,7 +238,7 @@ impl SearchHuman {
         } else {
             (self.after_path(":"), self.after_path("-"))
         };
-        if self.only_matching {
+        if self.only_matching && !self.context {
             return self.only_matches(out, &prefix, match_sep, matches);
         }
         if self.plain()
@@ -267,6 +267,31 @@ impl SearchHuman {
             prev = Some(*no);
             let no_text = self.style.line_no(&no.to_string());
             match line {
+                Line::Match {
+                    text,
+                    ranges,
+                    offset,
+                    ..
+                } if self.only_matching => {
+                    // -o with context: each match's text on a line of its own, as rg.
+                    for (a, b, repl) in ranges {
+                        let piece = repl.as_deref().or_else(|| text.get(*a..*b));
+                        let Some(piece) = piece.filter(|p| !p.is_empty() || a < b) else {
+                            continue;
+                        };
+                        write!(out, "{prefix}{match_sep}")?;
+                        if self.line_numbers {
+                            write!(out, "{no_text}:")?;
+                        }
+                        if self.columns {
+                            write!(out, "{}:", a + 1)?;
+                        }
+                        if let (true, Some(o)) = (self.byte_offset, offset) {
+                            write!(out, "{}:", o + a)?;
+                        }
+                        writeln!(out, "{}", self.style.matched(self.trimmed(piece)))?;
+                    }
+                }
                 Line::Match {
                     text,
                     col,
