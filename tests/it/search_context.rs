@@ -259,6 +259,30 @@ fn context_across_streamed_chunks() {
     }
 }
 
+#[test]
+fn a_line_with_more_matches_than_a_chunk() {
+    // 20,000 matches on one line: the chunks that would end inside it wait for the rest, so
+    // the line prints once with every match replaced (rg -r X -C1 foo one.txt, without the
+    // column; this panicked or left 15,904 matches unreplaced before).
+    let env = TestEnv::new();
+    let line = vec!["foo"; 20_000].join(" ");
+    env.write("one.txt", format!("a\n{line}\nb\n"));
+    let (out, _, code) = human(&env, &["-r", "X", "-C1", "foo", "one.txt"]);
+    assert_eq!(code, 0);
+    assert!(
+        out == format!("1-a\n2:1:{}\n3-b\n", vec!["X"; 20_000].join(" ")),
+        "{}",
+        &out[..out.len().min(300)]
+    );
+    let (out, _, _) = human(&env, &["-o", "-b", "-C1", "foo", "one.txt"]);
+    let mut want = String::from("1-0-a\n");
+    for i in 0..20_000 {
+        want.push_str(&format!("2:{}:{}:foo\n", 4 * i + 1, 2 + 4 * i));
+    }
+    want.push_str(&format!("3-{}-b\n", 2 + line.len() + 1));
+    assert!(out == want, "-o -b -C1 differs");
+}
+
 // ---- -f from pipes and devices ----
 
 #[test]

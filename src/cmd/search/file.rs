@@ -501,6 +501,10 @@ fn search_bytes(
         let mut records = std::mem::take(&mut held);
         records.append(found);
         held = hold_back(&mut records);
+        if records.is_empty() {
+            // All on one line (or joined lines) with what may follow: sent with it.
+            return true;
+        }
         let records = &mut records;
         let mut chunk = FileResult::new(SearchFile {
             file_path: cand.display.clone(),

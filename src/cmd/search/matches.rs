@@ -164,20 +164,24 @@ impl Chunk {
     }
 }
 
-/// Splits off the last records of a chunk that share a line with the next chunk's, to be
-/// sent with it: the records at the end that each share a line with the one after, back to
-/// the last one (a line prints once, with all its matches highlighted or replaced). Nothing is
-/// held when that would be all of them (one line with thousands of matches).
+/// Splits off the last records of a chunk that may share a line with the next chunk's, to be
+/// sent with it: the last one and those before it that each share a line with the one after
+/// (a line prints once, with all its matches highlighted or replaced). That may be all of
+/// them (a line with thousands of matches), up to [`HOLD_MAX`]: past that, they are sent
+/// (memory stays bounded; human output then prints the line with the matches found so far).
 pub fn hold_back(records: &mut Vec<MatchRecord>) -> Vec<MatchRecord> {
     let mut keep = records.len().saturating_sub(1);
     while keep > 0 && records[keep - 1].last_line >= records[keep].start_line {
         keep -= 1;
     }
-    if keep == 0 {
+    if keep == 0 && records.len() >= HOLD_MAX {
         return Vec::new();
     }
     records.split_off(keep)
 }
+
+/// The most matches held back for the next chunk (about 100 MB of records).
+pub const HOLD_MAX: usize = 1 << 20;
 
 /// Where the lines of a [`SearchMatch`] other than its first start in the file (the bytes
 /// of its `more_lines`, `context_before` and `context_after`), for human `-b`.

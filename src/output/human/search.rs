@@ -257,7 +257,11 @@ impl SearchHuman {
             _ => usize::MAX,
         };
         let mut prev: Option<usize> = (after > 0).then_some(after);
-        for (no, line) in lines.range(after + 1..=through.max(after)) {
+        let shown = match through > after {
+            true => lines.range(after + 1..=through),
+            false => lines.range(0..0),
+        };
+        for (no, line) in shown {
             if matches!(line, Line::Replaced) {
                 continue;
             }
