@@ -75,6 +75,29 @@ fn byte_offsets_on_context_lines() {
 }
 
 #[test]
+fn max_columns_counts_the_line_ending() {
+    // As rg, -M limits a line with its line ending: `abc foo\n` is 8 bytes, `abcd foo\r\n` 10,
+    // a last line without one only its text (rg -n --column -M 7 / -M 8 foo n.txt).
+    let env = TestEnv::new();
+    env.write("n.txt", "abcd foo\r\nabc foo\nab foo");
+    env.write("c.txt", C_TXT);
+    let omitted = "[Omitted long line with 1 matches]";
+    let (out, _, _) = human(&env, &["-M", "7", "foo", "n.txt"]);
+    assert_eq!(out, format!("1:6:{omitted}\n2:5:{omitted}\n3:4:ab foo\n"));
+    let (out, _, _) = human(&env, &["-M", "8", "foo", "n.txt"]);
+    assert_eq!(out, format!("1:6:{omitted}\n2:5:abc foo\n3:4:ab foo\n"));
+    // Context lines too (rg -n --column -M 6 -C1 foo c.txt): `thrée\n` is 7 bytes.
+    let (out, _, _) = human(&env, &["-M", "6", "-C1", "foo", "c.txt"]);
+    assert_eq!(
+        out,
+        format!(
+            "1-one\n2:5:{omitted}\n3-[Omitted long context line]\n4-four\n5:6:{omitted}\n\
+6-six\n--\n8-eight\n9:6:{omitted}\n10-ten\n"
+        )
+    );
+}
+
+#[test]
 fn json_context_stays_lines_of_text() {
     // The contract (SPEC.md, seed 000) gives `context_before`/`context_after` as arrays of line
     // texts: -b changes nothing in JSON, whose match spans carry the byte offsets.

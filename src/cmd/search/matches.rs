@@ -184,12 +184,15 @@ pub fn hold_back(records: &mut Vec<MatchRecord>) -> Vec<MatchRecord> {
 pub const HOLD_MAX: usize = 1 << 20;
 
 /// Where the lines of a [`SearchMatch`] other than its first start in the file (the bytes
-/// of its `more_lines`, `context_before` and `context_after`), for human `-b`.
+/// of its `more_lines`, `context_before` and `context_after`), for human `-b`, and how long
+/// each line is with its line ending (`-M` counts it, as ripgrep): `(start, length)`.
 #[derive(Debug, Clone, Default)]
 pub struct LineOffsets {
-    pub more: Vec<usize>,
-    pub before: Vec<usize>,
-    pub after: Vec<usize>,
+    /// The length of the match's first line with its line ending.
+    pub first_len: usize,
+    pub more: Vec<(usize, usize)>,
+    pub before: Vec<(usize, usize)>,
+    pub after: Vec<(usize, usize)>,
 }
 
 impl<'a> FileMatches<'a> {
@@ -270,9 +273,14 @@ impl<'a> FileMatches<'a> {
     /// Where the lines of [`more_lines`](Self::more_lines), [`context_before`](Self::context_before)
     /// and [`context_after`](Self::context_after) start.
     pub fn line_offsets(&self, r: &MatchRecord) -> LineOffsets {
-        let starts =
-            |lines: &mut dyn Iterator<Item = Range<usize>>| lines.map(|l| l.start).collect();
+        let n = self.bytes.len();
+        // A line's length with its `\n` (none after the last line of a file without one).
+        let full = |l: &Range<usize>| l.len() + usize::from(l.end < n);
+        let starts = |lines: &mut dyn Iterator<Item = Range<usize>>| {
+            lines.map(|l| (l.start, full(&l))).collect()
+        };
         LineOffsets {
+            first_len: full(&(r.line_start()..r.line_end)),
             more: starts(&mut self.more_ranges(r)),
             before: starts(&mut lines_before(
                 self.bytes,

@@ -72,6 +72,8 @@ enum Line<'a> {
         col: usize,
         /// Byte offset of the line's start, where known (-b).
         offset: Option<usize>,
+        /// The line's length with its line ending (-M), where known.
+        len: usize,
         /// Highlighted byte ranges of `text`, each with its replacement under `-r`.
         ranges: Vec<(usize, usize, Option<Cow<'a, str>>)>,
         n_matches: usize,
@@ -80,6 +82,8 @@ enum Line<'a> {
         text: &'a str,
         /// Byte offset of the line's start (-b).
         offset: Option<usize>,
+        /// The line's length with its line ending (-M), where known.
+        len: usize,
     },
     /// A line covered by a multiline match that `-r` replaced: not printed.
     Replaced,
@@ -302,8 +306,9 @@ impl SearchHuman {
                     ranges,
                     n_matches,
                     offset,
+                    len,
                 } => {
-                    let body = self.render(text, ranges, *n_matches);
+                    let body = self.render(text, *len, ranges, *n_matches);
                     write!(out, "{prefix}{match_sep}")?;
                     if self.line_numbers {
                         write!(out, "{no_text}:")?;
@@ -316,8 +321,8 @@ impl SearchHuman {
                     }
                     writeln!(out, "{}", self.trimmed(&body))?;
                 }
-                Line::Context { text, offset } => {
-                    let body = self.render(text, &[], 0);
+                Line::Context { text, offset, len } => {
+                    let body = self.render(text, *len, &[], 0);
                     write!(out, "{prefix}{context_sep}")?;
                     if self.line_numbers {
                         write!(out, "{no_text}-")?;
@@ -445,14 +450,16 @@ impl SearchHuman {
         }
     }
 
+    /// `len`: the line's length with its line ending, what `-M` limits (as ripgrep).
     fn render(
         &self,
         text: &str,
+        len: usize,
         ranges: &[(usize, usize, Option<Cow<'_, str>>)],
         n_matches: usize,
     ) -> String {
         if let Some(max) = self.max_columns {
-            if text.len() > max {
+            if len.max(text.len()) > max {
                 return if n_matches > 0 {
                     format!("[Omitted long line with {n_matches} matches]")
                 } else {
@@ -489,7 +496,7 @@ fn collect_lines(matches: &[SearchMatch]) -> BTreeMap<usize, Line<'_>> {
         no: usize,
         text: &'a str,
         range: (usize, usize, Option<Cow<'a, str>>),
-        offset: Option<usize>,
+        (offset, len): (Option<usize>, usize),
     ) {
         match lines.get_mut(&no) {
             Some(Line::Match {
@@ -505,6 +512,7 @@ fn collect_lines(matches: &[SearchMatch]) -> BTreeMap<usize, Line<'_>> {
                         text,
                         col: range.0,
                         offset,
+                        len,
                         ranges: vec![range],
                         n_matches: 1,
                     },
@@ -515,7 +523,10 @@ fn collect_lines(matches: &[SearchMatch]) -> BTreeMap<usize, Line<'_>> {
     for m in matches {
         let s = &m.span;
         let last = s.start_line + m.more_lines.len();
-        let first_offset = Some(s.byte_start - s.start_col);
+        let offsets = &m.line_offsets;
+        let first = (Some(s.byte_start - s.start_col), offsets.first_len);
+        // Where a line is, by what `LineOffsets` knows of it: (offset, length with ending).
+        let at = |known: Option<&(usize, usize)>| known.map_or((None, 0), |&(o, l)| (Some(o), l));
         if let (Some(repl), false) = (&m.replacement, m.more_lines.is_empty()) {
             // A replaced multiline match prints as one line: what precedes the match on its
             // first line, the replacement, and what follows it on its last line.
@@ -535,7 +546,7 @@ fn collect_lines(matches: &[SearchMatch]) -> BTreeMap<usize, Line<'_>> {
                     m.line_text.len(),
                     Some(Cow::Owned(format!("{repl}{tail}"))),
                 ),
-                first_offset,
+                first,
             );
             for no in s.start_line + 1..=last {
                 lines.insert(no, Line::Replaced);
@@ -551,34 +562,37 @@ fn collect_lines(matches: &[SearchMatch]) -> BTreeMap<usize, Line<'_>> {
                 } else {
                     text.len()
                 };
-                let offset = match i {
-                    0 => first_offset,
-                    _ => m.line_offsets.more.get(i - 1).copied(),
+                let place = match i {
+                    0 => first,
+                    _ => at(offsets.more.get(i - 1)),
                 };
                 add(
                     &mut lines,
                     no,
                     text,
                     (start, end, m.replacement.as_deref().map(Cow::Borrowed)),
-                    offset,
+                    place,
                 );
             }
         }
-        let offsets = &m.line_offsets;
         for (i, text) in m.context_before.iter().enumerate() {
             let no = s.start_line - m.context_before.len() + i;
-            let offset = offsets.before.get(i).copied();
-            lines.entry(no).or_insert(Line::Context { text, offset });
+            let (offset, len) = at(offsets.before.get(i));
+            lines
+                .entry(no)
+                .or_insert(Line::Context { text, offset, len });
         }
         for (i, text) in m.context_after.iter().enumerate() {
             let no = last + 1 + i;
-            let offset = offsets.after.get(i).copied();
+            let (offset, len) = at(offsets.after.get(i));
             match m.after_hits.iter().find(|h| h.0 == no) {
                 Some(&(_, col)) if !lines.contains_key(&no) => {
-                    add(&mut lines, no, text, (col, col, None), offset);
+                    add(&mut lines, no, text, (col, col, None), (offset, len));
                 }
                 _ => {
-                    lines.entry(no).or_insert(Line::Context { text, offset });
+                    lines
+                        .entry(no)
+                        .or_insert(Line::Context { text, offset, len });
                 }
             }
         }
