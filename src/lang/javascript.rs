@@ -19,6 +19,7 @@ pub static JAVASCRIPT: Language = Language {
     ),
     kinds: &[K::Function, K::Method, K::Class, K::Field, K::Constant],
     path_separator: ".",
+    top_level_gap: 1,
     fixture: "symbols.js",
     rules: Rules {
         methods_in: &[K::Class],

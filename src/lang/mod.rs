@@ -51,6 +51,9 @@ pub struct Language {
     pub kinds: &'static [SymbolKind],
     /// Joins a parent's name and a child's in a qualified name (`::`, `.`).
     pub path_separator: &'static str,
+    /// Blank lines put between an inserted top-level definition and its neighbour when the file
+    /// has no sibling to copy the spacing from (PEP 8's two for Python, one elsewhere).
+    pub top_level_gap: usize,
     /// File name under `tests/fixtures/` that exercises every kind.
     pub fixture: &'static str,
     /// The per-language rules symbol extraction needs.
