@@ -22,3 +22,4 @@ mod transform;
 mod transform_safety;
 mod util;
 mod write;
+mod write_lang;
