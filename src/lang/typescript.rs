@@ -1,7 +1,7 @@
 //! TypeScript and TSX: two grammars of one crate sharing the symbol query in
 //! `queries/typescript.scm` and JavaScript's rules.
 
-use super::javascript::body;
+use super::javascript::{body, owner};
 use super::symbols::SymbolKind as K;
 use super::{Cache, Doc, Language, Rules};
 
@@ -44,7 +44,7 @@ const fn rules(keywords: super::keywords::Table) -> Rules {
         body: Some(body),
         is_reference: None,
         ref_context: None,
-        owner: None,
+        owner: Some(owner),
     }
 }
 
