@@ -505,6 +505,7 @@ const LANG_CASES: &[LangCase] = &[
             "type buf_t",
             "macro MAX",
             "function buf_grow",
+            "function buf_count",
         ],
         symbol: "buf_append",
         node_kind: "function_definition",
