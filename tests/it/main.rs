@@ -4,6 +4,7 @@ mod apply;
 mod ast;
 mod faults;
 mod find;
+mod find_es5;
 mod find_macros;
 mod generate;
 mod hostile;

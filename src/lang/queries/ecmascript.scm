@@ -39,7 +39,7 @@
   (assignment_expression
     left: (member_expression object: (identifier) @_owner property: (property_identifier) @name)
     right: [(function_expression) (arrow_function) (generator_function)])
-  (#not-eq? @_owner "exports")) @definition.method
+  (#not-any-of? @_owner "exports" "module")) @definition.method
 (program
   (expression_statement
     (assignment_expression
