@@ -6,14 +6,17 @@
 # yet"), it prints:
 #   1. counts of two definition kinds: `llm ast '(KIND) @x'` vs `ast-grep run -k KIND` (equal),
 #   2. recall of `llm find --outline` against Universal Ctags' function/class/method/type
-#      definitions on a sample of files (goal ≥ 97%; misses listed with SHOW_MISSES=N),
+#      definitions on a sample of files (goal ≥ 97%; misses listed with SHOW_MISSES=N; the
+#      names ctags makes up for anonymous items are left out, names compare without spaces),
 #   3. `llm ast` bare-kind full scan vs `ast-grep -k` (goal ≤ 1.0×),
 #   4. `llm find NAME` vs `rg -w NAME` (goal ≤ 3×; NAME: a function ctags found in the sample),
 #   5. `llm find --outline` of the corpus's largest file (goal < 50 ms),
 # then a markdown table of medians. RUNS (default 3) hyperfine runs, SAMPLE (default 150) files,
-# LLM=/path/to/llm to measure a given binary instead of building this checkout's.
+# LLM=/path/to/llm to measure a given binary instead of building this checkout's, RECALL_ONLY=1
+# for the recall alone (iterating on queries), SHOW_MISSES=N to list N misses.
 # Needs: ast-grep (pip install ast-grep-cli), universal-ctags, ripgrep, hyperfine — installed
-# when missing. Corpora: ../shared/bench/make-corpus.sh DIR all (built once into
+# when missing. Corpora: ../shared/bench/make-corpus.sh DIR all, C#'s bench/make-corpus-csharp.sh
+# (built once into
 # ${LLM_BENCH_DIR:-~/.cache/llm-bench}; slow the first time: Debian packages and npm).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -46,6 +49,7 @@ go         go         go                            function_declaration  method
 java       java       java                          method_declaration    class_declaration     Java       cimg
 c          c          c,h                           function_definition   struct_specifier      C          fsgut
 cpp        cpp        cc,cpp,cxx,hpp,hh,hxx,ipp     function_definition   class_specifier       C++        fcsgut
+csharp     csharp     cs                            method_declaration    class_declaration     C#         cimgs
 ruby       ruby       rb                            method                class                 Ruby       cfmS
 php        php        php                           method_declaration    class_declaration     PHP        cift
 bash       bash       sh,bash                       function_definition   variable_assignment   Sh         f
@@ -87,7 +91,11 @@ for lang in "${want[@]}"; do
     echo "| $lang | not supported yet | | | | | |" >>"$rows"
     continue
   fi
-  corpus_line=$(bash "$shared/make-corpus.sh" "${LLM_BENCH_DIR:-$HOME/.cache/llm-bench}" "$lang")
+  if [[ $lang == csharp ]]; then # not in make-corpus.sh: pythonnet's C# from PyPI
+    corpus_line=$(bash "$root/bench/make-corpus-csharp.sh" "${LLM_BENCH_DIR:-$HOME/.cache/llm-bench}")
+  else
+    corpus_line=$(bash "$shared/make-corpus.sh" "${LLM_BENCH_DIR:-$HOME/.cache/llm-bench}" "$lang")
+  fi
   corpus=${corpus_line#*=}
   find_args=()
   IFS=, read -ra ex <<<"$exts"
@@ -96,12 +104,14 @@ for lang in "${want[@]}"; do
   nfiles=$(wc -l <"$out/files")
   echo "corpus: $corpus ($nfiles files, $(du -sh "$corpus" | cut -f1))"
 
-  # 1. counts
+  # 1. counts (skipped with RECALL_ONLY=1, as are the timings)
+  if [[ -z ${RECALL_ONLY:-} ]]; then
   c1l=$(count_llm ast "($k1) @x" -l "$lang" "$corpus"); c1s=$(count_sg run -k "$k1" -l "$sg" "$corpus")
   c2l=$(count_llm ast "($k2) @x" -l "$lang" "$corpus"); c2s=$(count_sg run -k "$k2" -l "$sg" "$corpus")
   printf '%-28s %10s %10s %s\n' "kind" "llm" "ast-grep" ""
   printf '%-28s %10s %10s %s\n' "$k1" "$c1l" "$c1s" "$([[ $c1l == "$c1s" ]] && echo equal || echo DIFFERENT)"
   printf '%-28s %10s %10s %s\n' "$k2" "$c2l" "$c2s" "$([[ $c2l == "$c2s" ]] && echo equal || echo DIFFERENT)"
+  fi
 
   # 2. recall against ctags on an evenly spread sample of files
   step=$(( nfiles / sample > 0 ? nfiles / sample : 1 ))
@@ -112,13 +122,18 @@ for lang in "${want[@]}"; do
       --languages="$ctl" --language-force="$ctl" --kinds-"$ctl"="$ctk" -f - >"$out/ctags.json" 2>/dev/null || true
     tr '\n' '\0' <"$out/sample" | xargs -0 "$llm" find --outline --format jsonl -l "$lang" >"$out/outline.jsonl" || true
     read -r recall name < <(python3 - "$out/ctags.json" "$out/outline.jsonl" "${SHOW_MISSES:-0}" <<'PY'
-import json, sys
+import json, re, sys
 tags = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
 tags = [t for t in tags if t.get("_type") == "tag"]
+# Names ctags makes up for what has none (`AnonymousFunction1a2b…`, `__anon…`) are left out:
+# nobody asks for them by name. Names compare without spaces (ctags writes `operator ()`).
+ANON = re.compile(r"^(AnonymousFunction|__anon)[0-9a-f]+$")
+tags = [t for t in tags if not ANON.match(t["name"])]
+key = lambda name: re.sub(r"\s+", "", name)
 have = {}
 def walk(v):
     ns, s = v.get("name_span") or v["span"], v["span"]
-    have.setdefault((s["file_path"], v["name"]), []).append((s["start_line"], s["end_line"], ns["start_line"]))
+    have.setdefault((s["file_path"], key(v["name"])), []).append((s["start_line"], s["end_line"], ns["start_line"]))
     for c in v.get("children") or []:
         walk(c)
 for l in open(sys.argv[2]):
@@ -131,16 +146,19 @@ LOCAL = {"function", "method", "member", "func", "singletonMethod"}
 stats = {"all": [0, 0], "declared": [0, 0]}
 misses = []
 for t in tags:
-    spans = have.get((t["path"], t["name"]), [])
+    spans = have.get((t["path"], key(t["name"])), [])
     ok = any(a <= t["line"] <= b or n == t["line"] for a, b, n in spans)
     groups = ["all"] + ([] if t.get("scopeKind") in LOCAL else ["declared"])
     for g in groups:
         stats[g][0] += ok
         stats[g][1] += 1
-    if not ok and "declared" in groups:
+    if not ok:
         misses.append(t)
+# Declared misses first, then those local to a function.
+misses.sort(key=lambda t: t.get("scopeKind") in LOCAL)
 for t in misses[: int(sys.argv[3])]:
-    print(f"  miss: {t['path']}:{t['line']} {t.get('kind')} {t['name']} (scope {t.get('scope')})", file=sys.stderr)
+    local = " local" if t.get("scopeKind") in LOCAL else ""
+    print(f"  miss{local}: {t['path']}:{t['line']} {t.get('kind')} {t['name']} (scope {t.get('scope')})", file=sys.stderr)
 funcs = sorted({t["name"] for t in tags if t.get("kind") in ("function", "method") and len(t["name"]) >= 10})
 name = funcs[len(funcs) // 2] if funcs else ""
 pct = lambda g: f"{100 * stats[g][0] / stats[g][1]:.1f}%({stats[g][0]}/{stats[g][1]})" if stats[g][1] else "n/a"
@@ -168,6 +186,8 @@ print(names[len(names) // 2] if names else "main")
 PY
 )
   fi
+
+  [[ -z ${RECALL_ONLY:-} ]] || continue
 
   # 3–5. timings
   largest=$(tr '\n' '\0' <"$out/files" | xargs -0 stat -c '%s %n' | sort -rn | awk 'NR == 1 {print $2}')

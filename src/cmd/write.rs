@@ -100,7 +100,10 @@ pub fn run(opts: &WriteOptions) -> WriteOutcome {
 fn write(opts: &WriteOptions) -> Result<WriteOutcome, Error> {
     let display = display_path(&opts.path);
     let abs = absolute(&opts.path);
-    let language = opts.language.or_else(|| lang::for_path(&opts.path));
+    // The language of the text being written (a new `.h` holding C++ is C++).
+    let language = opts
+        .language
+        .or_else(|| lang::for_content(&opts.path, &opts.content));
     let root = crate::paths::Root::open(&opts.root, opts.allow_outside_root)?;
     // Probed beneath the root's handle, component by component (no PATH_MAX limit, no symlink
     // followed out of the root).

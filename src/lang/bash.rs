@@ -15,6 +15,7 @@ pub static BASH: Language = Language {
     symbol_query: include_str!("queries/bash.scm"),
     kinds: &[K::Function, K::Constant],
     path_separator: ".",
+    top_level_gap: 1,
     fixture: "symbols.sh",
     rules: Rules {
         methods_in: &[],

@@ -24,6 +24,7 @@ pub static C: Language = Language {
         K::Field,
     ],
     path_separator: "::",
+    top_level_gap: 1,
     fixture: "symbols.c",
     rules: Rules {
         methods_in: &[],

@@ -28,6 +28,7 @@ pub static CPP: Language = Language {
         K::Field,
     ],
     path_separator: "::",
+    top_level_gap: 1,
     fixture: "symbols.cpp",
     rules: Rules {
         methods_in: &[K::Class, K::Struct, K::Union],

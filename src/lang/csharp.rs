@@ -27,6 +27,7 @@ pub static CSHARP: Language = Language {
         K::Field,
     ],
     path_separator: ".",
+    top_level_gap: 1,
     fixture: "symbols.cs",
     rules: Rules {
         methods_in: &[],

@@ -25,6 +25,7 @@ pub static GO: Language = Language {
         K::Field,
     ],
     path_separator: ".",
+    top_level_gap: 1,
     fixture: "symbols.go",
     rules: Rules {
         methods_in: &[],

@@ -24,6 +24,7 @@ pub static JAVA: Language = Language {
         K::Constant,
     ],
     path_separator: ".",
+    top_level_gap: 1,
     fixture: "Symbols.java",
     rules: Rules {
         methods_in: &[],

@@ -1,5 +1,5 @@
-//! JavaScript (and JSX): grammar, file names, the symbol query in `queries/javascript.scm`, and
-//! the body of `const f = () => {…}` (TypeScript shares it).
+//! JavaScript (and JSX): grammar, file names, the symbol query in `queries/javascript.scm`, the
+//! body of `const f = () => {…}` and the owner of `Foo.prototype.f = …` (TypeScript shares them).
 
 use super::symbols::SymbolKind as K;
 use super::{Cache, Doc, Language, Rules};
@@ -19,6 +19,7 @@ pub static JAVASCRIPT: Language = Language {
     ),
     kinds: &[K::Function, K::Method, K::Class, K::Field, K::Constant],
     path_separator: ".",
+    top_level_gap: 1,
     fixture: "symbols.js",
     rules: Rules {
         methods_in: &[K::Class],
@@ -36,7 +37,7 @@ pub static JAVASCRIPT: Language = Language {
         body: Some(body),
         is_reference: None,
         ref_context: None,
-        owner: None,
+        owner: Some(owner),
     },
     grammar_crate: "tree-sitter-javascript",
     node_types: tree_sitter_javascript::NODE_TYPES,
@@ -53,17 +54,45 @@ pub(super) const IDENTIFIERS: &[&str] = &[
     "shorthand_property_identifier_pattern",
 ];
 
-/// The block of a function, method or class; for `const f = () => {…}` (a declaration), the
-/// arrow function's or function expression's body.
+/// The block of a function, method or class; for `const f = () => {…}` (a declaration),
+/// `Foo.prototype.f = function () {…}` (an assignment) and `{ f: function () {…} }` (a pair),
+/// the function value's body.
 pub(super) fn body<'t>(_kind: K, node: Node<'t>) -> Option<Node<'t>> {
     if let Some(b) = node.child_by_field_name("body") {
         return Some(b);
     }
-    let mut cursor = node.walk();
-    let declarator = node
-        .named_children(&mut cursor)
-        .find(|c| c.kind() == "variable_declarator")?;
-    declarator
-        .child_by_field_name("value")?
-        .child_by_field_name("body")
+    let value = match node.kind() {
+        "pair" => node.child_by_field_name("value")?,
+        "expression_statement" => node
+            .named_child(0)
+            .filter(|a| a.kind() == "assignment_expression")?
+            .child_by_field_name("right")?,
+        _ => {
+            let mut cursor = node.walk();
+            let declarator = node
+                .named_children(&mut cursor)
+                .find(|c| c.kind() == "variable_declarator")?;
+            declarator.child_by_field_name("value")?
+        }
+    };
+    value.child_by_field_name("body")
+}
+
+/// `Foo.prototype.bar = …` and `Foo.bar = function () {…}` outside any definition: the object
+/// they are set on (`Foo`), so the qualified name is `Foo.bar`.
+pub(super) fn owner(node: Node, source: &[u8]) -> Option<String> {
+    if node.kind() != "expression_statement" {
+        return None;
+    }
+    let left = node.named_child(0)?.child_by_field_name("left")?;
+    let mut object = left.child_by_field_name("object")?;
+    let text = |n: Node| String::from_utf8_lossy(&source[n.byte_range()]).into_owned();
+    if object.kind() == "member_expression"
+        && object
+            .child_by_field_name("property")
+            .is_some_and(|p| text(p) == "prototype")
+    {
+        object = object.child_by_field_name("object")?;
+    }
+    Some(text(object)).filter(|o| object.kind() == "identifier" && o != "exports")
 }

@@ -51,6 +51,9 @@ pub struct Language {
     pub kinds: &'static [SymbolKind],
     /// Joins a parent's name and a child's in a qualified name (`::`, `.`).
     pub path_separator: &'static str,
+    /// Blank lines put between an inserted top-level definition and its neighbour when the file
+    /// has no sibling to copy the spacing from (PEP 8's two for Python, one elsewhere).
+    pub top_level_gap: usize,
     /// File name under `tests/fixtures/` that exercises every kind.
     pub fixture: &'static str,
     /// The per-language rules symbol extraction needs.
@@ -544,8 +547,28 @@ pub fn for_path(path: &Path) -> Option<&'static Language> {
     Some(l)
 }
 
+/// The language of a file about to hold `content` whole (`llm write`): as [`for_path`], but a
+/// `.h`'s C++ and an extensionless file's `#!` line are read from `content`, not from the disk
+/// (a new file has none; an overwritten one's old text says nothing of the new).
+pub fn for_content(path: &Path, content: &[u8]) -> Option<&'static Language> {
+    let name = path.file_name()?.to_str()?;
+    if let Some(l) = ALL.iter().copied().find(|l| l.file_names.contains(&name)) {
+        return Some(l);
+    }
+    let Some(ext) = path.extension() else {
+        return shebang_language(content);
+    };
+    let ext = ext.to_str()?;
+    let l = ALL.iter().copied().find(|l| l.extensions.contains(&ext))?;
+    if ext == "h" && holds_cpp(content) {
+        return Some(&cpp::CPP);
+    }
+    Some(l)
+}
+
 /// Whether a header holds C++: a line starting with `class`, `namespace` or `template`.
 pub fn holds_cpp(src: &[u8]) -> bool {
+    let src = src.strip_prefix(b"\xef\xbb\xbf").unwrap_or(src);
     src.split(|&b| b == b'\n').any(|line| {
         ["class ", "namespace ", "template<", "template <"]
             .iter()
@@ -556,7 +579,11 @@ pub fn holds_cpp(src: &[u8]) -> bool {
 /// The language whose `shebangs` name the interpreter of an extensionless file's `#!` line
 /// (`#!/bin/sh`, `#!/usr/bin/env bash`).
 fn by_shebang(path: &Path) -> Option<&'static Language> {
-    let head = crate::fsio::head(path, 128)?;
+    shebang_language(&crate::fsio::head(path, 128)?)
+}
+
+/// The language whose `shebangs` name the interpreter of the `#!` line `head` starts with.
+fn shebang_language(head: &[u8]) -> Option<&'static Language> {
     let line = head.strip_prefix(b"#!")?;
     let line = &line[..line.iter().position(|&b| b == b'\n').unwrap_or(line.len())];
     let mut words = std::str::from_utf8(line).ok()?.split_whitespace();

@@ -27,6 +27,7 @@ pub static PHP: Language = Language {
         K::Field,
     ],
     path_separator: "::",
+    top_level_gap: 1,
     fixture: "symbols.php",
     rules: Rules {
         methods_in: &[],

@@ -17,6 +17,7 @@ pub static PYTHON: Language = Language {
     symbol_query: include_str!("queries/python.scm"),
     kinds: &[K::Function, K::Method, K::Class, K::Constant, K::Field],
     path_separator: ".",
+    top_level_gap: 2,
     fixture: "symbols.py",
     rules: Rules {
         methods_in: &[K::Class],

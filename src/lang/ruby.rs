@@ -15,6 +15,7 @@ pub static RUBY: Language = Language {
     symbol_query: include_str!("queries/ruby.scm"),
     kinds: &[K::Function, K::Method, K::Class, K::Module, K::Constant],
     path_separator: "::",
+    top_level_gap: 1,
     fixture: "symbols.rb",
     rules: Rules {
         methods_in: &[K::Class, K::Module],

@@ -32,6 +32,7 @@ pub static RUST: Language = Language {
         K::Field,
     ],
     path_separator: "::",
+    top_level_gap: 1,
     fixture: "symbols.rs",
     rules: Rules {
         methods_in: &[K::Impl, K::Trait],

@@ -1,7 +1,7 @@
 //! TypeScript and TSX: two grammars of one crate sharing the symbol query in
 //! `queries/typescript.scm` and JavaScript's rules.
 
-use super::javascript::body;
+use super::javascript::{body, owner};
 use super::symbols::SymbolKind as K;
 use super::{Cache, Doc, Language, Rules};
 
@@ -44,7 +44,7 @@ const fn rules(keywords: super::keywords::Table) -> Rules {
         body: Some(body),
         is_reference: None,
         ref_context: None,
-        owner: None,
+        owner: Some(owner),
     }
 }
 
@@ -62,6 +62,7 @@ pub static TYPESCRIPT: Language = Language {
     ),
     kinds: KINDS,
     path_separator: ".",
+    top_level_gap: 1,
     fixture: "symbols.ts",
     rules: rules(super::keywords::TYPESCRIPT),
     grammar_crate: "tree-sitter-typescript/typescript",
@@ -84,6 +85,7 @@ pub static TSX: Language = Language {
     ),
     kinds: KINDS,
     path_separator: ".",
+    top_level_gap: 1,
     fixture: "symbols.tsx",
     rules: rules(super::keywords::TSX),
     grammar_crate: "tree-sitter-typescript/tsx",

@@ -712,3 +712,71 @@ fn errors_before_the_mutation_name_patch_as_their_tool() {
     }
     assert_eq!(env.read("a.rs"), b"fn a() {}\n\nfn b() {}\n");
 }
+
+#[test]
+fn lone_top_level_insert_takes_the_languages_blank_lines() {
+    // A file with one top-level definition has no spacing to copy: the language's own (Ruby one
+    // blank line, Python PEP 8's two, the brace languages one).
+    let env = TestEnv::new();
+    let cases: [(&str, &str, &str, &str, &str); 4] = [
+        (
+            "a.rb",
+            "\u{feff}# Größe\r\nclass Größe\r\n\tdef f\r\n\t\t1\r\n\tend\r\nend\r\n",
+            "Größe",
+            "class B\nend",
+            "\u{feff}# Größe\r\nclass Größe\r\n\tdef f\r\n\t\t1\r\n\tend\r\nend\r\n\r\nclass B\r\nend\r\n",
+        ),
+        (
+            "a.py",
+            "class A:\n    x = 1\n",
+            "A",
+            "class B:\n    pass",
+            "class A:\n    x = 1\n\n\nclass B:\n    pass\n",
+        ),
+        (
+            "a.go",
+            "package p\n\nfunc A() {}\n",
+            "A",
+            "func B() {}",
+            "package p\n\nfunc A() {}\n\nfunc B() {}\n",
+        ),
+        (
+            "a.js",
+            "function a() {}",
+            "a",
+            "function b() {}",
+            "function a() {}\n\nfunction b() {}",
+        ),
+    ];
+    for (file, before, symbol, text, after) in cases {
+        env.write(file, before);
+        let args = [
+            "--file",
+            file,
+            "--symbol",
+            symbol,
+            "--insert-after",
+            "--with-text",
+            text,
+        ];
+        let (v, code) = patch(&env, &args);
+        assert_eq!(code, 0, "{file}: {v}");
+        assert_eq!(String::from_utf8(env.read(file)).unwrap(), after, "{file}");
+    }
+    // Before a lone Ruby method at top level: one blank line too.
+    env.write("b.rb", "def g\n  2\nend\n");
+    let (v, code) = patch(
+        &env,
+        &[
+            "--file",
+            "b.rb",
+            "--symbol",
+            "g",
+            "--insert-before",
+            "--with-text",
+            "def h\n  1\nend",
+        ],
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(env.read("b.rb"), b"def h\n  1\nend\n\ndef g\n  2\nend\n");
+}

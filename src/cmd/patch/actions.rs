@@ -6,6 +6,7 @@ use crate::edit::Edit;
 use crate::error::{Code, Error};
 use crate::indent::{self, Unit};
 use crate::lang::symbols::{Symbol, SymbolKind};
+use crate::lang::Language;
 
 /// One patch action on a symbol (rename is handled across files in `mod.rs`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -92,8 +93,10 @@ pub fn edit_for(
     symbols: &[Symbol],
     i: usize,
     text: &str,
-    python: bool,
+    language: &Language,
 ) -> Result<Edit, Error> {
+    // Bodies that are indented suites without braces (Python; Ruby's `def … end`).
+    let python = matches!(language.name, "python" | "ruby");
     let s = &symbols[i];
     let unit = indent::detect_unit(&String::from_utf8_lossy(src));
     let indent = indent_of(src, s.span.byte_start);
@@ -107,7 +110,7 @@ pub fn edit_for(
         Action::Body => body_edit(src, s, &text, &indent, &unit, python),
         Action::Delete => Ok(Edit::new(delete_range(src, s), "")),
         Action::InsertBefore | Action::InsertAfter => {
-            let gap = "\n".repeat(separation(src, symbols, i, python));
+            let gap = "\n".repeat(separation(src, symbols, i, language.top_level_gap));
             let new = indent::reindent(&text, &indent, &unit, false);
             if *action == Action::InsertBefore {
                 let at = line_start(src, s.span.byte_start);
@@ -295,8 +298,9 @@ fn delete_range(src: &[u8], s: &Symbol) -> std::ops::Range<usize> {
 }
 
 /// Blank lines between the symbol and its neighbours (same parent), so an inserted item is
-/// separated as they are.
-fn separation(src: &[u8], symbols: &[Symbol], i: usize, python: bool) -> usize {
+/// separated as they are; without any, one blank line (the language's `top_level_gap` at top
+/// level), none between fields, variants and constants.
+fn separation(src: &[u8], symbols: &[Symbol], i: usize, top_level_gap: usize) -> usize {
     let s = &symbols[i];
     let sibling = |j: usize| symbols[j].parent_index == s.parent_index && j != i;
     let next = (i + 1..symbols.len())
@@ -314,7 +318,7 @@ fn separation(src: &[u8], symbols: &[Symbol], i: usize, python: bool) -> usize {
         (Some(p), None) => gap(&symbols[p], s),
         (None, None) => match s.kind {
             SymbolKind::Field | SymbolKind::Variant | SymbolKind::Constant => 0,
-            _ if python && s.depth == 0 => 2,
+            _ if s.depth == 0 => top_level_gap,
             _ => 1,
         },
     }

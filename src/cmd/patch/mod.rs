@@ -337,9 +337,7 @@ fn action_edit(
             ))
         }
     };
-    // Bodies that are indented suites without braces (Python; Ruby's `def … end`).
-    let python = matches!(language.name, "python" | "ruby");
-    let edit = actions::edit_for(&opts.action, src, syms, i, &text, python)?;
+    let edit = actions::edit_for(&opts.action, src, syms, i, &text, language)?;
     if matches!(opts.action, Action::InsertBefore | Action::InsertAfter) {
         let before = opts.action == Action::InsertBefore;
         if let Some(there) = actions::already_inserted(src, &edit, before) {

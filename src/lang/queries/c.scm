@@ -14,3 +14,9 @@
 (field_declaration declarator: (field_identifier) @name) @definition.field
 (field_declaration declarator: (pointer_declarator declarator: (field_identifier) @name)) @definition.field
 (field_declaration declarator: (array_declarator declarator: (field_identifier) @name)) @definition.field
+; A function defined through an all-caps macro (`BPF_CALL_0(bpf_get_numa_node_id) {…}` reads as
+; `BPF_CALL_0 (name)`): named by the macro's argument, never by the macro.
+(function_definition
+  type: (type_identifier) @_macro
+  declarator: (parenthesized_declarator (identifier) @name)
+  (#match? @_macro "^[A-Z][A-Z0-9_]*$")) @definition.function

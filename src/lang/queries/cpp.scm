@@ -20,8 +20,10 @@
   declarator: (function_declarator
     declarator: [(identifier) (destructor_name)] @name)
   (#match? @name "^~")) @definition.function
-(class_specifier name: [(type_identifier) (template_type)] @name body: (_)) @definition.class
-(struct_specifier name: [(type_identifier) (template_type)] @name body: (_)) @definition.struct
+; A specialization (`struct hash<Key> {…}`) is named by its template (`hash`), a nested class
+; defined outside its class (`class A<T>::B {…}`) by its last name.
+(class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name)] body: (_)) @definition.class
+(struct_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name)] body: (_)) @definition.struct
 (union_specifier name: (type_identifier) @name body: (_)) @definition.union
 (enum_specifier name: (type_identifier) @name body: (_)) @definition.enum
 (enumerator name: (identifier) @name) @definition.variant
@@ -33,3 +35,49 @@
 (field_declaration declarator: (field_identifier) @name) @definition.field
 (field_declaration declarator: (pointer_declarator declarator: (field_identifier) @name)) @definition.field
 (field_declaration declarator: (array_declarator declarator: (field_identifier) @name)) @definition.field
+; typedefs of pointers, references, arrays and function pointers.
+(type_definition declarator: (pointer_declarator declarator: (type_identifier) @name)) @definition.type
+(type_definition declarator: (reference_declarator (type_identifier) @name)) @definition.type
+(type_definition declarator: (array_declarator declarator: (type_identifier) @name)) @definition.type
+(type_definition declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name)))) @definition.type
+
+; Macros tree-sitter cannot expand. An all-caps attribute macro before a class's name
+; (`class GTEST_API_ Foo {`, `struct BOOST_SYMBOL_VISIBLE not_a_dag : bad_graph {`) reads as a
+; function `Foo` returning `class GTEST_API_`: the class is the name after the macro.
+(function_definition
+  type: (class_specifier name: (type_identifier) @_macro !body)
+  declarator: [(identifier) @name (template_function name: (identifier) @name)]
+  (#match? @_macro "^[A-Z][A-Z0-9_]*$")) @definition.class
+(function_definition
+  type: (struct_specifier name: (type_identifier) @_macro !body)
+  declarator: [(identifier) @name (template_function name: (identifier) @name)]
+  (#match? @_macro "^[A-Z][A-Z0-9_]*$")) @definition.struct
+; (With a qualified base, `struct BOOST_SYMBOL_VISIBLE bad_graph : public std::invalid_argument {`,
+; the name is left in an ERROR and the base reads as the declarator.)
+(function_definition
+  type: (struct_specifier name: (type_identifier) @_macro !body)
+  (ERROR . (identifier) @name)
+  declarator: (qualified_identifier)
+  (#match? @_macro "^[A-Z][A-Z0-9_]*$")) @definition.struct
+(function_definition
+  type: (class_specifier name: (type_identifier) @_macro !body)
+  (ERROR . (identifier) @name)
+  declarator: (qualified_identifier)
+  (#match? @_macro "^[A-Z][A-Z0-9_]*$")) @definition.class
+; An all-caps macro after the parameters (`int size() const BOOST_ASIO_NOEXCEPT {`) reads as
+; the declarator, the real one left in an ERROR before it.
+(function_definition
+  (ERROR
+    (function_declarator
+      declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)
+                   (qualified_identifier name: (_) @name)] @name))
+  declarator: [(identifier) (field_identifier)] @_macro
+  (#match? @_macro "^[A-Z][A-Z0-9_]*$")) @definition.function
+; An all-caps macro before a pointer's return type (`GTEST_API_ Foo* Get() {`) reads as the
+; type, the return type as a scope.
+(function_definition
+  type: (type_identifier) @_macro
+  declarator: (qualified_identifier
+    name: (pointer_type_declarator
+      declarator: (function_declarator declarator: (type_identifier) @name)))
+  (#match? @_macro "^[A-Z][A-Z0-9_]*$")) @definition.function
