@@ -17,6 +17,7 @@ mod search;
 mod search_flags;
 mod search_names;
 mod search_pcre2;
+mod search_walk;
 mod show;
 mod transform;
 mod transform_safety;
