@@ -19,9 +19,12 @@ fn main() -> ExitCode {
     // (`mi_option_purge_delay` in mimalloc.h's `mi_option_e`; libmimalloc-sys names no constant
     // for it.)
     const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
-    // SAFETY: sets a plain option before any other thread exists.
-    unsafe {
-        libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 0);
+    // MIMALLOC_PURGE_DELAY in the environment still wins (to measure other settings).
+    if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
+        // SAFETY: sets a plain option before any other thread exists.
+        unsafe {
+            libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 0);
+        }
     }
     // Before any tree-sitter object exists, so everything it frees came from mimalloc.
     // SAFETY: called once, first thing, before any parser, tree or query is created.
