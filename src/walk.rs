@@ -4,12 +4,13 @@
 
 use crate::envelope::{DiagnosticPayload, Level};
 use crate::error::{Code, Error, Result};
-use ignore::overrides::OverrideBuilder;
-use ignore::types::TypesBuilder;
+use ignore::overrides::{Override, OverrideBuilder};
+use ignore::types::{Types, TypesBuilder};
 use ignore::WalkBuilder;
 use serde::Serialize;
 
 mod ordered;
+mod split;
 
 pub use ordered::{for_each_ordered, for_each_ordered_batches, for_each_ordered_stream};
 use std::path::{Component, Path, PathBuf};
@@ -138,14 +139,33 @@ pub fn walk(opts: &WalkOptions, tool: &str) -> Result<Walk> {
 pub struct Walker {
     explicit: Vec<Candidate>,
     walk_roots: Vec<PathBuf>,
-    builder: Option<WalkBuilder>,
+    filters: Option<TreeFilters>,
+    /// Threads the walk may use (see [`Walker::threads`]).
+    threads: usize,
     cwd: PathBuf,
     follow: bool,
     max_filesize: Option<u64>,
     tool: String,
-    skipped: Skipped,
-    diagnostics: Vec<DiagnosticPayload>,
+    tally: Tally,
     sort: Option<(SortKey, bool)>,
+}
+
+/// What a walk skipped and met on the way, besides its files.
+#[derive(Debug, Default, PartialEq)]
+pub(crate) struct Tally {
+    pub(crate) skipped: Skipped,
+    pub(crate) diagnostics: Vec<DiagnosticPayload>,
+}
+
+impl Tally {
+    fn append(&mut self, mut other: Tally) {
+        let (a, b) = (&mut self.skipped, other.skipped);
+        a.binary += b.binary;
+        a.too_large += b.too_large;
+        a.unreadable += b.unreadable;
+        a.special += b.special;
+        self.diagnostics.append(&mut other.diagnostics);
+    }
 }
 
 /// What a streamed walk leaves once its files are handed over.
@@ -249,12 +269,12 @@ pub fn prepare(opts: &WalkOptions, tool: &str) -> Result<Walker> {
     let mut out = Walker {
         explicit: Vec::new(),
         walk_roots: Vec::new(),
-        builder: None,
+        filters: None,
+        threads: 1,
         follow: opts.follow,
         max_filesize: opts.max_filesize,
         tool: tool.to_string(),
-        skipped: Skipped::default(),
-        diagnostics: Vec::new(),
+        tally: Tally::default(),
         cwd,
         sort: opts.sort,
     };
@@ -263,8 +283,8 @@ pub fn prepare(opts: &WalkOptions, tool: &str) -> Result<Walker> {
         match std::fs::metadata(root) {
             Ok(meta) if !meta.is_file() && !meta.is_dir() => {
                 // A FIFO would block the open, a device never end: named or not, skipped.
-                out.skipped.special += 1;
-                out.diagnostics.push(
+                out.tally.skipped.special += 1;
+                out.tally.diagnostics.push(
                     Error::new(
                         Code::SpecialFile,
                         format!("{shown} is not a regular file ({}); skipped", kind_of(&meta)),
@@ -278,8 +298,8 @@ pub fn prepare(opts: &WalkOptions, tool: &str) -> Result<Walker> {
                 // Named files are searched whatever the filters say, as in ripgrep.
                 if let Some(max) = opts.max_filesize {
                     if meta.len() > max {
-                        out.skipped.too_large += 1;
-                        out.diagnostics.push(
+                        out.tally.skipped.too_large += 1;
+                        out.tally.diagnostics.push(
                             Error::new(
                                 Code::FileTooLarge,
                                 format!(
@@ -310,7 +330,7 @@ pub fn prepare(opts: &WalkOptions, tool: &str) -> Result<Walker> {
                 } else {
                     (Code::PathUnreadable, "check the permissions of the path")
                 };
-                out.diagnostics.push(
+                out.tally.diagnostics.push(
                     Error::new(code, format!("{shown}: {e}"), fix)
                         .with_file(shown)
                         .diagnostic(Level::Error),
@@ -319,9 +339,37 @@ pub fn prepare(opts: &WalkOptions, tool: &str) -> Result<Walker> {
         }
     }
 
-    if let Some((first, rest)) = out.walk_roots.split_first() {
-        let mut builder = WalkBuilder::new(first);
-        for r in rest {
+    let filters = TreeFilters {
+        opts: opts.clone(),
+        overrides,
+        types,
+    };
+    if !out.walk_roots.is_empty() {
+        // Built once here so that a bad --ignore-file stops the run before any work.
+        filters.builder(&out.walk_roots, opts.max_depth)?;
+        out.filters = Some(filters);
+    }
+    Ok(out)
+}
+
+/// What decides which files a walk yields: the options and the built globs and types, from
+/// which a walk of any root (the whole tree, or one subtree of it) is made.
+pub(crate) struct TreeFilters {
+    pub(crate) opts: WalkOptions,
+    overrides: Override,
+    types: Types,
+}
+
+impl TreeFilters {
+    /// A walk of `roots` with every filter of the options, descending at most `max_depth`.
+    pub(crate) fn builder(
+        &self,
+        roots: &[PathBuf],
+        max_depth: Option<usize>,
+    ) -> Result<WalkBuilder> {
+        let opts = &self.opts;
+        let mut builder = WalkBuilder::new(&roots[0]);
+        for r in &roots[1..] {
             builder.add(r);
         }
         let vcs = !opts.no_ignore && !opts.no_ignore_vcs;
@@ -334,11 +382,11 @@ pub fn prepare(opts: &WalkOptions, tool: &str) -> Result<Walker> {
             .parents(!opts.no_ignore && !opts.no_ignore_parent)
             .require_git(false)
             .ignore_case_insensitive(opts.ignore_file_case_insensitive)
-            .max_depth(opts.max_depth)
+            .max_depth(max_depth)
             .same_file_system(opts.one_file_system)
             .follow_links(opts.follow)
-            .overrides(overrides)
-            .types(types)
+            .overrides(self.overrides.clone())
+            .types(self.types.clone())
             // Children in name order make the depth-first walk come out in path order.
             .sort_by_file_name(|a, b| a.cmp(b))
             .threads(1);
@@ -354,9 +402,8 @@ pub fn prepare(opts: &WalkOptions, tool: &str) -> Result<Walker> {
                 ));
             }
         }
-        out.builder = Some(builder);
+        Ok(builder)
     }
-    Ok(out)
 }
 
 impl Walker {
@@ -399,78 +446,160 @@ impl Walker {
     }
 
     fn finish(mut self) -> WalkTail {
-        for d in &mut self.diagnostics {
+        for d in &mut self.tally.diagnostics {
             d.tool = self.tool.clone();
         }
         WalkTail {
-            skipped: self.skipped,
-            diagnostics: self.diagnostics,
+            skipped: self.tally.skipped,
+            diagnostics: self.tally.diagnostics,
         }
+    }
+
+    /// Uses up to `threads` threads to walk a directory (see [`split`]); the order of the
+    /// files does not change.
+    pub fn threads(mut self, threads: usize) -> Self {
+        self.threads = threads;
+        self
     }
 
     /// Walks the directory roots, handing files to `f` in depth-first name order.
     fn walk_tree(&mut self, f: &mut dyn FnMut(Candidate) -> bool) {
-        let Some(builder) = self.builder.take() else {
+        let Some(filters) = self.filters.take() else {
             return;
         };
-        for entry in builder.build() {
-            match entry {
-                Ok(entry) => {
-                    let Some(ft) = entry.file_type() else {
-                        continue;
-                    };
-                    let is_link = entry.path_is_symlink() && !self.follow;
-                    if is_link || ft.is_dir() {
-                        continue;
-                    }
-                    if !ft.is_file() {
-                        // A FIFO, socket or device: opening or reading it could block or
-                        // never end.
-                        if !ft.is_symlink() {
-                            self.skipped.special += 1;
-                        }
-                        continue;
-                    }
-                    if let Some(max) = self.max_filesize {
-                        match entry.metadata() {
-                            Ok(m) if m.len() > max => {
-                                self.skipped.too_large += 1;
-                                continue;
-                            }
-                            Ok(_) => {}
-                            Err(_) => {
-                                self.skipped.unreadable += 1;
-                                continue;
-                            }
-                        }
-                    }
-                    let path = entry.into_path();
-                    let c = Candidate {
-                        display: display_path_from(&self.cwd, &path),
-                        path,
-                        explicit: false,
-                    };
-                    if !f(c) {
-                        return;
-                    }
-                }
-                Err(err) => {
-                    self.skipped.unreadable += 1;
-                    let (file, msg) = walk_error_parts(&err);
-                    let fix = if is_loop(&err) {
-                        "the link leads back to a directory being searched: drop -L/--follow, \
+        let roots = std::mem::take(&mut self.walk_roots);
+        let rules = EntryRules {
+            cwd: self.cwd.clone(),
+            follow: self.follow,
+            max_filesize: self.max_filesize,
+        };
+        if let [root] = &roots[..] {
+            if self.threads > 1 && split::splittable(&filters.opts) {
+                split::walk(&filters, root, self.threads, &rules, &mut self.tally, f);
+                return;
+            }
+        }
+        walk_serial(
+            &filters,
+            &roots,
+            filters.opts.max_depth,
+            &rules,
+            &mut self.tally,
+            f,
+        );
+    }
+}
+
+/// Walks `roots` on this thread, handing files to `f` in depth-first name order; `false` when
+/// `f` said to stop.
+pub(crate) fn walk_serial(
+    filters: &TreeFilters,
+    roots: &[PathBuf],
+    max_depth: Option<usize>,
+    rules: &EntryRules,
+    tally: &mut Tally,
+    f: &mut dyn FnMut(Candidate) -> bool,
+) -> bool {
+    let builder = match filters.builder(roots, max_depth) {
+        Ok(b) => b,
+        Err(e) => {
+            // Checked when the walk was prepared: an --ignore-file removed since.
+            tally.diagnostics.push(e.diagnostic(Level::Error));
+            return true;
+        }
+    };
+    for entry in builder.build() {
+        if let Entry::File(c) = rules.entry(entry, tally) {
+            if !f(c) {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// How a walk's entries become files.
+pub(crate) struct EntryRules {
+    cwd: PathBuf,
+    follow: bool,
+    max_filesize: Option<u64>,
+}
+
+/// What one entry of a walk is to us.
+pub(crate) enum Entry {
+    File(Candidate),
+    /// A directory below the walk's root (symbolic links to one are not, unless followed).
+    Dir(PathBuf),
+    /// Nothing to hand on: a directory root, a link not followed, a skipped or unreadable file
+    /// (counted in the tally).
+    Nothing,
+}
+
+impl EntryRules {
+    /// Judges one entry of a walk, counting what is skipped in `tally`.
+    pub(crate) fn entry(
+        &self,
+        entry: std::result::Result<ignore::DirEntry, ignore::Error>,
+        tally: &mut Tally,
+    ) -> Entry {
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(err) => {
+                tally.skipped.unreadable += 1;
+                let (file, msg) = walk_error_parts(&err);
+                let fix = if is_loop(&err) {
+                    "the link leads back to a directory being searched: drop -L/--follow, \
 or exclude the link with -g '!PATH'"
-                    } else {
-                        "check permissions, or exclude the path with -g '!PATH'"
-                    };
-                    let mut e = Error::new(Code::PathUnreadable, msg, fix);
-                    if let Some(f) = file {
-                        e = e.with_file(f);
-                    }
-                    self.diagnostics.push(e.diagnostic(Level::Warning));
+                } else {
+                    "check permissions, or exclude the path with -g '!PATH'"
+                };
+                let mut e = Error::new(Code::PathUnreadable, msg, fix);
+                if let Some(f) = file {
+                    e = e.with_file(f);
+                }
+                tally.diagnostics.push(e.diagnostic(Level::Warning));
+                return Entry::Nothing;
+            }
+        };
+        let Some(ft) = entry.file_type() else {
+            return Entry::Nothing;
+        };
+        let is_link = entry.path_is_symlink() && !self.follow;
+        if is_link {
+            return Entry::Nothing;
+        }
+        if ft.is_dir() {
+            if entry.depth() == 0 {
+                return Entry::Nothing;
+            }
+            return Entry::Dir(entry.into_path());
+        }
+        if !ft.is_file() {
+            // A FIFO, socket or device: opening or reading it could block or never end.
+            if !ft.is_symlink() {
+                tally.skipped.special += 1;
+            }
+            return Entry::Nothing;
+        }
+        if let Some(max) = self.max_filesize {
+            match entry.metadata() {
+                Ok(m) if m.len() > max => {
+                    tally.skipped.too_large += 1;
+                    return Entry::Nothing;
+                }
+                Ok(_) => {}
+                Err(_) => {
+                    tally.skipped.unreadable += 1;
+                    return Entry::Nothing;
                 }
             }
         }
+        let path = entry.into_path();
+        Entry::File(Candidate {
+            display: display_path_from(&self.cwd, &path),
+            path,
+            explicit: false,
+        })
     }
 }
 

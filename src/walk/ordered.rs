@@ -123,14 +123,15 @@ where
         });
     }
     // Items and results travel in batches: one lock and at most one wake-up per batch, not
-    // per file. The item queue is bounded loosely (`AHEAD` items: while it is fuller, the walk
-    // hands on results instead of walking on, so that memory does not grow with the tree);
-    // results are bounded, so a slow reader of the output holds the workers back. The calling thread
-    // walks, and between batches hands on the results that are ready; once the walk is done
-    // it waits for the rest. (A walk thread of its own, next to the workers and a thread
-    // waiting on results, made four threads share two cores: twice the context switches.)
+    // per file. The items handed out and not yet handed on (queued, being worked on, or done
+    // and waiting for an earlier one) are bounded by `window`: memory holds a window of results
+    // whatever the size of the tree, and a slow reader of the output holds the workers back.
+    // The calling thread walks, and between batches hands on the results that are ready; once
+    // the walk is done it waits for the rest. (A walk thread of its own, next to the workers
+    // and a thread waiting on results, made four threads share two cores: twice the context
+    // switches.)
     const BATCH: usize = 16;
-    let ahead = threads * BATCH * 16;
+    let window = (threads * BATCH).max(128);
     let stop = AtomicBool::new(false);
     let queue = BatchQueue::new();
     let (tx, rx) = mpsc::sync_channel::<Vec<(usize, R)>>(threads * 4);
@@ -177,13 +178,12 @@ where
                 while let Ok(results) = rx.try_recv() {
                     order.take(results);
                 }
-                // Far enough ahead of the workers: wait for their results (the workers never
-                // wait for the walk while the queue holds items, so results keep coming).
-                while queue.len() > ahead && !order.stopped {
-                    match rx.recv_timeout(std::time::Duration::from_millis(5)) {
+                // Far enough ahead of the reader: wait for results (the workers never wait
+                // for the walk while the queue holds items, so results keep coming).
+                while n - order.want > window && !order.stopped {
+                    match rx.recv() {
                         Ok(results) => order.take(results),
-                        Err(mpsc::RecvTimeoutError::Timeout) => {}
-                        Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                        Err(_) => break,
                     }
                 }
                 if order.stopped {
@@ -267,15 +267,6 @@ impl<T> BatchQueue<T> {
         } else if waiting > 0 {
             self.ready.notify_one();
         }
-    }
-
-    /// Items waiting.
-    fn len(&self) -> usize {
-        self.state
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .items
-            .len()
     }
 
     /// Waits for items and moves up to `max` into `out`; `false` once the queue is finished

@@ -20,6 +20,7 @@ mod search_context;
 mod search_flags;
 mod search_names;
 mod search_pcre2;
+mod search_walk;
 mod show;
 mod transform;
 mod transform_safety;

@@ -181,12 +181,16 @@ pub(super) fn search_file(s: &Shared<'_>, w: &mut Worker, cand: &Candidate) -> F
     use std::io::{Read, Seek};
     /// Files up to this size are read whole at once (see below).
     const SMALL_FILE: usize = 128 * 1024;
+    // Listing a file without its checksum (human `--files`) needs no open, as ripgrep.
+    if opts.mode == Mode::Files && !want_checksum {
+        return list_file(s, cand, None);
+    }
     let mut file = match open(cand) {
         Ok(f) => f,
         Err(outcome) => return outcome,
     };
     if opts.mode == Mode::Files {
-        return list_file(s, cand, file);
+        return list_file(s, cand, Some(file));
     }
     let as_named = cand.explicit || opts.binary;
     // Human `-l`, `-c`, `--count-matches` and `--files-without-match` need neither the bytes
@@ -285,11 +289,16 @@ pub(super) fn search_file(s: &Shared<'_>, w: &mut Worker, cand: &Candidate) -> F
         return FileOutcome::Skipped(SkipReason::TooLarge, None);
     }
     let outcome = search_bytes(s, w, cand, &large, false, None);
-    if large.capacity() <= 64 << 20 {
+    // Kept for the next large file only up to a few MiB: every worker ends up having read one
+    // of the tree's largest files, and memory would grow with threads × the largest file.
+    if large.capacity() <= KEEP_LARGE {
         w.large = large;
     }
     outcome
 }
+
+/// The largest read buffer a worker keeps between files (see `search_file`).
+const KEEP_LARGE: usize = 1 << 20;
 
 /// `-l`/`-c`/`--count-matches` without checksums: counts from one chunked pass.
 fn count_only(
@@ -424,7 +433,7 @@ fn open(cand: &Candidate) -> std::result::Result<std::fs::File, FileOutcome> {
 }
 
 /// `--files`: the file as it would be searched, not searched; checksummed when shown.
-fn list_file(s: &Shared<'_>, cand: &Candidate, file: std::fs::File) -> FileOutcome {
+fn list_file(s: &Shared<'_>, cand: &Candidate, file: Option<std::fs::File>) -> FileOutcome {
     use std::io::Read;
     let mut f = SearchFile {
         file_path: cand.display.clone(),
@@ -432,7 +441,7 @@ fn list_file(s: &Shared<'_>, cand: &Candidate, file: std::fs::File) -> FileOutco
         ..SearchFile::default()
     };
     let mut size = 0;
-    if s.want_checksum {
+    if let Some(file) = file {
         let limit = s
             .opts
             .walk

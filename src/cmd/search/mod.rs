@@ -559,7 +559,7 @@ pub fn run(
 ) -> Result<std::result::Result<SearchSummary, std::io::Error>> {
     let matcher = build_matcher(opts)?;
     let whole = whole_file_search(opts, &matcher);
-    let walker = walk::prepare(&opts.walk, "search")?;
+    let walker = walk::prepare(&opts.walk, "search")?.threads(opts.threads);
     let renderer = render
         .filter(|_| opts.max_results.is_none())
         .map(|render| Renderer {

@@ -1,0 +1,262 @@
+//! One directory tree walked on several threads, its files still handed on in path order.
+//!
+//! The top levels of the tree are listed first, in order, which cuts it into a sequence of files
+//! and subtrees. Threads take the subtrees in that order and walk each one by itself (in order,
+//! as the serial walk would), running ahead of the reader by a bounded number of files; the
+//! reader hands on the files of each piece in turn. What a walk of the whole tree knows from
+//! above a subtree's root is found again by the subtree's own walk: the ignore files of the
+//! directories above it (`parents`), the depth left. What it cannot find again (symbolic-link
+//! loops under `-L`, the root's file system, the directories above a subtree without
+//! `parents`) keeps such walks serial: see [`splittable`].
+
+use super::{Candidate, Entry, EntryRules, Tally, TreeFilters, WalkOptions};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::sync::Mutex;
+
+/// Levels of the tree listed at most to cut it.
+const LEVELS: usize = 3;
+/// Subtrees wanted per thread (pieces differ in size: several per thread even out the work).
+const PIECES_PER_THREAD: usize = 4;
+/// Files sent from a subtree's walk to the reader at a time, and batches in flight per subtree.
+const BATCH: usize = 128;
+const BATCHES_AHEAD: usize = 8;
+
+/// Whether a walk with these options gives the same files when cut into subtrees.
+pub(super) fn splittable(opts: &WalkOptions) -> bool {
+    let parents_read = opts.no_ignore || !opts.no_ignore_parent;
+    !opts.follow && !opts.one_file_system && parents_read
+}
+
+/// A piece of the tree, in path order.
+enum Piece {
+    File(Candidate),
+    /// What the listing skipped or met at this point (so that diagnostics keep the walk's order).
+    Note(Tally),
+    /// A subtree, walked from `root` down to `max_depth` levels; `job` is its index among the
+    /// subtrees.
+    Tree {
+        root: PathBuf,
+        max_depth: Option<usize>,
+        job: usize,
+    },
+}
+
+/// A subtree to walk, and where its files go.
+struct Job {
+    root: PathBuf,
+    max_depth: Option<usize>,
+    tx: mpsc::SyncSender<Msg>,
+}
+
+/// What a subtree's walk sends to the reader.
+enum Msg {
+    Files(Vec<Candidate>),
+    Done(Tally),
+}
+
+/// Walks `root` with `threads` threads, handing its files to `f` in path order (as
+/// [`super::walk_serial`] would) and counting what was skipped in `tally`.
+pub(super) fn walk(
+    filters: &TreeFilters,
+    root: &Path,
+    threads: usize,
+    rules: &EntryRules,
+    tally: &mut Tally,
+    f: &mut dyn FnMut(Candidate) -> bool,
+) {
+    let pieces = cut(filters, root, threads * PIECES_PER_THREAD, rules);
+    let mut jobs: Vec<Mutex<Option<Job>>> = Vec::new();
+    let mut receivers = Vec::new();
+    for p in &pieces {
+        if let Piece::Tree {
+            root, max_depth, ..
+        } = p
+        {
+            let (tx, rx) = mpsc::sync_channel(BATCHES_AHEAD);
+            jobs.push(Mutex::new(Some(Job {
+                root: root.clone(),
+                max_depth: *max_depth,
+                tx,
+            })));
+            receivers.push(rx);
+        }
+    }
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let (jobs, next, stop) = (&jobs, &next, &stop);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.min(jobs.len()) {
+            scope.spawn(move || {
+                // Subtrees are taken in order, so the first one the reader waits for is always
+                // being walked: the reader never waits on a walk that cannot proceed.
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= jobs.len() || stop.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    let job = jobs[i].lock().unwrap_or_else(|e| e.into_inner()).take();
+                    if let Some(job) = job {
+                        walk_subtree(filters, &job.root, job.max_depth, rules, &job.tx);
+                    }
+                }
+            });
+        }
+        let completed = read(pieces, &receivers, tally, f);
+        if !completed {
+            stop.store(true, Ordering::Relaxed);
+        }
+        // Dropping the receivers ends the walks still sending.
+        drop(receivers);
+    });
+}
+
+/// Hands the pieces' files to `f` in order; `false` once `f` said to stop.
+fn read(
+    pieces: Vec<Piece>,
+    receivers: &[mpsc::Receiver<Msg>],
+    tally: &mut Tally,
+    f: &mut dyn FnMut(Candidate) -> bool,
+) -> bool {
+    for piece in pieces {
+        match piece {
+            Piece::File(c) => {
+                if !f(c) {
+                    return false;
+                }
+            }
+            Piece::Note(t) => tally.append(t),
+            Piece::Tree { job, .. } => {
+                for msg in receivers[job].iter() {
+                    match msg {
+                        Msg::Files(files) => {
+                            for c in files {
+                                if !f(c) {
+                                    return false;
+                                }
+                            }
+                        }
+                        Msg::Done(t) => tally.append(t),
+                    }
+                }
+            }
+        }
+    }
+    true
+}
+
+/// Walks one subtree on this thread, sending its files in batches; stops when the reader is
+/// gone.
+fn walk_subtree(
+    filters: &TreeFilters,
+    root: &Path,
+    max_depth: Option<usize>,
+    rules: &EntryRules,
+    tx: &mpsc::SyncSender<Msg>,
+) {
+    let mut tally = Tally::default();
+    let mut batch = Vec::with_capacity(BATCH);
+    let mut gone = false;
+    super::walk_serial(
+        filters,
+        &[root.to_path_buf()],
+        max_depth,
+        rules,
+        &mut tally,
+        &mut |c| {
+            batch.push(c);
+            if batch.len() == BATCH {
+                let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
+                gone = tx.send(Msg::Files(full)).is_err();
+            }
+            !gone
+        },
+    );
+    if gone {
+        return;
+    }
+    if !batch.is_empty() && tx.send(Msg::Files(batch)).is_err() {
+        return;
+    }
+    let _ = tx.send(Msg::Done(tally));
+}
+
+/// Lists the top levels of `root` (at most [`LEVELS`], until there are `want` subtrees) into
+/// pieces in path order.
+fn cut(filters: &TreeFilters, root: &Path, want: usize, rules: &EntryRules) -> Vec<Piece> {
+    let mut pieces = vec![Piece::Tree {
+        root: root.to_path_buf(),
+        max_depth: filters.opts.max_depth,
+        job: 0,
+    }];
+    for _ in 0..LEVELS {
+        let trees = pieces
+            .iter()
+            .filter(|p| matches!(p, Piece::Tree { .. }))
+            .count();
+        if trees >= want || trees == 0 {
+            break;
+        }
+        let mut next = Vec::new();
+        for piece in pieces {
+            match piece {
+                Piece::Tree {
+                    root, max_depth, ..
+                } => list(filters, &root, max_depth, rules, &mut next),
+                file => next.push(file),
+            }
+        }
+        pieces = next;
+    }
+    let mut job = 0;
+    for p in &mut pieces {
+        if let Piece::Tree { job: j, .. } = p {
+            *j = job;
+            job += 1;
+        }
+    }
+    pieces
+}
+
+/// Appends the children of `dir` to `out`: files as they are, directories as subtrees one level
+/// shallower (none once no depth is left to descend into them), and what it skipped or met as
+/// notes where it met them.
+fn list(
+    filters: &TreeFilters,
+    dir: &Path,
+    max_depth: Option<usize>,
+    rules: &EntryRules,
+    out: &mut Vec<Piece>,
+) {
+    if max_depth == Some(0) {
+        return;
+    }
+    let builder = match filters.builder(&[dir.to_path_buf()], Some(1)) {
+        Ok(b) => b,
+        Err(e) => {
+            let mut t = Tally::default();
+            t.diagnostics
+                .push(e.diagnostic(crate::envelope::Level::Error));
+            out.push(Piece::Note(t));
+            return;
+        }
+    };
+    let below = max_depth.map(|d| d - 1);
+    for entry in builder.build() {
+        let mut t = Tally::default();
+        let entry = rules.entry(entry, &mut t);
+        if t != Tally::default() {
+            out.push(Piece::Note(t));
+        }
+        match entry {
+            Entry::File(c) => out.push(Piece::File(c)),
+            Entry::Dir(path) if below != Some(0) => out.push(Piece::Tree {
+                root: path,
+                max_depth: below,
+                job: 0,
+            }),
+            Entry::Dir(_) | Entry::Nothing => {}
+        }
+    }
+}

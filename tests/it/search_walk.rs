@@ -1,0 +1,161 @@
+//! The walk on several threads (issue 14): a tree cut into subtrees walked in parallel gives
+//! the files, their order, the counts of what was skipped and the diagnostics of the one-thread
+//! walk, whatever the filters.
+
+use crate::util::TestEnv;
+use serde_json::Value;
+
+/// A tree with ignore files at several levels (anchored, negated and directory patterns),
+/// hidden entries, links, a FIFO, names whose order differs from their paths' byte order
+/// (`a/`, `a-b`, `a.txt`), and enough directories to be cut at every level.
+fn tree() -> TestEnv {
+    let env = TestEnv::new();
+    env.write(
+        ".gitignore",
+        "/top.log\n*.tmp\n!keep.tmp\nbuild/\nd1/sub1/only.txt\n",
+    );
+    env.write(".hidden/h.txt", "needle\n");
+    env.write("top.log", "needle\n");
+    env.write("top.rs", "needle\n");
+    env.write("a/x.rs", "needle\n");
+    env.write("a-b", "needle\n");
+    env.write("a.txt", "needle\n");
+    for d in 0..12 {
+        for s in 0..3 {
+            env.write(&format!("d{d}/sub{s}/f.rs"), "fn needle() {}\n");
+            env.write(&format!("d{d}/sub{s}/only.txt"), "needle\n");
+            env.write(&format!("d{d}/sub{s}/deep/z.tmp"), "needle\n");
+            env.write(&format!("d{d}/sub{s}/deep/keep.tmp"), "needle\n");
+        }
+        env.write(&format!("d{d}/build/out.rs"), "needle\n");
+        env.write(&format!("d{d}/top.log"), "needle\n");
+    }
+    env.write("d3/.ignore", "sub1/\n");
+    env.write("d4/sub2/.rgignore", "f.rs\n");
+    env.write("d5/.gitignore", "!build/\n");
+    std::fs::create_dir_all(env.path().join("empty/inner")).unwrap();
+    std::os::unix::fs::symlink("a.txt", env.path().join("link.txt")).unwrap();
+    std::os::unix::fs::symlink("d1", env.path().join("link-dir")).unwrap();
+    let fifo = env.path().join("d2/sub0/pipe");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo failed");
+    env
+}
+
+fn stdout(env: &TestEnv, args: &[&str]) -> String {
+    let out = env.llm(args).output().unwrap();
+    assert!(
+        out.status.code().is_some_and(|c| c <= 1),
+        "{args:?}: {out:?}"
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// What a JSON search found: its files (with checksums), its counts and what it skipped,
+/// and the spans of its matches (match ids are fresh on every run).
+fn found(env: &TestEnv, args: &[&str]) -> Value {
+    let out = env.llm(args).output().unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let d = &v["data"];
+    let spans: Vec<Value> = d["matches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["span"].clone())
+        .collect();
+    serde_json::json!({
+        "files": d["files"],
+        "stats": d["stats"],
+        "match_count": d["match_count"],
+        "spans": spans,
+        "diagnostics": v["diagnostics"],
+    })
+}
+
+#[test]
+fn many_threads_walk_the_files_of_one_thread_in_the_same_order() {
+    let env = tree();
+    let listed = stdout(&env, &["search", "--files", "-j1"]);
+    let first: Vec<&str> = listed.lines().take(6).collect();
+    // Depth-first, children in name order: directory `a` (a prefix of the other names) comes
+    // before `a-b` and `a.txt`, although `a.txt` < `a/x.rs` byte by byte.
+    assert_eq!(
+        first,
+        [
+            "a/x.rs",
+            "a-b",
+            "a.txt",
+            "d0/sub0/deep/keep.tmp",
+            "d0/sub0/f.rs",
+            "d0/sub0/only.txt"
+        ]
+    );
+    let has = |f: &str| listed.lines().any(|l| l == f);
+    assert!(!has("top.log") && has("d0/top.log"), "{listed}");
+    assert!(!listed.contains("z.tmp"), "{listed}");
+    assert!(!listed.contains("d1/sub1/only.txt"), "{listed}");
+    assert!(
+        has("d5/build/out.rs") && !has("d6/build/out.rs"),
+        "{listed}"
+    );
+    assert!(!listed.contains("d3/sub1/"), "{listed}");
+    assert!(!listed.contains("d4/sub2/f.rs"), "{listed}");
+    let argsets: [&[&str]; 8] = [
+        &["search", "--files"],
+        &["search", "--files", "--hidden", "--no-ignore"],
+        &["search", "--files", "--max-depth", "3"],
+        &["search", "--files", "-g", "!d7/**", "-g", "!*.txt"],
+        &["search", "--files", "-t", "rust"],
+        &["search", "--files", "--no-ignore-vcs"],
+        &["search", "-n", "needle"],
+        &["search", "-c", "needle", "--hidden"],
+    ];
+    for args in argsets {
+        let one = stdout(&env, &[args, &["-j1"]].concat());
+        assert!(!one.is_empty(), "{args:?}");
+        for j in ["-j2", "-j3", "-j8", "-j32"] {
+            let many = stdout(&env, &[args, &[j]].concat());
+            assert_eq!(one, many, "{args:?} {j}");
+        }
+    }
+    // The JSON `data` too: files and checksums, counts, and what was skipped (the FIFO).
+    let one = found(&env, &["search", "--json", "needle", "-j1"]);
+    assert_eq!(one["stats"]["skipped"]["special"], 1);
+    assert_eq!(one["match_count"], 120);
+    for j in ["-j2", "-j8"] {
+        assert!(
+            one == found(&env, &["search", "--json", "needle", j]),
+            "{j}"
+        );
+    }
+}
+
+#[test]
+fn a_subdirectory_named_as_root_keeps_the_ignore_files_above_it() {
+    let env = tree();
+    // Searched from d1: the root's `d1/sub1/only.txt` and `*.tmp` still apply.
+    for j in ["-j1", "-j8"] {
+        let listed = stdout(&env, &["search", "--files", "d1", j]);
+        assert!(!listed.contains("d1/sub1/only.txt"), "{j}: {listed}");
+        assert!(listed.contains("d1/sub0/only.txt"), "{j}: {listed}");
+        assert!(!listed.contains("z.tmp"), "{j}: {listed}");
+        assert!(listed.contains("keep.tmp"), "{j}: {listed}");
+    }
+}
+
+#[test]
+fn stopping_early_stops_the_walk_threads() {
+    let env = tree();
+    let out = env
+        .llm(&["search", "-j8", "--json", "--max-results", "3", "needle"])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["data"]["match_count"], 3, "{v}");
+    assert_eq!(v["status"], "partial", "{v}");
+    let quiet = env
+        .llm(&["search", "-j8", "-q", "needle"])
+        .output()
+        .unwrap();
+    assert_eq!(quiet.status.code(), Some(0));
+}
