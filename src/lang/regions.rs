@@ -26,6 +26,11 @@ pub struct Regions {
     /// Every bracket, string and comment the scanner opened was closed by the end of the file
     /// (a file cut off in the middle is not).
     pub balanced: bool,
+    /// The insides of long string literals and of array literals holding only numbers and
+    /// strings, in order: what a whole-file outline need not parse (see [`Language::parse_outline`]).
+    pub gaps: Vec<Range<usize>>,
+    /// The node kinds (strings, array literals) whose delimiters each gap must sit between.
+    pub gap_kinds: &'static [&'static str],
 }
 
 /// One top-level item with what precedes it back to the previous item's end (its doc
@@ -83,6 +88,7 @@ impl Regions {
         Regions {
             items: out,
             balanced,
+            ..Regions::default()
         }
     }
 
@@ -141,6 +147,62 @@ fn overlaps(hit: &Range<usize>, r: &Range<usize>) -> bool {
         r.start <= hit.start && hit.start < r.end
     } else {
         hit.start < r.end && r.start < hit.end
+    }
+}
+
+/// Files smaller than this are outlined from a whole parse (skipping their data is not worth
+/// a second scan).
+const OUTLINE_GAPS_AT: usize = 64 * 1024;
+
+/// Whether each gap (in order) lies in one node of the `kinds` (a string or array literal),
+/// between its opening leaf, which ends where the gap starts, and its closing leaf, which
+/// starts where the gap ends, with only that node's own leaves (a string's content) between.
+fn gaps_hold(tree: &Tree, gaps: &[Range<usize>], kinds: &[&str]) -> bool {
+    let mut g = 0;
+    // The parents of the cursor's node, and the literal that holds gap `g` once opened.
+    let mut parents: Vec<tree_sitter::Node> = Vec::new();
+    let mut opened: Option<usize> = None;
+    let mut cursor = tree.walk();
+    loop {
+        let node = cursor.node();
+        if node.child_count() == 0 && g < gaps.len() {
+            let parent = parents.last().map(|p| (p.id(), p.kind()));
+            let (start, end) = (node.start_byte(), node.end_byte());
+            let gap = &gaps[g];
+            match opened {
+                Some(id) if parent.map(|p| p.0) != Some(id) => return false,
+                Some(_) if start == gap.end => {
+                    opened = None;
+                    g += 1;
+                }
+                Some(_) if gap.start <= start && end <= gap.end => {}
+                Some(_) => return false,
+                None => {}
+            }
+            if let (None, Some(gap)) = (opened, gaps.get(g)) {
+                if end == gap.start {
+                    match parent {
+                        Some((id, kind)) if kinds.contains(&kind) => opened = Some(id),
+                        _ => return false,
+                    }
+                } else if end > gap.start {
+                    return false;
+                }
+            }
+        }
+        if cursor.goto_first_child() {
+            parents.push(node);
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return g == gaps.len() && opened.is_none();
+            }
+            parents.pop();
+        }
     }
 }
 
@@ -220,6 +282,52 @@ impl Language {
             tree: self.parse(source),
             ranges: None,
         }
+    }
+
+    /// The tree of a whole file for its outline, parsed without the insides of its long
+    /// strings and data arrays (the scanner's `gaps`): a generated table of a megabyte then
+    /// parses in milliseconds, every position kept. The biggest gaps are left out of the parse
+    /// (tree-sitter's included ranges, which cost per token as many as there are: a few), the
+    /// others blanked out in a copy of the file (line breaks kept). Each gap must then sit in
+    /// one string or array literal (its inside, a list of numbers and strings, parses there as
+    /// the whole-file parse reads it), and the tree must have no syntax error. `None`: not
+    /// worth it (small file, little data), or that check failed: parse the file as it is.
+    pub fn parse_outline(&self, source: &[u8], index: &LineIndex) -> Option<Tree> {
+        let scan = self.rules.regions?;
+        if source.len() < OUTLINE_GAPS_AT {
+            return None;
+        }
+        let regions = scan(source);
+        let skipped: usize = regions.gaps.iter().map(|g| g.len()).sum();
+        if skipped * 4 < source.len() {
+            return None;
+        }
+        // At most 64 gaps are this big.
+        let left_out = (source.len() / 64).max(4096);
+        let mut blank = source.to_vec();
+        let mut ranges = Vec::new();
+        let mut at = 0;
+        for g in &regions.gaps {
+            if g.len() >= left_out {
+                ranges.push(at..g.start);
+                at = g.end;
+            } else {
+                for b in &mut blank[g.clone()] {
+                    if *b != b'\n' {
+                        *b = b' ';
+                    }
+                }
+            }
+        }
+        let tree = if ranges.is_empty() {
+            self.parse(&blank)
+        } else {
+            ranges.push(at..source.len());
+            ranges.retain(|r| !r.is_empty());
+            self.parse_ranges(&blank, index, &ranges)
+        };
+        (!tree.root_node().has_error() && gaps_hold(&tree, &regions.gaps, regions.gap_kinds))
+            .then_some(tree)
     }
 
     /// Parses `source` in `parts` groups of whole items of about equal size, each on a thread

@@ -1,6 +1,7 @@
 //! Rust: grammar, extensions, aliases, the symbol query and the rules that attach attributes and
 //! doc comments, name impls after their type, and make fns inside impls/traits methods.
 
+use super::brace::{Lexicon, Quote};
 use super::regions::{Body, Regions};
 use super::symbols::{RefContext, SymbolKind as K};
 use super::{Cache, Doc, Language, Rules, Walk};
@@ -398,7 +399,10 @@ fn regions(src: &[u8]) -> Regions {
         .flatten()
         .map(|t| body_of(start, &members, t, n));
     items.push((start, body));
-    Regions::from_starts(n, items, depth == 0 && !open)
+    let mut r = Regions::from_starts(n, items, depth == 0 && !open);
+    r.gaps = super::brace::gaps(&LEXICON, src);
+    r.gap_kinds = LEXICON.data_kinds;
+    r
 }
 
 /// A container's split from its member starts and the start of its closing line.
@@ -460,3 +464,30 @@ fn char_or_lifetime_end(src: &[u8], i: usize) -> usize {
         None => i + 1,
     }
 }
+
+/// Rust's text for the shared scanner (`brace`), which finds the data gaps of an outline's
+/// parse (the items are this file's `regions`).
+static LEXICON: Lexicon = Lexicon {
+    line_comments: &["//"],
+    block_comment: ("/*", "*/"),
+    nested_comments: true,
+    quotes: &[Quote {
+        open: "\"",
+        close: "\"",
+        escapes: true,
+        multiline: true,
+        interpolation: None,
+        gap: true,
+    }],
+    char_or_lifetime: true,
+    raw_hash_strings: true,
+    regex_literals: false,
+    item_starts: &[],
+    item_ends: b"",
+    data_open: b'[',
+    data_kinds: &["string_literal", "array_expression", "token_tree"],
+    int_suffixes: &[
+        "u128", "u16", "u32", "u64", "u8", "usize", "i128", "i16", "i32", "i64", "i8", "isize",
+    ],
+    newline_ends_values: false,
+};
