@@ -331,7 +331,8 @@ impl Language {
     }
 
     /// Parses `source` in `parts` groups of whole items of about equal size, each on a thread
-    /// of its own: the trees of a big file in a fraction of the time. `None` when the file does
+    /// of its own: the trees of a big file's outline in a fraction of the time (its symbol
+    /// query compiled meanwhile). `None` when the file does
     /// not split (too few items) or a part has a syntax error (parse it whole then: error
     /// recovery may reach across items).
     pub fn parse_split(&self, source: &[u8], index: &LineIndex, parts: usize) -> Option<Vec<Tree>> {
@@ -362,6 +363,8 @@ impl Language {
                 .iter()
                 .map(|g| s.spawn(move || self.parse_ranges(source, index, std::slice::from_ref(g))))
                 .collect();
+            // Meanwhile the symbol query the trees are for is compiled (once per run).
+            self.symbol_query();
             handles
                 .into_iter()
                 .map(|h| h.join().expect("parsing thread panicked"))
@@ -673,6 +676,8 @@ mod tests {
         for (lang, name) in [
             ("rust", "src/cmd/ast.rs"),
             ("python", "tests/fixtures/symbols.py"),
+            ("go", "tests/fixtures/symbols.go"),
+            ("typescript", "tests/fixtures/symbols.ts"),
         ] {
             let l = by_name(lang).unwrap();
             let src = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join(name)).unwrap();
