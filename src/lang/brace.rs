@@ -1,9 +1,9 @@
 //! The shared lexical scanner of brace languages (Go, Java, JavaScript, TypeScript): a language
 //! describes its comments, quotes and item keywords as data (a [`Lexicon`]), and one scanner
-//! reads any of them. It gives the file's top-level items (see `regions`) and its big literal
+//! reads any of them. It gives the file's top-level items ([`regions`]) and its big literal
 //! data: the insides of long strings and of brackets holding only numbers and strings
-//! ([`Regions::gaps`]), which a whole-file outline need not parse (see
-//! `Language::parse_outline`). Rust's own scanner borrows the data part with a Rust lexicon.
+//! ([`gaps`]), which a whole-file outline need not parse (see `Language::parse_outline`).
+//! Rust's items come from its own scanner; its data from this one, with a Rust lexicon.
 
 use super::regions::Regions;
 use std::ops::Range;
@@ -400,11 +400,33 @@ fn starts_item(lex: &Lexicon, src: &[u8], i: usize) -> bool {
         })
 }
 
-/// The file's top-level items and its data gaps, by the lexicon. An item ends after one of
+/// The file's top-level items, by the lexicon. An item ends after one of
 /// the lexicon's `item_ends` at bracket depth 0; the next one starts on a later line that
 /// begins, in column 0, with a comment or one of its `item_starts`, so that doc comments and
 /// annotations stay with their item and blank lines with the one before.
 pub fn regions(lex: &'static Lexicon, src: &[u8]) -> Regions {
+    scan(lex, src, false).0
+}
+
+/// The insides of the file's long strings and of its array literals that hold only numbers
+/// and strings, in order: what a whole-file outline need not parse.
+pub fn gaps(lex: &'static Lexicon, src: &[u8]) -> Vec<Range<usize>> {
+    scan(lex, src, true).1
+}
+
+/// The lexicon of a language whose data an outline may skip (see `Language::parse_outline`).
+pub fn lexicon(language: &str) -> Option<&'static Lexicon> {
+    match language {
+        "rust" => Some(&super::rust::LEXICON),
+        "go" => Some(&super::go::LEXICON),
+        "java" => Some(&super::java::LEXICON),
+        "javascript" | "typescript" | "tsx" => Some(&super::javascript::LEXICON),
+        _ => None,
+    }
+}
+
+/// [`regions`], and [`gaps`] when `data` says so.
+fn scan(lex: &'static Lexicon, src: &[u8], data: bool) -> (Regions, Vec<Range<usize>>) {
     let n = src.len();
     let mut scan = Scan {
         lex,
@@ -428,7 +450,7 @@ pub fn regions(lex: &'static Lexicon, src: &[u8]) -> Regions {
             }
             decorator = src[i] == b'@';
         }
-        if src[i] == lex.data_open {
+        if data && src[i] == lex.data_open {
             if let Some(end) = scan.data(i) {
                 if end - i - 2 >= MIN_GAP {
                     scan.gaps.push(i + 1..end - 1);
@@ -440,7 +462,7 @@ pub fn regions(lex: &'static Lexicon, src: &[u8]) -> Regions {
         }
         let (t, next) = scan.token(i, last);
         match &t {
-            Token::Str(Some(inside)) => scan.gaps.push(inside.clone()),
+            Token::Str(Some(inside)) if data => scan.gaps.push(inside.clone()),
             Token::Byte(b'{' | b'(' | b'[') => depth += 1,
             Token::Byte(b'}' | b')' | b']') => depth = depth.saturating_sub(1),
             _ => {}
@@ -448,15 +470,8 @@ pub fn regions(lex: &'static Lexicon, src: &[u8]) -> Regions {
         last = code_class(&t).unwrap_or(last);
         i = next;
     }
-    let mut r = Regions::from_starts(n, starts, depth == 0 && !scan.open);
-    r.gaps = scan.gaps;
-    r.gap_kinds = lex.data_kinds;
-    r
-}
-
-/// Only the data gaps of a file (for a language whose items another scanner finds).
-pub fn gaps(lex: &'static Lexicon, src: &[u8]) -> Vec<Range<usize>> {
-    regions(lex, src).gaps
+    let regions = Regions::from_starts(n, starts, depth == 0 && !scan.open);
+    (regions, scan.gaps)
 }
 
 #[cfg(test)]
@@ -473,9 +488,7 @@ mod tests {
     }
 
     fn gap_texts(lang: &str, src: &str) -> Vec<String> {
-        let l = by_name(lang).unwrap();
-        (l.rules.regions.unwrap())(src.as_bytes())
-            .gaps
+        super::gaps(super::lexicon(lang).unwrap(), src.as_bytes())
             .iter()
             .map(|g| src[g.clone()].to_string())
             .collect()
@@ -616,7 +629,7 @@ mod tests {
         let src = big(&format!("package p\n\n{unit}"), false, false);
         let go = by_name("go").unwrap();
         assert!(go.parse(&src).root_node().has_error());
-        assert!(!(go.rules.regions.unwrap())(&src).gaps.is_empty());
+        assert!(!super::gaps(super::lexicon("go").unwrap(), &src).is_empty());
         let index = crate::span::LineIndex::new(&src);
         assert!(go.parse_outline(&src, &index).is_none());
     }

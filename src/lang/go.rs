@@ -87,7 +87,7 @@ fn receiver_type(node: Node, source: &[u8]) -> Option<String> {
 
 /// Go's text for the shared scanner (`brace`): items begin with a declaration keyword in
 /// column 0; a line break after a value ends a statement.
-static LEXICON: Lexicon = Lexicon {
+pub(super) static LEXICON: Lexicon = Lexicon {
     line_comments: &["//"],
     block_comment: ("/*", "*/"),
     nested_comments: false,

@@ -52,7 +52,7 @@ pub static JAVA: Language = Language {
 
 /// Java's text for the shared scanner (`brace`): a type declaration (or its annotations)
 /// begins an item in column 0.
-static LEXICON: Lexicon = Lexicon {
+pub(super) static LEXICON: Lexicon = Lexicon {
     line_comments: &["//"],
     block_comment: ("/*", "*/"),
     nested_comments: false,

@@ -26,11 +26,6 @@ pub struct Regions {
     /// Every bracket, string and comment the scanner opened was closed by the end of the file
     /// (a file cut off in the middle is not).
     pub balanced: bool,
-    /// The insides of long string literals and of array literals holding only numbers and
-    /// strings, in order: what a whole-file outline need not parse (see [`Language::parse_outline`]).
-    pub gaps: Vec<Range<usize>>,
-    /// The node kinds (strings, array literals) whose delimiters each gap must sit between.
-    pub gap_kinds: &'static [&'static str],
 }
 
 /// One top-level item with what precedes it back to the previous item's end (its doc
@@ -88,7 +83,6 @@ impl Regions {
         Regions {
             items: out,
             balanced,
-            ..Regions::default()
         }
     }
 
@@ -285,7 +279,7 @@ impl Language {
     }
 
     /// The tree of a whole file for its outline, parsed without the insides of its long
-    /// strings and data arrays (the scanner's `gaps`): a generated table of a megabyte then
+    /// strings and data arrays (see `brace::gaps`): a generated table of a megabyte then
     /// parses in milliseconds, every position kept. The biggest gaps are left out of the parse
     /// (tree-sitter's included ranges, which cost per token as many as there are: a few), the
     /// others blanked out in a copy of the file (line breaks kept). Each gap must then sit in
@@ -293,12 +287,12 @@ impl Language {
     /// the whole-file parse reads it), and the tree must have no syntax error. `None`: not
     /// worth it (small file, little data), or that check failed: parse the file as it is.
     pub fn parse_outline(&self, source: &[u8], index: &LineIndex) -> Option<Tree> {
-        let scan = self.rules.regions?;
+        let lexicon = super::brace::lexicon(self.name)?;
         if source.len() < OUTLINE_GAPS_AT {
             return None;
         }
-        let regions = scan(source);
-        let skipped: usize = regions.gaps.iter().map(|g| g.len()).sum();
+        let gaps = super::brace::gaps(lexicon, source);
+        let skipped: usize = gaps.iter().map(|g| g.len()).sum();
         if skipped * 4 < source.len() {
             return None;
         }
@@ -307,7 +301,7 @@ impl Language {
         let mut blank = source.to_vec();
         let mut ranges = Vec::new();
         let mut at = 0;
-        for g in &regions.gaps {
+        for g in &gaps {
             if g.len() >= left_out {
                 ranges.push(at..g.start);
                 at = g.end;
@@ -326,7 +320,7 @@ impl Language {
             ranges.retain(|r| !r.is_empty());
             self.parse_ranges(&blank, index, &ranges)
         };
-        (!tree.root_node().has_error() && gaps_hold(&tree, &regions.gaps, regions.gap_kinds))
+        (!tree.root_node().has_error() && gaps_hold(&tree, &gaps, lexicon.data_kinds))
             .then_some(tree)
     }
 

@@ -399,10 +399,7 @@ fn regions(src: &[u8]) -> Regions {
         .flatten()
         .map(|t| body_of(start, &members, t, n));
     items.push((start, body));
-    let mut r = Regions::from_starts(n, items, depth == 0 && !open);
-    r.gaps = super::brace::gaps(&LEXICON, src);
-    r.gap_kinds = LEXICON.data_kinds;
-    r
+    Regions::from_starts(n, items, depth == 0 && !open)
 }
 
 /// A container's split from its member starts and the start of its closing line.
@@ -465,9 +462,9 @@ fn char_or_lifetime_end(src: &[u8], i: usize) -> usize {
     }
 }
 
-/// Rust's text for the shared scanner (`brace`), which finds the data gaps of an outline's
-/// parse (the items are this file's `regions`).
-static LEXICON: Lexicon = Lexicon {
+/// Rust's text for the shared scanner (`brace`), which finds the data an outline's parse
+/// skips (the items are this file's `regions`).
+pub(super) static LEXICON: Lexicon = Lexicon {
     line_comments: &["//"],
     block_comment: ("/*", "*/"),
     nested_comments: true,
