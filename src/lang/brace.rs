@@ -83,8 +83,10 @@ fn is_word(b: u8) -> bool {
 }
 
 impl<'a> Scan<'a> {
+    /// Whether `s` is at `i` (its first byte compared first: most tokens open nothing).
     fn at(&self, i: usize, s: &str) -> bool {
-        self.src[i..].starts_with(s.as_bytes())
+        let s = s.as_bytes();
+        self.src.get(i) == s.first() && self.src[i..].starts_with(s)
     }
 
     /// Reads one token at `i`; returns it and where the next one starts. `prev` is the last
