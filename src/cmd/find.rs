@@ -435,9 +435,17 @@ fn find_in_file(
         Mode::Outline => None,
         _ => opts.name.as_ref().and_then(|n| n.literal()),
     };
-    let split = (literal.is_none() && opts.threads > 1 && source.len() >= SPLIT_AT)
-        .then(|| l.parse_split(source, &index, 2))
-        .flatten();
+    // A big file's long strings and data tables are not parsed at all, when they can be left
+    // out (see `Language::parse_outline`).
+    let big = literal.is_none() && source.len() >= SPLIT_AT;
+    let split = big
+        .then(|| l.parse_outline(source, &index).map(|t| vec![t]))
+        .flatten()
+        .or_else(|| {
+            (big && opts.threads > 1)
+                .then(|| l.parse_split(source, &index, 2))
+                .flatten()
+        });
     let (errors, diag, syms, refs) = match split {
         Some(trees) => {
             let syms = symbols_of_trees(l, source, &trees, &cand.display, &index);
@@ -557,13 +565,17 @@ fn nest(opts: &FindOptions, l: &Language, syms: Vec<Symbol>) -> Vec<FindItem> {
             })
         })
         .collect();
-    // Children come after their parents: attach from the end so each subtree is complete.
+    // Children come after their parents: attach from the end so each subtree is complete
+    // (in reverse order, turned around once each list is whole).
     let mut roots = Vec::new();
     for i in (0..slots.len()).rev() {
         if !kept[i] {
             continue;
         }
-        let item = slots[i].take().unwrap();
+        let mut item = slots[i].take().unwrap();
+        if let Some(c) = item.children.as_mut() {
+            c.reverse();
+        }
         match parents[i] {
             Some(p) => slots[p]
                 .as_mut()
@@ -571,10 +583,11 @@ fn nest(opts: &FindOptions, l: &Language, syms: Vec<Symbol>) -> Vec<FindItem> {
                 .children
                 .as_mut()
                 .unwrap()
-                .insert(0, item),
-            None => roots.insert(0, FindItem::Symbol(item)),
+                .push(item),
+            None => roots.push(FindItem::Symbol(item)),
         }
     }
+    roots.reverse();
     roots
 }
 

@@ -1,6 +1,7 @@
 //! Go: grammar, extensions and the symbol query in `queries/go.scm`. A method is named after
 //! its receiver's type (`Buffer.Write`), which is its parent though it is declared outside it.
 
+use super::brace::{Lexicon, Quote};
 use super::symbols::SymbolKind as K;
 use super::{Cache, Doc, Language, Rules};
 use tree_sitter::Node;
@@ -43,7 +44,7 @@ pub static GO: Language = Language {
         containers: &[],
         root_kind: "source_file",
         walk: None,
-        regions: None,
+        regions: Some(|src| super::brace::regions(&LEXICON, src)),
         name_node: None,
         // `type T struct {…}`: the struct's braces.
         body: Some(|_, node| {
@@ -84,3 +85,50 @@ fn receiver_type(node: Node, source: &[u8]) -> Option<String> {
         }
     }
 }
+
+/// Go's text for the shared scanner (`brace`): items begin with a declaration keyword in
+/// column 0; a line break after a value ends a statement.
+pub(super) static LEXICON: Lexicon = Lexicon {
+    line_comments: &["//"],
+    block_comment: ("/*", "*/"),
+    nested_comments: false,
+    quotes: &[
+        Quote {
+            open: "\"",
+            close: "\"",
+            escapes: true,
+            multiline: false,
+            interpolation: None,
+            gap: true,
+        },
+        Quote {
+            open: "`",
+            close: "`",
+            escapes: false,
+            multiline: true,
+            interpolation: None,
+            gap: true,
+        },
+        Quote {
+            open: "'",
+            close: "'",
+            escapes: true,
+            multiline: false,
+            interpolation: None,
+            gap: false,
+        },
+    ],
+    char_or_lifetime: false,
+    raw_hash_strings: false,
+    regex_literals: false,
+    item_starts: &["func", "type", "var", "const", "import", "package"],
+    item_ends: b"});]a\"",
+    data_open: b'{',
+    data_kinds: &[
+        "interpreted_string_literal",
+        "raw_string_literal",
+        "literal_value",
+    ],
+    int_suffixes: &[],
+    newline_ends_values: true,
+};

@@ -1,6 +1,7 @@
 //! Java: grammar, extension and the symbol query in `queries/java.scm`. Annotations are part of
 //! a declaration's `modifiers`; Javadoc (`/** … */`) right above belongs to its span.
 
+use super::brace::{Lexicon, Quote};
 use super::symbols::SymbolKind as K;
 use super::{Cache, Doc, Language, Rules};
 
@@ -37,7 +38,7 @@ pub static JAVA: Language = Language {
         containers: &[],
         root_kind: "program",
         walk: None,
-        regions: None,
+        regions: Some(|src| super::brace::regions(&LEXICON, src)),
         name_node: None,
         body: None,
         is_reference: None,
@@ -48,4 +49,64 @@ pub static JAVA: Language = Language {
     node_types: tree_sitter_java::NODE_TYPES,
     extras: &["line_comment", "block_comment"],
     cache: Cache::new(),
+};
+
+/// Java's text for the shared scanner (`brace`): a type declaration (or its annotations)
+/// begins an item in column 0.
+pub(super) static LEXICON: Lexicon = Lexicon {
+    line_comments: &["//"],
+    block_comment: ("/*", "*/"),
+    nested_comments: false,
+    quotes: &[
+        Quote {
+            open: "\"\"\"",
+            close: "\"\"\"",
+            escapes: true,
+            multiline: true,
+            interpolation: None,
+            gap: false,
+        },
+        Quote {
+            open: "\"",
+            close: "\"",
+            escapes: true,
+            multiline: false,
+            interpolation: None,
+            gap: true,
+        },
+        Quote {
+            open: "'",
+            close: "'",
+            escapes: true,
+            multiline: false,
+            interpolation: None,
+            gap: false,
+        },
+    ],
+    char_or_lifetime: false,
+    raw_hash_strings: false,
+    regex_literals: false,
+    item_starts: &[
+        "package",
+        "import",
+        "public",
+        "protected",
+        "private",
+        "abstract",
+        "final",
+        "sealed",
+        "non-sealed",
+        "static",
+        "strictfp",
+        "class",
+        "interface",
+        "enum",
+        "record",
+        "@",
+    ],
+    item_ends: b"};",
+    data_open: b'{',
+    data_kinds: &["string_literal", "array_initializer"],
+    int_suffixes: &["L", "l"],
+    newline_ends_values: false,
 };

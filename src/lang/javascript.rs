@@ -1,6 +1,7 @@
 //! JavaScript (and JSX): grammar, file names, the symbol query in `queries/javascript.scm`, the
 //! body of `const f = () => {…}` and the owner of `Foo.prototype.f = …` (TypeScript shares them).
 
+use super::brace::{Lexicon, Quote};
 use super::symbols::SymbolKind as K;
 use super::{Cache, Doc, Language, Rules};
 use tree_sitter::Node;
@@ -32,7 +33,7 @@ pub static JAVASCRIPT: Language = Language {
         containers: &[],
         root_kind: "program",
         walk: None,
-        regions: None,
+        regions: Some(|src| super::brace::regions(&LEXICON, src)),
         name_node: None,
         body: Some(body),
         is_reference: None,
@@ -96,3 +97,64 @@ pub(super) fn owner(node: Node, source: &[u8]) -> Option<String> {
     }
     Some(text(object)).filter(|o| object.kind() == "identifier" && o != "exports")
 }
+
+/// JavaScript's (and TypeScript's) text for the shared scanner (`brace`): template literals
+/// nest code in `${…}`, a `/` after an operator opens a regular expression, and a declaration
+/// (or a decorator) in column 0 begins an item.
+pub(super) static LEXICON: Lexicon = Lexicon {
+    line_comments: &["//"],
+    block_comment: ("/*", "*/"),
+    nested_comments: false,
+    quotes: &[
+        Quote {
+            open: "\"",
+            close: "\"",
+            escapes: true,
+            multiline: false,
+            interpolation: None,
+            gap: true,
+        },
+        Quote {
+            open: "'",
+            close: "'",
+            escapes: true,
+            multiline: false,
+            interpolation: None,
+            gap: true,
+        },
+        Quote {
+            open: "`",
+            close: "`",
+            escapes: true,
+            multiline: true,
+            interpolation: Some("${"),
+            gap: false,
+        },
+    ],
+    char_or_lifetime: false,
+    raw_hash_strings: false,
+    regex_literals: true,
+    item_starts: &[
+        "export",
+        "import",
+        "function",
+        "async",
+        "class",
+        "abstract",
+        "interface",
+        "type",
+        "declare",
+        "const",
+        "let",
+        "var",
+        "enum",
+        "namespace",
+        "module",
+        "@",
+    ],
+    item_ends: b"});]a\"",
+    data_open: b'[',
+    data_kinds: &["string", "array"],
+    int_suffixes: &["n"],
+    newline_ends_values: false,
+};

@@ -9,6 +9,7 @@ use std::sync::OnceLock;
 use tree_sitter::{Node, Parser, Query, Tree};
 
 mod bash;
+pub mod brace;
 mod c;
 mod cpp;
 mod csharp;

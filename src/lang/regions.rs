@@ -144,6 +144,62 @@ fn overlaps(hit: &Range<usize>, r: &Range<usize>) -> bool {
     }
 }
 
+/// Files smaller than this are outlined from a whole parse (skipping their data is not worth
+/// a second scan).
+const OUTLINE_GAPS_AT: usize = 64 * 1024;
+
+/// Whether each gap (in order) lies in one node of the `kinds` (a string or array literal),
+/// between its opening leaf, which ends where the gap starts, and its closing leaf, which
+/// starts where the gap ends, with only that node's own leaves (a string's content) between.
+fn gaps_hold(tree: &Tree, gaps: &[Range<usize>], kinds: &[&str]) -> bool {
+    let mut g = 0;
+    // The parents of the cursor's node, and the literal that holds gap `g` once opened.
+    let mut parents: Vec<tree_sitter::Node> = Vec::new();
+    let mut opened: Option<usize> = None;
+    let mut cursor = tree.walk();
+    loop {
+        let node = cursor.node();
+        if node.child_count() == 0 && g < gaps.len() {
+            let parent = parents.last().map(|p| (p.id(), p.kind()));
+            let (start, end) = (node.start_byte(), node.end_byte());
+            let gap = &gaps[g];
+            match opened {
+                Some(id) if parent.map(|p| p.0) != Some(id) => return false,
+                Some(_) if start == gap.end => {
+                    opened = None;
+                    g += 1;
+                }
+                Some(_) if gap.start <= start && end <= gap.end => {}
+                Some(_) => return false,
+                None => {}
+            }
+            if let (None, Some(gap)) = (opened, gaps.get(g)) {
+                if end == gap.start {
+                    match parent {
+                        Some((id, kind)) if kinds.contains(&kind) => opened = Some(id),
+                        _ => return false,
+                    }
+                } else if end > gap.start {
+                    return false;
+                }
+            }
+        }
+        if cursor.goto_first_child() {
+            parents.push(node);
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return g == gaps.len() && opened.is_none();
+            }
+            parents.pop();
+        }
+    }
+}
+
 /// A tree of the whole file or of some of its regions.
 pub struct Parsed {
     pub tree: Tree,
@@ -222,8 +278,55 @@ impl Language {
         }
     }
 
+    /// The tree of a whole file for its outline, parsed without the insides of its long
+    /// strings and data arrays (see `brace::gaps`): a generated table of a megabyte then
+    /// parses in milliseconds, every position kept. The biggest gaps are left out of the parse
+    /// (tree-sitter's included ranges, which cost per token as many as there are: a few), the
+    /// others blanked out in a copy of the file (line breaks kept). Each gap must then sit in
+    /// one string or array literal (its inside, a list of numbers and strings, parses there as
+    /// the whole-file parse reads it), and the tree must have no syntax error. `None`: not
+    /// worth it (small file, little data), or that check failed: parse the file as it is.
+    pub fn parse_outline(&self, source: &[u8], index: &LineIndex) -> Option<Tree> {
+        let lexicon = super::brace::lexicon(self.name)?;
+        if source.len() < OUTLINE_GAPS_AT {
+            return None;
+        }
+        let gaps = super::brace::gaps(lexicon, source);
+        let skipped: usize = gaps.iter().map(|g| g.len()).sum();
+        if skipped * 4 < source.len() {
+            return None;
+        }
+        // At most 64 gaps are this big.
+        let left_out = (source.len() / 64).max(4096);
+        let mut blank = source.to_vec();
+        let mut ranges = Vec::new();
+        let mut at = 0;
+        for g in &gaps {
+            if g.len() >= left_out {
+                ranges.push(at..g.start);
+                at = g.end;
+            } else {
+                for b in &mut blank[g.clone()] {
+                    if *b != b'\n' {
+                        *b = b' ';
+                    }
+                }
+            }
+        }
+        let tree = if ranges.is_empty() {
+            self.parse(&blank)
+        } else {
+            ranges.push(at..source.len());
+            ranges.retain(|r| !r.is_empty());
+            self.parse_ranges(&blank, index, &ranges)
+        };
+        (!tree.root_node().has_error() && gaps_hold(&tree, &gaps, lexicon.data_kinds))
+            .then_some(tree)
+    }
+
     /// Parses `source` in `parts` groups of whole items of about equal size, each on a thread
-    /// of its own: the trees of a big file in a fraction of the time. `None` when the file does
+    /// of its own: the trees of a big file's outline in a fraction of the time (its symbol
+    /// query compiled meanwhile). `None` when the file does
     /// not split (too few items) or a part has a syntax error (parse it whole then: error
     /// recovery may reach across items).
     pub fn parse_split(&self, source: &[u8], index: &LineIndex, parts: usize) -> Option<Vec<Tree>> {
@@ -254,6 +357,8 @@ impl Language {
                 .iter()
                 .map(|g| s.spawn(move || self.parse_ranges(source, index, std::slice::from_ref(g))))
                 .collect();
+            // Meanwhile the symbol query the trees are for is compiled (once per run).
+            self.symbol_query();
             handles
                 .into_iter()
                 .map(|h| h.join().expect("parsing thread panicked"))
@@ -565,6 +670,8 @@ mod tests {
         for (lang, name) in [
             ("rust", "src/cmd/ast.rs"),
             ("python", "tests/fixtures/symbols.py"),
+            ("go", "tests/fixtures/symbols.go"),
+            ("typescript", "tests/fixtures/symbols.ts"),
         ] {
             let l = by_name(lang).unwrap();
             let src = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join(name)).unwrap();

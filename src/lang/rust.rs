@@ -1,6 +1,7 @@
 //! Rust: grammar, extensions, aliases, the symbol query and the rules that attach attributes and
 //! doc comments, name impls after their type, and make fns inside impls/traits methods.
 
+use super::brace::{Lexicon, Quote};
 use super::regions::{Body, Regions};
 use super::symbols::{RefContext, SymbolKind as K};
 use super::{Cache, Doc, Language, Rules, Walk};
@@ -461,3 +462,30 @@ fn char_or_lifetime_end(src: &[u8], i: usize) -> usize {
         None => i + 1,
     }
 }
+
+/// Rust's text for the shared scanner (`brace`), which finds the data an outline's parse
+/// skips (the items are this file's `regions`).
+pub(super) static LEXICON: Lexicon = Lexicon {
+    line_comments: &["//"],
+    block_comment: ("/*", "*/"),
+    nested_comments: true,
+    quotes: &[Quote {
+        open: "\"",
+        close: "\"",
+        escapes: true,
+        multiline: true,
+        interpolation: None,
+        gap: true,
+    }],
+    char_or_lifetime: true,
+    raw_hash_strings: true,
+    regex_literals: false,
+    item_starts: &[],
+    item_ends: b"",
+    data_open: b'[',
+    data_kinds: &["string_literal", "array_expression", "token_tree"],
+    int_suffixes: &[
+        "u128", "u16", "u32", "u64", "u8", "usize", "i128", "i16", "i32", "i64", "i8", "isize",
+    ],
+    newline_ends_values: false,
+};

@@ -225,6 +225,7 @@ fn symbols_of_items(
 
 /// [`symbols_with_index`] over the trees of consecutive parts of a file (see
 /// `Language::parse_split`): the same symbols, ids and nesting as one whole-file tree gives.
+/// Several trees are read on threads of their own.
 pub fn symbols_of_trees(
     lang: &Language,
     source: &[u8],
@@ -232,10 +233,29 @@ pub fn symbols_of_trees(
     file_path: &str,
     index: &LineIndex,
 ) -> Vec<Symbol> {
-    let mut raw = Vec::new();
-    for tree in trees {
-        collect_raw(lang, source, tree, None, &mut raw);
-    }
+    let raw = match trees {
+        [tree] => {
+            let mut raw = Vec::new();
+            collect_raw(lang, source, tree, None, &mut raw);
+            raw
+        }
+        _ => std::thread::scope(|s| {
+            let parts: Vec<_> = trees
+                .iter()
+                .map(|tree| {
+                    s.spawn(move || {
+                        let mut raw = Vec::new();
+                        collect_raw(lang, source, tree, None, &mut raw);
+                        raw
+                    })
+                })
+                .collect();
+            parts
+                .into_iter()
+                .flat_map(|p| p.join().expect("symbol thread panicked"))
+                .collect()
+        }),
+    };
     build(lang, source, file_path, index, raw)
 }
 

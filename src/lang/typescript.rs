@@ -39,7 +39,7 @@ const fn rules(keywords: super::keywords::Table) -> Rules {
         containers: &[],
         root_kind: "program",
         walk: None,
-        regions: None,
+        regions: Some(|src| super::brace::regions(&super::javascript::LEXICON, src)),
         name_node: None,
         body: Some(body),
         is_reference: None,

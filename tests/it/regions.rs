@@ -303,3 +303,63 @@ fn python_method_patch_and_find_in_a_large_class() {
     assert_eq!(code, 1, "{v}");
     assert_eq!(String::from_utf8(t.read("big.py")).unwrap(), after);
 }
+
+/// A generated Go file of 64 KiB and more: 200 tables of numbers, each with a function after it.
+fn go_tables(row: &str) -> String {
+    let mut src = String::from("package p\n\n");
+    for k in 0..200 {
+        src.push_str(&format!(
+            "// T{k} is a table {{.\nvar T{k} = []int{{\n\t{row}\n}}\n\nfunc F{k}() string {{\n\treturn \"}}\"\n}}\n\n"
+        ));
+    }
+    src
+}
+
+#[test]
+fn an_outline_skips_data_tables_and_still_sees_their_errors() {
+    let row: String = (0..90).map(|k| format!("{k}, ")).collect();
+    let good = go_tables(&row);
+    assert!(good.len() > 64 * 1024);
+    let t = TestEnv::new();
+    t.write("good.go", &good);
+    t.write("good_crlf.go", good.replace('\n', "\r\n"));
+    // A missing comma in one table; numbers in a block, where no table can be.
+    t.write("bad.go", good.replacen("\t0, 1, 2,", "\t0, 1 2,", 1));
+    t.write(
+        "block.go",
+        good.replacen(
+            "\treturn \"}\"",
+            &format!("\t{{{row}}}\n\treturn \"}}\""),
+            1,
+        ),
+    );
+    for file in ["good.go", "good_crlf.go", "bad.go", "block.go"] {
+        let (v, _) = t.json(&["find", "--outline", "--json", file]);
+        let d = &v["data"];
+        let broken = file == "bad.go" || file == "block.go";
+        assert_eq!(
+            d["files"][0]["parse_errors"].as_bool(),
+            broken.then_some(true),
+            "{file}"
+        );
+        let m = d["matches"].as_array().unwrap();
+        if !broken {
+            assert_eq!(d["match_count"], 400, "{file}");
+            // The last function, its doc comment and body where the text has them.
+            let f = m.iter().find(|s| s["name"] == "F199").unwrap();
+            let line = good
+                .lines()
+                .position(|l| l == "func F199() string {")
+                .unwrap()
+                + 1;
+            assert_eq!(f["name_span"]["start_line"], line, "{file}");
+            assert_eq!(f["span"]["end_line"], line + 2, "{file}");
+            let t199 = m.iter().find(|s| s["name"] == "T199").unwrap();
+            assert_eq!(
+                t199["span"]["start_line"],
+                line - 5,
+                "{file}: the doc comment"
+            );
+        }
+    }
+}

@@ -1,0 +1,638 @@
+//! The shared lexical scanner of brace languages (Go, Java, JavaScript, TypeScript): a language
+//! describes its comments, quotes and item keywords as data (a [`Lexicon`]), and one scanner
+//! reads any of them. It gives the file's top-level items ([`regions`]) and its big literal
+//! data: the insides of long strings and of brackets holding only numbers and strings
+//! ([`gaps`]), which a whole-file outline need not parse (see `Language::parse_outline`).
+//! Rust's items come from its own scanner; its data from this one, with a Rust lexicon.
+
+use super::regions::Regions;
+use std::ops::Range;
+
+/// How a language writes one kind of string.
+pub struct Quote {
+    pub open: &'static str,
+    pub close: &'static str,
+    /// `\` escapes the next character.
+    pub escapes: bool,
+    /// May run over several lines (raw strings, text blocks, template literals).
+    pub multiline: bool,
+    /// Opens code inside the string (a template literal's `${`), closed by the matching `}`.
+    pub interpolation: Option<&'static str>,
+    /// A long inside may be skipped by an outline's parse (not Java's text blocks, whose empty
+    /// form is not one).
+    pub gap: bool,
+}
+
+/// What the scanner needs to know about a language's text.
+pub struct Lexicon {
+    /// Line comment openers (`//`).
+    pub line_comments: &'static [&'static str],
+    /// Block comment delimiters (`/*`, `*/`), and whether they nest (Rust).
+    pub block_comment: (&'static str, &'static str),
+    pub nested_comments: bool,
+    /// String forms, the longer openers first (`"""` before `"`).
+    pub quotes: &'static [Quote],
+    /// `'` opens a char literal or, when none closes it within a character, is a lifetime
+    /// (Rust); otherwise `'` is read by `quotes` like any other quote.
+    pub char_or_lifetime: bool,
+    /// Rust's raw strings: `r"…"`, `r#"…"#`, `br"…"`.
+    pub raw_hash_strings: bool,
+    /// `/…/` after an operator is a regular expression literal (JavaScript).
+    pub regex_literals: bool,
+    /// What can begin a top-level item in column 0 (keywords, `@`); a comment there begins one
+    /// too, so that an item's doc comment stays with it.
+    pub item_starts: &'static [&'static str],
+    /// After which tokens a top-level item can end: the bytes `}`, `;`, `)`, `]`, with `a` for
+    /// a word or number and `"` for a string (Go and JavaScript end statements at line ends).
+    pub item_ends: &'static [u8],
+    /// The bracket of array literals whose inside may be skipped (`[` or `{`).
+    pub data_open: u8,
+    /// Node kinds whose inside may be skipped: the strings and array literals the gaps are in.
+    pub data_kinds: &'static [&'static str],
+    /// Suffixes an integer literal may carry (`u8`, `L`).
+    pub int_suffixes: &'static [&'static str],
+    /// A line break after a value ends a statement (Go): inside an array literal, a value that
+    /// ends its line must be followed by a comma.
+    pub newline_ends_values: bool,
+}
+
+/// A string or array literal's inside shorter than this is parsed as it is (not worth a gap).
+const MIN_GAP: usize = 32;
+
+/// The scanner's position in a file.
+struct Scan<'a> {
+    lex: &'static Lexicon,
+    src: &'a [u8],
+    gaps: Vec<Range<usize>>,
+    /// A comment or string still open at the end of the file.
+    open: bool,
+}
+
+/// What one step of the scanner read.
+enum Token {
+    Space,
+    Comment,
+    /// A string; `Some` when its inside is plain data (a candidate gap).
+    Str(Option<Range<usize>>),
+    Word,
+    Byte(u8),
+}
+
+fn is_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80
+}
+
+impl<'a> Scan<'a> {
+    /// Whether `s` is at `i` (its first byte compared first: most tokens open nothing).
+    fn at(&self, i: usize, s: &str) -> bool {
+        let s = s.as_bytes();
+        self.src.get(i) == s.first() && self.src[i..].starts_with(s)
+    }
+
+    /// Reads one token at `i`; returns it and where the next one starts. `prev` is the last
+    /// code byte before it (for `/` as a regular expression).
+    fn token(&mut self, i: usize, prev: u8) -> (Token, usize) {
+        let (src, lex) = (self.src, self.lex);
+        let n = src.len();
+        let b = src[i];
+        if b.is_ascii_whitespace() {
+            return (Token::Space, i + 1);
+        }
+        if lex.line_comments.iter().any(|c| self.at(i, c)) {
+            return (
+                Token::Comment,
+                memchr::memchr(b'\n', &src[i..]).map_or(n, |k| i + k),
+            );
+        }
+        let (bo, bc) = lex.block_comment;
+        if self.at(i, bo) {
+            let mut nest = 1;
+            let mut j = i + bo.len();
+            while j < n && nest > 0 {
+                if lex.nested_comments && self.at(j, bo) {
+                    nest += 1;
+                    j += bo.len();
+                } else if self.at(j, bc) {
+                    nest -= 1;
+                    j += bc.len();
+                } else {
+                    j += 1;
+                }
+            }
+            self.open |= nest > 0;
+            return (Token::Comment, j);
+        }
+        if lex.char_or_lifetime && b == b'\'' {
+            return (Token::Byte(b'"'), char_or_lifetime_end(src, i));
+        }
+        if lex.raw_hash_strings && (b == b'r' || (b == b'b' && src.get(i + 1) == Some(&b'r'))) {
+            let q = i + 1 + usize::from(b == b'b');
+            let hashes = src[q..].iter().take_while(|&&c| c == b'#').count();
+            if src.get(q + hashes) == Some(&b'"') && (i == 0 || !is_word(src[i - 1])) {
+                let body = q + hashes + 1;
+                let close = "\"".to_string() + &"#".repeat(hashes);
+                return match memchr::memmem::find(&src[body..], close.as_bytes()) {
+                    Some(k) => (Token::Str(None), body + k + close.len()),
+                    None => {
+                        self.open = true;
+                        (Token::Str(None), n)
+                    }
+                };
+            }
+        }
+        if let Some(q) = lex.quotes.iter().find(|q| self.at(i, q.open)) {
+            return self.string(i, q);
+        }
+        if lex.regex_literals && b == b'/' && !matches!(prev, b'a' | b'"' | b')' | b']' | b'}') {
+            if let Some(end) = regex_end(src, i) {
+                return (Token::Byte(b'"'), end);
+            }
+        }
+        if is_word(b) {
+            let end = src[i..]
+                .iter()
+                .position(|&c| !is_word(c))
+                .map_or(n, |k| i + k);
+            return (Token::Word, end);
+        }
+        (Token::Byte(b), i + 1)
+    }
+
+    /// A string opened at `i`: its end, and its inside when that is plain data.
+    fn string(&mut self, i: usize, q: &Quote) -> (Token, usize) {
+        let (src, n) = (self.src, self.src.len());
+        let body = i + q.open.len();
+        let mut j = body;
+        let mut plain = true;
+        while j < n {
+            if self.at(j, q.close) {
+                let inside = (q.gap && plain && j - body >= MIN_GAP).then_some(body..j);
+                return (Token::Str(inside), j + q.close.len());
+            }
+            match src[j] {
+                b'\\' if q.escapes => {
+                    plain &= valid_escape(&src[j + 1..]);
+                    j += 2;
+                }
+                b'\n' if !q.multiline => break,
+                _ if q.interpolation.is_some_and(|o| self.at(j, o)) => {
+                    plain = false;
+                    j = self.code_block(j + q.interpolation.unwrap().len());
+                }
+                _ => j += 1,
+            }
+        }
+        self.open = true;
+        (Token::Str(None), j.min(n))
+    }
+
+    /// Code from `i` up to its unmatched `}` (a template literal's `${…}`): after that `}`.
+    fn code_block(&mut self, mut i: usize) -> usize {
+        let mut depth = 0usize;
+        let mut prev = b'(';
+        while i < self.src.len() {
+            let (t, next) = self.token(i, prev);
+            match t {
+                Token::Byte(b'{') => depth += 1,
+                Token::Byte(b'}') if depth == 0 => return next,
+                Token::Byte(b'}') => depth -= 1,
+                _ => {}
+            }
+            prev = code_class(&t).unwrap_or(prev);
+            i = next;
+        }
+        self.open = true;
+        i
+    }
+
+    /// An array literal opened at `i` that holds only numbers, strings and array literals of
+    /// the same bracket, comma-separated: its end. The inside parses as those elements wherever
+    /// an empty literal parses (the gap check in `Language::parse_outline` makes sure that the
+    /// brackets are an array literal's).
+    fn data(&mut self, i: usize) -> Option<usize> {
+        let (src, lex) = (self.src, self.lex);
+        let close = if lex.data_open == b'[' { b']' } else { b'}' };
+        let mut j = i + 1;
+        // Whether an element was just read (a comma or the close must come next).
+        let mut after_value = false;
+        while j < src.len() {
+            let b = src[j];
+            if b == b'\n' && after_value && lex.newline_ends_values {
+                return None;
+            }
+            let (t, next) = self.token(j, b',');
+            match t {
+                Token::Space | Token::Comment => {
+                    if matches!(t, Token::Comment) && after_value && lex.newline_ends_values {
+                        return None;
+                    }
+                }
+                Token::Byte(c) if c == close => return Some(next),
+                Token::Byte(b',') if after_value => after_value = false,
+                _ if after_value => return None,
+                Token::Str(_) if self.quote_at(j).is_some_and(|q| q.interpolation.is_none()) => {
+                    let q = self.quote_at(j)?;
+                    let inner = &src[j + q.open.len()..next - q.close.len()];
+                    if (q.escapes && !escapes_valid(inner))
+                        || (!q.multiline && inner.contains(&b'\n'))
+                    {
+                        return None;
+                    }
+                    after_value = true;
+                }
+                Token::Byte(c) if c == lex.data_open => {
+                    j = self.data(j)?;
+                    after_value = true;
+                    continue;
+                }
+                Token::Byte(b'-') | Token::Word => {
+                    let s = if b == b'-' { j + 1 } else { j };
+                    j = self.number(s)?;
+                    after_value = true;
+                    continue;
+                }
+                _ => return None,
+            }
+            j = next;
+        }
+        None
+    }
+
+    fn quote_at(&self, i: usize) -> Option<&'static Quote> {
+        self.lex.quotes.iter().find(|q| self.at(i, q.open))
+    }
+
+    /// An integer literal at `i` (`0`, `42`, `0x1F`, with one of the language's suffixes):
+    /// its end.
+    fn number(&self, i: usize) -> Option<usize> {
+        let src = self.src;
+        let digits = |from: usize, hex: bool| {
+            src[from..]
+                .iter()
+                .take_while(|c| c.is_ascii_digit() || (hex && c.is_ascii_hexdigit()))
+                .count()
+        };
+        let mut j = match (src.get(i), src.get(i + 1)) {
+            (Some(b'0'), Some(b'x' | b'X')) => {
+                let k = digits(i + 2, true);
+                (k > 0).then_some(i + 2 + k)?
+            }
+            (Some(b'0'), _) => i + 1,
+            (Some(b'1'..=b'9'), _) => i + digits(i, false),
+            _ => return None,
+        };
+        if let Some(s) = self.lex.int_suffixes.iter().find(|s| self.at(j, s)) {
+            j += s.len();
+        }
+        match src.get(j) {
+            Some(&c) if is_word(c) || c == b'.' => None,
+            _ => Some(j),
+        }
+    }
+}
+
+/// The class of a code token for the byte before a `/`: `a` for a word, `"` for a string.
+fn code_class(t: &Token) -> Option<u8> {
+    match t {
+        Token::Word => Some(b'a'),
+        Token::Str(_) => Some(b'"'),
+        Token::Byte(b) => Some(*b),
+        Token::Space | Token::Comment => None,
+    }
+}
+
+/// Whether the text after a `\` is an escape every grammar reads: `\x` with two hex digits,
+/// `\u` with four or `{…}`, `\U` with eight, or any other character but a line break.
+fn valid_escape(rest: &[u8]) -> bool {
+    let hex = |k: usize| rest.len() > k && rest[1..=k].iter().all(u8::is_ascii_hexdigit);
+    match rest.first() {
+        Some(b'x') => hex(2),
+        Some(b'u') if rest.get(1) == Some(&b'{') => {
+            let k = rest[2..]
+                .iter()
+                .take_while(|c| c.is_ascii_hexdigit())
+                .count();
+            k > 0 && rest.get(2 + k) == Some(&b'}')
+        }
+        Some(b'u') => hex(4),
+        Some(b'U') => hex(8),
+        Some(b'\n' | b'\r') | None => false,
+        Some(_) => true,
+    }
+}
+
+/// [`valid_escape`] for every escape of a string's inside.
+fn escapes_valid(inner: &[u8]) -> bool {
+    let mut i = 0;
+    while let Some(k) = memchr::memchr(b'\\', &inner[i..]) {
+        if !valid_escape(&inner[i + k + 1..]) {
+            return false;
+        }
+        i += k + 2;
+        if i >= inner.len() {
+            break;
+        }
+    }
+    true
+}
+
+/// A regular expression literal at `i` (`/…/flags` on one line, `/` inside `[…]` allowed):
+/// its end, or `None` when none closes on the line (a division then).
+fn regex_end(src: &[u8], i: usize) -> Option<usize> {
+    if matches!(src.get(i + 1), Some(b'/' | b'*')) {
+        return None;
+    }
+    let mut j = i + 1;
+    let mut class = false;
+    while j < src.len() {
+        match src[j] {
+            b'\\' => j += 1,
+            b'\n' => return None,
+            b'[' => class = true,
+            b']' => class = false,
+            b'/' if !class => {
+                let flags = src[j + 1..].iter().take_while(|&&c| is_word(c)).count();
+                return Some(j + 1 + flags);
+            }
+            _ => {}
+        }
+        j += 1;
+    }
+    None
+}
+
+/// After a `'` at `i`: past a char literal (`'x'`, `'\n'`, `'é'`), or past the quote of a
+/// lifetime (`'a`), whose name is read next as a word.
+fn char_or_lifetime_end(src: &[u8], i: usize) -> usize {
+    match src.get(i + 1) {
+        Some(b'\\') => {
+            let lo = src.len().min(i + 3);
+            let window = &src[lo..src.len().min(i + 14)];
+            memchr::memchr(b'\'', window).map_or(i + 1, |k| lo + k + 1)
+        }
+        Some(&c) => {
+            let width = match c {
+                0xF0..=0xFF => 4,
+                0xE0..=0xEF => 3,
+                0xC0..=0xDF => 2,
+                _ => 1,
+            };
+            if src.get(i + 1 + width) == Some(&b'\'') {
+                i + 2 + width
+            } else {
+                i + 1
+            }
+        }
+        None => i + 1,
+    }
+}
+
+/// Whether column 0 at `i` begins an item: a comment or one of the lexicon's item starts (a
+/// keyword as a whole word).
+fn starts_item(lex: &Lexicon, src: &[u8], i: usize) -> bool {
+    let rest = &src[i..];
+    lex.line_comments
+        .iter()
+        .chain(std::iter::once(&lex.block_comment.0))
+        .any(|c| rest.starts_with(c.as_bytes()))
+        || lex.item_starts.iter().any(|w| {
+            rest.starts_with(w.as_bytes())
+                && (!w.bytes().last().is_some_and(is_word)
+                    || !rest.get(w.len()).is_some_and(|&c| is_word(c)))
+        })
+}
+
+/// The file's top-level items, by the lexicon. An item ends after one of
+/// the lexicon's `item_ends` at bracket depth 0; the next one starts on a later line that
+/// begins, in column 0, with a comment or one of its `item_starts`, so that doc comments and
+/// annotations stay with their item and blank lines with the one before.
+pub fn regions(lex: &'static Lexicon, src: &[u8]) -> Regions {
+    scan(lex, src, false).0
+}
+
+/// The insides of the file's long strings and of its array literals that hold only numbers
+/// and strings, in order: what a whole-file outline need not parse.
+pub fn gaps(lex: &'static Lexicon, src: &[u8]) -> Vec<Range<usize>> {
+    scan(lex, src, true).1
+}
+
+/// The lexicon of a language whose data an outline may skip (see `Language::parse_outline`).
+pub fn lexicon(language: &str) -> Option<&'static Lexicon> {
+    match language {
+        "rust" => Some(&super::rust::LEXICON),
+        "go" => Some(&super::go::LEXICON),
+        "java" => Some(&super::java::LEXICON),
+        "javascript" | "typescript" | "tsx" => Some(&super::javascript::LEXICON),
+        _ => None,
+    }
+}
+
+/// [`regions`], and [`gaps`] when `data` says so.
+fn scan(lex: &'static Lexicon, src: &[u8], data: bool) -> (Regions, Vec<Range<usize>>) {
+    let n = src.len();
+    let mut scan = Scan {
+        lex,
+        src,
+        gaps: Vec::new(),
+        open: false,
+    };
+    let mut starts: Vec<(usize, Option<super::regions::Body>)> = vec![(0, None)];
+    let mut depth = 0usize;
+    // The last code byte (its class for words and strings); 0 right after a boundary.
+    let mut last = 0u8;
+    // Whether the last line begun at depth 0 was a decorator's or annotation's (`@`): its item
+    // goes on.
+    let mut decorator = false;
+    let mut i = 0;
+    while i < n {
+        if i > 0 && src[i - 1] == b'\n' && depth == 0 {
+            if lex.item_ends.contains(&last) && !decorator && starts_item(lex, src, i) {
+                starts.push((i, None));
+                last = 0;
+            }
+            decorator = src[i] == b'@';
+        }
+        if data && src[i] == lex.data_open {
+            if let Some(end) = scan.data(i) {
+                if end - i - 2 >= MIN_GAP {
+                    scan.gaps.push(i + 1..end - 1);
+                    i = end;
+                    last = if lex.data_open == b'[' { b']' } else { b'}' };
+                    continue;
+                }
+            }
+        }
+        let (t, next) = scan.token(i, last);
+        match &t {
+            Token::Str(Some(inside)) if data => scan.gaps.push(inside.clone()),
+            Token::Byte(b'{' | b'(' | b'[') => depth += 1,
+            Token::Byte(b'}' | b')' | b']') => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        last = code_class(&t).unwrap_or(last);
+        i = next;
+    }
+    let regions = Regions::from_starts(n, starts, depth == 0 && !scan.open);
+    (regions, scan.gaps)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lang::by_name;
+
+    fn items(lang: &str, src: &str) -> Vec<String> {
+        let l = by_name(lang).unwrap();
+        (l.rules.regions.unwrap())(src.as_bytes())
+            .items
+            .iter()
+            .map(|i| src[i.range.clone()].to_string())
+            .collect()
+    }
+
+    fn gap_texts(lang: &str, src: &str) -> Vec<String> {
+        super::gaps(super::lexicon(lang).unwrap(), src.as_bytes())
+            .iter()
+            .map(|g| src[g.clone()].to_string())
+            .collect()
+    }
+
+    #[test]
+    fn go_items_keep_their_doc_comments_and_skip_braces_in_strings_and_comments() {
+        let src = "package p\n\nimport \"fmt\"\n\n// F does {.\n// More.\nfunc F() {\n\ts := \"}\\n\"\n\tr := `\n}\n`\n\t/* } */\n\tc := '}'\n}\n\ntype T struct {\n\tA int\n}\nvar x = 1 +\n\t2\nconst y = 2\n";
+        assert_eq!(
+            items("go", src),
+            [
+                "package p\n\n",
+                "import \"fmt\"\n\n",
+                "// F does {.\n// More.\nfunc F() {\n\ts := \"}\\n\"\n\tr := `\n}\n`\n\t/* } */\n\tc := '}'\n}\n\n",
+                "type T struct {\n\tA int\n}\n",
+                "var x = 1 +\n\t2\n",
+                "const y = 2\n",
+            ]
+        );
+    }
+
+    #[test]
+    fn typescript_items_skip_template_literals_and_regular_expressions() {
+        let src = "/** Doc. */\nexport function f() {\n  const t = `${ {a: 1}.a } }\nfunction no() {}\n`;\n  const r = /[}\"]/g;\n  return t;\n}\n@dec\nexport class A {\n  m() {}\n}\ninterface I { x: string }\n";
+        assert_eq!(
+            items("typescript", src),
+            [
+                "/** Doc. */\nexport function f() {\n  const t = `${ {a: 1}.a } }\nfunction no() {}\n`;\n  const r = /[}\"]/g;\n  return t;\n}\n",
+                "@dec\nexport class A {\n  m() {}\n}\n",
+                "interface I { x: string }\n",
+            ]
+        );
+    }
+
+    #[test]
+    fn gaps_are_long_plain_strings_and_arrays_of_numbers() {
+        let long = "x".repeat(40);
+        let src = format!(
+            "package p\n\nconst a = \"{long}\" +\n\t\"{long}\\x4\"\nvar b = []int{{1, 2, 0x3F, -4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}}\nvar c = []int{{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16\n}}\nvar d = [][]byte{{{{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}}, {{\"{long}\"}},\n}}\n"
+        );
+        assert_eq!(
+            gap_texts("go", &src),
+            [
+                long.clone(),
+                "1, 2, 0x3F, -4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15".into(),
+                format!("{{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}}, {{\"{long}\"}},\n"),
+            ],
+            "an invalid \\x escape, and a value ending its line without a comma (Go), are no gaps"
+        );
+    }
+
+    /// A file of `lang` made of `unit` (code with data) repeated past the size at which an
+    /// outline skips data, with a BOM and CRLF line ends when asked.
+    fn big(unit: &str, bom: bool, crlf: bool) -> Vec<u8> {
+        let mut text = String::new();
+        if bom {
+            text.push('\u{feff}');
+        }
+        let mut k = 0;
+        while text.len() < 80 * 1024 {
+            text.push_str(&unit.replace("NN", &k.to_string()));
+            k += 1;
+        }
+        if crlf {
+            text = text.replace('\n', "\r\n");
+        }
+        text.into_bytes()
+    }
+
+    /// The outline's symbols from a parse that skips the data, compared with a whole parse's.
+    fn outline_equals_whole(lang: &str, src: &[u8]) {
+        let l = by_name(lang).unwrap();
+        let index = crate::span::LineIndex::new(src);
+        let skipping = l
+            .parse_outline(src, &index)
+            .unwrap_or_else(|| panic!("{lang}: the data is not skipped"));
+        let whole = l.parse(src);
+        assert!(
+            !whole.root_node().has_error(),
+            "{lang}: the test file has errors"
+        );
+        let key = |syms: Vec<crate::lang::Symbol>| {
+            syms.into_iter()
+                .map(|s| (serde_json::to_string(&s).unwrap(), s.parent_index))
+                .collect::<Vec<_>>()
+        };
+        let a = key(crate::lang::symbols(l, src, &skipping, "f"));
+        let b = key(crate::lang::symbols(l, src, &whole, "f"));
+        assert!(a.len() > 10, "{lang}: only {} symbols", a.len());
+        assert_eq!(a, b, "{lang}: the outline differs");
+    }
+
+    fn numbers(n: usize) -> String {
+        (0..n).map(|k| format!("{k}, 0x{k:X}, ")).collect()
+    }
+
+    #[test]
+    fn outlines_that_skip_data_equal_whole_file_outlines() {
+        let long = "a { long } string \\\" with \\x41 escapes, 'quotes' and /* no comment */";
+        let go = format!(
+            "// Table NN {{ is a table.\nvar TableNN = []uint16{{\n\t{n}\n\t-1,\n}}\n\nconst sNN = \"{long}\" + // {{\n\t\"{long}\\u00e9\"\n\n/* comment {{ */\nfunc FNN() string {{\n\treturn `raw {{\n}}`\n}}\n\ntype TNN struct{{ A [2]int }}\n\nvar gNN = [][]int{{{{1, 2}}, {{3, 4}}, {{5, 6}}, {{7, 8}}, {{9, 10}}, {{11, 12}}, {{13, 14}}}}\n",
+            n = numbers(60),
+        );
+        let ts = format!(
+            "/** Doc NN {{ */\nexport const TABLE_NN = [{n}-1];\nexport const S_NN = \"{long}\" + '{single}';\nexport function fNN(): string {{\n  const t = `template ${{TABLE_NN.length}} {{ ${{ {{a: 1}}.a }}`;\n  const r = /[{{\"]/g;\n  return t + r;\n}}\n@dec\nexport class CNN {{\n  m(): number {{ return [1, 2][0]; }}\n}}\n",
+            n = numbers(60),
+            single = long.replace('\'', "\\'"),
+        );
+        let java = format!(
+            "/** Doc NN {{ */\nclass TNN {{\n    static final int[] TABLE = {{ {n}-1 }};\n    static final String S = \"{long}\" +\n        \"{long}\";\n    // comment {{\n    char m() {{ return '{{'; }}\n}}\n",
+            n = numbers(60),
+        );
+        let rust = format!(
+            "/// Doc NN {{\npub static TABLE_NN: [i32; 121] = [\n    {n}-1,\n];\npub const S_NN: &str = \"{long}\";\nfn f_NN() -> &'static str {{\n    let _c = '{{';\n    r#\"raw {{ \"# }}\n",
+            n = numbers(60),
+        );
+        let java = java.replace("\\x41", "\\u0041");
+        for (lang, unit) in [
+            ("go", &go),
+            ("typescript", &ts),
+            (
+                "javascript",
+                &ts.replace("(): string", "()").replace("(): number", "()"),
+            ),
+            ("java", &java),
+            ("rust", &rust),
+        ] {
+            for (bom, crlf) in [(false, false), (true, true)] {
+                outline_equals_whole(lang, &big(unit, bom, crlf));
+            }
+        }
+    }
+
+    #[test]
+    fn data_in_a_place_where_no_literal_can_be_is_parsed() {
+        // Numbers in a block: the whole parse has errors, which a skipped inside would hide.
+        let unit = format!("func fNN() {{\n\t{{{}}}\n}}\n", numbers(60));
+        let src = big(&format!("package p\n\n{unit}"), false, false);
+        let go = by_name("go").unwrap();
+        assert!(go.parse(&src).root_node().has_error());
+        assert!(!super::gaps(super::lexicon("go").unwrap(), &src).is_empty());
+        let index = crate::span::LineIndex::new(&src);
+        assert!(go.parse_outline(&src, &index).is_none());
+    }
+}
