@@ -12,20 +12,6 @@ use std::process::ExitCode;
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
-    // Memory freed is given back to the system at once rather than after 10 ms: a search
-    // frees a stream of file buffers and rendered results, and with the delay its peak RSS
-    // grew with the size of the tree (16 copies of the Rust corpus, `--format jsonl -j12`:
-    // 165 → 97 MB), at no measurable cost in time (bench/search.sh).
-    // (`mi_option_purge_delay` in mimalloc.h's `mi_option_e`; libmimalloc-sys names no constant
-    // for it.)
-    const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
-    // MIMALLOC_PURGE_DELAY in the environment still wins (to measure other settings).
-    if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
-        // SAFETY: sets a plain option before any other thread exists.
-        unsafe {
-            libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 0);
-        }
-    }
     // Before any tree-sitter object exists, so everything it frees came from mimalloc.
     // SAFETY: called once, first thing, before any parser, tree or query is created.
     unsafe {

@@ -123,7 +123,12 @@ pub fn type_table() -> Vec<(String, Vec<String>)> {
 /// A missing path is an error-level diagnostic and the walk goes on (like ripgrep); a bad glob or
 /// an unknown type stops the run.
 pub fn walk(opts: &WalkOptions, tool: &str) -> Result<Walk> {
-    let walker = prepare(opts, tool)?;
+    walk_on(opts, tool, 1)
+}
+
+/// [`walk`] with up to `threads` threads walking (the files and their order are the same).
+pub fn walk_on(opts: &WalkOptions, tool: &str, threads: usize) -> Result<Walk> {
+    let walker = prepare(opts, tool)?.threads(threads);
     let mut files = Vec::new();
     let tail = walker.collect_into(&mut files);
     Ok(Walk {

@@ -530,7 +530,7 @@ pub fn run(
             }
         }
     }
-    let walked = walk::walk(&opts.walk, "ast")?;
+    let walked = walk::walk_on(&opts.walk, "ast", opts.threads)?;
     let allowed: Vec<&'static Language> = compiled.iter().map(|c| c.lang).collect();
     let forced = (allowed.len() == 1 && opts.langs.len() == 1).then(|| allowed[0]);
     let mut diagnostics = walked.diagnostics;

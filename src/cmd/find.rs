@@ -264,7 +264,7 @@ pub fn run(
     want_checksum: bool,
     emit: &mut dyn FnMut(FileResult) -> std::io::Result<()>,
 ) -> Result<std::result::Result<FindSummary, std::io::Error>> {
-    let walked = walk::walk(&opts.walk, "find")?;
+    let walked = walk::walk_on(&opts.walk, "find", opts.threads)?;
     let allowed: Vec<&'static Language> = if opts.langs.is_empty() {
         lang::ALL.to_vec()
     } else {

@@ -590,6 +590,7 @@ pub fn run(
         || Worker::new(opts, whole),
         |w, c: Candidate| search_file(&shared, w, &c),
         finish,
+        held_bytes,
         |outcome| {
             let outcome = match outcome {
                 FileOutcome::Deferred(cand) => {
@@ -722,6 +723,18 @@ pub fn run(
         stats,
         diagnostics,
     }))
+}
+
+/// Roughly what a file's result holds in memory while it waits for its turn: its rendered
+/// output, or its match records.
+fn held_bytes(outcome: &FileOutcome) -> usize {
+    const RECORD: usize = 512;
+    match outcome {
+        FileOutcome::Searched {
+            result: Some(r), ..
+        } => 256 + r.rendered.as_ref().map_or(0, Vec::capacity) + r.matches.len() * RECORD,
+        _ => 64,
+    }
 }
 
 /// The filters in force that remove files from a walk, as flags to lift them.
