@@ -92,6 +92,16 @@ pub struct Skipped {
     pub special: u64,
 }
 
+impl Skipped {
+    /// Adds `other`'s counts to these.
+    pub fn add(&mut self, other: &Skipped) {
+        self.binary += other.binary;
+        self.too_large += other.too_large;
+        self.unreadable += other.unreadable;
+        self.special += other.special;
+    }
+}
+
 fn is_zero(n: &u64) -> bool {
     *n == 0
 }
@@ -164,11 +174,7 @@ pub(crate) struct Tally {
 
 impl Tally {
     fn append(&mut self, mut other: Tally) {
-        let (a, b) = (&mut self.skipped, other.skipped);
-        a.binary += b.binary;
-        a.too_large += b.too_large;
-        a.unreadable += b.unreadable;
-        a.special += b.special;
+        self.skipped.add(&other.skipped);
         self.diagnostics.append(&mut other.diagnostics);
     }
 }

@@ -23,6 +23,21 @@ pub struct Quote {
     pub gap: bool,
 }
 
+impl Quote {
+    /// A one-line string or char literal closed by its opener, with `\` escapes (C's `"…"` and
+    /// `'…'`); `gap`: its inside may be skipped by an outline's parse.
+    pub const fn escaped_line(delimiter: &'static str, gap: bool) -> Quote {
+        Quote {
+            open: delimiter,
+            close: delimiter,
+            escapes: true,
+            multiline: false,
+            interpolation: None,
+            gap,
+        }
+    }
+}
+
 /// What the scanner needs to know about a language's text.
 pub struct Lexicon {
     /// Line comment openers (`//`).

@@ -93,14 +93,7 @@ pub(super) static LEXICON: Lexicon = Lexicon {
     block_comment: ("/*", "*/"),
     nested_comments: false,
     quotes: &[
-        Quote {
-            open: "\"",
-            close: "\"",
-            escapes: true,
-            multiline: false,
-            interpolation: None,
-            gap: true,
-        },
+        Quote::escaped_line("\"", true),
         Quote {
             open: "`",
             close: "`",
@@ -109,14 +102,7 @@ pub(super) static LEXICON: Lexicon = Lexicon {
             interpolation: None,
             gap: true,
         },
-        Quote {
-            open: "'",
-            close: "'",
-            escapes: true,
-            multiline: false,
-            interpolation: None,
-            gap: false,
-        },
+        Quote::escaped_line("'", false),
     ],
     char_or_lifetime: false,
     raw_hash_strings: false,

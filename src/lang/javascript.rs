@@ -106,22 +106,8 @@ pub(super) static LEXICON: Lexicon = Lexicon {
     block_comment: ("/*", "*/"),
     nested_comments: false,
     quotes: &[
-        Quote {
-            open: "\"",
-            close: "\"",
-            escapes: true,
-            multiline: false,
-            interpolation: None,
-            gap: true,
-        },
-        Quote {
-            open: "'",
-            close: "'",
-            escapes: true,
-            multiline: false,
-            interpolation: None,
-            gap: true,
-        },
+        Quote::escaped_line("\"", true),
+        Quote::escaped_line("'", true),
         Quote {
             open: "`",
             close: "`",

@@ -693,10 +693,7 @@ pub fn run(
     if let Some(e) = io_error {
         return Ok(Err(e));
     }
-    stats.skipped.binary += tail.skipped.binary;
-    stats.skipped.too_large += tail.skipped.too_large;
-    stats.skipped.unreadable += tail.skipped.unreadable;
-    stats.skipped.special += tail.skipped.special;
+    stats.skipped.add(&tail.skipped);
     let mut diagnostics = tail.diagnostics;
     diagnostics.append(&mut file_diagnostics);
     if stats.files_searched == 0
