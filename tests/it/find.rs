@@ -433,6 +433,8 @@ const LANG_CASES: &[LangCase] = &[
         defs: &[
             "interface Entry",
             "method Entry.expires",
+            "interface EntryConstructor",
+            "method EntryConstructor.new",
             "enum Level",
             "variant Level.Info",
             "type Id",

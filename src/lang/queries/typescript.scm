@@ -16,3 +16,6 @@
 (abstract_method_signature name: [(property_identifier) (private_property_identifier)] @name) @definition.method
 (public_field_definition name: [(property_identifier) (private_property_identifier)] @name) @definition.field
 (interface_body (property_signature name: [(property_identifier) (private_property_identifier)] @name) @definition.field)
+; A construct signature (`new (…): T` in an interface) is the constructor it declares, named
+; `new` as TypeScript's own lib declares them.
+(interface_body (construct_signature "new" @name) @definition.method)
