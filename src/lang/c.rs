@@ -3,6 +3,7 @@
 
 use super::symbols::SymbolKind as K;
 use super::{Cache, Doc, Language, Rules};
+use tree_sitter::Node;
 
 /// The C language entry.
 pub static C: Language = Language {
@@ -39,7 +40,7 @@ pub static C: Language = Language {
         walk: None,
         regions: None,
         name_node: None,
-        body: None,
+        body: Some(body),
         is_reference: None,
         ref_context: None,
         owner: None,
@@ -49,3 +50,16 @@ pub static C: Language = Language {
     extras: &["comment"],
     cache: Cache::new(),
 };
+
+/// A definition's body: its `body` field, or, for a function declared by a macro call (see
+/// `queries/c.scm`), the block right after the call.
+fn body<'t>(_kind: K, node: Node<'t>) -> Option<Node<'t>> {
+    match node.kind() {
+        "expression_statement" => node
+            .next_named_sibling()
+            .filter(|b| b.kind() == "compound_statement"),
+        _ => node
+            .child_by_field_name("body")
+            .filter(|b| b.start_byte() > node.start_byte()),
+    }
+}

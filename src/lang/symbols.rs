@@ -428,7 +428,14 @@ fn build(
     let mut stack: Vec<usize> = Vec::new();
     let mut seen: HashMap<(String, SymbolKind), usize> = HashMap::new();
     for (kind, node, name_node) in raw {
-        let end = definition_end(lang, node);
+        let body = match lang.rules.body {
+            Some(f) => f(kind, node),
+            None => node
+                .child_by_field_name("body")
+                .filter(|b| b.start_byte() > node.start_byte()),
+        };
+        // A definition covers its body, also one that follows its node (see C's `body`).
+        let end = definition_end(lang, node).max(body.map_or(0, |b| definition_end(lang, b)));
         while let Some(&top) = stack.last() {
             let t = &out[top].node_span;
             // Names of one node (`c, d = 2, 3`) are siblings.
@@ -463,12 +470,6 @@ fn build(
         *n += 1;
         let symbol_id = symbol_id(file_path, &qualified_name, kind, *n);
         let start = attached_start(lang, node, source);
-        let body = match lang.rules.body {
-            Some(f) => f(kind, node),
-            None => node
-                .child_by_field_name("body")
-                .filter(|b| b.start_byte() > node.start_byte()),
-        };
         out.push(Symbol {
             parent: parent.map(|p| p.name.clone()).or_else(|| {
                 let o = owner.as_deref()?;

@@ -1,6 +1,6 @@
-//! `llm find` in C++ that tree-sitter reads through unexpanded macros (googletest's
-//! `GTEST_API_`, Boost's `BOOST_SYMBOL_VISIBLE`, `BOOST_ASIO_NOEXCEPT`): the definitions keep
-//! their own names.
+//! `llm find` in C and C++ that tree-sitter reads through unexpanded macros (googletest's
+//! `GTEST_API_`, Boost's `BOOST_SYMBOL_VISIBLE`, `BOOST_ASIO_NOEXCEPT`, the kernel's
+//! `BPF_CALL_2(name, …) {…}`): the definitions keep their own names.
 
 use crate::util::TestEnv;
 use serde_json::Value;
@@ -71,4 +71,78 @@ fn cpp_definitions_behind_macros_keep_their_names() {
     assert_eq!(m["span"]["start_line"], 3, "{v:#}");
     assert_eq!(m["body_span"]["start_line"], 4, "{v:#}");
     assert_eq!(m["body_span"]["end_line"], 6, "{v:#}");
+}
+
+/// The Linux kernel declares functions through macros whose first argument is the name:
+/// tree-sitter reads `SYSCALL_DEFINE1(name, int, fd)` as a call missing its `;`, then a block.
+const KERNEL_C: &str = "// Größe — tabs, CRLF, no final newline\r\nBPF_CALL_2(bpf_map_push_elem, struct bpf_map *, map, void *, value)\r\n{\r\n\treturn map->ops->push(map, value);\r\n}\r\n\r\n#ifdef CONFIG_COMPAT\r\nCOMPAT_SYSCALL_DEFINE1(sysinfo, struct compat_sysinfo __user *, info)\r\n{\r\n\tTAILQ_FOREACH(np, &head, entries) {\r\n\t\tcount++;\r\n\t}\r\n\treturn 0;\r\n}\r\n#endif\r\n\r\nstatic int plain(void)\r\n{\r\n\treturn 1;\r\n}";
+
+#[test]
+fn c_functions_declared_by_macros_are_named_by_their_first_argument() {
+    let env = TestEnv::new();
+    env.write("kernel/helpers.c", KERNEL_C);
+    let (v, _) = env.json(&["find", "--json", "--outline", "kernel/helpers.c"]);
+    let mut have = Vec::new();
+    flat(v["data"]["matches"].as_array().unwrap(), &mut have);
+    let want = [
+        ("function".to_string(), "bpf_map_push_elem".to_string(), 2),
+        ("function".to_string(), "sysinfo".to_string(), 8),
+        ("function".to_string(), "plain".to_string(), 17),
+    ];
+    // The loop macro inside `sysinfo` (`TAILQ_FOREACH(np, …) {…}`) is no definition.
+    assert_eq!(have, want, "{v:#}");
+
+    // Found by name, spanning its comment, the call and its block; the block is the body.
+    let (v, code) = env.json(&["find", "--json", "bpf_map_push_elem", "kernel"]);
+    assert_eq!(code, 0, "{v:#}");
+    let m = &v["data"]["matches"][0];
+    let text = |s: &Value| {
+        let (a, b) = (
+            s["byte_start"].as_u64().unwrap(),
+            s["byte_end"].as_u64().unwrap(),
+        );
+        String::from_utf8(KERNEL_C.as_bytes()[a as usize..b as usize].to_vec()).unwrap()
+    };
+    assert_eq!(
+        text(&m["span"]),
+        "// Größe — tabs, CRLF, no final newline\r\nBPF_CALL_2(bpf_map_push_elem, struct bpf_map *, map, void *, value)\r\n{\r\n\treturn map->ops->push(map, value);\r\n}"
+    );
+    assert_eq!(
+        text(&m["body_span"]),
+        "{\r\n\treturn map->ops->push(map, value);\r\n}"
+    );
+    assert_eq!(text(&m["name_span"]), "bpf_map_push_elem");
+    assert!(text(&m["node_span"]).starts_with("BPF_CALL_2("));
+    assert_eq!(
+        m["signature"],
+        "BPF_CALL_2(bpf_map_push_elem, struct bpf_map *, map, void *, value)"
+    );
+
+    // Its body sent back unchanged leaves the file byte-identical; a new body lands.
+    let (v, code) = env.patch(&[
+        "--file",
+        "kernel/helpers.c",
+        "--symbol",
+        "sysinfo",
+        "--body",
+        "--with-text",
+        "{\r\n\tTAILQ_FOREACH(np, &head, entries) {\r\n\t\tcount++;\r\n\t}\r\n\treturn 0;\r\n}",
+    ]);
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(env.read("kernel/helpers.c"), KERNEL_C.as_bytes());
+    let (v, code) = env.patch(&[
+        "--file",
+        "kernel/helpers.c",
+        "--symbol",
+        "bpf_map_push_elem",
+        "--body",
+        "--with-text",
+        "{\n\treturn -EOPNOTSUPP;\n}",
+    ]);
+    assert_eq!(code, 0, "{v:#}");
+    let after = String::from_utf8(env.read("kernel/helpers.c")).unwrap();
+    assert!(
+        after.contains("void *, value)\r\n{\r\n\treturn -EOPNOTSUPP;\r\n}\r\n\r\n#ifdef"),
+        "{after:?}"
+    );
 }

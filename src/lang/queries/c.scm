@@ -20,3 +20,48 @@
   type: (type_identifier) @_macro
   declarator: (parenthesized_declarator (identifier) @name)
   (#match? @_macro "^[A-Z][A-Z0-9_]*$")) @definition.function
+; A function declared by a macro with several arguments (`BPF_CALL_2(bpf_map_lookup_elem,
+; struct bpf_map *, map, void *, key) {…}`, `SYSCALL_DEFINE1(name, …)`) reads as a call missing
+; its `;` followed by a block: at top level (or in a `#if` there) the call is the definition,
+; named by the macro's first argument, and the block its body (see `c.rs`). In a function body
+; the same shape is a loop macro (`TAILQ_FOREACH(v, head, f) {…}`), not a definition.
+(translation_unit
+  (expression_statement
+    (call_expression
+      function: (identifier) @_macro
+      arguments: (argument_list . (identifier) @name))) @definition.function
+  .
+  (compound_statement)
+  (#match? @_macro "^[A-Z][A-Z0-9_]*$"))
+(preproc_if
+  (expression_statement
+    (call_expression
+      function: (identifier) @_macro
+      arguments: (argument_list . (identifier) @name))) @definition.function
+  .
+  (compound_statement)
+  (#match? @_macro "^[A-Z][A-Z0-9_]*$"))
+(preproc_ifdef
+  (expression_statement
+    (call_expression
+      function: (identifier) @_macro
+      arguments: (argument_list . (identifier) @name))) @definition.function
+  .
+  (compound_statement)
+  (#match? @_macro "^[A-Z][A-Z0-9_]*$"))
+(preproc_else
+  (expression_statement
+    (call_expression
+      function: (identifier) @_macro
+      arguments: (argument_list . (identifier) @name))) @definition.function
+  .
+  (compound_statement)
+  (#match? @_macro "^[A-Z][A-Z0-9_]*$"))
+(preproc_elif
+  (expression_statement
+    (call_expression
+      function: (identifier) @_macro
+      arguments: (argument_list . (identifier) @name))) @definition.function
+  .
+  (compound_statement)
+  (#match? @_macro "^[A-Z][A-Z0-9_]*$"))
