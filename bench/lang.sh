@@ -153,7 +153,7 @@ stats = {"all": [0, 0], "declared": [0, 0]}
 misses = []
 lines = {}
 def macro_named(t):
-    if (t["path"], t["line"]) not in named_on:
+    if not re.fullmatch(r"[A-Z][A-Z0-9_]*", t["name"]) or (t["path"], t["line"]) not in named_on:
         return False
     if t["path"] not in lines:
         lines[t["path"]] = open(t["path"], "rb").read().decode("utf-8", "replace").split("\n")
