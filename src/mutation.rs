@@ -602,21 +602,37 @@ fn introduced_syntax_errors(
     if after_errors.is_empty() {
         return Vec::new();
     }
-    let before_count = match (created, before_tree) {
-        (true, _) => 0,
-        (false, Some(t)) => lang::syntax_errors(t).len(),
-        (false, None) => lang::syntax_errors(&language.parse(before)).len(),
+    let before_errors = match (created, before_tree) {
+        (true, _) => Vec::new(),
+        (false, Some(t)) => lang::syntax_errors(t),
+        (false, None) => lang::syntax_errors(&language.parse(before)),
     };
     let touches = |r: &Range<usize>| {
         placed
             .iter()
             .any(|p| r.start <= p.new.end && p.new.start <= r.end)
     };
-    let more = after_errors.len() > before_count;
+    // With more errors than before, the new ones: those the edits touch, and those the file
+    // had nowhere before (an error outside the edits, moved by them, is the same one). Only
+    // when that leaves none (recovery shifted every error) are all of them shown.
+    let mut shown: Vec<&lang::SyntaxError> = if after_errors.len() > before_errors.len() {
+        let moved: Vec<(Range<usize>, bool)> = before_errors
+            .iter()
+            .map(|e| (shifted(&e.range, placed), e.missing))
+            .collect();
+        after_errors
+            .iter()
+            .filter(|e| touches(&e.range) || !moved.contains(&(e.range.clone(), e.missing)))
+            .collect()
+    } else {
+        after_errors.iter().filter(|e| touches(&e.range)).collect()
+    };
+    if shown.is_empty() && after_errors.len() > before_errors.len() {
+        shown = after_errors.iter().collect();
+    }
     let index = LineIndex::new(after);
-    after_errors
-        .iter()
-        .filter(|e| more || touches(&e.range))
+    shown
+        .into_iter()
         .map(|e| {
             let span = index.span(display, e.range.clone());
             let line =
@@ -651,6 +667,17 @@ fn introduced_syntax_errors(
             d
         })
         .collect()
+}
+
+/// Where `range` of the file before the edits `placed` lies after them (a range outside every
+/// edit moves by the growth of the edits before it).
+fn shifted(range: &Range<usize>, placed: &[edit::Placed]) -> Range<usize> {
+    let mut delta = 0isize;
+    for p in placed.iter().filter(|p| p.old.end <= range.start) {
+        delta += p.new.len() as isize - p.old.len() as isize;
+    }
+    let at = |x: usize| x.saturating_add_signed(delta);
+    at(range.start)..at(range.end)
 }
 
 /// Python's indentation rules, which tree-sitter does not enforce: the first indentation error

@@ -310,6 +310,52 @@ fn syntax_error_rejected_and_located() {
     assert_eq!(env.read("lib.rs"), LIB.as_bytes());
 }
 
+/// A file that already has syntax errors (a kernel macro function's missing `;`, twice): a
+/// patch that adds one is rejected with that one alone, at its place, not the old ones.
+#[test]
+fn only_the_new_syntax_error_is_reported_in_a_broken_file() {
+    let env = TestEnv::new();
+    let src = "BPF_CALL_1(bpf_a, int, x)\n{\n\treturn x;\n}\n\nBPF_CALL_1(bpf_b, int, y)\n{\n\treturn y;\n}\n\nstatic int c(void)\n{\n\treturn 0;\n}\n";
+    env.write("h.c", src);
+    let (v, code) = patch(
+        &env,
+        &[
+            "--file",
+            "h.c",
+            "--symbol",
+            "c",
+            "--body",
+            "--with-text",
+            "{\n\treturn (;\n}",
+        ],
+    );
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(v["error"]["code"], "LLM_E106");
+    let message = v["error"]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("the change introduces 1 syntax error "),
+        "{v}"
+    );
+    let each = v["diagnostics"].as_array().unwrap();
+    assert_eq!(each.len(), 1, "{v}");
+    assert_eq!(each[0]["span"]["start_line"], 13, "{v}");
+    assert_eq!(env.read("h.c"), src.as_bytes());
+    // A body that parses is written, the old errors notwithstanding.
+    let (v, code) = patch(
+        &env,
+        &[
+            "--file",
+            "h.c",
+            "--symbol",
+            "bpf_a",
+            "--body",
+            "--with-text",
+            "{\n\treturn -x;\n}",
+        ],
+    );
+    assert_eq!(code, 0, "{v}");
+}
+
 #[test]
 fn no_such_symbol_suggests_close_names() {
     let env = TestEnv::new();
