@@ -114,7 +114,7 @@ where
     I: Fn() -> S + Sync,
     W: Fn(&mut S, T) -> R + Sync,
     F: Fn(&mut S, &mut [R]) + Sync,
-    G: Fn(&R) -> usize,
+    G: Fn(&R) -> usize + Sync,
     E: FnMut(R) -> bool,
 {
     if threads <= 1 {
@@ -129,7 +129,7 @@ where
     // Items and results travel in batches: one lock and at most one wake-up per batch, not
     // per file. The items handed out and not yet handed on (queued, being worked on, or done
     // and waiting for an earlier one) are bounded in number by `window`, and the results
-    // waiting by their weight (`HELD`): memory holds a window of results whatever the size of
+    // waiting by their weight (`held`): memory holds a window of results whatever the size of
     // the tree, and a slow reader of the output holds the workers back. The window is wide
     // (a few hundred files per thread) because a slow file at its front stalls every worker
     // once it is full: on 16 cores, 256 files made searches 1.5–1.8× slower than 4,096.
@@ -138,12 +138,15 @@ where
     // and a thread waiting on results, made four threads share two cores: twice the context
     // switches.)
     const BATCH: usize = 16;
-    const HELD: usize = 24 << 20;
+    // 512 KiB of results per thread: with 24 MiB (checked only by the walk, so that the
+    // workers ran on through what was queued), `--format jsonl` on the Rust corpus copied 16
+    // times held 30 MB of results at `-j12` and its peak RSS grew with the tree.
+    let held = (threads << 19).max(1 << 20);
     let window = (threads * 256).max(1024);
     let stop = AtomicBool::new(false);
-    let queue = BatchQueue::new();
-    let (tx, rx) = mpsc::sync_channel::<Vec<(usize, R)>>(threads * 4);
-    let (stop, queue, init, work, finish) = (&stop, &queue, &init, &work, &finish);
+    let queue = BatchQueue::new(held);
+    let (tx, rx) = mpsc::sync_channel::<Vec<(usize, R, usize)>>(threads * 4);
+    let (stop, queue, init, work, finish, weigh) = (&stop, &queue, &init, &work, &finish, &weigh);
     std::thread::scope(|scope| {
         for _ in 0..threads {
             let tx = tx.clone();
@@ -159,7 +162,15 @@ where
                         .map(|(i, item)| (i, work(&mut state, item)))
                         .unzip();
                     finish(&mut state, &mut results);
-                    let results: Vec<(usize, R)> = indices.into_iter().zip(results).collect();
+                    let results: Vec<(usize, R, usize)> = indices
+                        .into_iter()
+                        .zip(results)
+                        .map(|(i, r)| {
+                            let w = weigh(&r);
+                            (i, r, w)
+                        })
+                        .collect();
+                    queue.hold(results.iter().map(|r| r.2).sum());
                     if tx.send(results).is_err() {
                         break;
                     }
@@ -170,8 +181,7 @@ where
         let mut order = InOrder {
             pending: BTreeMap::new(),
             want: 0,
-            held: 0,
-            weigh: &weigh,
+            queue,
             emit: &mut emit,
             stopped: false,
         };
@@ -190,10 +200,7 @@ where
                 }
                 // Far enough ahead of the reader: wait for results (the workers never wait
                 // for the walk while the queue holds items, so results keep coming).
-                while n > order.want
-                    && (n - order.want > window || order.held > HELD)
-                    && !order.stopped
-                {
+                while n > order.want && n - order.want > window && !order.stopped {
                     match rx.recv() {
                         Ok(results) => order.take(results),
                         Err(_) => break,
@@ -201,6 +208,7 @@ where
                 }
                 if order.stopped {
                     stop.store(true, Ordering::Relaxed);
+                    queue.abort();
                 }
             }
             !order.stopped
@@ -210,6 +218,7 @@ where
             order.take(results);
             if order.stopped {
                 stop.store(true, Ordering::Relaxed);
+                queue.abort();
             }
         }
         out
@@ -217,67 +226,80 @@ where
 }
 
 /// Results that arrive out of order, handed to `emit` in order.
-struct InOrder<'a, R, G, E> {
-    pending: BTreeMap<usize, R>,
+struct InOrder<'a, R, T, E> {
+    /// Results by index, with their weight.
+    pending: BTreeMap<usize, (R, usize)>,
     want: usize,
-    /// The weight of the results in `pending`.
-    held: usize,
-    weigh: &'a G,
+    /// Where the weight of the results handed on is released.
+    queue: &'a BatchQueue<T>,
     emit: &'a mut E,
     /// `emit` said to stop: later results are dropped.
     stopped: bool,
 }
 
-impl<R, G: Fn(&R) -> usize, E: FnMut(R) -> bool> InOrder<'_, R, G, E> {
-    fn take(&mut self, results: Vec<(usize, R)>) {
+impl<R, T, E: FnMut(R) -> bool> InOrder<'_, R, T, E> {
+    fn take(&mut self, results: Vec<(usize, R, usize)>) {
         if self.stopped {
             return;
         }
-        for (i, r) in results {
-            self.held += (self.weigh)(&r);
-            self.pending.insert(i, r);
+        for (i, r, w) in results {
+            self.pending.insert(i, (r, w));
         }
-        while let Some(r) = self.pending.remove(&self.want) {
+        let mut released = 0;
+        while let Some((r, w)) = self.pending.remove(&self.want) {
             self.want += 1;
-            self.held -= (self.weigh)(&r);
+            released += w;
             if !(self.emit)(r) {
                 self.stopped = true;
                 self.pending.clear();
-                return;
+                break;
             }
         }
+        self.queue.release(released);
     }
 }
 
-/// The work queue of [`for_each_ordered_stream`]: items in batches, whether the producer is
-/// done, and how many workers wait (a wake-up is a system call: only made for a waiter).
+/// The work queue of [`for_each_ordered_batches`]: items in batches, whether the producer is
+/// done, how many workers wait (a wake-up is a system call: only made for a waiter), and the
+/// weight of the results done and not yet handed on. A worker takes no more items while that
+/// weight is over `limit`: the results waiting for an earlier one stay bounded whatever was
+/// already queued. (That never stalls the run: while any weight is held, the earliest item
+/// not handed on has been taken by a worker, which finishes it without waiting.)
 struct BatchQueue<T> {
     state: std::sync::Mutex<QueueState<T>>,
     ready: std::sync::Condvar,
+    limit: usize,
 }
 
 struct QueueState<T> {
     items: std::collections::VecDeque<T>,
     done: bool,
     waiting: usize,
+    held: usize,
 }
 
 impl<T> BatchQueue<T> {
-    fn new() -> Self {
+    fn new(limit: usize) -> Self {
         BatchQueue {
             state: std::sync::Mutex::new(QueueState {
                 items: std::collections::VecDeque::new(),
                 done: false,
                 waiting: 0,
+                held: 0,
             }),
             ready: std::sync::Condvar::new(),
+            limit,
         }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, QueueState<T>> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Moves `items` into the queue (and marks it finished when `done`), waking a waiting
     /// worker (all of them at the end).
     fn push(&self, items: &mut Vec<T>, done: bool) {
-        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let mut state = self.lock();
         state.items.extend(items.drain(..));
         state.done |= done;
         let waiting = state.waiting;
@@ -289,11 +311,43 @@ impl<T> BatchQueue<T> {
         }
     }
 
-    /// Waits for items and moves up to `max` into `out`; `false` once the queue is finished
-    /// and empty.
+    /// Drops the items not taken and finishes the queue: the run stops.
+    fn abort(&self) {
+        let mut state = self.lock();
+        state.items.clear();
+        state.done = true;
+        drop(state);
+        self.ready.notify_all();
+    }
+
+    /// Adds the weight of results done.
+    fn hold(&self, weight: usize) {
+        let mut state = self.lock();
+        state.held += weight;
+    }
+
+    /// Removes the weight of results handed on, waking the workers that waited for it.
+    fn release(&self, weight: usize) {
+        if weight == 0 {
+            return;
+        }
+        let mut state = self.lock();
+        let was_over = state.held > self.limit;
+        state.held -= weight;
+        let wake = was_over && state.held <= self.limit && state.waiting > 0;
+        drop(state);
+        if wake {
+            self.ready.notify_all();
+        }
+    }
+
+    /// Waits for items (and for the results held to weigh at most the limit) and moves up to
+    /// `max` into `out`; `false` once the queue is finished and empty.
     fn pop(&self, out: &mut Vec<T>, max: usize) -> bool {
-        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        while state.items.is_empty() && !state.done {
+        let mut state = self.lock();
+        while (state.items.is_empty() && !state.done)
+            || (!state.items.is_empty() && state.held > self.limit)
+        {
             state.waiting += 1;
             state = self.ready.wait(state).unwrap_or_else(|e| e.into_inner());
             state.waiting -= 1;

@@ -22,6 +22,12 @@ const PIECES_PER_THREAD: usize = 4;
 /// Files sent from a subtree's walk to the reader at a time, and batches in flight per subtree.
 const BATCH: usize = 128;
 const BATCHES_AHEAD: usize = 8;
+/// Subtrees walked ahead of the one being read, per thread walking. Each holds at most
+/// `BATCHES_AHEAD` batches: what the walk holds stays bounded whatever the size of the tree.
+/// (A subtree walked to its end, its last batches waiting for the reader, no longer held its
+/// thread back: on the Rust corpus copied 16 times, most of the tree's files waited in memory
+/// at `-j12`, ~10 MB of paths.)
+const AHEAD_PER_THREAD: usize = 1;
 
 /// Whether a walk with these options gives the same files when cut into subtrees.
 pub(super) fn splittable(opts: &WalkOptions) -> bool {
@@ -85,15 +91,21 @@ pub(super) fn walk(
     }
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let (jobs, next, stop) = (&jobs, &next, &stop);
+    let reading = Reading::default();
+    let ahead = (threads * AHEAD_PER_THREAD).max(1);
+    let (jobs, next, stop, reading_ref) = (&jobs, &next, &stop, &reading);
     std::thread::scope(|scope| {
         for _ in 0..threads.min(jobs.len()) {
             scope.spawn(move || {
                 // Subtrees are taken in order, so the first one the reader waits for is always
-                // being walked: the reader never waits on a walk that cannot proceed.
+                // being walked: the reader never waits on a walk that cannot proceed. A
+                // subtree is only started once the reader is within `ahead` of it.
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     if i >= jobs.len() || stop.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    if !reading_ref.wait_until_near(i, ahead) {
                         return;
                     }
                     let job = jobs[i].lock().unwrap_or_else(|e| e.into_inner()).take();
@@ -103,10 +115,11 @@ pub(super) fn walk(
                 }
             });
         }
-        let completed = read(pieces, &receivers, tally, f);
+        let completed = read(pieces, &receivers, &reading, tally, f);
         if !completed {
             stop.store(true, Ordering::Relaxed);
         }
+        reading.finish();
         // Dropping the receivers ends the walks still sending.
         drop(receivers);
     });
@@ -116,6 +129,7 @@ pub(super) fn walk(
 fn read(
     pieces: Vec<Piece>,
     receivers: &[mpsc::Receiver<Msg>],
+    reading: &Reading,
     tally: &mut Tally,
     f: &mut dyn FnMut(Candidate) -> bool,
 ) -> bool {
@@ -128,6 +142,7 @@ fn read(
             }
             Piece::Note(t) => tally.append(t),
             Piece::Tree { job, .. } => {
+                reading.set(job);
                 for msg in receivers[job].iter() {
                     match msg {
                         Msg::Files(files) => {
@@ -144,6 +159,35 @@ fn read(
         }
     }
     true
+}
+
+/// The subtree the reader is at (its job index), for the walks to wait for before starting
+/// one too far ahead; `usize::MAX` once the reader is done.
+#[derive(Default)]
+struct Reading {
+    job: Mutex<usize>,
+    moved: std::sync::Condvar,
+}
+
+impl Reading {
+    fn set(&self, job: usize) {
+        *self.job.lock().unwrap_or_else(|e| e.into_inner()) = job;
+        self.moved.notify_all();
+    }
+
+    /// The reader stopped (or read everything): no walk waits any more.
+    fn finish(&self) {
+        self.set(usize::MAX);
+    }
+
+    /// Waits until the reader is at most `ahead` subtrees before `job`; `false` if it finished.
+    fn wait_until_near(&self, job: usize, ahead: usize) -> bool {
+        let mut at = self.job.lock().unwrap_or_else(|e| e.into_inner());
+        while *at != usize::MAX && job >= *at + ahead {
+            at = self.moved.wait(at).unwrap_or_else(|e| e.into_inner());
+        }
+        *at != usize::MAX
+    }
 }
 
 /// Walks one subtree on this thread, sending its files in batches; stops when the reader is
