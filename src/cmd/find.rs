@@ -438,32 +438,39 @@ fn find_in_file(
     // A big file's long strings and data tables are not parsed at all, when they can be left
     // out (see `Language::parse_outline`).
     let big = literal.is_none() && source.len() >= SPLIT_AT;
-    let split = big
-        .then(|| l.parse_outline(source, &index).map(|t| vec![t]))
-        .flatten()
-        .or_else(|| {
-            (big && opts.threads > 1)
-                .then(|| l.parse_split(source, &index, 2))
-                .flatten()
-        });
-    let (errors, diag, syms, refs) = match split {
-        Some(trees) => {
+    let parsed = std::thread::scope(|s| {
+        // The symbol query (made once per run) compiles while the file parses.
+        if l.rules.walk.is_none() && !l.symbol_queries_ready() {
+            s.spawn(|| l.symbol_queries().len());
+        }
+        let split = big
+            .then(|| l.parse_outline(source, &index).map(|t| vec![t]))
+            .flatten()
+            .or_else(|| {
+                (big && opts.threads > 1)
+                    .then(|| l.parse_split(source, &index, 2))
+                    .flatten()
+            });
+        match (split, literal) {
+            (Some(trees), _) => Ok(trees),
+            (None, Some(lit)) => {
+                let hits: Vec<_> = memchr::memmem::find_iter(source, lit.as_bytes())
+                    .map(|at| at..at + lit.len())
+                    .collect();
+                Err(l.parse_around(source, &index, &hits, Cut::Members).tree)
+            }
+            (None, None) => Err(l.parse(source)),
+        }
+    });
+    let (errors, diag, syms, refs) = match parsed {
+        Ok(trees) => {
             let syms = symbols_of_trees(l, source, &trees, &cand.display, &index);
             if only_file {
                 trees.into_iter().for_each(lang::discard);
             }
             (false, None, syms, Vec::new())
         }
-        None => {
-            let tree = match literal {
-                Some(lit) => {
-                    let hits: Vec<_> = memchr::memmem::find_iter(source, lit.as_bytes())
-                        .map(|at| at..at + lit.len())
-                        .collect();
-                    l.parse_around(source, &index, &hits, Cut::Members).tree
-                }
-                None => l.parse(source),
-            };
+        Err(tree) => {
             let errors = tree.root_node().has_error();
             let diag = errors.then(|| {
                 syntax_warning(Code::FindSyntaxErrors, "find", &cand.display, &index, &tree)

@@ -1,6 +1,7 @@
 //! The language registry: one file per language, one [`ALL`] list. Everything that parses code
 //! (ast, find, patch, the mutation core's syntax check, write) goes through here.
 
+use patterns::{query_parts, query_parts_wanted};
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
@@ -21,6 +22,7 @@ mod javascript;
 #[rustfmt::skip]
 mod keywords;
 pub mod literals;
+mod patterns;
 mod php;
 mod python;
 pub mod regions;
@@ -71,8 +73,8 @@ pub struct Language {
 
 /// A language's objects made on first use.
 pub struct Cache {
-    /// The compiled `symbol_query`.
-    compiled: OnceLock<Query>,
+    /// The compiled `symbol_query`, in parts (see [`Language::symbol_queries`]).
+    compiled: OnceLock<Vec<Query>>,
     /// The grammar's language object.
     language: OnceLock<tree_sitter::Language>,
     /// [`Language::keywordless_table`].
@@ -242,12 +244,36 @@ impl Language {
         self.cache.language.get_or_init(self.grammar)
     }
 
-    /// The compiled symbol query.
-    pub fn symbol_query(&self) -> &Query {
+    /// The compiled symbol query, its patterns dealt into a query per core compiled on
+    /// threads of their own (made once): tree-sitter's analysis of a pattern against the parse
+    /// table costs tens of milliseconds in the big grammars (C++, TypeScript), more than
+    /// parsing a big file. Each pattern matches alone, so the parts' matches together are the
+    /// whole query's.
+    pub fn symbol_queries(&self) -> &[Query] {
         self.cache.compiled.get_or_init(|| {
-            Query::new(self.ts(), self.symbol_query)
-                .unwrap_or_else(|e| panic!("{} symbol query: {e}", self.name))
+            let parts = query_parts(self.symbol_query, query_parts_wanted());
+            let compile = |text: &str| {
+                Query::new(self.ts(), text)
+                    .unwrap_or_else(|e| panic!("{} symbol query: {e}", self.name))
+            };
+            std::thread::scope(|s| {
+                let rest: Vec<_> = parts[1..]
+                    .iter()
+                    .map(|p| s.spawn(move || compile(p)))
+                    .collect();
+                let mut out = vec![compile(&parts[0])];
+                out.extend(
+                    rest.into_iter()
+                        .map(|h| h.join().expect("query thread panicked")),
+                );
+                out
+            })
         })
+    }
+
+    /// Whether [`Language::symbol_queries`] are compiled already.
+    pub fn symbol_queries_ready(&self) -> bool {
+        self.cache.compiled.get().is_some()
     }
 
     /// For each node symbol of the grammar, whether a node of that kind can have a descendant of
@@ -700,8 +726,7 @@ mod tests {
     #[test]
     fn symbol_queries_compile_and_capture_only_kinds() {
         for l in ALL {
-            let q = l.symbol_query();
-            for name in q.capture_names() {
+            for name in l.symbol_queries().iter().flat_map(|q| q.capture_names()) {
                 assert!(
                     *name == "name"
                         || *name == "doc"

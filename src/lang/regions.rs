@@ -358,7 +358,7 @@ impl Language {
                 .map(|g| s.spawn(move || self.parse_ranges(source, index, std::slice::from_ref(g))))
                 .collect();
             // Meanwhile the symbol query the trees are for is compiled (once per run).
-            self.symbol_query();
+            self.symbol_queries();
             handles
                 .into_iter()
                 .map(|h| h.join().expect("parsing thread panicked"))

@@ -7,7 +7,7 @@ use crate::span::{LineIndex, Span};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
-use tree_sitter::{Node, QueryCursor, StreamingIterator, Tree};
+use tree_sitter::{Node, Query, QueryCursor, StreamingIterator, Tree};
 
 /// What a symbol is. Wire names are the lowercase variant names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -368,7 +368,8 @@ fn name_node<'t>(lang: &Language, kind: SymbolKind, name: Node<'t>) -> Node<'t> 
 
 /// The raw list through the language's symbol query: the specification a hand-written walk
 /// follows (tests compare the two). A pattern captures the item as `@definition.KIND` (or
-/// `@KIND`) and its name as `@name`.
+/// `@KIND`) and its name as `@name`. The query comes in parts (`Language::symbol_queries`):
+/// [`build`] puts their matches in file order.
 fn collect_raw_query<'t>(
     lang: &Language,
     source: &[u8],
@@ -376,7 +377,46 @@ fn collect_raw_query<'t>(
     range: Option<std::ops::Range<usize>>,
     raw: &mut Vec<Raw<'t>>,
 ) {
-    let query = lang.symbol_query();
+    let queries = lang.symbol_queries();
+    // Over a big tree, each part runs on a thread of its own.
+    let big = tree.root_node().byte_range().len() >= PARALLEL_MATCHES_AT;
+    if range.is_none() && big && queries.len() > 1 {
+        let found: Vec<Vec<Raw<'t>>> = std::thread::scope(|s| {
+            let parts: Vec<_> = queries
+                .iter()
+                .map(|q| {
+                    s.spawn(move || {
+                        let mut raw = Vec::new();
+                        collect_matches(lang, q, source, tree, None, &mut raw);
+                        raw
+                    })
+                })
+                .collect();
+            parts
+                .into_iter()
+                .map(|p| p.join().expect("symbol query thread panicked"))
+                .collect()
+        });
+        raw.extend(found.into_iter().flatten());
+        return;
+    }
+    for query in queries {
+        collect_matches(lang, query, source, tree, range.clone(), raw);
+    }
+}
+
+/// A tree spanning this many bytes has its symbol query's parts matched on threads.
+const PARALLEL_MATCHES_AT: usize = 64 * 1024;
+
+/// The definitions `query` matches in `tree` (in `range`).
+fn collect_matches<'t>(
+    lang: &Language,
+    query: &Query,
+    source: &[u8],
+    tree: &'t Tree,
+    range: Option<std::ops::Range<usize>>,
+    raw: &mut Vec<Raw<'t>>,
+) {
     let kinds: Vec<Option<SymbolKind>> = query
         .capture_names()
         .iter()
@@ -1088,6 +1128,38 @@ mod around_tests {
                 let b: Vec<_> = near.iter().filter(|s| s.name == name).map(key).collect();
                 assert_eq!(a, b, "{}: {name}", l.name);
             }
+        }
+    }
+
+    /// The symbol query in parts (`Language::symbol_queries`) finds what the whole query
+    /// finds, in every language's fixture, and in a big file made of it (parts on threads).
+    #[test]
+    fn a_symbol_query_in_parts_finds_what_the_whole_query_finds() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        for (l, big) in crate::lang::ALL
+            .iter()
+            .flat_map(|l| [(l, false), (l, true)])
+        {
+            let mut src = std::fs::read(dir.join(l.fixture)).unwrap();
+            if big {
+                // Past the size at which the parts are matched on threads of their own.
+                src = src.repeat(PARALLEL_MATCHES_AT / src.len() + 1);
+            }
+            let tree = l.parse(&src);
+            let index = LineIndex::new(&src);
+            let whole = Query::new(l.ts(), l.symbol_query).unwrap();
+            let mut one = Vec::new();
+            collect_matches(l, &whole, &src, &tree, None, &mut one);
+            let mut parts = Vec::new();
+            collect_raw_query(l, &src, &tree, None, &mut parts);
+            let key = |syms: Vec<Symbol>| {
+                syms.into_iter()
+                    .map(|s| (serde_json::to_string(&s).unwrap(), s.parent_index))
+                    .collect::<Vec<_>>()
+            };
+            let a = key(build(l, &src, "f", &index, one));
+            assert!(a.len() >= 5, "{}: {} symbols", l.name, a.len());
+            assert_eq!(a, key(build(l, &src, "f", &index, parts)), "{}", l.name);
         }
     }
 
