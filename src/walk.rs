@@ -12,7 +12,7 @@ use serde::Serialize;
 mod ordered;
 mod split;
 
-pub use ordered::{for_each_ordered, for_each_ordered_batches, for_each_ordered_stream};
+pub use ordered::{for_each_ordered, for_each_ordered_batches};
 use std::path::{Component, Path, PathBuf};
 
 /// How to turn the paths given on the command line into files.

@@ -68,32 +68,11 @@ where
 }
 
 /// Like [`for_each_ordered`], but the items come from `produce` (typically
-/// [`Walker::stream`](crate::walk::Walker::stream), run on its own thread so that work starts before the walk ends), and each
-/// worker keeps a state made by `init` (buffers, a searcher) across its items. Results reach
-/// `emit` in the order `produce` gave the items; `emit` returns `false` to stop everything.
-/// Returns what `produce` returned.
-pub fn for_each_ordered_stream<T, S, R, P, PR, I, W, E>(
-    produce: P,
-    threads: usize,
-    init: I,
-    work: W,
-    emit: E,
-) -> PR
-where
-    T: Send,
-    R: Send,
-    PR: Send,
-    P: FnOnce(&mut dyn FnMut(T) -> bool) -> PR + Send,
-    I: Fn() -> S + Sync,
-    W: Fn(&mut S, T) -> R + Sync,
-    E: FnMut(R) -> bool,
-{
-    for_each_ordered_batches(produce, threads, init, work, |_, _| {}, |_| 0, emit)
-}
-
-/// [`for_each_ordered_stream`], where a worker also gets to finish the results of each batch
-/// of items it worked on (`finish`, with its state, the results in item order) before they are
-/// handed on: for work that is cheaper done on several items together. Single-threaded, each
+/// [`Walker::stream`](crate::walk::Walker::stream), run on its own thread so that work starts
+/// before the walk ends), each worker keeps a state made by `init` (buffers, a searcher) across
+/// its items, and it also gets to finish the results of each batch of items it worked on
+/// (`finish`, with its state, the results in item order) before they are handed on: for work
+/// that is cheaper done on several items together. Single-threaded, each
 /// item is a batch of its own. `weigh` tells what a result holds (its bytes, roughly): the
 /// results waiting for an earlier one are bounded by their weight as well as their number.
 #[allow(clippy::too_many_arguments)]
@@ -382,7 +361,7 @@ mod tests {
     fn ordered_stream_keeps_order_and_stops() {
         for threads in [1, 2, 4] {
             let mut seen = Vec::new();
-            let produced = for_each_ordered_stream(
+            let produced = for_each_ordered_batches(
                 |push: &mut dyn FnMut(usize) -> bool| (0..1000).take_while(|&i| push(i)).count(),
                 threads,
                 || 0usize,
@@ -390,6 +369,8 @@ mod tests {
                     *calls += 1;
                     i * 3
                 },
+                |_, _| {},
+                |_| 0,
                 |r| {
                     seen.push(r);
                     seen.len() < 700
