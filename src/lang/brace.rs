@@ -376,9 +376,10 @@ fn regex_end(src: &[u8], i: usize) -> Option<usize> {
     None
 }
 
-/// After a `'` at `i`: past a char literal (`'x'`, `'\n'`, `'é'`), or past the quote of a
-/// lifetime (`'a`), whose name is read next as a word.
-fn char_or_lifetime_end(src: &[u8], i: usize) -> usize {
+/// After a `'` at `i`: past a char literal (`'x'`, `'\n'`, `'\u{1F600}'`, `'é'`), or past the
+/// quote of a lifetime or label (`'a`, `'static`), whose name the caller reads next as a word.
+/// An escape's closing quote comes within a few bytes.
+pub(super) fn char_or_lifetime_end(src: &[u8], i: usize) -> usize {
     match src.get(i + 1) {
         Some(b'\\') => {
             let lo = src.len().min(i + 3);

@@ -330,7 +330,7 @@ fn regions(src: &[u8]) -> Regions {
                 last = b'"';
             }
             b'\'' => {
-                i = char_or_lifetime_end(src, i);
+                i = super::brace::char_or_lifetime_end(src, i);
                 last = b'\'';
             }
             b'{' | b'(' | b'[' => {
@@ -431,36 +431,6 @@ fn raw_string_end(src: &[u8], mut i: usize, hashes: usize) -> Option<usize> {
         i = q;
     }
     None
-}
-
-/// After a `'` at `i`: past a char literal (`'x'`, `'\n'`, `'\u{1F600}'`, `'é'`), or past the
-/// quote of a lifetime or label (`'a`, `'static`), whose name the caller reads as a word.
-fn char_or_lifetime_end(src: &[u8], i: usize) -> usize {
-    match src.get(i + 1) {
-        Some(b'\\') => {
-            // An escape: the closing quote comes within a few bytes (`'\u{10FFFF}'`).
-            let lo = src.len().min(i + 3);
-            let window = &src[lo..src.len().min(i + 14)];
-            match memchr::memchr(b'\'', window) {
-                Some(k) => lo + k + 1,
-                None => i + 1,
-            }
-        }
-        Some(&c) => {
-            let width = match c {
-                0xF0..=0xFF => 4,
-                0xE0..=0xEF => 3,
-                0xC0..=0xDF => 2,
-                _ => 1,
-            };
-            if src.get(i + 1 + width) == Some(&b'\'') {
-                i + 2 + width
-            } else {
-                i + 1
-            }
-        }
-        None => i + 1,
-    }
 }
 
 /// Rust's text for the shared scanner (`brace`), which finds the data an outline's parse
