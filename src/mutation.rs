@@ -602,31 +602,47 @@ fn introduced_syntax_errors(
     if after_errors.is_empty() {
         return Vec::new();
     }
-    let before_errors = match (created, before_tree) {
+    let mut before_errors = match (created, before_tree) {
         (true, _) => Vec::new(),
         (false, Some(t)) => lang::syntax_errors(t),
         (false, None) => lang::syntax_errors(&language.parse(before)),
     };
+    // A file that had errors, in a language with a region scanner: the edited items are judged
+    // each parsed alone, before and after, as the symbols of such a file are read (see
+    // `symbols_of_items`): the whole-file recovery of an error elsewhere can swallow a new one.
+    let mut after_errors = after_errors;
+    if let (false, Some(scan)) = (before_errors.is_empty(), language.rules.regions) {
+        let old: Vec<_> = placed.iter().map(|p| p.old.clone()).collect();
+        let new: Vec<_> = placed.iter().map(|p| p.new.clone()).collect();
+        before_errors = edited_item_errors(language, before, scan, &old);
+        after_errors = edited_item_errors(language, after, scan, &new);
+        if after_errors.is_empty() {
+            return Vec::new();
+        }
+    }
     let touches = |r: &Range<usize>| {
         placed
             .iter()
             .any(|p| r.start <= p.new.end && p.new.start <= r.end)
     };
-    // With more errors than before, the new ones: those the edits touch, and those the file
-    // had nowhere before (an error outside the edits, moved by them, is the same one). Only
+    // An error that starts where one started before, outside the edits (moved by those before
+    // it), is that one: its recovery may now end elsewhere (it can run over the edits). With
+    // more errors than before, the others are new; else those of them the edits touch. Only
     // when that leaves none (recovery shifted every error) are all of them shown.
-    let mut shown: Vec<&lang::SyntaxError> = if after_errors.len() > before_errors.len() {
-        let moved: Vec<(Range<usize>, bool)> = before_errors
-            .iter()
-            .map(|e| (shifted(&e.range, placed), e.missing))
-            .collect();
-        after_errors
-            .iter()
-            .filter(|e| touches(&e.range) || !moved.contains(&(e.range.clone(), e.missing)))
-            .collect()
-    } else {
-        after_errors.iter().filter(|e| touches(&e.range)).collect()
-    };
+    let old: Vec<(usize, bool)> = before_errors
+        .iter()
+        .filter(|e| {
+            !placed
+                .iter()
+                .any(|p| p.old.start <= e.range.start && e.range.start < p.old.end)
+        })
+        .map(|e| (shifted(&e.range, placed).start, e.missing))
+        .collect();
+    let more = after_errors.len() > before_errors.len();
+    let mut shown: Vec<&lang::SyntaxError> = after_errors
+        .iter()
+        .filter(|e| !old.contains(&(e.range.start, e.missing)) && (more || touches(&e.range)))
+        .collect();
     if shown.is_empty() && after_errors.len() > before_errors.len() {
         shown = after_errors.iter().collect();
     }
@@ -665,6 +681,30 @@ fn introduced_syntax_errors(
             .diagnostic(Level::Error);
             d.tool = tool.to_string();
             d
+        })
+        .collect()
+}
+
+/// The syntax errors of the top-level items of `source` that touch one of `edited`, each item
+/// parsed alone.
+fn edited_item_errors(
+    language: &Language,
+    source: &[u8],
+    scan: fn(&[u8]) -> lang::regions::Regions,
+    edited: &[Range<usize>],
+) -> Vec<lang::SyntaxError> {
+    let index = LineIndex::new(source);
+    scan(source)
+        .items
+        .iter()
+        .filter(|i| {
+            edited
+                .iter()
+                .any(|e| i.range.start <= e.end && e.start <= i.range.end)
+        })
+        .flat_map(|i| {
+            let tree = language.parse_ranges(source, &index, std::slice::from_ref(&i.range));
+            lang::syntax_errors(&tree)
         })
         .collect()
 }

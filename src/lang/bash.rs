@@ -28,7 +28,7 @@ pub static BASH: Language = Language {
         containers: &[],
         root_kind: "program",
         walk: None,
-        regions: None,
+        regions: Some(super::shell::regions),
         name_node: None,
         body: None,
         is_reference: None,

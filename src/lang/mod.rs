@@ -28,6 +28,7 @@ mod python;
 pub mod regions;
 mod ruby;
 mod rust;
+mod shell;
 pub mod symbols;
 mod typescript;
 

@@ -191,7 +191,10 @@ fn symbols_of_items(
     // Trees, each with the ranges whose definitions are read from it.
     let mut parts: Vec<(Tree, Vec<std::ops::Range<usize>>)> = Vec::new();
     for item in &regions.items {
-        let t = lang.parse_ranges(source, index, std::slice::from_ref(&item.range));
+        let mut t = lang.parse_ranges(source, index, std::slice::from_ref(&item.range));
+        if t.root_node().has_error() {
+            t = blanked_bodies(lang, source, index, &item.range, &regions.bodies).unwrap_or(t);
+        }
         match &item.body {
             Some(b) if t.root_node().has_error() => {
                 // Each member from a parse of its own with the container's head and tail; the
@@ -221,6 +224,36 @@ fn symbols_of_items(
         });
     }
     Some(build(lang, source, file_path, index, raw))
+}
+
+/// An item with a syntax error parsed again with the insides of its functions' bodies blanked
+/// out (spaces, line breaks kept: every position stays), when the scanner knows them (Bash): a
+/// function whose body the grammar cannot read (`[[ $x == @(a|b) ]]` in tree-sitter-bash) is
+/// still listed, with its span and body span. `None`: no body to blank, or still an error.
+fn blanked_bodies(
+    lang: &Language,
+    source: &[u8],
+    index: &LineIndex,
+    item: &std::ops::Range<usize>,
+    bodies: &[std::ops::Range<usize>],
+) -> Option<Tree> {
+    let inside: Vec<_> = bodies
+        .iter()
+        .filter(|b| item.start <= b.start && b.end <= item.end)
+        .collect();
+    if inside.is_empty() {
+        return None;
+    }
+    let mut blank = source.to_vec();
+    for b in inside {
+        for c in &mut blank[b.clone()] {
+            if !matches!(*c, b'\n' | b'\r') {
+                *c = b' ';
+            }
+        }
+    }
+    let t = lang.parse_ranges(&blank, index, std::slice::from_ref(item));
+    (!t.root_node().has_error()).then_some(t)
 }
 
 /// [`symbols_with_index`] over the trees of consecutive parts of a file (see

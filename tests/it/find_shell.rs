@@ -1,0 +1,110 @@
+//! `llm find` in shell scripts that tree-sitter-bash cannot read whole (extended globs in
+//! `[[ … ]]`, as bash-completion writes them): every function is still listed, with the spans
+//! a clean parse gives, by outline and by name alike, and its body can be replaced.
+
+use crate::util::TestEnv;
+use serde_json::Value;
+
+/// A completion script: a multibyte comment, tabs, a top-level line and a function body that
+/// tree-sitter-bash fails on, a here-document holding what looks like a function, no final
+/// newline.
+const SCRIPT: &str = "#!/bin/bash\n# Completion helpers — ünïcode\n\n[[ $OSTYPE == *@(linux|darwin)* ]] || return 1\n\n# Lists the modules.\n_modules()\n{\n\tlocal cur=$1\n\tif [[ $cur == @(*/|[.~])* ]]; then\n\t\t_filedir\n\tfi\n}\n\n_kernel_versions() {\n\tCOMPREPLY=($(compgen -W '$(command ls /lib/modules)' -- \"$cur\"))\n}\n\nfunction _usage {\n\tcat <<EOF\nusage() {\n}\nEOF\n}\ncomplete -F _modules modprobe";
+
+fn text(s: &Value) -> &'static str {
+    let (a, b) = (
+        s["byte_start"].as_u64().unwrap() as usize,
+        s["byte_end"].as_u64().unwrap() as usize,
+    );
+    &SCRIPT[a..b]
+}
+
+#[test]
+fn functions_of_a_script_tree_sitter_cannot_read_are_found() {
+    let env = TestEnv::new();
+    env.write("completions/mod.bash", SCRIPT);
+    let (v, code) = env.json(&["find", "--json", "--outline", "completions/mod.bash"]);
+    assert_eq!(code, 0, "{v:#}");
+    let outline = v["data"]["matches"].as_array().unwrap().clone();
+    let names: Vec<(&str, u64)> = outline
+        .iter()
+        .map(|m| {
+            (
+                m["name"].as_str().unwrap(),
+                m["name_span"]["start_line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    // Not `usage`: it is the text of a here-document.
+    assert_eq!(
+        names,
+        [("_modules", 7), ("_kernel_versions", 15), ("_usage", 19)],
+        "{v:#}"
+    );
+    // The function whose body has the error: its comment, head and braces.
+    let m = &outline[0];
+    assert_eq!(
+        text(&m["span"]),
+        "# Lists the modules.\n_modules()\n{\n\tlocal cur=$1\n\tif [[ $cur == @(*/|[.~])* ]]; then\n\t\t_filedir\n\tfi\n}"
+    );
+    assert_eq!(
+        text(&m["body_span"]),
+        "{\n\tlocal cur=$1\n\tif [[ $cur == @(*/|[.~])* ]]; then\n\t\t_filedir\n\tfi\n}"
+    );
+    assert_eq!(
+        text(&outline[2]["body_span"]),
+        "{\n\tcat <<EOF\nusage() {\n}\nEOF\n}"
+    );
+
+    // Found by name, the same symbol as the outline's (the file's syntax errors warned about).
+    for (k, name) in ["_modules", "_kernel_versions", "_usage"]
+        .iter()
+        .enumerate()
+    {
+        let (v, code) = env.json(&["find", "--json", name, "completions"]);
+        assert_eq!(code, 0, "{v:#}");
+        let m = &v["data"]["matches"][0];
+        for key in ["span", "body_span", "name_span", "kind", "signature"] {
+            assert_eq!(m[key], outline[k][key], "{name} {key}: {v:#}");
+        }
+    }
+
+    // The body sent back unchanged leaves the file byte-identical; a new one lands.
+    let body = text(&outline[0]["body_span"]);
+    let (v, code) = env.patch(&[
+        "--file",
+        "completions/mod.bash",
+        "--symbol",
+        "_modules",
+        "--body",
+        "--with-text",
+        body,
+    ]);
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(env.read("completions/mod.bash"), SCRIPT.as_bytes());
+    let (v, code) = env.patch(&[
+        "--file",
+        "completions/mod.bash",
+        "--symbol",
+        "_modules",
+        "--body",
+        "--with-text",
+        "{\n\t_filedir -d\n}",
+    ]);
+    assert_eq!(code, 0, "{v:#}");
+    let after = String::from_utf8(env.read("completions/mod.bash")).unwrap();
+    assert_eq!(after, SCRIPT.replace(body, "{\n\t_filedir -d\n}"));
+
+    // A body with an error of its own is refused, in a file that already had some.
+    let (v, code) = env.patch(&[
+        "--file",
+        "completions/mod.bash",
+        "--symbol",
+        "_kernel_versions",
+        "--body",
+        "--with-text",
+        "{\n\tif then fi (\n}",
+    ]);
+    assert_ne!(code, 0, "{v:#}");
+    assert_eq!(v["error"]["code"], "LLM_E106", "{v:#}");
+    assert_eq!(env.read("completions/mod.bash"), after.as_bytes());
+}
