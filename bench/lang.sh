@@ -121,7 +121,7 @@ for lang in "${want[@]}"; do
     tr '\n' '\0' <"$out/sample" | xargs -0 ctags --output-format=json --fields=+nKZ --extras=-F \
       --languages="$ctl" --language-force="$ctl" --kinds-"$ctl"="$ctk" -f - >"$out/ctags.json" 2>/dev/null || true
     tr '\n' '\0' <"$out/sample" | xargs -0 "$llm" find --outline --format jsonl -l "$lang" >"$out/outline.jsonl" || true
-    read -r recall name < <(python3 - "$out/ctags.json" "$out/outline.jsonl" "${SHOW_MISSES:-0}" <<'PY'
+    read -r recall name < <(python3 - "$out/ctags.json" "$out/outline.jsonl" "${SHOW_MISSES:-0}" "$ctl" <<'PY'
 import json, re, sys
 tags = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
 tags = [t for t in tags if t.get("_type") == "tag"]
@@ -129,6 +129,33 @@ tags = [t for t in tags if t.get("_type") == "tag"]
 # nobody asks for them by name. Names compare without spaces (ctags writes `operator ()`).
 ANON = re.compile(r"^(AnonymousFunction|__anon)[0-9a-f]+$")
 tags = [t for t in tags if not ANON.match(t["name"])]
+# ctags' Sh parser takes `NAME=()` (an empty array) for a function named `NAME=`, and the words
+# `function x` or `{()` anywhere on a line (in a string, in `${v%%[<{().[]*}`) for one: a
+# shell function is defined where a line begins with `NAME()` or `function NAME`, and its name
+# has no `=`. Others are left out, and counted.
+def sh_function(t):
+    if "=" in t["name"]:
+        return False
+    text = open(t["path"], "rb").read().decode("utf-8", "replace").split("\n")[t["line"] - 1]
+    name = re.escape(t["name"])
+    return re.match(r"\s*(function\s+" + name + r"(\s|\(|$)|" + name + r"\s*\(\s*\))", text) is not None
+# ctags' JavaScript parser calls an object literal with members a class (`this.parameters = {`,
+# `meta = {`, `uniforms: {`), and a call on a prototype one too (`Array.prototype.slice.call(a)`,
+# with a method `slice`): a class is declared on a line that says `class` or `function`. The
+# others, and the members ctags gives them on their line, are left out, and counted.
+def js_class(t):
+    text = open(t["path"], "rb").read().decode("utf-8", "replace").split("\n")[t["line"] - 1]
+    return re.search(r"\b(class|function)\b", text) is not None
+if sys.argv[4] == "JavaScript":
+    fake = {(t["path"], t["line"], t["name"]) for t in tags if t.get("kind") == "class" and not js_class(t)}
+    kept = [t for t in tags if (t["path"], t["line"], t["name"]) not in fake
+            and (t["path"], t["line"], t.get("scope")) not in fake]
+    print(f"  {len(tags) - len(kept)} ctags tags of object literals or calls called classes left out", file=sys.stderr)
+    tags = kept
+if sys.argv[4] == "Sh":
+    kept = [t for t in tags if sh_function(t)]
+    print(f"  {len(tags) - len(kept)} ctags tags that are no shell function left out", file=sys.stderr)
+    tags = kept
 key = lambda name: re.sub(r"\s+", "", name)
 have = {}
 # The lines a definition's name is on, per file: where ctags names a function after the macro
