@@ -127,8 +127,9 @@ pub struct Rules {
     pub root_kind: &'static str,
     /// Optional speed-up: a hand-written twin of the symbol query (tests check both agree).
     pub walk: Option<Walk>,
-    /// Optional speed-up: the file's lexical outline, so that a file can be parsed only around
-    /// a name (see [`regions`]). Without it files are parsed whole.
+    /// Optional: the file's lexical outline, so that a file can be parsed only around a name
+    /// (see [`regions`]; not Bash's), and a file with syntax errors is read item by item (see
+    /// `symbols.rs`). Without it files are parsed whole.
     pub regions: Option<fn(&[u8]) -> regions::Regions>,
     /// The identifier a captured `@name` node stands for (Rust impl: the type's last segment).
     pub name_node: Option<for<'t> fn(SymbolKind, Node<'t>) -> Node<'t>>,
