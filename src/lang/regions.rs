@@ -523,6 +523,31 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
+        /// Every scanner reads any bytes without a panic, its items in order and covering the
+        /// file, its function bodies inside it (text made of the characters that open and close
+        /// what scanners track).
+        #[test]
+        fn scanners_cover_any_text(
+            src in proptest::collection::vec(proptest::sample::select(
+                b"ab ()[]{}\"'`$#\\\n\r\t/*<-;|&=:@!\xc3\xa9".to_vec()), 0..300)
+        ) {
+            for l in crate::lang::ALL.iter().filter(|l| l.rules.regions.is_some()) {
+                let r = (l.rules.regions.unwrap())(&src);
+                let mut at = 0;
+                for item in &r.items {
+                    proptest::prop_assert_eq!(item.range.start, at, "{}", l.name);
+                    at = item.range.end;
+                }
+                proptest::prop_assert_eq!(at, src.len(), "{}", l.name);
+                for b in &r.bodies {
+                    proptest::prop_assert!(b.start <= b.end && b.end <= src.len());
+                }
+            }
+        }
+    }
+
     #[test]
     fn region_parses_equal_whole_file_parses_on_this_repository() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
