@@ -6,7 +6,7 @@ use crate::cmd::tree;
 use crate::envelope::{JsonResponse, Status};
 use crate::output::human::Style;
 use crate::output::{json, query_exit_code, Format, Printer};
-use std::io;
+use std::io::{self, Write};
 
 /// Runs `llm ast` and prints its result; returns the exit code.
 pub fn run(args: AstArgs, printer: &mut Printer) -> io::Result<u8> {
@@ -25,20 +25,39 @@ pub fn run(args: AstArgs, printer: &mut Printer) -> io::Result<u8> {
     let style = Style { on: printer.color };
     let mut matches: Vec<AstMatch> = Vec::new();
     let mut files: Vec<AstFile> = Vec::new();
-    let out = printer.out();
-    let outcome = ast::run(&opts, format != Format::Human, &mut |mut r| match format {
-        Format::Human => crate::output::human::ast::file(out, &style, &r),
-        Format::Json => {
-            matches.append(&mut r.matches);
-            files.push(r.file);
-            Ok(())
+    // Human text and JSON lines are rendered by the workers that found the matches.
+    let render_human = |r: &ast::FileResult, buf: &mut Vec<u8>| {
+        let _ = crate::output::human::ast::file(buf, &style, r);
+    };
+    let render_jsonl = |r: &ast::FileResult, buf: &mut Vec<u8>| {
+        for m in &r.matches {
+            let _ = json::tagged_line(buf, "match", m);
         }
-        Format::Jsonl => {
-            for m in &r.matches {
-                json::tagged_line(out, "match", m)?;
+    };
+    let render: Option<ast::Render> = match format {
+        Format::Human => Some(&render_human),
+        Format::Json => None,
+        Format::Jsonl => Some(&render_jsonl),
+    };
+    let out = printer.out();
+    let outcome = ast::run(&opts, format != Format::Human, render, &mut |mut r| {
+        if let Some(bytes) = &r.rendered {
+            out.write_all(bytes)?;
+        }
+        match format {
+            Format::Human => crate::output::human::ast::file(out, &style, &r),
+            Format::Json => {
+                matches.append(&mut r.matches);
+                files.push(r.file);
+                Ok(())
             }
-            files.push(r.file);
-            Ok(())
+            Format::Jsonl => {
+                for m in &r.matches {
+                    json::tagged_line(out, "match", m)?;
+                }
+                files.push(r.file);
+                Ok(())
+            }
         }
     });
     let summary = match outcome {
