@@ -526,15 +526,33 @@ struct AstParsed {
     result: Option<FileResult>,
 }
 
-/// Runs the query, handing each file's result to `emit` in path order. With `render` (used
-/// only without `--max-results`, which may cut a file's matches when it is handed on), each
-/// file's matches come rendered.
-pub fn run(
-    opts: &AstOptions,
-    want_checksum: bool,
-    render: Option<Render>,
-    emit: &mut dyn FnMut(FileResult) -> std::io::Result<()>,
-) -> Result<std::result::Result<AstSummary, std::io::Error>> {
+/// The query compiled for the languages that accept it (see [`compile`]), `--no-prefilter`
+/// applied: what [`run`] runs, and what the envelope says of it before any match comes.
+pub struct Prepared {
+    compiled: Vec<Compiled>,
+}
+
+impl Prepared {
+    /// Languages whose grammar accepted the query.
+    pub fn languages(&self) -> Vec<&'static str> {
+        self.compiled.iter().map(|c| c.lang.name).collect()
+    }
+
+    /// Literals a file must contain to be parsed.
+    pub fn prefilter(&self) -> Vec<String> {
+        let mut prefilter: Vec<String> = self
+            .compiled
+            .iter()
+            .filter_map(|c| c.prefilter.as_ref())
+            .flat_map(|f| f.describe())
+            .collect();
+        prefilter.dedup();
+        prefilter
+    }
+}
+
+/// Compiles the query of `opts`.
+pub fn prepare(opts: &AstOptions) -> Result<Prepared> {
     let mut compiled = compile(&opts.query, &opts.langs)?;
     if !opts.prefilter {
         for c in &mut compiled {
@@ -544,6 +562,20 @@ pub fn run(
             }
         }
     }
+    Ok(Prepared { compiled })
+}
+
+/// Runs the query, handing each file's result to `emit` in path order. With `render` (used
+/// only without `--max-results`, which may cut a file's matches when it is handed on), each
+/// file's matches come rendered.
+pub fn run(
+    opts: &AstOptions,
+    prepared: &Prepared,
+    want_checksum: bool,
+    render: Option<Render>,
+    emit: &mut dyn FnMut(FileResult) -> std::io::Result<()>,
+) -> Result<std::result::Result<AstSummary, std::io::Error>> {
+    let compiled = &prepared.compiled;
     let walked = walk::walk_on(&opts.walk, "ast", opts.threads)?;
     let allowed: Vec<&'static Language> = compiled.iter().map(|c| c.lang).collect();
     let forced = (allowed.len() == 1 && opts.langs.len() == 1).then(|| allowed[0]);
@@ -646,16 +678,10 @@ pub fn run(
     } else {
         Status::NoMatches
     };
-    let mut prefilter: Vec<String> = compiled
-        .iter()
-        .filter_map(|c| c.prefilter.as_ref())
-        .flat_map(|f| f.describe())
-        .collect();
-    prefilter.dedup();
     Ok(Ok(AstSummary {
         status,
-        languages: allowed.iter().map(|l| l.name).collect(),
-        prefilter,
+        languages: prepared.languages(),
+        prefilter: prepared.prefilter(),
         match_count,
         total_count,
         stats,
