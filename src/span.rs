@@ -310,6 +310,44 @@ impl LineIndex {
     }
 }
 
+/// [`LineIndex::span`] for many ranges of one file: the path is hashed (see [`SpanIds`]) and
+/// checked for lossiness once, not per span.
+pub struct FileSpans<'a> {
+    index: &'a LineIndex,
+    ids: SpanIds,
+    file_path: &'a str,
+    lossy: bool,
+}
+
+impl<'a> FileSpans<'a> {
+    pub fn new(index: &'a LineIndex, file_path: &'a str) -> Self {
+        FileSpans {
+            index,
+            ids: SpanIds::new(file_path),
+            file_path,
+            lossy: path_is_lossy(file_path),
+        }
+    }
+
+    /// The same span as `index.span(file_path, range)`.
+    pub fn span(&self, range: Range<usize>) -> Span {
+        let (start_line, start_col) = self.index.position(range.start);
+        let (end_line, end_col) = self.index.position(range.end);
+        let id = self.ids.hex(range.start, range.end);
+        Span {
+            span_id: id.iter().map(|&b| b as char).collect(),
+            file_path: self.file_path.to_string(),
+            file_path_lossy: self.lossy,
+            byte_start: range.start,
+            byte_end: range.end,
+            start_line,
+            start_col,
+            end_line,
+            end_col,
+        }
+    }
+}
+
 /// Offsets → (line, column) without indexing the whole text: it counts `\n` only between one
 /// lookup and the next (as ripgrep counts lines), so a file is scanned no further than its last
 /// match. Positions are those of [`LineIndex::position`]. Cheapest for offsets in increasing
@@ -467,6 +505,20 @@ mod tests {
     }
     const SPAN_ID_LIB_100_116: &str = "3e54626c0dd6e885";
     const SPAN_ID_A_0_0: &str = "39c443a502de9c8d";
+
+    #[test]
+    fn file_spans_equal_line_index_spans() {
+        let text = "fn a() {}\r\n\tlet é = 1;\nno final newline".as_bytes();
+        let idx = LineIndex::new(text);
+        // A path shorter and one longer than a SHA-256 block, and a lossy one.
+        let long = format!("{}/x.rs", "d".repeat(70));
+        for path in ["src/lib.rs", long.as_str(), "bad\u{FFFD}.rs"] {
+            let spans = FileSpans::new(&idx, path);
+            for r in [0..0, 0..9, 12..25, 3..text.len(), text.len()..text.len()] {
+                assert_eq!(spans.span(r.clone()), idx.span(path, r));
+            }
+        }
+    }
 
     #[test]
     fn positions_lf() {

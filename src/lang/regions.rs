@@ -708,7 +708,7 @@ mod tests {
     #[test]
     fn split_parses_give_the_symbols_of_a_whole_parse() {
         for (lang, name) in [
-            ("rust", "src/cmd/ast.rs"),
+            ("rust", "src/cmd/ast/mod.rs"),
             ("python", "tests/fixtures/symbols.py"),
             ("go", "tests/fixtures/symbols.go"),
             ("typescript", "tests/fixtures/symbols.ts"),

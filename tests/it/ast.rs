@@ -451,3 +451,62 @@ fn error_nodes_are_found_and_multi_word_tokens_do_not_skip_files() {
     assert_eq!(code, 0, "{v}");
     assert_eq!(matches(&v).len(), 1, "{v}");
 }
+
+/// Matches are rendered by the workers (human and JSON lines without --max-results): the
+/// output is the same at any thread count, in path order, and holds what `--json` holds.
+#[test]
+fn rendered_output_is_the_same_at_any_thread_count() {
+    let t = TestEnv::new();
+    for i in 0..40 {
+        let body = match i % 4 {
+            0 => "def a():\n    def inner():\n        pass\n\nclass C:\n    def m(self):\n        return 'é'\n".to_string(),
+            1 => "def crlf():\r\n    pass\r\n".to_string(),
+            2 => format!("# no defs here {i}\nx = 1"),
+            _ => "def broken(:\n    pass\ndef after():\n\tpass".to_string(),
+        };
+        t.write(&format!("r/d{}/f{i:02}.py", i % 3), &body);
+    }
+    let run = |args: &[&str]| {
+        let out = t.llm(args).output().unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        // Match ids are fresh per run; the summary's execution id and timing too.
+        text.lines()
+            .filter(|l| !l.contains("\"type\":\"summary\""))
+            .map(|l| match serde_json::from_str::<Value>(l) {
+                Ok(mut v) => {
+                    v["match_id"] = Value::Null;
+                    v.to_string()
+                }
+                Err(_) => l.to_string(),
+            })
+            .collect::<Vec<_>>()
+    };
+    let q = "(function_definition) @f";
+    let (v, _) = t.json(&["ast", "--json", "-j", "4", q, "r"]);
+    let count = v["data"]["match_count"].as_u64().unwrap() as usize;
+    assert!(count > 40, "{v}");
+    for format in ["human", "jsonl"] {
+        let one = run(&["ast", "--format", format, "-j", "1", q, "r"]);
+        let four = run(&["ast", "--format", format, "-j", "4", q, "r"]);
+        assert_eq!(one, four, "{format}");
+        assert_eq!(one.len(), count, "{format}: {one:?}");
+    }
+    let lines = run(&["ast", "--format", "jsonl", "-j", "4", q, "r"]);
+    let mut all: Vec<Value> = v["data"]["matches"].as_array().unwrap().clone();
+    for m in &mut all {
+        m["match_id"] = Value::Null;
+        m.as_object_mut()
+            .unwrap()
+            .insert("type".into(), "match".into());
+    }
+    let lines: Vec<Value> = lines
+        .iter()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines, all);
+    let paths: Vec<&str> = all
+        .iter()
+        .map(|m| m["span"]["file_path"].as_str().unwrap())
+        .collect();
+    assert!(paths.windows(2).all(|w| w[0] <= w[1]), "{paths:?}");
+}

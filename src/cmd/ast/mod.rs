@@ -12,6 +12,10 @@ use crate::walk::{self, Candidate, Skipped, WalkOptions};
 use serde::Serialize;
 use tree_sitter::{Query, QueryCursor, QueryError, QueryErrorKind, StreamingIterator};
 
+mod bare;
+use bare::bare_matches;
+pub use bare::Bare;
+
 /// Everything `llm ast QUERY` needs, free of clap.
 #[derive(Debug, Clone)]
 pub struct AstOptions {
@@ -68,7 +72,14 @@ pub struct FileResult {
     /// Matches found in the file: more than `matches` when `--max-results` cut them while
     /// they were collected.
     pub found: usize,
+    /// The matches as the printer writes them, rendered by the worker (see [`Render`]);
+    /// `matches` is then empty.
+    pub rendered: Option<Vec<u8>>,
 }
+
+/// Renders a file's matches as the printer would write them, on the worker that found them
+/// (in parallel, and the matches are freed on the thread that allocated them).
+pub type Render<'a> = &'a (dyn Fn(&FileResult, &mut Vec<u8>) + Sync);
 
 /// One file's matches as they are found, keeping at most `limit` of them (the first by
 /// position, as the output orders them): pruned whenever twice the limit piles up, so a query
@@ -515,12 +526,33 @@ struct AstParsed {
     result: Option<FileResult>,
 }
 
-/// Runs the query, handing each file's result to `emit` in path order.
-pub fn run(
-    opts: &AstOptions,
-    want_checksum: bool,
-    emit: &mut dyn FnMut(FileResult) -> std::io::Result<()>,
-) -> Result<std::result::Result<AstSummary, std::io::Error>> {
+/// The query compiled for the languages that accept it (see [`compile`]), `--no-prefilter`
+/// applied: what [`run`] runs, and what the envelope says of it before any match comes.
+pub struct Prepared {
+    compiled: Vec<Compiled>,
+}
+
+impl Prepared {
+    /// Languages whose grammar accepted the query.
+    pub fn languages(&self) -> Vec<&'static str> {
+        self.compiled.iter().map(|c| c.lang.name).collect()
+    }
+
+    /// Literals a file must contain to be parsed.
+    pub fn prefilter(&self) -> Vec<String> {
+        let mut prefilter: Vec<String> = self
+            .compiled
+            .iter()
+            .filter_map(|c| c.prefilter.as_ref())
+            .flat_map(|f| f.describe())
+            .collect();
+        prefilter.dedup();
+        prefilter
+    }
+}
+
+/// Compiles the query of `opts`.
+pub fn prepare(opts: &AstOptions) -> Result<Prepared> {
     let mut compiled = compile(&opts.query, &opts.langs)?;
     if !opts.prefilter {
         for c in &mut compiled {
@@ -530,6 +562,20 @@ pub fn run(
             }
         }
     }
+    Ok(Prepared { compiled })
+}
+
+/// Runs the query, handing each file's result to `emit` in path order. With `render` (used
+/// only without `--max-results`, which may cut a file's matches when it is handed on), each
+/// file's matches come rendered.
+pub fn run(
+    opts: &AstOptions,
+    prepared: &Prepared,
+    want_checksum: bool,
+    render: Option<Render>,
+    emit: &mut dyn FnMut(FileResult) -> std::io::Result<()>,
+) -> Result<std::result::Result<AstSummary, std::io::Error>> {
+    let compiled = &prepared.compiled;
     let walked = walk::walk_on(&opts.walk, "ast", opts.threads)?;
     let allowed: Vec<&'static Language> = compiled.iter().map(|c| c.lang).collect();
     let forced = (allowed.len() == 1 && opts.langs.len() == 1).then(|| allowed[0]);
@@ -556,14 +602,23 @@ pub fn run(
         if let Some(d) = not_utf8(cand, &source, "ast") {
             return Outcome::NotUtf8(d);
         }
-        query_file(
+        let mut parsed = query_file(
             &compiled[i],
             cand,
             &source,
             want_checksum,
             only_file,
             opts.max_results,
-        )
+        );
+        if let (Outcome::Parsed(p), Some(render)) = (&mut parsed, render) {
+            if let Some(r) = p.result.as_mut().filter(|_| opts.max_results.is_none()) {
+                let mut buf = Vec::new();
+                render(r, &mut buf);
+                r.matches = Vec::new();
+                r.rendered = Some(buf);
+            }
+        }
+        parsed
     };
     let mut match_count = 0;
     let mut total_count = 0;
@@ -601,7 +656,12 @@ pub fn run(
             r.matches.truncate(room);
             r.file.match_count = r.matches.len();
         }
-        match_count += r.matches.len();
+        // Rendered: every match of the file is there.
+        match_count += if r.rendered.is_some() {
+            r.found
+        } else {
+            r.matches.len()
+        };
         if let Err(e) = emit(r) {
             io_error = Some(e);
             return false;
@@ -618,107 +678,15 @@ pub fn run(
     } else {
         Status::NoMatches
     };
-    let mut prefilter: Vec<String> = compiled
-        .iter()
-        .filter_map(|c| c.prefilter.as_ref())
-        .flat_map(|f| f.describe())
-        .collect();
-    prefilter.dedup();
     Ok(Ok(AstSummary {
         status,
-        languages: allowed.iter().map(|l| l.name).collect(),
-        prefilter,
+        languages: prepared.languages(),
+        prefilter: prepared.prefilter(),
         match_count,
         total_count,
         stats,
         diagnostics,
     }))
-}
-
-/// A bare-kinds query (see [`literals::bare_kinds`]) ready for the tree walk: its patterns,
-/// and for each node symbol of the grammar the patterns naming its kind.
-pub struct Bare {
-    pub patterns: Vec<(String, Vec<String>)>,
-    by_symbol: Vec<Vec<usize>>,
-    /// Per node symbol: whether a node of the kind can hold one of the patterns' kinds (see
-    /// `Language::may_contain`); `None`: open every node.
-    may_contain: Option<Vec<bool>>,
-}
-
-impl Bare {
-    /// `prune`: work out which nodes need not be opened (a walk around keyword hits needs not).
-    fn new(lang: &Language, patterns: Vec<(String, Vec<String>)>, prune: bool) -> Bare {
-        // Kinds are compared by symbol: several symbols (aliases) can share a name.
-        let mut by_symbol = vec![Vec::new(); lang.ts().node_kind_count()];
-        for (i, (kind, _)) in patterns.iter().enumerate() {
-            for id in lang.kind_ids(kind) {
-                by_symbol[id as usize].push(i);
-            }
-        }
-        let kinds: Vec<&str> = patterns.iter().map(|(k, _)| k.as_str()).collect();
-        Bare {
-            may_contain: prune.then(|| lang.may_contain(&kinds)),
-            patterns,
-            by_symbol,
-        }
-    }
-}
-
-/// Matches of a bare-kinds query by a plain tree walk: every named node of a listed kind, once
-/// per pattern naming it — what the query engine returns, at a fraction of the cost. With
-/// `hits` (sorted; each match contains one, as every node of a kind holds its keyword), only
-/// the subtrees that contain a hit are entered.
-#[allow(clippy::too_many_arguments)]
-fn bare_matches(
-    c: &Compiled,
-    bare: &Bare,
-    tree: &tree_sitter::Tree,
-    source: &[u8],
-    index: &LineIndex,
-    display: &str,
-    hits: Option<&[std::ops::Range<usize>]>,
-    out: &mut Collected,
-) {
-    let mut visit = |node: tree_sitter::Node| {
-        let r = node.byte_range();
-        for &i in bare
-            .by_symbol
-            .get(node.kind_id() as usize)
-            .map_or(&[][..], |v| v.as_slice())
-        {
-            if out.skip((r.start, r.end, i)) {
-                continue;
-            }
-            let span = index.span(display, r.clone());
-            let content = String::from_utf8_lossy(&source[r.clone()]).into_owned();
-            out.push(AstMatch {
-                match_id: new_id(),
-                span: span.clone(),
-                pattern_index: i,
-                language: c.lang.name,
-                captures: bare.patterns[i]
-                    .1
-                    .iter()
-                    .map(|name| AstCapture {
-                        name: name.clone(),
-                        span: span.clone(),
-                        content: content.clone(),
-                    })
-                    .collect(),
-            });
-        }
-    };
-    match (hits, &bare.may_contain) {
-        (Some(hits), _) => lang::walk_hits(tree, hits, |_, _| false, &mut visit),
-        // Nodes that cannot hold a match are not opened, unless error recovery was at work.
-        (None, Some(may)) if !tree.root_node().has_error() => lang::walk_hits(
-            tree,
-            &[],
-            |kind, _| may.get(kind as usize).copied().unwrap_or(true),
-            &mut visit,
-        ),
-        (None, _) => lang::walk_hits(tree, &[], |_, _| true, &mut visit),
-    }
 }
 
 /// `only_file`: the run's one file, whose tree is left to a background thread (see
@@ -793,6 +761,7 @@ fn query_file(
         },
         matches,
         found,
+        rendered: None,
     });
     Outcome::Parsed(AstParsed {
         bytes: parsed_bytes as u64,
