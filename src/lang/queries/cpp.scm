@@ -44,6 +44,8 @@
 (type_definition declarator: (array_declarator declarator: (type_identifier) @name)) @definition.type
 (type_definition declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name)))) @definition.type
 
+; Deferred: the patterns below are compiled only for a tree that holds their parent–child pairs
+; of kinds (see `patterns.rs`): they cost ~50 ms of compilation and rarely apply.
 ; Macros tree-sitter cannot expand. An all-caps attribute macro before a class's name
 ; (`class GTEST_API_ Foo {`, `struct BOOST_SYMBOL_VISIBLE not_a_dag : bad_graph {`) reads as a
 ; function `Foo` returning `class GTEST_API_`: the class is the name after the macro.
