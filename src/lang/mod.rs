@@ -277,11 +277,13 @@ impl Language {
     }
 
     /// The symbol query's deferred patterns (after its `; Deferred:` line, see
-    /// `patterns.rs`) that `tree` can match, compiled: those whose parent–child pairs of kinds
-    /// the tree holds. None when no such pattern is needed. What a run compiles is kept and
+    /// `patterns.rs`) that `tree` (parsed from `source`, or a part of it) can match, compiled:
+    /// those whose parent–child pairs of kinds the tree holds and whose required literals
+    /// (`#eq?` strings, the kinds' keywords: the `llm ast` prefilter's) the source holds. None
+    /// when no such pattern is needed. What a run compiles is kept and
     /// grows: a later tree needing no other pattern reuses it (a pattern that cannot match
     /// costs nothing but its compilation).
-    pub fn deferred_query(&self, tree: &Tree) -> Option<Arc<Query>> {
+    pub fn deferred_query(&self, tree: &Tree, source: &[u8]) -> Option<Arc<Query>> {
         let deferred = patterns::deferred_patterns(self.symbol_query);
         if deferred.is_empty() {
             return None;
@@ -301,7 +303,11 @@ impl Language {
         let need = deferred
             .iter()
             .enumerate()
-            .filter(|(_, (_, edges))| patterns::edges_present(edges, &have))
+            .filter(|(_, (p, edges))| {
+                patterns::edges_present(edges, &have)
+                    && literals::prefilter(p, 1, self.rules.keywords)
+                        .is_none_or(|f| f.may_match(source))
+            })
             .fold(0u64, |m, (i, _)| m | 1 << i);
         match cached.as_ref() {
             _ if need == 0 => None,

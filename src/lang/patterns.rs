@@ -407,20 +407,21 @@ mod tests {
     fn deferred_patterns_are_compiled_for_the_trees_that_need_them() {
         let cpp = crate::lang::by_name("cpp").unwrap();
         assert!(!deferred_patterns(cpp.symbol_query).is_empty());
-        let plain = cpp.parse(b"int f() { return 0; }\nclass A { int x; };\n");
-        assert!(cpp.deferred_query(&plain).is_none());
+        const PLAIN: &[u8] = b"int f() { return 0; }\nclass A { int x; };\n";
+        let plain = cpp.parse(PLAIN);
+        assert!(cpp.deferred_query(&plain, PLAIN).is_none());
         let src = b"class GTEST_API_ Foo {\n public:\n  int x;\n};\n";
         let tree = cpp.parse(src);
         let q = cpp
-            .deferred_query(&tree)
+            .deferred_query(&tree, src)
             .expect("the macro pattern's pairs are there");
         let mut cursor = tree_sitter::QueryCursor::new();
         let mut it = cursor.matches(&q, tree.root_node(), &src[..]);
         use tree_sitter::StreamingIterator;
         assert!(it.next().is_some());
         // Once compiled, what it holds serves a tree needing less.
-        assert!(cpp.deferred_query(&plain).is_none());
-        assert!(Arc::ptr_eq(&cpp.deferred_query(&tree).unwrap(), &q));
+        assert!(cpp.deferred_query(&plain, PLAIN).is_none());
+        assert!(Arc::ptr_eq(&cpp.deferred_query(&tree, src).unwrap(), &q));
     }
 
     /// Every language's parts hold all its patterns: as many as the whole query compiles to.
@@ -493,7 +494,10 @@ mod cost {
                 let tree = l.parse(&std::fs::read(f).unwrap());
                 let have = tree_edges(l.ts(), &tree);
                 for (p, edges) in deferred_patterns(l.symbol_query) {
-                    let needed = edges_present(&edges, &have);
+                    let src = std::fs::read(std::env::var("FILE").unwrap()).unwrap();
+                    let needed = edges_present(&edges, &have)
+                        && crate::lang::literals::prefilter(p, 1, l.rules.keywords)
+                            .is_none_or(|f| f.may_match(&src));
                     println!("deferred, needed {needed}: {}", one_line(p));
                 }
                 continue;

@@ -378,7 +378,7 @@ fn collect_raw_query<'t>(
     raw: &mut Vec<Raw<'t>>,
 ) {
     // The patterns compiled up front, and the deferred ones this tree can match.
-    let deferred = lang.deferred_query(tree);
+    let deferred = lang.deferred_query(tree, source);
     let queries: Vec<&Query> = lang
         .symbol_queries()
         .iter()
