@@ -1,12 +1,12 @@
 //! The language registry: one file per language, one [`ALL`] list. Everything that parses code
 //! (ast, find, patch, the mutation core's syntax check, write) goes through here.
 
-use patterns::{query_parts, query_parts_wanted};
+use patterns::{query_parts, query_parts_wanted, split_deferred};
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::path::Path;
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock};
 use tree_sitter::{Node, Parser, Query, Tree};
 
 mod bash;
@@ -76,6 +76,9 @@ pub struct Language {
 pub struct Cache {
     /// The compiled `symbol_query`, in parts (see [`Language::symbol_queries`]).
     compiled: OnceLock<Vec<Query>>,
+    /// The deferred patterns compiled so far (which of them, as bits), see
+    /// [`Language::deferred_query`].
+    deferred: Mutex<Option<(u64, Arc<Query>)>>,
     /// The grammar's language object.
     language: OnceLock<tree_sitter::Language>,
     /// [`Language::keywordless_table`].
@@ -93,6 +96,7 @@ impl Cache {
     pub const fn new() -> Cache {
         Cache {
             compiled: OnceLock::new(),
+            deferred: Mutex::new(None),
             language: OnceLock::new(),
             keywordless: OnceLock::new(),
         }
@@ -253,7 +257,8 @@ impl Language {
     /// whole query's.
     pub fn symbol_queries(&self) -> &[Query] {
         self.cache.compiled.get_or_init(|| {
-            let parts = query_parts(self.symbol_query, query_parts_wanted());
+            let up_front = split_deferred(self.symbol_query).0;
+            let parts = query_parts(up_front, query_parts_wanted());
             let compile = |text: &str| {
                 Query::new(self.ts(), text)
                     .unwrap_or_else(|e| panic!("{} symbol query: {e}", self.name))
@@ -271,6 +276,60 @@ impl Language {
                 out
             })
         })
+    }
+
+    /// The symbol query's deferred patterns (after its `; Deferred:` line, see
+    /// `patterns.rs`) that `tree` (parsed from `source`, or a part of it) can match, compiled:
+    /// those whose parent–child pairs of kinds the tree holds and whose required literals
+    /// (`#eq?` strings, the kinds' keywords: the `llm ast` prefilter's) the source holds. None
+    /// when no such pattern is needed. What a run compiles is kept and
+    /// grows: a later tree needing no other pattern reuses it (a pattern that cannot match
+    /// costs nothing but its compilation).
+    pub fn deferred_query(&self, tree: &Tree, source: &[u8]) -> Option<Arc<Query>> {
+        let deferred = patterns::deferred_patterns(self.symbol_query);
+        if deferred.is_empty() {
+            return None;
+        }
+        let all = (1u64 << deferred.len()) - 1;
+        let mut cached = self
+            .cache
+            .deferred
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        if let Some((mask, q)) = cached.as_ref() {
+            if *mask == all {
+                return Some(q.clone());
+            }
+        }
+        let have = patterns::tree_edges(self.ts(), tree);
+        let need = deferred
+            .iter()
+            .enumerate()
+            .filter(|(_, (p, edges))| {
+                patterns::edges_present(edges, &have)
+                    && literals::prefilter(p, 1, self.rules.keywords)
+                        .is_none_or(|f| f.may_match(source))
+            })
+            .fold(0u64, |m, (i, _)| m | 1 << i);
+        match cached.as_ref() {
+            _ if need == 0 => None,
+            Some((mask, q)) if mask & need == need => Some(q.clone()),
+            _ => {
+                let mask = need | cached.as_ref().map_or(0, |c| c.0);
+                let text: String = deferred
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| mask & 1 << i != 0)
+                    .map(|(_, (p, _))| *p)
+                    .collect();
+                let q = Arc::new(
+                    Query::new(self.ts(), &text)
+                        .unwrap_or_else(|e| panic!("{} deferred symbol query: {e}", self.name)),
+                );
+                *cached = Some((mask, q.clone()));
+                Some(q)
+            }
+        }
     }
 
     /// Whether [`Language::symbol_queries`] are compiled already.

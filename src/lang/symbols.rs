@@ -410,14 +410,20 @@ fn collect_raw_query<'t>(
     range: Option<std::ops::Range<usize>>,
     raw: &mut Vec<Raw<'t>>,
 ) {
-    let queries = lang.symbol_queries();
+    // The patterns compiled up front, and the deferred ones this tree can match.
+    let deferred = lang.deferred_query(tree, source);
+    let queries: Vec<&Query> = lang
+        .symbol_queries()
+        .iter()
+        .chain(deferred.as_deref())
+        .collect();
     // Over a big tree, each part runs on a thread of its own.
     let big = tree.root_node().byte_range().len() >= PARALLEL_MATCHES_AT;
     if range.is_none() && big && queries.len() > 1 {
         let found: Vec<Vec<Raw<'t>>> = std::thread::scope(|s| {
             let parts: Vec<_> = queries
                 .iter()
-                .map(|q| {
+                .map(|&q| {
                     s.spawn(move || {
                         let mut raw = Vec::new();
                         collect_matches(lang, q, source, tree, None, &mut raw);

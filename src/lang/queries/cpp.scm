@@ -1,18 +1,21 @@
 ; C++ symbols, tree-sitter tags style: the item @definition.KIND, its name @name.
+; A qualified name (`a::b::f`) is captured whole: the outline names it by its last name
+; (`innermost` in cpp.rs), which a nested `(qualified_identifier name: (_) @name)` would only
+; repeat at the cost of ~8 ms of query compilation each.
 (function_definition
   declarator: (function_declarator
     declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)
-                 (qualified_identifier name: (_) @name)] @name)) @definition.function
+                 (qualified_identifier)] @name)) @definition.function
 (function_definition
   declarator: (reference_declarator
     (function_declarator
       declarator: [(identifier) (field_identifier) (operator_name)
-                   (qualified_identifier name: (_) @name)] @name))) @definition.function
+                   (qualified_identifier)] @name))) @definition.function
 (function_definition
   declarator: (pointer_declarator
     declarator: (function_declarator
       declarator: [(identifier) (field_identifier) (operator_name)
-                   (qualified_identifier name: (_) @name)] @name))) @definition.function
+                   (qualified_identifier)] @name))) @definition.function
 (field_declaration
   declarator: (function_declarator
     declarator: [(field_identifier) (destructor_name) (operator_name)] @name)) @definition.function
@@ -41,6 +44,8 @@
 (type_definition declarator: (array_declarator declarator: (type_identifier) @name)) @definition.type
 (type_definition declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name)))) @definition.type
 
+; Deferred: the patterns below are compiled only for a tree that holds their parent–child pairs
+; of kinds (see `patterns.rs`): they cost ~50 ms of compilation and rarely apply.
 ; Macros tree-sitter cannot expand. An all-caps attribute macro before a class's name
 ; (`class GTEST_API_ Foo {`, `struct BOOST_SYMBOL_VISIBLE not_a_dag : bad_graph {`) reads as a
 ; function `Foo` returning `class GTEST_API_`: the class is the name after the macro.
@@ -70,7 +75,7 @@
   (ERROR
     (function_declarator
       declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)
-                   (qualified_identifier name: (_) @name)] @name))
+                   (qualified_identifier)] @name))
   declarator: [(identifier) (field_identifier)] @_macro
   (#match? @_macro "^[A-Z][A-Z0-9_]*$")) @definition.function
 ; An all-caps macro before a pointer's return type (`GTEST_API_ Foo* Get() {`) reads as the
