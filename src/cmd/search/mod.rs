@@ -14,12 +14,14 @@ mod file;
 mod find;
 mod matcher;
 mod matches;
+mod summary;
 #[cfg(test)]
 mod tests;
 
 use file::{finish, search_file, FileOutcome, Shared, SkipReason, Worker};
 pub use matches::{records, set_ids, FileMatches, MatchRecord, Recorder};
 use std::sync::Mutex;
+pub use summary::FileList;
 
 /// What to print per file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -202,7 +204,7 @@ pub struct SearchData {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub patterns: Option<Vec<String>>,
     pub matches: Vec<SearchMatch>,
-    pub files: Vec<SearchFile>,
+    pub files: FileList,
     pub match_count: usize,
     /// Absent when --max-results stopped the search before the end.
     #[serde(skip_serializing_if = "Option::is_none")]
