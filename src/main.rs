@@ -5,9 +5,10 @@ use std::process::ExitCode;
 
 // mimalloc for Rust allocations and, below, tree-sitter's (parsing allocates heavily; ~7% less
 // CPU on full `llm ast` scans). Searches allocate a few small strings per match on several threads; mimalloc does that
-// markedly faster than glibc malloc (measured with bench/search.sh). Its `no_thp` feature keeps
-// it off transparent huge pages: with them, peak RSS of a jsonl run went 38 → 87 MB and
-// zeroing 2 MiB pages showed up in profiles.
+// markedly faster than glibc malloc (measured with bench/search.sh). The process stays off
+// transparent huge pages (mimalloc v3's `no_thp` feature did that; v2, see Cargo.toml, leaves it
+// to `main`): with them, peak RSS of a jsonl run went 38 → 87 MB and zeroing 2 MiB pages showed
+// up in profiles.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
@@ -21,6 +22,11 @@ fn main() -> ExitCode {
             realloc: libmimalloc_sys::mi_realloc,
             free: libmimalloc_sys::mi_free,
         }));
+    }
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    // SAFETY: a plain prctl on this process; failure (an old kernel) changes nothing.
+    unsafe {
+        libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
     }
     // `args_os`: an argument that is not UTF-8 must never panic. Paths stay `OsString`s;
     // where a value must be text, clap answers a usage error (LLM_E001).

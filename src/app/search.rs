@@ -2,7 +2,7 @@
 
 use crate::cli::SearchArgs;
 use crate::cmd::search::{
-    self, FileMatches, FileResult, SearchData, SearchFile, SearchMatch, SearchOptions, SearchStats,
+    self, FileList, FileMatches, FileResult, SearchData, SearchMatch, SearchOptions, SearchStats,
 };
 use crate::envelope::{JsonResponse, Status};
 use crate::output::human::search::SearchHuman;
@@ -32,7 +32,7 @@ pub fn run(args: SearchArgs, printer: &mut Printer) -> io::Result<u8> {
     let started = std::time::Instant::now();
 
     let mut matches: Vec<SearchMatch> = Vec::new();
-    let mut files: Vec<SearchFile> = Vec::new();
+    let mut files = FileList::default();
     let human = SearchHuman::new(
         Style {
             on: printer.color || view.pretty,
@@ -92,7 +92,7 @@ pub fn run(args: SearchArgs, printer: &mut Printer) -> io::Result<u8> {
         search_data(
             &opts,
             Vec::new(),
-            Vec::new(),
+            FileList::default(),
             0,
             Some(0),
             Default::default(),
@@ -174,7 +174,7 @@ pub fn run(args: SearchArgs, printer: &mut Printer) -> io::Result<u8> {
 fn search_data(
     opts: &SearchOptions,
     matches: Vec<SearchMatch>,
-    files: Vec<SearchFile>,
+    files: FileList,
     match_count: usize,
     total_count: Option<usize>,
     stats: SearchStats,

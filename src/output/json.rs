@@ -18,14 +18,55 @@ pub fn envelope<T: Serialize>(out: &mut impl Write, value: &T, pretty: bool) -> 
 
 /// Writes one JSON line `{"type":TAG, ...fields of value}`. `value` must serialize to an object.
 pub fn tagged_line<T: Serialize>(out: &mut impl Write, tag: &str, value: &T) -> io::Result<()> {
-    let body = serde_json::to_vec(value)?;
-    debug_assert!(body.first() == Some(&b'{'));
     write!(out, "{{\"type\":\"{tag}\"")?;
-    if body.len() > 2 {
-        out.write_all(b",")?;
-    }
-    out.write_all(&body[1..])?;
+    // Serialized straight into `out` (a summary line holds every file of a search: no copy of
+    // it in memory), through a writer that drops the object's `{`.
+    let mut fields = AfterTag {
+        out: &mut *out,
+        seen: Seen::Nothing,
+    };
+    serde_json::to_writer(&mut fields, value)?;
+    debug_assert!(fields.seen == Seen::Field);
     out.write_all(b"\n")
+}
+
+/// What [`AfterTag`] has seen of the object so far.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Seen {
+    Nothing,
+    Brace,
+    Field,
+}
+
+/// Writes an object's serialization after a `{"type":…` already written: drops its `{` and
+/// puts a `,` before its first field (nothing before the `}` of an empty one).
+struct AfterTag<W> {
+    out: W,
+    seen: Seen,
+}
+
+impl<W: Write> Write for AfterTag<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let mut rest = buf;
+        while self.seen != Seen::Field && !rest.is_empty() {
+            if self.seen == Seen::Nothing {
+                debug_assert!(rest[0] == b'{');
+                rest = &rest[1..];
+                self.seen = Seen::Brace;
+            } else {
+                if rest[0] != b'}' {
+                    self.out.write_all(b",")?;
+                }
+                self.seen = Seen::Field;
+            }
+        }
+        self.out.write_all(rest)?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
 }
 
 /// A compact envelope written while its one long array (say `"matches":[]`) is still being
@@ -315,9 +356,12 @@ mod tests {
         let mut v = Vec::new();
         tagged_line(&mut v, "match", &serde_json::json!({"a": 1})).unwrap();
         tagged_line(&mut v, "empty", &serde_json::json!({})).unwrap();
+        let nested = serde_json::json!({"b": {"c": [1, {}]}, "d": "}{"});
+        tagged_line(&mut v, "nested", &nested).unwrap();
         assert_eq!(
             String::from_utf8(v).unwrap(),
-            "{\"type\":\"match\",\"a\":1}\n{\"type\":\"empty\"}\n"
+            "{\"type\":\"match\",\"a\":1}\n{\"type\":\"empty\"}\n\
+             {\"type\":\"nested\",\"b\":{\"c\":[1,{}]},\"d\":\"}{\"}\n"
         );
     }
 }

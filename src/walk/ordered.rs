@@ -7,7 +7,9 @@ use std::sync::mpsc;
 
 /// Runs `work` on every item with `threads` workers and hands the results to `emit` in item
 /// order, as soon as each is next in line. `emit` returns `false` to stop early.
-/// Memory stays bounded by how far workers run ahead of the slowest item.
+/// Memory stays bounded by how far workers run ahead of the slowest item: no worker takes an
+/// item more than a window of items past the first one not yet handed on, so that the results
+/// waiting for a slow file are bounded in number whatever the size of the tree.
 pub fn for_each_ordered<T, R, W, E>(items: &[T], threads: usize, work: W, mut emit: E)
 where
     T: Sync,
@@ -23,12 +25,15 @@ where
         }
         return;
     }
+    let window = (threads * 64).max(256);
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
+    let handed = Handed::default();
     let (tx, rx) = mpsc::sync_channel::<(usize, R)>(threads * 64);
     let work = &work;
     let next = &next;
     let stop = &stop;
+    let handed = &handed;
     std::thread::scope(|scope| {
         for _ in 0..threads {
             let tx = tx.clone();
@@ -37,7 +42,7 @@ where
                     break;
                 }
                 let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= items.len() {
+                if i >= items.len() || !handed.wait_below(i, window) {
                     break;
                 }
                 if tx.send((i, work(&items[i]))).is_err() {
@@ -54,6 +59,7 @@ where
                 continue;
             }
             pending.insert(i, r);
+            let before = want;
             while let Some(r) = pending.remove(&want) {
                 want += 1;
                 if !emit(r) {
@@ -63,8 +69,53 @@ where
                     break;
                 }
             }
+            if stopped {
+                handed.finish();
+            } else if want != before {
+                handed.set(want);
+            }
         }
     });
+}
+
+/// How many results [`for_each_ordered`] handed on (`usize::MAX` once it stopped), for the
+/// workers to wait on before running too far ahead.
+#[derive(Default)]
+struct Handed {
+    count: std::sync::Mutex<usize>,
+    /// Workers waiting.
+    waiting: AtomicUsize,
+    moved: std::sync::Condvar,
+}
+
+impl Handed {
+    fn lock(&self) -> std::sync::MutexGuard<'_, usize> {
+        self.count.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn set(&self, count: usize) {
+        *self.lock() = count;
+        if self.waiting.load(Ordering::SeqCst) > 0 {
+            self.moved.notify_all();
+        }
+    }
+
+    fn finish(&self) {
+        self.set(usize::MAX);
+    }
+
+    /// Waits until item `i` is within `window` of the first not handed on; `false` once the
+    /// run stopped. (The item handed on next has been taken, by a worker that does not wait:
+    /// this never stalls the run.)
+    fn wait_below(&self, i: usize, window: usize) -> bool {
+        let mut count = self.lock();
+        while *count != usize::MAX && i >= count.saturating_add(window) {
+            self.waiting.fetch_add(1, Ordering::SeqCst);
+            count = self.moved.wait(count).unwrap_or_else(|e| e.into_inner());
+            self.waiting.fetch_sub(1, Ordering::SeqCst);
+        }
+        *count != usize::MAX
+    }
 }
 
 /// Like [`for_each_ordered`], but the items come from `produce` (typically
@@ -379,6 +430,43 @@ mod tests {
             assert_eq!(seen, (0..700).map(|i| i * 3).collect::<Vec<_>>());
             assert!(produced >= 699, "{produced}");
         }
+    }
+
+    /// A slow first item: the others wait for it within the window instead of piling up.
+    #[test]
+    fn ordered_map_stays_within_its_window() {
+        let items: Vec<usize> = (0..2000).collect();
+        let started = AtomicUsize::new(0);
+        let mut seen = Vec::new();
+        let mut most_ahead = 0;
+        for_each_ordered(
+            &items,
+            2,
+            |&i| {
+                if i == 0 {
+                    // Until the other worker is held back by the window.
+                    let t = std::time::Instant::now();
+                    while started.load(Ordering::SeqCst) < 255
+                        && t.elapsed() < std::time::Duration::from_secs(5)
+                    {
+                        std::thread::yield_now();
+                    }
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                }
+                started.fetch_add(1, Ordering::SeqCst);
+                i
+            },
+            |r| {
+                if r == 0 {
+                    most_ahead = started.load(Ordering::SeqCst);
+                }
+                seen.push(r);
+                true
+            },
+        );
+        assert_eq!(seen, items);
+        // The window is 256 items: no more had started when the first came.
+        assert!(most_ahead <= 256, "{most_ahead} items started");
     }
 
     #[test]

@@ -58,10 +58,12 @@ pub struct Worker {
     /// The last file's match ranges and records, their storage reused.
     ranges: Vec<std::ops::Range<usize>>,
     records: Vec<MatchRecord>,
+    /// This worker's place among the renderer's owners (see [`Renderer`]).
+    pub(super) slot: usize,
 }
 
 impl Worker {
-    pub(super) fn new(opts: &SearchOptions, whole: WholeFile) -> Self {
+    pub(super) fn new(opts: &SearchOptions, whole: WholeFile, slot: usize) -> Self {
         let build = |binary: BinaryDetection| {
             // -a: a NUL byte is just a byte.
             let binary = if opts.text {
@@ -94,6 +96,21 @@ impl Worker {
             whole,
             ranges: Vec::new(),
             records: Vec::new(),
+            slot,
+        }
+    }
+
+    /// Lets go of the match storage a file with many matches grew (up to `STREAM_AT` records,
+    /// 1.5 MiB, per worker): kept, every worker of a long run would end up holding what the
+    /// file with the most matches it met needed.
+    fn trim(&mut self) {
+        const KEEP_RECORDS: usize = 2048;
+        const KEEP_RANGES: usize = 8192;
+        if self.records.capacity() > KEEP_RECORDS {
+            self.records = Vec::new();
+        }
+        if self.ranges.capacity() > KEEP_RANGES {
+            self.ranges = Vec::new();
         }
     }
 
@@ -475,6 +492,7 @@ fn search_bytes(
     mut sink: Option<ChunkSink<'_>>,
 ) -> FileOutcome {
     let (opts, matcher, want_checksum, render) = (s.opts, s.matcher, s.want_checksum, s.render);
+    let slot = w.slot;
     let nul = if opts.text {
         None
     } else {
@@ -482,6 +500,7 @@ fn search_bytes(
     };
     let as_named = cand.explicit || opts.binary;
     w.records.clear();
+    w.trim();
     let streams = render.is_some() && opts.mode == Mode::Matches;
     // Where a worker stops: at the first match past --max-results (a file cannot give more),
     // or where a file becomes one to stream.
@@ -536,14 +555,15 @@ fn search_bytes(
             after_hits: &[],
             chunk: chunk_state,
         };
-        chunk.rendered = Some(render.render(&chunk, &view));
+        chunk.rendered = Some(render.render(slot, &chunk, &view));
+        chunk.render_slot = slot;
         chunk_state = chunk_state.after(records);
         // The buffer's storage is `found`'s again (its records were all taken).
         std::mem::swap(found, records);
         sent += 1;
         let written = sink(&mut chunk);
         if let Some(buf) = chunk.rendered.take() {
-            render.give(buf);
+            render.give(slot, buf);
         }
         match written {
             Ok(()) => true,
@@ -749,13 +769,17 @@ the matches before it are reported",
             },
         };
         match render {
-            Some(render) => result.rendered = Some(render.render(&result, &view)),
+            Some(render) => {
+                result.rendered = Some(render.render(slot, &result, &view));
+                result.render_slot = slot;
+            }
             None => {
                 result.matches = view.to_matches(want_checksum.then_some(cand.display.as_str()));
             }
         }
     } else if let Some(render) = render {
-        result.rendered = Some(render.render(&result, &FileMatches::none(bytes)));
+        result.rendered = Some(render.render(slot, &result, &FileMatches::none(bytes)));
+        result.render_slot = slot;
     }
     w.ranges = found.ranges;
     FileOutcome::Searched {

@@ -129,7 +129,7 @@ fn one_pass_over_the_file_finds_what_the_lines_find() {
                 continue;
             };
             let whole = whole_file_search(&opts, &matcher);
-            let mut w = Worker::new(&opts, whole);
+            let mut w = Worker::new(&opts, whole, 0);
             for text in texts() {
                 let has_cr = text.contains(&b'\r');
                 let allowed = match whole {
