@@ -294,12 +294,24 @@ impl LineIndex {
 
     /// A full [`Span`] for `range` in the file spelled `file_path`.
     pub fn span(&self, file_path: &str, range: Range<usize>) -> Span {
+        let id = span_id(file_path, range.start, range.end);
+        self.span_with(file_path, path_is_lossy(file_path), id, range)
+    }
+
+    /// The span of `range` with its id and the path's lossiness already known.
+    fn span_with(
+        &self,
+        file_path: &str,
+        lossy: bool,
+        span_id: String,
+        range: Range<usize>,
+    ) -> Span {
         let (start_line, start_col) = self.position(range.start);
         let (end_line, end_col) = self.position(range.end);
         Span {
-            span_id: span_id(file_path, range.start, range.end),
+            span_id,
             file_path: file_path.to_string(),
-            file_path_lossy: path_is_lossy(file_path),
+            file_path_lossy: lossy,
             byte_start: range.start,
             byte_end: range.end,
             start_line,
@@ -331,20 +343,9 @@ impl<'a> FileSpans<'a> {
 
     /// The same span as `index.span(file_path, range)`.
     pub fn span(&self, range: Range<usize>) -> Span {
-        let (start_line, start_col) = self.index.position(range.start);
-        let (end_line, end_col) = self.index.position(range.end);
         let id = self.ids.hex(range.start, range.end);
-        Span {
-            span_id: id.iter().map(|&b| b as char).collect(),
-            file_path: self.file_path.to_string(),
-            file_path_lossy: self.lossy,
-            byte_start: range.start,
-            byte_end: range.end,
-            start_line,
-            start_col,
-            end_line,
-            end_col,
-        }
+        let id = id.iter().map(|&b| b as char).collect();
+        self.index.span_with(self.file_path, self.lossy, id, range)
     }
 }
 
