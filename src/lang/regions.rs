@@ -29,6 +29,9 @@ pub struct Regions {
     /// The insides of function bodies the scanner knows (Bash), which the rule for files with
     /// syntax errors blanks out when a function's item does not parse (see `symbols.rs`).
     pub bodies: Vec<Range<usize>>,
+    /// The insides of `[[ … ]]` tests (Bash), which that rule blanks out too when blanking the
+    /// bodies is not enough: tree-sitter-bash cannot read some (`[[ $x == *@(a|b)* ]]`).
+    pub tests: Vec<Range<usize>>,
     /// Each item parsed alone comes out as in the whole-file parse, which the region parses of
     /// `parse_around` and `parse_split` rely on. Not so in Bash: tree-sitter-bash reads the
     /// same `a=1 b=2` line as one node or three depending on the commands before it, so its
@@ -92,6 +95,7 @@ impl Regions {
             items: out,
             balanced,
             bodies: Vec::new(),
+            tests: Vec::new(),
             independent: true,
         }
     }

@@ -60,6 +60,9 @@ pub(super) fn regions(src: &[u8]) -> Regions {
     let mut head = false;
     let mut body: Option<usize> = None;
     let mut bodies = Vec::new();
+    // The open `[[ … ]]` test: where its inside begins and the depth of `stack` there.
+    let mut test: Option<(usize, usize)> = None;
+    let mut tests = Vec::new();
     let mut open = false;
     let mut i = 0;
     while i < n {
@@ -259,6 +262,14 @@ pub(super) fn regions(src: &[u8]) -> Regions {
                     .map_or(n, |k| i + k)
                     .max(i + 1);
                 let word = &src[i..end];
+                if let Some((from, depth)) = test {
+                    if word.ends_with(b"]]") && stack.len() == depth {
+                        tests.push(from..end - 2);
+                        test = None;
+                    }
+                } else if command && word == b"[[" {
+                    test = Some((end, stack.len()));
+                }
                 if function {
                     // `function name {` or `function name() {`.
                     function = false;
@@ -312,6 +323,7 @@ pub(super) fn regions(src: &[u8]) -> Regions {
     open |= !stack.is_empty() || !blocks.is_empty() || !heredocs.is_empty();
     Regions {
         bodies,
+        tests,
         independent: false,
         ..Regions::from_starts(n, starts, !open)
     }
@@ -475,6 +487,19 @@ mod tests {
             [" :; ", "\n  for ((i = 0; i < 2; i++)); do\n    :\n  done\n"]
         );
         assert!(r.balanced);
+        let tests: Vec<&str> = r.tests.iter().map(|t| &src[t.clone()]).collect();
+        assert_eq!(tests, [" $a == @(x|y) "]);
+    }
+
+    #[test]
+    fn tests_end_at_their_own_closing_brackets() {
+        let src = "[[ -n $(f \"]]\") ]] && [[ $l =~ ^[[(](.+)[])]$ ]]\necho [[ x ]]\nif [[ a\n  == b ]]; then :; fi\n";
+        let r = super::regions(src.as_bytes());
+        let tests: Vec<&str> = r.tests.iter().map(|t| &src[t.clone()]).collect();
+        assert_eq!(
+            tests,
+            [" -n $(f \"]]\") ", " $l =~ ^[[(](.+)[])]$ ", " a\n  == b "]
+        );
     }
 
     #[test]

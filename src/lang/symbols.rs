@@ -193,7 +193,7 @@ fn symbols_of_items(
     for item in &regions.items {
         let mut t = lang.parse_ranges(source, index, std::slice::from_ref(&item.range));
         if t.root_node().has_error() {
-            t = blanked_bodies(lang, source, index, &item.range, &regions.bodies).unwrap_or(t);
+            t = blanked(lang, source, index, &item.range, &regions).unwrap_or(t);
         }
         match &item.body {
             Some(b) if t.root_node().has_error() => {
@@ -226,34 +226,51 @@ fn symbols_of_items(
     Some(build(lang, source, file_path, index, raw))
 }
 
-/// An item with a syntax error parsed again with the insides of its functions' bodies blanked
-/// out (spaces, line breaks kept: every position stays), when the scanner knows them (Bash): a
-/// function whose body the grammar cannot read (`[[ $x == @(a|b) ]]` in tree-sitter-bash) is
-/// still listed, with its span and body span. `None`: no body to blank, or still an error.
-fn blanked_bodies(
+/// An item with a syntax error parsed again with what the grammar may not read blanked out
+/// (spaces, line breaks kept: every position stays), when the scanner knows it (Bash): first the
+/// insides of its functions' bodies, then its `[[ … ]]` tests as well (each left as `[[ x ]]`).
+/// A function whose body, or the condition of the `if` around it, tree-sitter-bash cannot read
+/// (`[[ $x == *@(a|b)* ]]`) is still listed, with its span and body span. `None`: nothing to
+/// blank, or still an error.
+fn blanked(
     lang: &Language,
     source: &[u8],
     index: &LineIndex,
     item: &std::ops::Range<usize>,
-    bodies: &[std::ops::Range<usize>],
+    regions: &super::regions::Regions,
 ) -> Option<Tree> {
-    let inside: Vec<_> = bodies
-        .iter()
-        .filter(|b| item.start <= b.start && b.end <= item.end)
+    let inside = |r: &std::ops::Range<usize>, of: &std::ops::Range<usize>| {
+        of.start <= r.start && r.end <= of.end
+    };
+    let bodies: Vec<_> = regions.bodies.iter().filter(|b| inside(b, item)).collect();
+    let tests: Vec<_> = (regions.tests.iter())
+        .filter(|t| inside(t, item) && !bodies.iter().any(|b| inside(t, b)))
         .collect();
-    if inside.is_empty() {
-        return None;
-    }
     let mut blank = source.to_vec();
-    for b in inside {
-        for c in &mut blank[b.clone()] {
-            if !matches!(*c, b'\n' | b'\r') {
+    for (ranges, test) in [(bodies, false), (tests, true)] {
+        if ranges.is_empty() {
+            continue;
+        }
+        for r in ranges {
+            let text = &mut blank[r.clone()];
+            for c in text.iter_mut().filter(|c| !matches!(**c, b'\n' | b'\r')) {
                 *c = b' ';
             }
+            // A test of one word between spaces: `[[ x ]]`.
+            if test {
+                if let Some(k) =
+                    (1..text.len().saturating_sub(1)).find(|&k| text[k - 1..=k + 1] == *b"   ")
+                {
+                    text[k] = b'x';
+                }
+            }
+        }
+        let t = lang.parse_ranges(&blank, index, std::slice::from_ref(item));
+        if !t.root_node().has_error() {
+            return Some(t);
         }
     }
-    let t = lang.parse_ranges(&blank, index, std::slice::from_ref(item));
-    (!t.root_node().has_error()).then_some(t)
+    None
 }
 
 /// [`symbols_with_index`] over the trees of consecutive parts of a file (see

@@ -108,3 +108,61 @@ fn functions_of_a_script_tree_sitter_cannot_read_are_found() {
     assert_eq!(v["error"]["code"], "LLM_E106", "{v:#}");
     assert_eq!(env.read("completions/mod.bash"), after.as_bytes());
 }
+
+/// Functions defined in the branches of an `if` whose `[[ … ]]` condition tree-sitter-bash
+/// cannot read (bash-completion's `_pids`): listed, each with its own span, instead of the
+/// assignments of their bodies that the whole-file recovery took for top-level constants.
+#[test]
+fn functions_in_an_if_with_an_unreadable_condition_are_found() {
+    let script = "x=1\r\n\r\n# X/Open ps on AIX and Solaris.\nif [[ $OSTYPE == *@(solaris|aix)* ]]; then\n    _pids()\n    {\n        procs=($(ps -efo pid))\n    }\nelse\n    # BSD ps.\n    _pids()\n    {\n        local line=ä\n        procs=($(ps axo pid=))\n    }\nfi\ndone_=1";
+    let env = TestEnv::new();
+    env.write("c.bash", script);
+    let (v, code) = env.json(&["find", "--json", "--outline", "c.bash"]);
+    assert_eq!(code, 0, "{v:#}");
+    let outline = v["data"]["matches"].as_array().unwrap().clone();
+    let found: Vec<(&str, &str, u64)> = outline
+        .iter()
+        .map(|m| {
+            (
+                m["kind"].as_str().unwrap(),
+                m["name"].as_str().unwrap(),
+                m["name_span"]["start_line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("constant", "x", 1),
+            ("function", "_pids", 5),
+            ("function", "_pids", 11),
+            ("constant", "done_", 17)
+        ],
+        "{v:#}"
+    );
+    let span = |m: &Value, key: &str| {
+        let s = &m[key];
+        let (a, b) = (
+            s["byte_start"].as_u64().unwrap(),
+            s["byte_end"].as_u64().unwrap(),
+        );
+        script[a as usize..b as usize].to_string()
+    };
+    assert_eq!(
+        span(&outline[2], "span"),
+        "# BSD ps.\n    _pids()\n    {\n        local line=ä\n        procs=($(ps axo pid=))\n    }"
+    );
+    assert_eq!(
+        span(&outline[1], "body_span"),
+        "{\n        procs=($(ps -efo pid))\n    }"
+    );
+    // By name: both definitions, with the outline's spans.
+    let (v, code) = env.json(&["find", "--json", "_pids", "c.bash"]);
+    assert_eq!(code, 0, "{v:#}");
+    let by_name = v["data"]["matches"].as_array().unwrap();
+    assert_eq!(by_name.len(), 2, "{v:#}");
+    for (m, o) in by_name.iter().zip(&outline[1..3]) {
+        assert_eq!(m["span"], o["span"], "{v:#}");
+        assert_eq!(m["body_span"], o["body_span"], "{v:#}");
+    }
+}
