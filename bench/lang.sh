@@ -11,7 +11,8 @@
 #   3. `llm ast` bare-kind full scan vs `ast-grep -k` (goal ≤ 1.0×),
 #   4. `llm find NAME` vs `rg -w NAME` (goal ≤ 3×; NAME: a function ctags found in the sample),
 #   5. `llm find --outline` of the corpus's largest file (goal < 50 ms),
-# then a markdown table of medians. RUNS (default 3) hyperfine runs, SAMPLE (default 150) files,
+# then a markdown table of medians. RUNS (default 3) hyperfine runs (OUTLINE_RUNS, default 20,
+# for the outline), SAMPLE (default 150) files,
 # LLM=/path/to/llm to measure a given binary instead of building this checkout's, RECALL_ONLY=1
 # for the recall alone (iterating on queries), SHOW_MISSES=N to list N misses.
 # Needs: ast-grep (pip install ast-grep-cli), universal-ctags, ripgrep, hyperfine — installed
@@ -244,8 +245,17 @@ PY
     -n "ast-grep -k $k1" "ast-grep run -k $k1 -l $sg --json=stream $corpus" \
     -n "llm find $name" "$llm find $name --json -l $lang $corpus" \
     -n "rg -w $name" "rg -w --json $name $corpus" \
+    >/dev/null
+  # The outline takes tens of milliseconds: more runs (OUTLINE_RUNS, default 20) for a stable median.
+  hyperfine -N -i -w 2 -r "${OUTLINE_RUNS:-20}" --export-json "$out/h-outline.json" \
     -n "llm find --outline largest" "$llm find --outline --json $largest" \
     >/dev/null
+  python3 - "$out/h.json" "$out/h-outline.json" <<'PY'
+import json, sys
+h = json.load(open(sys.argv[1]))
+h["results"] += json.load(open(sys.argv[2]))["results"]
+json.dump(h, open(sys.argv[1], "w"))
+PY
   python3 - "$out/h.json" "$lang" "$c1l/$c1s" "$c2l/$c2s" "$recall" >>"$rows" <<'PY'
 import json, sys
 r = [x["median"] * 1000 for x in json.load(open(sys.argv[1]))["results"]]
