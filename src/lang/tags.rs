@@ -256,22 +256,7 @@ impl Tags {
                 if children.is_empty() {
                     k(caps);
                 } else {
-                    // This node's visible children, with their fields.
-                    let mut kids = Vec::new();
-                    let mut c = node.walk();
-                    if c.goto_first_child() {
-                        loop {
-                            let n = c.node();
-                            kids.push(Kid {
-                                node: n,
-                                field: c.field_id().map_or(0, |f| f.get()),
-                                named: n.is_named(),
-                            });
-                            if !c.goto_next_sibling() {
-                                break;
-                            }
-                        }
-                    }
+                    let kids = kids_of(node);
                     self.match_steps(children, &kids, 0, caps, k);
                 }
                 caps.truncate(n);
@@ -294,27 +279,95 @@ impl Tags {
         };
         for j in from..kids.len() {
             let kid = &kids[j];
-            let fits = (s.field == 0 || s.field == kid.field)
-                && (!s.last || !kids[j + 1..].iter().any(|k| k.named));
+            let fits = (s.field == 0 || s.field == kid.field) && (!s.last || !kid.later_named);
             if fits {
                 self.match_elem(&s.elem, kid.node, &[], caps, &mut |caps| {
                     self.match_steps(rest, kids, j + 1, caps, k)
                 });
             }
-            // An anchored step cannot skip a named node.
-            if s.immediate && kid.named {
+            // An anchored step cannot skip a named node; a field step stops at the last child
+            // the grammar can put in its field (tree-sitter's cursor tells both, and its
+            // matches follow the grammar's word, not the tree's).
+            if (s.immediate && kid.named)
+                || (s.field != 0 && s.field == kid.field && !kid.later_in_field)
+            {
                 break;
             }
         }
     }
 }
 
-/// A visible child and the field it is in (0: none).
+/// A visible child, as tree-sitter's query cursor sees it.
 #[derive(Clone, Copy)]
 struct Kid<'t> {
     node: Node<'t>,
+    /// The field it is in (0: none).
     field: u16,
     named: bool,
+    /// Whether a named sibling follows.
+    later_named: bool,
+    /// Whether the grammar allows a later sibling in the same field (`field` set).
+    later_in_field: bool,
+}
+
+extern "C" {
+    /// tree-sitter's own account of the cursor's node for its query cursor (`tree_cursor.c`,
+    /// linked in from the tree-sitter crate's C library; its signature in tree-sitter 0.27).
+    fn ts_tree_cursor_current_status(
+        cursor: *const tree_sitter::ffi::TSTreeCursor,
+        field_id: *mut u16,
+        has_later_siblings: *mut bool,
+        has_later_named_siblings: *mut bool,
+        can_have_later_siblings_with_this_field: *mut bool,
+        supertypes: *mut u16,
+        supertype_count: *mut u32,
+    );
+}
+
+/// `node`'s visible children with what tree-sitter's query cursor knows of each: the field
+/// (through hidden wrappers), later named siblings, and whether the grammar's production can
+/// put a later child in the same field. The last comes from the parse table's field map,
+/// which no public API gives: a Go `const_spec` `c, D` holds D in field `name`, yet the
+/// production puts no later `name` after `c`, so tree-sitter never matches `name:` at D.
+fn kids_of(node: Node<'_>) -> Vec<Kid<'_>> {
+    use tree_sitter::ffi;
+    let mut kids = Vec::new();
+    // SAFETY: the cursor is made from a live node of a tree that outlives the nodes returned,
+    // used only while `node`'s tree is borrowed, and deleted before returning; the status
+    // function only reads the cursor and writes the locals it is given (8 supertypes at most).
+    unsafe {
+        let mut c = ffi::ts_tree_cursor_new(node.into_raw());
+        if ffi::ts_tree_cursor_goto_first_child(&mut c) {
+            loop {
+                let n = Node::from_raw(ffi::ts_tree_cursor_current_node(&c));
+                let (mut field, mut later, mut later_named, mut later_in_field) =
+                    (0u16, false, false, false);
+                let mut supertypes = [0u16; 8];
+                let mut count = supertypes.len() as u32;
+                ts_tree_cursor_current_status(
+                    &c,
+                    &mut field,
+                    &mut later,
+                    &mut later_named,
+                    &mut later_in_field,
+                    supertypes.as_mut_ptr(),
+                    &mut count,
+                );
+                kids.push(Kid {
+                    node: n,
+                    field,
+                    named: n.is_named(),
+                    later_named,
+                    later_in_field,
+                });
+                if !ffi::ts_tree_cursor_goto_next_sibling(&mut c) {
+                    break;
+                }
+            }
+        }
+        ffi::ts_tree_cursor_delete(&mut c);
+    }
+    kids
 }
 
 impl Predicate {
@@ -962,6 +1015,9 @@ mod tests {
             ("typescript", "interface I { new (x: number): I; m(): void; p: string }\nenum E { A, B = 2 }\nabstract class C { abstract m(): void; n(): void; }\ndeclare module 'x' { }\nnamespace N.M { }\n"),
             ("ruby", "class A::B\n  X = 1\n  def m; end\n  def self.s; end\nend\nmodule M; end\nY = 2\n"),
             ("csharp", "class C { public static C operator +(C a, C b) => a; event E e; int f, g; ~C() {} }\n"),
+            // Two names in one field: tree-sitter matches `name:` at the first only (see
+            // `kids_of`).
+            ("go", "package p\nconst (\n\tA, b = 1, 2\n\tc, D\n)\nconst E, F = 1, 2\nvar x, Y int\n"),
         ];
         for (lang, src) in cases {
             compare(by(lang), src.as_bytes(), "a hard shape");
@@ -990,5 +1046,24 @@ mod tests {
             files += 1;
         }
         eprintln!("{files} files, {syms} symbols: our matcher finds what tree-sitter's finds");
+    }
+
+    /// What reading each symbol query costs, against compiling it as a tree-sitter `Query`
+    /// (by hand: `cargo test --release --lib tags_read_costs -- --ignored --nocapture`).
+    #[test]
+    #[ignore]
+    fn tags_read_costs() {
+        for l in ALL {
+            let t = std::time::Instant::now();
+            Tags::new(l.ts(), l.symbol_query).unwrap();
+            let ours = t.elapsed();
+            let t = std::time::Instant::now();
+            tree_sitter::Query::new(l.ts(), l.symbol_query).unwrap();
+            eprintln!(
+                "{:>10}: read {ours:>9.1?}, tree-sitter compile {:>9.1?}",
+                l.name,
+                t.elapsed()
+            );
+        }
     }
 }
