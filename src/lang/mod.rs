@@ -1,13 +1,12 @@
 //! The language registry: one file per language, one [`ALL`] list. Everything that parses code
 //! (ast, find, patch, the mutation core's syntax check, write) goes through here.
 
-use patterns::{query_parts, query_parts_wanted, split_deferred};
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::path::Path;
-use std::sync::{Arc, Mutex, OnceLock};
-use tree_sitter::{Node, Parser, Query, Tree};
+use std::sync::OnceLock;
+use tree_sitter::{Node, Parser, Tree};
 
 mod bash;
 pub mod brace;
@@ -22,7 +21,6 @@ mod javascript;
 #[rustfmt::skip]
 mod keywords;
 pub mod literals;
-mod patterns;
 mod php;
 mod python;
 pub mod regions;
@@ -30,6 +28,7 @@ mod ruby;
 mod rust;
 mod shell;
 pub mod symbols;
+mod tags;
 mod typescript;
 
 pub use symbols::{references, symbols, RefContext, Reference, Symbol, SymbolKind};
@@ -74,11 +73,8 @@ pub struct Language {
 
 /// A language's objects made on first use.
 pub struct Cache {
-    /// The compiled `symbol_query`, in parts (see [`Language::symbol_queries`]).
-    compiled: OnceLock<Vec<Query>>,
-    /// The deferred patterns compiled so far (which of them, as bits), see
-    /// [`Language::deferred_query`].
-    deferred: Mutex<Option<(u64, Arc<Query>)>>,
+    /// The `symbol_query`, read (see [`Language::symbol_queries`]).
+    tags: OnceLock<tags::Tags>,
     /// The grammar's language object.
     language: OnceLock<tree_sitter::Language>,
     /// [`Language::keywordless_table`].
@@ -95,8 +91,7 @@ impl Cache {
     /// Nothing made yet.
     pub const fn new() -> Cache {
         Cache {
-            compiled: OnceLock::new(),
-            deferred: Mutex::new(None),
+            tags: OnceLock::new(),
             language: OnceLock::new(),
             keywordless: OnceLock::new(),
         }
@@ -250,91 +245,18 @@ impl Language {
         self.cache.language.get_or_init(self.grammar)
     }
 
-    /// The compiled symbol query, its patterns dealt into a query per core compiled on
-    /// threads of their own (made once): tree-sitter's analysis of a pattern against the parse
-    /// table costs tens of milliseconds in the big grammars (C++, TypeScript), more than
-    /// parsing a big file. Each pattern matches alone, so the parts' matches together are the
-    /// whole query's.
-    pub fn symbol_queries(&self) -> &[Query] {
-        self.cache.compiled.get_or_init(|| {
-            let up_front = split_deferred(self.symbol_query).0;
-            let parts = query_parts(up_front, query_parts_wanted());
-            let compile = |text: &str| {
-                Query::new(self.ts(), text)
-                    .unwrap_or_else(|e| panic!("{} symbol query: {e}", self.name))
-            };
-            std::thread::scope(|s| {
-                let rest: Vec<_> = parts[1..]
-                    .iter()
-                    .map(|p| s.spawn(move || compile(p)))
-                    .collect();
-                let mut out = vec![compile(&parts[0])];
-                out.extend(
-                    rest.into_iter()
-                        .map(|h| h.join().expect("query thread panicked")),
-                );
-                out
-            })
+    /// The symbol query, read for our matcher (`tags.rs`; made once, in microseconds: no
+    /// tree-sitter `Query` is compiled for symbols).
+    pub fn symbol_queries(&self) -> &tags::Tags {
+        self.cache.tags.get_or_init(|| {
+            tags::Tags::new(self.ts(), self.symbol_query)
+                .unwrap_or_else(|e| panic!("{} symbol query: {e}", self.name))
         })
     }
 
-    /// The symbol query's deferred patterns (after its `; Deferred:` line, see
-    /// `patterns.rs`) that `tree` (parsed from `source`, or a part of it) can match, compiled:
-    /// those whose parent–child pairs of kinds the tree holds and whose required literals
-    /// (`#eq?` strings, the kinds' keywords: the `llm ast` prefilter's) the source holds. None
-    /// when no such pattern is needed. What a run compiles is kept and
-    /// grows: a later tree needing no other pattern reuses it (a pattern that cannot match
-    /// costs nothing but its compilation).
-    pub fn deferred_query(&self, tree: &Tree, source: &[u8]) -> Option<Arc<Query>> {
-        let deferred = patterns::deferred_patterns(self.symbol_query);
-        if deferred.is_empty() {
-            return None;
-        }
-        let all = (1u64 << deferred.len()) - 1;
-        let mut cached = self
-            .cache
-            .deferred
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        if let Some((mask, q)) = cached.as_ref() {
-            if *mask == all {
-                return Some(q.clone());
-            }
-        }
-        let have = patterns::tree_edges(self.ts(), tree);
-        let need = deferred
-            .iter()
-            .enumerate()
-            .filter(|(_, (p, edges))| {
-                patterns::edges_present(edges, &have)
-                    && literals::prefilter(p, 1, self.rules.keywords)
-                        .is_none_or(|f| f.may_match(source))
-            })
-            .fold(0u64, |m, (i, _)| m | 1 << i);
-        match cached.as_ref() {
-            _ if need == 0 => None,
-            Some((mask, q)) if mask & need == need => Some(q.clone()),
-            _ => {
-                let mask = need | cached.as_ref().map_or(0, |c| c.0);
-                let text: String = deferred
-                    .iter()
-                    .enumerate()
-                    .filter(|(i, _)| mask & 1 << i != 0)
-                    .map(|(_, (p, _))| *p)
-                    .collect();
-                let q = Arc::new(
-                    Query::new(self.ts(), &text)
-                        .unwrap_or_else(|e| panic!("{} deferred symbol query: {e}", self.name)),
-                );
-                *cached = Some((mask, q.clone()));
-                Some(q)
-            }
-        }
-    }
-
-    /// Whether [`Language::symbol_queries`] are compiled already.
+    /// Whether [`Language::symbol_queries`] is read already.
     pub fn symbol_queries_ready(&self) -> bool {
-        self.cache.compiled.get().is_some()
+        self.cache.tags.get().is_some()
     }
 
     /// For each node symbol of the grammar, whether a node of that kind can have a descendant of
@@ -787,7 +709,7 @@ mod tests {
     #[test]
     fn symbol_queries_compile_and_capture_only_kinds() {
         for l in ALL {
-            for name in l.symbol_queries().iter().flat_map(|q| q.capture_names()) {
+            for name in l.symbol_queries().capture_names() {
                 assert!(
                     *name == "name"
                         || *name == "doc"

@@ -7,7 +7,7 @@ use crate::span::{LineIndex, Span};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
-use tree_sitter::{Node, Query, QueryCursor, StreamingIterator, Tree};
+use tree_sitter::{Node, Tree};
 
 /// What a symbol is. Wire names are the lowercase variant names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -418,8 +418,8 @@ fn name_node<'t>(lang: &Language, kind: SymbolKind, name: Node<'t>) -> Node<'t> 
 
 /// The raw list through the language's symbol query: the specification a hand-written walk
 /// follows (tests compare the two). A pattern captures the item as `@definition.KIND` (or
-/// `@KIND`) and its name as `@name`. The query comes in parts (`Language::symbol_queries`):
-/// [`build`] puts their matches in file order.
+/// `@KIND`) and its name as `@name`. The query is matched by our own matcher (`tags.rs`):
+/// reading it costs nothing next to compiling a tree-sitter `Query`.
 fn collect_raw_query<'t>(
     lang: &Language,
     source: &[u8],
@@ -427,77 +427,29 @@ fn collect_raw_query<'t>(
     range: Option<std::ops::Range<usize>>,
     raw: &mut Vec<Raw<'t>>,
 ) {
-    // The patterns compiled up front, and the deferred ones this tree can match.
-    let deferred = lang.deferred_query(tree, source);
-    let queries: Vec<&Query> = lang
-        .symbol_queries()
-        .iter()
-        .chain(deferred.as_deref())
-        .collect();
-    // Over a big tree, each part runs on a thread of its own.
-    let big = tree.root_node().byte_range().len() >= PARALLEL_MATCHES_AT;
-    if range.is_none() && big && queries.len() > 1 {
-        let found: Vec<Vec<Raw<'t>>> = std::thread::scope(|s| {
-            let parts: Vec<_> = queries
-                .iter()
-                .map(|&q| {
-                    s.spawn(move || {
-                        let mut raw = Vec::new();
-                        collect_matches(lang, q, source, tree, None, &mut raw);
-                        raw
-                    })
-                })
-                .collect();
-            parts
-                .into_iter()
-                .map(|p| p.join().expect("symbol query thread panicked"))
-                .collect()
-        });
-        raw.extend(found.into_iter().flatten());
-        return;
-    }
-    for query in queries {
-        collect_matches(lang, query, source, tree, range.clone(), raw);
-    }
-}
-
-/// A tree spanning this many bytes has its symbol query's parts matched on threads.
-const PARALLEL_MATCHES_AT: usize = 64 * 1024;
-
-/// The definitions `query` matches in `tree` (in `range`).
-fn collect_matches<'t>(
-    lang: &Language,
-    query: &Query,
-    source: &[u8],
-    tree: &'t Tree,
-    range: Option<std::ops::Range<usize>>,
-    raw: &mut Vec<Raw<'t>>,
-) {
-    let kinds: Vec<Option<SymbolKind>> = query
+    let tags = lang.symbol_queries();
+    let kinds: Vec<Option<SymbolKind>> = tags
         .capture_names()
         .iter()
         .map(|n| SymbolKind::from_capture(n))
         .collect();
-    let name_index = query.capture_index_for_name("name");
-    let mut cursor = QueryCursor::new();
-    if let Some(r) = range {
-        cursor.set_byte_range(r);
-    }
-    let mut it = cursor.matches(query, tree.root_node(), source);
-    while let Some(m) = it.next() {
+    let name_index = tags.capture_index("name");
+    // One match's item is its last kind capture, its name its last `@name` (the innermost,
+    // as tree-sitter records captures: a pattern's elements in written order).
+    tags.matches(tree, source, range, &mut |caps| {
         let mut item = None;
         let mut name = None;
-        for c in m.captures() {
-            if Some(c.index) == name_index {
-                name = Some(c.node);
-            } else if let Some(k) = kinds[c.index as usize] {
-                item = Some((k, c.node));
+        for &(i, node) in caps {
+            if Some(i) == name_index {
+                name = Some(node);
+            } else if let Some(k) = kinds[i as usize] {
+                item = Some((k, node));
             }
         }
         if let (Some((kind, node)), Some(name)) = (item, name) {
             raw.push((kind, node, name_node(lang, kind, name)));
         }
-    }
+    });
 }
 
 /// Nests raw query results into symbols: parents, qualified names, ids, attached spans.
@@ -1187,35 +1139,46 @@ mod around_tests {
         }
     }
 
-    /// The symbol query in parts (`Language::symbol_queries`) finds what the whole query
-    /// finds, in every language's fixture, and in a big file made of it (parts on threads).
+    /// Our matcher (`tags.rs`) gives the symbols tree-sitter's query cursor gives, read the
+    /// same way (last kind capture, last `@name`), in every language's fixture.
     #[test]
-    fn a_symbol_query_in_parts_finds_what_the_whole_query_finds() {
+    fn the_symbol_query_gives_what_tree_sitters_query_gives() {
+        use tree_sitter::{Query, QueryCursor, StreamingIterator};
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-        for (l, big) in crate::lang::ALL
-            .iter()
-            .flat_map(|l| [(l, false), (l, true)])
-        {
-            let mut src = std::fs::read(dir.join(l.fixture)).unwrap();
-            if big {
-                // Past the size at which the parts are matched on threads of their own.
-                src = src.repeat(PARALLEL_MATCHES_AT / src.len() + 1);
-            }
+        for l in crate::lang::ALL {
+            let src = std::fs::read(dir.join(l.fixture)).unwrap();
             let tree = l.parse(&src);
             let index = LineIndex::new(&src);
-            let whole = Query::new(l.ts(), l.symbol_query).unwrap();
-            let mut one = Vec::new();
-            collect_matches(l, &whole, &src, &tree, None, &mut one);
-            let mut parts = Vec::new();
-            collect_raw_query(l, &src, &tree, None, &mut parts);
+            let q = Query::new(l.ts(), l.symbol_query).unwrap();
+            let name_index = q.capture_index_for_name("name");
+            let mut theirs = Vec::new();
+            let mut cursor = QueryCursor::new();
+            let mut it = cursor.matches(&q, tree.root_node(), &src[..]);
+            while let Some(m) = it.next() {
+                let (mut item, mut name) = (None, None);
+                for c in m.captures() {
+                    if Some(c.index) == name_index {
+                        name = Some(c.node);
+                    } else if let Some(k) =
+                        SymbolKind::from_capture(q.capture_names()[c.index as usize])
+                    {
+                        item = Some((k, c.node));
+                    }
+                }
+                if let (Some((kind, node)), Some(name)) = (item, name) {
+                    theirs.push((kind, node, name_node(l, kind, name)));
+                }
+            }
+            let mut ours = Vec::new();
+            collect_raw_query(l, &src, &tree, None, &mut ours);
             let key = |syms: Vec<Symbol>| {
                 syms.into_iter()
                     .map(|s| (serde_json::to_string(&s).unwrap(), s.parent_index))
                     .collect::<Vec<_>>()
             };
-            let a = key(build(l, &src, "f", &index, one));
+            let a = key(build(l, &src, "f", &index, theirs));
             assert!(a.len() >= 5, "{}: {} symbols", l.name, a.len());
-            assert_eq!(a, key(build(l, &src, "f", &index, parts)), "{}", l.name);
+            assert_eq!(a, key(build(l, &src, "f", &index, ours)), "{}", l.name);
         }
     }
 

@@ -58,7 +58,7 @@ pub static TYPESCRIPT: Language = Language {
     grammar: || tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
     symbol_query: concat!(
         include_str!("queries/typescript.scm"),
-        "; Deferred: the definitions TypeScript shares with JavaScript (see `patterns.rs`).\n",
+        "; The definitions TypeScript shares with JavaScript (ecmascript.scm).\n",
         include_str!("queries/ecmascript.scm")
     ),
     kinds: KINDS,
@@ -82,7 +82,7 @@ pub static TSX: Language = Language {
     grammar: || tree_sitter_typescript::LANGUAGE_TSX.into(),
     symbol_query: concat!(
         include_str!("queries/typescript.scm"),
-        "; Deferred: the definitions TypeScript shares with JavaScript (see `patterns.rs`).\n",
+        "; The definitions TypeScript shares with JavaScript (ecmascript.scm).\n",
         include_str!("queries/ecmascript.scm")
     ),
     kinds: KINDS,

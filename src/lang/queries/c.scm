@@ -14,8 +14,7 @@
 (field_declaration declarator: (field_identifier) @name) @definition.field
 (field_declaration declarator: (pointer_declarator declarator: (field_identifier) @name)) @definition.field
 (field_declaration declarator: (array_declarator declarator: (field_identifier) @name)) @definition.field
-; Deferred: the patterns below are compiled only for a tree that holds their parent–child pairs
-; of kinds (see `patterns.rs`): rare shapes, costly to compile.
+; Rare shapes: functions defined through macros.
 ; A function defined through an all-caps macro (`BPF_CALL_0(bpf_get_numa_node_id) {…}` reads as
 ; `BPF_CALL_0 (name)`): named by the macro's argument, never by the macro.
 (function_definition

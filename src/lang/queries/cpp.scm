@@ -1,7 +1,7 @@
 ; C++ symbols, tree-sitter tags style: the item @definition.KIND, its name @name.
 ; A qualified name (`a::b::f`) is captured whole: the outline names it by its last name
 ; (`innermost` in cpp.rs), which a nested `(qualified_identifier name: (_) @name)` would only
-; repeat at the cost of ~8 ms of query compilation each.
+; repeat.
 (function_definition
   declarator: (function_declarator
     declarator: [(identifier) (field_identifier) (destructor_name) (operator_name)
@@ -44,8 +44,7 @@
 (type_definition declarator: (array_declarator declarator: (type_identifier) @name)) @definition.type
 (type_definition declarator: (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name)))) @definition.type
 
-; Deferred: the patterns below are compiled only for a tree that holds their parent–child pairs
-; of kinds (see `patterns.rs`): they cost ~50 ms of compilation and rarely apply.
+; Rare shapes: error recovery around macros.
 ; Macros tree-sitter cannot expand. An all-caps attribute macro before a class's name
 ; (`class GTEST_API_ Foo {`, `struct BOOST_SYMBOL_VISIBLE not_a_dag : bad_graph {`) reads as a
 ; function `Foo` returning `class GTEST_API_`: the class is the name after the macro.

@@ -1,0 +1,444 @@
+//! Our matcher for the part of tree-sitter's query language the symbol queries
+//! (`queries/*.scm`) use: read once per language (microseconds, where compiling a tree-sitter
+//! `Query` analyses every pattern against the grammar's parse table: tens of milliseconds in
+//! C++), then matched by one walk of the tree. The `.scm` files stay the data; `llm ast` keeps
+//! tree-sitter's own queries.
+//!
+//! Understood: node patterns `(kind …)`, wildcards `(_)` and `_`, anonymous nodes `"…"`, fields
+//! `name: pat`, negated fields `!body`, alternations `[…]`, anchors `.`, captures `@x`, and the
+//! text predicates `#eq?`, `#match?`, `#any-of?` (with their `not-`/`any-` forms). Anything else
+//! (quantifiers, groups, supertypes, other predicates) is an error when the text is read.
+//! Matches follow tree-sitter's semantics: a child step matches a later visible child, skipping
+//! others; `.` before a step makes it the first named child (or the next named sibling), `.`
+//! after the last one the last named child; every way a pattern matches is reported.
+
+use read::{tokenize, Reader};
+use regex::bytes::Regex;
+use std::ops::Range;
+use tree_sitter::{Node, Tree};
+
+/// Node kind of tree-sitter's ERROR nodes (`ts_builtin_sym_error`).
+const ERROR: u16 = u16::MAX;
+
+#[path = "tags_read.rs"]
+mod read;
+
+/// A symbol query read for one grammar.
+pub struct Tags {
+    patterns: Vec<Pattern>,
+    /// The patterns rooted at each node kind, by kind id.
+    by_kind: Vec<Vec<u32>>,
+    /// Patterns rooted at ERROR nodes.
+    error_roots: Vec<u32>,
+    /// Patterns rooted at a wildcard (tried at every node but ERROR ones).
+    wildcard_roots: Vec<u32>,
+    /// Capture names, by capture index.
+    captures: Vec<String>,
+}
+
+struct Pattern {
+    root: Elem,
+    predicates: Vec<Predicate>,
+}
+
+/// One element of a pattern: a node or an alternation, with the captures put on it.
+enum Elem {
+    Node {
+        kind: Kind,
+        negated: Vec<u16>,
+        children: Vec<Step>,
+        captures: Vec<u16>,
+    },
+    Alt {
+        branches: Vec<Elem>,
+        captures: Vec<u16>,
+    },
+}
+
+#[derive(Clone, Copy)]
+enum Kind {
+    /// `_`: any node but an ERROR.
+    Any,
+    /// `(_)`: any named node but an ERROR.
+    AnyNamed,
+    /// One node kind (its public symbol, as tree-sitter compares).
+    Id(u16),
+}
+
+/// A child element of a node pattern.
+struct Step {
+    /// The field the child must be in (0: any).
+    field: u16,
+    /// `.` before it: the first named child, or the named sibling right after the previous
+    /// step's node.
+    immediate: bool,
+    /// `.` after it (the last step): the last named child.
+    last: bool,
+    elem: Elem,
+}
+
+enum Predicate {
+    /// `#eq?` a capture with a string (`text`) or another capture (`other`).
+    Eq {
+        cap: u16,
+        text: Result<Vec<u8>, u16>,
+        positive: bool,
+        all: bool,
+    },
+    Match {
+        cap: u16,
+        re: Regex,
+        positive: bool,
+        all: bool,
+    },
+    AnyOf {
+        cap: u16,
+        values: Vec<Vec<u8>>,
+        positive: bool,
+    },
+}
+
+/// The captures of a match so far: capture index and node, in the order tree-sitter records
+/// them (a pattern's elements in the order they are written).
+pub type Captures<'t> = Vec<(u16, Node<'t>)>;
+
+impl Tags {
+    /// Reads `text` (a query in the subset) for `grammar`: kind and field names are resolved
+    /// through the grammar; an unknown name or a construct outside the subset is an error
+    /// naming its line.
+    pub fn new(grammar: &tree_sitter::Language, text: &str) -> Result<Tags, String> {
+        let tokens = tokenize(text)?;
+        let mut reader = Reader {
+            grammar,
+            tokens: &tokens,
+            pos: 0,
+            captures: Vec::new(),
+        };
+        let mut patterns = Vec::new();
+        while reader.pos < tokens.len() {
+            patterns.push(reader.pattern()?);
+        }
+        let mut tags = Tags {
+            patterns,
+            by_kind: vec![Vec::new(); grammar.node_kind_count()],
+            error_roots: Vec::new(),
+            wildcard_roots: Vec::new(),
+            captures: reader.captures,
+        };
+        for (i, p) in tags.patterns.iter().enumerate() {
+            let Elem::Node { kind, .. } = &p.root else {
+                unreachable!("a pattern's root is a node (checked when read)");
+            };
+            let list = match *kind {
+                Kind::Any | Kind::AnyNamed => &mut tags.wildcard_roots,
+                Kind::Id(ERROR) => &mut tags.error_roots,
+                Kind::Id(k) => &mut tags.by_kind[k as usize],
+            };
+            list.push(i as u32);
+        }
+        Ok(tags)
+    }
+
+    /// The capture names, by capture index.
+    pub fn capture_names(&self) -> &[String] {
+        &self.captures
+    }
+
+    /// The index of the capture named `name`.
+    pub fn capture_index(&self, name: &str) -> Option<u16> {
+        self.captures
+            .iter()
+            .position(|c| c == name)
+            .map(|i| i as u16)
+    }
+
+    /// How many patterns the query holds.
+    pub fn len(&self) -> usize {
+        self.patterns.len()
+    }
+
+    /// Whether the query holds no pattern.
+    pub fn is_empty(&self) -> bool {
+        self.patterns.is_empty()
+    }
+
+    /// Calls `found` with the captures of every match in `tree` (whose text is `source`). With
+    /// a `range`, only matches rooted at nodes that intersect it, as tree-sitter's
+    /// `QueryCursor::set_byte_range` gives.
+    pub fn matches<'t>(
+        &self,
+        tree: &'t Tree,
+        source: &[u8],
+        range: Option<Range<usize>>,
+        found: &mut dyn FnMut(&Captures<'t>),
+    ) {
+        // tree-sitter's `set_byte_range`: an end of 0 is no end.
+        let range = range.map(|r| r.start..if r.end == 0 { usize::MAX } else { r.end });
+        let intersects = |n: Node| {
+            range.as_ref().is_none_or(|r| {
+                let (s, e) = (n.start_byte(), n.end_byte());
+                (e > r.start || (s == e && e == r.start)) && s < r.end
+            })
+        };
+        let mut caps = Captures::new();
+        let mut cursor = tree.walk();
+        // Whether each node on the cursor's path intersects the range.
+        let mut path: Vec<bool> = Vec::new();
+        'walk: loop {
+            let node = cursor.node();
+            let parent_in = path.last().copied().unwrap_or(true);
+            let here = parent_in && intersects(node);
+            if here {
+                let kind = node.kind_id();
+                let rooted: &[u32] = if kind == ERROR {
+                    &self.error_roots
+                } else {
+                    self.by_kind
+                        .get(kind as usize)
+                        .map_or(&[], |v| v.as_slice())
+                };
+                let wild: &[u32] = if kind == ERROR {
+                    &[]
+                } else {
+                    &self.wildcard_roots
+                };
+                for &i in rooted.iter().chain(wild) {
+                    let p = &self.patterns[i as usize];
+                    self.match_elem(&p.root, node, &[], &mut caps, &mut |caps| {
+                        if p.predicates.iter().all(|pr| pr.holds(caps, source)) {
+                            found(caps);
+                        }
+                    });
+                }
+            }
+            if here && cursor.goto_first_child() {
+                path.push(here);
+                continue;
+            }
+            while !cursor.goto_next_sibling() {
+                if !cursor.goto_parent() {
+                    break 'walk;
+                }
+                path.pop();
+            }
+        }
+    }
+
+    /// Every way `e` matches `node`: calls `k` with the captures of each (`extra`: captures
+    /// of enclosing alternations, which go with the node).
+    fn match_elem<'t>(
+        &self,
+        e: &Elem,
+        node: Node<'t>,
+        extra: &[u16],
+        caps: &mut Captures<'t>,
+        k: &mut dyn FnMut(&mut Captures<'t>),
+    ) {
+        match e {
+            Elem::Alt { branches, captures } => {
+                let extra: Vec<u16> = captures.iter().chain(extra).copied().collect();
+                for b in branches {
+                    self.match_elem(b, node, &extra, caps, k);
+                }
+            }
+            Elem::Node {
+                kind,
+                negated,
+                children,
+                captures,
+            } => {
+                let ok = match *kind {
+                    Kind::Any => node.kind_id() != ERROR,
+                    Kind::AnyNamed => node.kind_id() != ERROR && node.is_named(),
+                    Kind::Id(id) => node.kind_id() == id,
+                };
+                if !ok || negated.iter().any(|&f| node.child_by_field_id(f).is_some()) {
+                    return;
+                }
+                let n = caps.len();
+                caps.extend(captures.iter().chain(extra).map(|&c| (c, node)));
+                if children.is_empty() {
+                    k(caps);
+                } else {
+                    let kids = kids_of(node);
+                    self.match_steps(children, &kids, 0, caps, k);
+                }
+                caps.truncate(n);
+            }
+        }
+    }
+
+    /// Every way `steps` match `kids[from..]` in order.
+    fn match_steps<'t>(
+        &self,
+        steps: &[Step],
+        kids: &[Kid<'t>],
+        from: usize,
+        caps: &mut Captures<'t>,
+        k: &mut dyn FnMut(&mut Captures<'t>),
+    ) {
+        let Some((s, rest)) = steps.split_first() else {
+            k(caps);
+            return;
+        };
+        for j in from..kids.len() {
+            let kid = &kids[j];
+            let fits = (s.field == 0 || s.field == kid.field) && (!s.last || !kid.later_named);
+            if fits {
+                self.match_elem(&s.elem, kid.node, &[], caps, &mut |caps| {
+                    self.match_steps(rest, kids, j + 1, caps, k)
+                });
+            }
+            // An anchored step cannot skip a named node; a field step stops at the last child
+            // the grammar can put in its field (tree-sitter's cursor tells both, and its
+            // matches follow the grammar's word, not the tree's).
+            if (s.immediate && kid.named)
+                || (s.field != 0 && s.field == kid.field && !kid.later_in_field)
+            {
+                break;
+            }
+        }
+    }
+}
+
+/// A visible child, as tree-sitter's query cursor sees it.
+#[derive(Clone, Copy)]
+struct Kid<'t> {
+    node: Node<'t>,
+    /// The field it is in (0: none).
+    field: u16,
+    named: bool,
+    /// Whether a named sibling follows.
+    later_named: bool,
+    /// Whether the grammar allows a later sibling in the same field (`field` set).
+    later_in_field: bool,
+}
+
+extern "C" {
+    /// tree-sitter's own account of the cursor's node for its query cursor (`tree_cursor.c`,
+    /// linked in from the tree-sitter crate's C library; its signature in tree-sitter 0.27).
+    fn ts_tree_cursor_current_status(
+        cursor: *const tree_sitter::ffi::TSTreeCursor,
+        field_id: *mut u16,
+        has_later_siblings: *mut bool,
+        has_later_named_siblings: *mut bool,
+        can_have_later_siblings_with_this_field: *mut bool,
+        supertypes: *mut u16,
+        supertype_count: *mut u32,
+    );
+}
+
+/// `node`'s visible children with what tree-sitter's query cursor knows of each: the field
+/// (through hidden wrappers), later named siblings, and whether the grammar's production can
+/// put a later child in the same field. The last comes from the parse table's field map,
+/// which no public API gives: a Go `const_spec` `c, D` holds D in field `name`, yet the
+/// production puts no later `name` after `c`, so tree-sitter never matches `name:` at D.
+fn kids_of(node: Node<'_>) -> Vec<Kid<'_>> {
+    use tree_sitter::ffi;
+    let mut kids = Vec::new();
+    // SAFETY: the cursor is made from a live node of a tree that outlives the nodes returned,
+    // used only while `node`'s tree is borrowed, and deleted before returning; the status
+    // function only reads the cursor and writes the locals it is given (8 supertypes at most).
+    unsafe {
+        let mut c = ffi::ts_tree_cursor_new(node.into_raw());
+        if ffi::ts_tree_cursor_goto_first_child(&mut c) {
+            loop {
+                let n = Node::from_raw(ffi::ts_tree_cursor_current_node(&c));
+                let (mut field, mut later, mut later_named, mut later_in_field) =
+                    (0u16, false, false, false);
+                let mut supertypes = [0u16; 8];
+                let mut count = supertypes.len() as u32;
+                ts_tree_cursor_current_status(
+                    &c,
+                    &mut field,
+                    &mut later,
+                    &mut later_named,
+                    &mut later_in_field,
+                    supertypes.as_mut_ptr(),
+                    &mut count,
+                );
+                kids.push(Kid {
+                    node: n,
+                    field,
+                    named: n.is_named(),
+                    later_named,
+                    later_in_field,
+                });
+                if !ffi::ts_tree_cursor_goto_next_sibling(&mut c) {
+                    break;
+                }
+            }
+        }
+        ffi::ts_tree_cursor_delete(&mut c);
+    }
+    kids
+}
+
+impl Predicate {
+    fn holds(&self, caps: &Captures, source: &[u8]) -> bool {
+        let text = |n: Node| &source[n.byte_range()];
+        let nodes = |c: u16| caps.iter().filter(move |x| x.0 == c).map(|x| x.1);
+        match self {
+            Predicate::Eq {
+                cap,
+                text: Ok(s),
+                positive,
+                all,
+            } => each(nodes(*cap), *all, |n| {
+                (text(n) == s.as_slice()) == *positive
+            }),
+            Predicate::Eq {
+                cap,
+                text: Err(other),
+                positive,
+                all,
+            } => {
+                // Pairwise, and both lists as long (tree-sitter's binding).
+                let (mut a, mut b) = (nodes(*cap), nodes(*other));
+                loop {
+                    match (a.next(), b.next()) {
+                        (Some(x), Some(y)) => {
+                            let hit = (text(x) == text(y)) == *positive;
+                            if hit != *all {
+                                return hit;
+                            }
+                        }
+                        (None, None) => return true,
+                        _ => return false,
+                    }
+                }
+            }
+            Predicate::Match {
+                cap,
+                re,
+                positive,
+                all,
+            } => each(nodes(*cap), *all, |n| re.is_match(text(n)) == *positive),
+            Predicate::AnyOf {
+                cap,
+                values,
+                positive,
+            } => nodes(*cap).all(|n| values.iter().any(|v| text(n) == v.as_slice()) == *positive),
+        }
+    }
+}
+
+/// tree-sitter's binding: with `all`, every node must pass; without, one passing is enough;
+/// no node at all passes.
+fn each<'t>(
+    nodes: impl Iterator<Item = Node<'t>>,
+    all: bool,
+    pass: impl Fn(Node<'t>) -> bool,
+) -> bool {
+    for n in nodes {
+        let p = pass(n);
+        if p != all {
+            return p;
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+#[path = "tags_tests.rs"]
+mod tests;
