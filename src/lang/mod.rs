@@ -9,6 +9,7 @@ use std::path::Path;
 use std::sync::{Arc, Mutex, OnceLock};
 use tree_sitter::{Node, Parser, Query, Tree};
 
+mod ancestry;
 mod bash;
 pub mod brace;
 mod c;
