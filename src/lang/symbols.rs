@@ -3,7 +3,7 @@
 //! nests the results, and attaches doc comments/attributes/decorators per the language's rules.
 
 use super::{Doc, Language};
-use crate::span::{LineIndex, Span};
+use crate::span::{FileSpans, LineIndex, Span};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
@@ -524,6 +524,8 @@ fn build(
     let mut out: Vec<Symbol> = Vec::with_capacity(raw.len());
     let mut stack: Vec<usize> = Vec::new();
     let mut seen: HashMap<(String, SymbolKind), usize> = HashMap::new();
+    let spans = FileSpans::new(index, file_path);
+    let ids = SymbolIds::new(file_path);
     for (kind, node, name_node, start) in raw {
         let body = match lang.rules.body {
             Some(f) => f(kind, node),
@@ -565,7 +567,7 @@ fn build(
         };
         let n = seen.entry((qualified_name.clone(), kind)).or_insert(0);
         *n += 1;
-        let symbol_id = symbol_id(file_path, &qualified_name, kind, *n);
+        let symbol_id = ids.id(&qualified_name, kind, *n);
         out.push(Symbol {
             parent: parent.map(|p| p.name.clone()).or_else(|| {
                 let o = owner.as_deref()?;
@@ -585,10 +587,10 @@ fn build(
             language: lang.name,
             signature: signature(&source[node.byte_range()]),
             symbol_id,
-            span: index.span(file_path, start..end),
-            name_span: index.span(file_path, name_node.byte_range()),
-            body_span: body.map(|b| index.span(file_path, b.start_byte()..definition_end(lang, b))),
-            node_span: index.span(file_path, node.start_byte()..end),
+            span: spans.span(start..end),
+            name_span: spans.span(name_node.byte_range()),
+            body_span: body.map(|b| spans.span(b.start_byte()..definition_end(lang, b))),
+            node_span: spans.span(node.start_byte()..end),
             parent_index,
         });
         stack.push(out.len() - 1);
@@ -727,16 +729,30 @@ pub fn signature(item: &[u8]) -> String {
 /// The stable symbol id: first 8 bytes of SHA-256(path ‖ `\0` ‖ qualified name ‖ `\0` ‖ kind
 /// [‖ `#n` for the n-th same-named symbol, n ≥ 2]) as 16 hex digits.
 pub fn symbol_id(file_path: &str, qualified_name: &str, kind: SymbolKind, n: usize) -> String {
-    let mut h = Sha256::new();
-    h.update(file_path.as_bytes());
-    h.update(b"\0");
-    h.update(qualified_name.as_bytes());
-    h.update(b"\0");
-    h.update(kind.as_str().as_bytes());
-    if n > 1 {
-        h.update(format!("#{n}").as_bytes());
+    SymbolIds::new(file_path).id(qualified_name, kind, n)
+}
+
+/// [`symbol_id`]s of one file: the path is hashed once.
+struct SymbolIds(Sha256);
+
+impl SymbolIds {
+    fn new(file_path: &str) -> SymbolIds {
+        let mut h = Sha256::new();
+        h.update(file_path.as_bytes());
+        h.update(b"\0");
+        SymbolIds(h)
     }
-    crate::span::hex(&h.finalize()[..8])
+
+    fn id(&self, qualified_name: &str, kind: SymbolKind, n: usize) -> String {
+        let mut h = self.0.clone();
+        h.update(qualified_name.as_bytes());
+        h.update(b"\0");
+        h.update(kind.as_str().as_bytes());
+        if n > 1 {
+            h.update(format!("#{n}").as_bytes());
+        }
+        crate::span::hex(&h.finalize()[..8])
+    }
 }
 
 /// How a reference uses the name.
