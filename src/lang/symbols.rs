@@ -254,8 +254,8 @@ fn blanked_bodies(
     (!t.root_node().has_error()).then_some(t)
 }
 
-/// [`symbols_with_index`] over the trees of consecutive parts of a file (see
-/// `Language::parse_split`): the same symbols, ids and nesting as one whole-file tree gives.
+/// [`symbols_with_index`] over the trees of parts of a file (see `Language::parse_split`): the
+/// same symbols, ids and nesting as one whole-file tree gives.
 /// Several trees are read on threads of their own.
 pub fn symbols_of_trees(
     lang: &Language,
@@ -264,6 +264,8 @@ pub fn symbols_of_trees(
     file_path: &str,
     index: &LineIndex,
 ) -> Vec<Symbol> {
+    let ranges: Vec<Vec<tree_sitter::Range>> = trees.iter().map(|t| t.included_ranges()).collect();
+    let ranges = &ranges;
     let defs = match trees {
         [tree] => {
             let mut raw = Vec::new();
@@ -273,10 +275,20 @@ pub fn symbols_of_trees(
         _ => std::thread::scope(|s| {
             let parts: Vec<_> = trees
                 .iter()
-                .map(|tree| {
+                .enumerate()
+                .map(|(i, tree)| {
                     s.spawn(move || {
                         let mut raw = Vec::new();
                         collect_raw(lang, source, tree, None, &mut raw);
+                        // A definition starting where a later tree was parsed too is that
+                        // tree's (the beginning of a block cut in two: see `parse_split`).
+                        raw.retain(|(_, n, _)| {
+                            let at = n.start_byte();
+                            !ranges[i + 1..]
+                                .iter()
+                                .flatten()
+                                .any(|r| r.start_byte <= at && at < r.end_byte)
+                        });
                         with_starts(lang, source, tree, raw)
                     })
                 })
