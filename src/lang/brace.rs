@@ -432,6 +432,73 @@ pub fn gaps(lex: &'static Lexicon, src: &[u8]) -> Vec<Range<usize>> {
     scan(lex, src, true).1
 }
 
+/// A place to cut a file's parse in two inside a block (see `Language::parse_split`): a line
+/// in a `{…}` block that begins, after its indentation, with a comment or one of the
+/// lexicon's item starts right after one of its item ends — a statement or member boundary, as
+/// between top-level items. `(open, cut, close)`: the offsets of the block's `{`, of the line,
+/// and of the block's `}`; of all such lines, the one that leaves the less to parse to the
+/// bigger of the two parts: the file up to the line and from the `}` on, and the file up to
+/// the `{` and from the line on. `None` when there is none.
+pub fn block_cut(lex: &'static Lexicon, src: &[u8]) -> Option<(usize, usize, usize)> {
+    let n = src.len();
+    let mut scan = Scan {
+        lex,
+        src,
+        gaps: Vec::new(),
+        open: false,
+    };
+    // Open brackets (offset, byte); each `{…}` block once closed (open, close).
+    let mut opens: Vec<(usize, u8)> = Vec::new();
+    let mut blocks: Vec<(usize, usize)> = Vec::new();
+    let mut cuts: Vec<(usize, usize)> = Vec::new();
+    let mut last = 0u8;
+    let mut decorator = false;
+    let mut i = 0;
+    while i < n {
+        if i > 0 && src[i - 1] == b'\n' {
+            let j = i + src[i..]
+                .iter()
+                .take_while(|&&b| b == b' ' || b == b'\t')
+                .count();
+            if j < n && !matches!(src[j], b'\n' | b'\r') {
+                if let Some(&(open, b'{')) = opens.last() {
+                    if lex.item_ends.contains(&last) && !decorator && starts_item(lex, src, j) {
+                        cuts.push((i, open));
+                        // Its doc comment's next line is not one.
+                        last = 0;
+                    }
+                }
+                decorator = src[j] == b'@';
+            }
+        }
+        let (t, next) = scan.token(i, last);
+        match &t {
+            Token::Byte(b @ (b'{' | b'(' | b'[')) => opens.push((i, *b)),
+            Token::Byte(b @ (b'}' | b')' | b']')) => match opens.pop() {
+                Some((open, b'{')) if *b == b'}' => blocks.push((open, i)),
+                Some((_, o)) if o == b'{' || *b == b'}' => return None,
+                _ => {}
+            },
+            _ => {}
+        }
+        last = code_class(&t).unwrap_or(last);
+        i = next;
+    }
+    if !opens.is_empty() || scan.open {
+        return None;
+    }
+    blocks.sort_unstable();
+    cuts.into_iter()
+        .filter_map(|(cut, open)| {
+            let k = blocks.binary_search_by_key(&open, |b| b.0).ok()?;
+            let close = blocks[k].1;
+            let most = (cut + n - close).max(open + 1 + n - cut);
+            Some((most, (open, cut, close)))
+        })
+        .min()
+        .map(|(_, c)| c)
+}
+
 /// The lexicon of a language whose data an outline may skip (see `Language::parse_outline`).
 pub fn lexicon(language: &str) -> Option<&'static Lexicon> {
     match language {

@@ -8,6 +8,7 @@ use std::path::Path;
 use std::sync::OnceLock;
 use tree_sitter::{Node, Parser, Tree};
 
+mod ancestry;
 mod bash;
 pub mod brace;
 mod c;

@@ -341,28 +341,39 @@ impl Language {
 
     /// Parses `source` in `parts` groups of whole items of about equal size, each on a thread
     /// of its own: the trees of a big file's outline in a fraction of the time (its symbol
-    /// query compiled meanwhile). `None` when the file does
+    /// query compiled meanwhile). A file whose items do not split evenly in two is cut inside
+    /// a block instead (see `block_halves`); then both trees hold that block's beginning and
+    /// end, and a definition starting in ranges of both is the last tree's (see
+    /// `symbols_of_trees`). `None` when the file does
     /// not split (too few items) or a part has a syntax error (parse it whole then: error
     /// recovery may reach across items).
     pub fn parse_split(&self, source: &[u8], index: &LineIndex, parts: usize) -> Option<Vec<Tree>> {
         let regions = (self.rules.regions?)(source);
         // A file cut off in the middle does not parse in parts as it does whole (error
         // recovery can wrap the whole file): not worth trying.
-        if parts < 2 || regions.items.len() < parts || !regions.balanced || !regions.independent {
+        if parts < 2 || !regions.balanced || !regions.independent {
             return None;
         }
         // Each part is one range of consecutive whole items.
-        let mut groups: Vec<Range<usize>> = Vec::with_capacity(parts);
+        let mut groups: Vec<Vec<Range<usize>>> = Vec::with_capacity(parts);
         let per = source.len() / parts;
         let mut start = 0;
         for item in &regions.items {
             if groups.len() < parts - 1 && item.range.end - start >= per {
-                groups.push(start..item.range.end);
+                groups.push(std::iter::once(start..item.range.end).collect());
                 start = item.range.end;
             }
         }
         if start < source.len() {
-            groups.push(start..source.len());
+            groups.push(std::iter::once(start..source.len()).collect());
+        }
+        // One item holding most of the file (a module's `(function () {…})()`, a class of
+        // tables) is cut in a block instead.
+        let lopsided = groups.iter().any(|g| g[0].len() > source.len() / 4 * 3);
+        if parts == 2 && (groups.len() < 2 || lopsided) {
+            if let Some(g) = self.block_halves(source, &regions) {
+                groups = g;
+            }
         }
         if groups.len() < 2 {
             return None;
@@ -370,7 +381,7 @@ impl Language {
         let trees: Vec<Tree> = std::thread::scope(|s| {
             let handles: Vec<_> = groups
                 .iter()
-                .map(|g| s.spawn(move || self.parse_ranges(source, index, std::slice::from_ref(g))))
+                .map(|g| s.spawn(move || self.parse_ranges(source, index, g)))
                 .collect();
             // Meanwhile the symbol query the trees are for is compiled (once per run).
             self.symbol_queries();
@@ -383,6 +394,38 @@ impl Language {
             .iter()
             .all(|t| !t.root_node().has_error())
             .then_some(trees)
+    }
+
+    /// A brace language's file cut in two inside a `{…}` block, at a statement or member
+    /// boundary near its middle (`brace::block_cut`): the first part is the file up to the
+    /// cut and from the block's `}` on, the second the top-level item holding the block up to
+    /// its `{`, then from the cut to the item's end. Each statement or member of the block is
+    /// parsed in one of them as the whole-file parse reads it (a cut that is not a boundary
+    /// leaves a part with a syntax error: the file is parsed whole).
+    ///
+    /// JavaScript, TypeScript and TSX only: every file of their corpora whose halves parse
+    /// gives the whole parse's symbols (`block_halves_on_a_corpus`), while some Go and Java
+    /// files do not (not yet looked into).
+    fn block_halves(&self, source: &[u8], regions: &Regions) -> Option<Vec<Vec<Range<usize>>>> {
+        if !matches!(self.name, "javascript" | "typescript" | "tsx") {
+            return None;
+        }
+        let lexicon = super::brace::lexicon(self.name)?;
+        let (open, cut, close) = super::brace::block_cut(lexicon, source)?;
+        let item = regions
+            .items
+            .iter()
+            .find(|i| i.range.start <= open && close < i.range.end)?;
+        let halves = vec![
+            vec![0..cut, close..source.len()],
+            vec![item.range.start..open + 1, cut..item.range.end],
+        ];
+        // Each part at most three quarters of the file.
+        let most = source.len() / 4 * 3;
+        halves
+            .iter()
+            .all(|h| h.iter().map(|r| r.len()).sum::<usize>() <= most)
+            .then_some(halves)
     }
 
     /// The finest cut that keeps a query's matches exact: `None` when a match could be rooted
@@ -745,6 +788,76 @@ mod tests {
         let rust = by_name("rust").unwrap();
         let src = b"fn a() {}\nfn b( {}\nfn c() {}\nfn d() {}\n";
         assert!(rust.parse_split(src, &LineIndex::new(src), 2).is_none());
+    }
+
+    /// The symbols of a file's two block halves (see `block_halves`) and of its whole-file
+    /// parse: equal, or a half has a syntax error. Returns whether the halves were compared.
+    fn check_block_halves(l: &Language, src: &[u8], name: &str) -> bool {
+        let Some(regions) = l.rules.regions.map(|scan| scan(src)) else {
+            return false;
+        };
+        let whole = l.parse(src);
+        if whole.root_node().has_error() {
+            return false;
+        }
+        let Some(halves) = l.block_halves(src, &regions) else {
+            return false;
+        };
+        let index = LineIndex::new(src);
+        let trees: Vec<Tree> = halves
+            .iter()
+            .map(|h| l.parse_ranges(src, &index, h))
+            .collect();
+        if trees.iter().any(|t| t.root_node().has_error()) {
+            return false;
+        }
+        let split = crate::lang::symbols::symbols_of_trees(l, src, &trees, name, &index);
+        let whole = crate::lang::symbols(l, src, &whole, name);
+        let key = |s: &crate::lang::Symbol| serde_json::to_string(s).unwrap();
+        assert_eq!(
+            split.iter().map(key).collect::<Vec<_>>(),
+            whole.iter().map(key).collect::<Vec<_>>(),
+            "{name}: block halves {halves:?}"
+        );
+        true
+    }
+
+    #[test]
+    fn block_halves_give_the_symbols_of_a_whole_parse() {
+        let js = by_name("javascript").unwrap();
+        let src = b"/** M. */\n;(function () {\n  'use strict';\n  var a = 1;\n\n  /** Doc of f. */\n  function f() {\n    return a;\n  }\n\n  // g.\n  function g() {}\n\n  var h = function () {};\n}.call(this));\n";
+        let regions = (js.rules.regions.unwrap())(src);
+        let halves = js.block_halves(src, &regions).expect("a block cut");
+        // The cut keeps `f`'s doc comment with it.
+        let text = std::str::from_utf8(src).unwrap();
+        let cut = halves[1][1].start;
+        assert!(
+            text[cut..].trim_start().starts_with("/** Doc of f. */")
+                || text[cut..].trim_start().starts_with("// g."),
+            "{}",
+            &text[cut..]
+        );
+        assert!(check_block_halves(js, src, "m.js"));
+        // Not (yet) in Java.
+        let java = by_name("java").unwrap();
+        let src = b"class T {\n    int a;\n\n    int b;\n}\n";
+        assert!(java
+            .block_halves(src, &(java.rules.regions.unwrap())(src))
+            .is_none());
+    }
+
+    /// `LLM_REGIONS_CORPUS=DIR cargo test --lib block_halves_on_a_corpus -- --ignored`.
+    #[test]
+    #[ignore]
+    fn block_halves_on_a_corpus() {
+        let dir = std::env::var("LLM_REGIONS_CORPUS").expect("LLM_REGIONS_CORPUS=DIR");
+        let (mut files, mut compared) = (0, 0);
+        for (p, l, src) in crate::lang::source_files(Path::new(&dir)) {
+            files += 1;
+            compared += usize::from(check_block_halves(l, &src, &p.display().to_string()));
+        }
+        eprintln!("{compared} of {files} files compared");
+        assert!(compared > 0);
     }
 
     #[test]

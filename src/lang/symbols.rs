@@ -3,7 +3,7 @@
 //! nests the results, and attaches doc comments/attributes/decorators per the language's rules.
 
 use super::{Doc, Language};
-use crate::span::{LineIndex, Span};
+use crate::span::{FileSpans, LineIndex, Span};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
@@ -161,7 +161,8 @@ pub fn symbols_with_index(
     }
     let mut raw = Vec::new();
     collect_raw(lang, source, tree, None, &mut raw);
-    build(lang, source, file_path, index, raw)
+    let defs = with_starts(lang, source, tree, raw);
+    build(lang, source, file_path, index, defs)
 }
 
 /// The rule for files with syntax errors, so that results never depend on how much of a file
@@ -213,17 +214,14 @@ fn symbols_of_items(
             _ => parts.push((t, vec![item.range.clone()])),
         }
     }
-    let mut raw = Vec::new();
+    let mut defs = Vec::new();
     for (t, keep) in &parts {
-        let from = raw.len();
+        let mut raw = Vec::new();
         collect_raw(lang, source, t, None, &mut raw);
-        let mut k = 0;
-        raw.retain(|(_, n, _)| {
-            k += 1;
-            k <= from || keep.iter().any(|r| r.contains(&n.start_byte()))
-        });
+        raw.retain(|(_, n, _)| keep.iter().any(|r| r.contains(&n.start_byte())));
+        defs.extend(with_starts(lang, source, t, raw));
     }
-    Some(build(lang, source, file_path, index, raw))
+    Some(build(lang, source, file_path, index, defs))
 }
 
 /// An item with a syntax error parsed again with what the grammar may not read blanked out
@@ -273,8 +271,8 @@ fn blanked(
     None
 }
 
-/// [`symbols_with_index`] over the trees of consecutive parts of a file (see
-/// `Language::parse_split`): the same symbols, ids and nesting as one whole-file tree gives.
+/// [`symbols_with_index`] over the trees of parts of a file (see `Language::parse_split`): the
+/// same symbols, ids and nesting as one whole-file tree gives.
 /// Several trees are read on threads of their own.
 pub fn symbols_of_trees(
     lang: &Language,
@@ -283,20 +281,32 @@ pub fn symbols_of_trees(
     file_path: &str,
     index: &LineIndex,
 ) -> Vec<Symbol> {
-    let raw = match trees {
+    let ranges: Vec<Vec<tree_sitter::Range>> = trees.iter().map(|t| t.included_ranges()).collect();
+    let ranges = &ranges;
+    let defs = match trees {
         [tree] => {
             let mut raw = Vec::new();
             collect_raw(lang, source, tree, None, &mut raw);
-            raw
+            with_starts(lang, source, tree, raw)
         }
         _ => std::thread::scope(|s| {
             let parts: Vec<_> = trees
                 .iter()
-                .map(|tree| {
+                .enumerate()
+                .map(|(i, tree)| {
                     s.spawn(move || {
                         let mut raw = Vec::new();
                         collect_raw(lang, source, tree, None, &mut raw);
-                        raw
+                        // A definition starting where a later tree was parsed too is that
+                        // tree's (the beginning of a block cut in two: see `parse_split`).
+                        raw.retain(|(_, n, _)| {
+                            let at = n.start_byte();
+                            !ranges[i + 1..]
+                                .iter()
+                                .flatten()
+                                .any(|r| r.start_byte <= at && at < r.end_byte)
+                        });
+                        with_starts(lang, source, tree, raw)
                     })
                 })
                 .collect();
@@ -306,7 +316,7 @@ pub fn symbols_of_trees(
                 .collect()
         }),
     };
-    build(lang, source, file_path, index, raw)
+    build(lang, source, file_path, index, defs)
 }
 
 /// The symbols whose definitions contain one of `ranges`, with all their ancestors — e.g. every
@@ -335,10 +345,30 @@ pub fn symbols_around(
     for r in ranges {
         collect_raw(lang, source, tree, Some(r.clone()), &mut raw);
     }
-    build(lang, source, file_path, &index, raw)
+    let defs = with_starts(lang, source, tree, raw);
+    build(lang, source, file_path, &index, defs)
 }
 
 type Raw<'t> = (SymbolKind, Node<'t>, Node<'t>);
+
+/// A definition found in a tree: a [`Raw`] and where the definition starts, its attributes,
+/// decorators and doc comments included ([`attached_start`]).
+type Def<'t> = (SymbolKind, Node<'t>, Node<'t>, usize);
+
+/// `raw` (definitions of `tree`), each with where it starts.
+fn with_starts<'t>(
+    lang: &Language,
+    source: &[u8],
+    tree: &'t Tree,
+    raw: Vec<Raw<'t>>,
+) -> Vec<Def<'t>> {
+    let nodes: Vec<Node> = raw.iter().map(|r| r.1).collect();
+    let starts = super::ancestry::attached_starts(lang, source, tree, &nodes);
+    raw.into_iter()
+        .zip(starts)
+        .map(|((kind, node, name), start)| (kind, node, name, start))
+        .collect()
+}
 
 /// Collects every symbol definition (or only those containing `range`, with their ancestors)
 /// into `raw`: by the language's hand-written walk when it has one, else by its symbol query.
@@ -458,11 +488,11 @@ fn build(
     source: &[u8],
     file_path: &str,
     index: &LineIndex,
-    mut raw: Vec<Raw>,
+    mut raw: Vec<Def>,
 ) -> Vec<Symbol> {
     // One node can define several names (`a = b = 1`); one name is defined once (the first
     // kind in `SymbolKind` order wins when patterns overlap).
-    raw.sort_by_key(|(k, n, name)| {
+    raw.sort_by_key(|(k, n, name, _)| {
         (
             n.start_byte(),
             std::cmp::Reverse(n.end_byte()),
@@ -475,7 +505,9 @@ fn build(
     let mut out: Vec<Symbol> = Vec::with_capacity(raw.len());
     let mut stack: Vec<usize> = Vec::new();
     let mut seen: HashMap<(String, SymbolKind), usize> = HashMap::new();
-    for (kind, node, name_node) in raw {
+    let spans = FileSpans::new(index, file_path);
+    let ids = SymbolIds::new(file_path);
+    for (kind, node, name_node, start) in raw {
         let body = match lang.rules.body {
             Some(f) => f(kind, node),
             None => node
@@ -516,8 +548,7 @@ fn build(
         };
         let n = seen.entry((qualified_name.clone(), kind)).or_insert(0);
         *n += 1;
-        let symbol_id = symbol_id(file_path, &qualified_name, kind, *n);
-        let start = attached_start(lang, node, source);
+        let symbol_id = ids.id(&qualified_name, kind, *n);
         out.push(Symbol {
             parent: parent.map(|p| p.name.clone()).or_else(|| {
                 let o = owner.as_deref()?;
@@ -537,10 +568,10 @@ fn build(
             language: lang.name,
             signature: signature(&source[node.byte_range()]),
             symbol_id,
-            span: index.span(file_path, start..end),
-            name_span: index.span(file_path, name_node.byte_range()),
-            body_span: body.map(|b| index.span(file_path, b.start_byte()..definition_end(lang, b))),
-            node_span: index.span(file_path, node.start_byte()..end),
+            span: spans.span(start..end),
+            name_span: spans.span(name_node.byte_range()),
+            body_span: body.map(|b| spans.span(b.start_byte()..definition_end(lang, b))),
+            node_span: spans.span(node.start_byte()..end),
             parent_index,
         });
         stack.push(out.len() - 1);
@@ -581,13 +612,24 @@ fn refine_kind(lang: &Language, kind: SymbolKind, parent: Option<SymbolKind>) ->
 /// definition, `export`, `template<…>`), then over the attributes, decorators and doc comments
 /// directly before it, as the language's `doc`, `attached` and `wrappers` tables say.
 pub fn attached_start(lang: &Language, node: Node, source: &[u8]) -> usize {
-    let r = &lang.rules;
     let node = outermost_wrapper(lang, node);
+    let before = std::iter::successors(node.prev_sibling(), |p| p.prev_sibling());
+    attached_start_from(lang, source, node, before)
+}
+
+/// [`attached_start`] of `node`, its outermost wrapper, whose siblings before it are `before`
+/// (nearest first).
+pub(super) fn attached_start_from<'t>(
+    lang: &Language,
+    source: &[u8],
+    node: Node<'t>,
+    before: impl Iterator<Item = Node<'t>>,
+) -> usize {
+    let r = &lang.rules;
     let mut start = node.start_byte();
     // Where the run of adjacent lines now begins (for `Doc::Adjacent` and `Doc::Prefixed`).
     let mut top = start;
-    let mut prev = node.prev_sibling();
-    while let Some(p) = prev {
+    for p in before {
         let text = &source[p.byte_range()];
         let adjacent = || {
             let gap = &source[p.end_byte()..top];
@@ -620,7 +662,6 @@ pub fn attached_start(lang: &Language, node: Node, source: &[u8]) -> usize {
             break;
         }
         top = p.start_byte();
-        prev = p.prev_sibling();
     }
     start
 }
@@ -669,16 +710,30 @@ pub fn signature(item: &[u8]) -> String {
 /// The stable symbol id: first 8 bytes of SHA-256(path ‖ `\0` ‖ qualified name ‖ `\0` ‖ kind
 /// [‖ `#n` for the n-th same-named symbol, n ≥ 2]) as 16 hex digits.
 pub fn symbol_id(file_path: &str, qualified_name: &str, kind: SymbolKind, n: usize) -> String {
-    let mut h = Sha256::new();
-    h.update(file_path.as_bytes());
-    h.update(b"\0");
-    h.update(qualified_name.as_bytes());
-    h.update(b"\0");
-    h.update(kind.as_str().as_bytes());
-    if n > 1 {
-        h.update(format!("#{n}").as_bytes());
+    SymbolIds::new(file_path).id(qualified_name, kind, n)
+}
+
+/// [`symbol_id`]s of one file: the path is hashed once.
+struct SymbolIds(Sha256);
+
+impl SymbolIds {
+    fn new(file_path: &str) -> SymbolIds {
+        let mut h = Sha256::new();
+        h.update(file_path.as_bytes());
+        h.update(b"\0");
+        SymbolIds(h)
     }
-    crate::span::hex(&h.finalize()[..8])
+
+    fn id(&self, qualified_name: &str, kind: SymbolKind, n: usize) -> String {
+        let mut h = self.0.clone();
+        h.update(qualified_name.as_bytes());
+        h.update(b"\0");
+        h.update(kind.as_str().as_bytes());
+        if n > 1 {
+            h.update(format!("#{n}").as_bytes());
+        }
+        crate::span::hex(&h.finalize()[..8])
+    }
 }
 
 /// How a reference uses the name.
@@ -1176,9 +1231,22 @@ mod around_tests {
                     .map(|s| (serde_json::to_string(&s).unwrap(), s.parent_index))
                     .collect::<Vec<_>>()
             };
-            let a = key(build(l, &src, "f", &index, theirs));
+            let a = key(build(
+                l,
+                &src,
+                "f",
+                &index,
+                with_starts(l, &src, &tree, theirs),
+            ));
             assert!(a.len() >= 5, "{}: {} symbols", l.name, a.len());
-            assert_eq!(a, key(build(l, &src, "f", &index, ours)), "{}", l.name);
+            let b = key(build(
+                l,
+                &src,
+                "f",
+                &index,
+                with_starts(l, &src, &tree, ours),
+            ));
+            assert_eq!(a, b, "{}", l.name);
         }
     }
 
@@ -1236,14 +1304,26 @@ mod walk_matches_query {
                 s.symbol_id.clone(),
             )
         };
-        let a: Vec<_> = build(lang, src, path, &index, walked)
-            .iter()
-            .map(key)
-            .collect();
-        let b: Vec<_> = build(lang, src, path, &index, queried)
-            .iter()
-            .map(key)
-            .collect();
+        let a: Vec<_> = build(
+            lang,
+            src,
+            path,
+            &index,
+            with_starts(lang, src, &tree, walked),
+        )
+        .iter()
+        .map(key)
+        .collect();
+        let b: Vec<_> = build(
+            lang,
+            src,
+            path,
+            &index,
+            with_starts(lang, src, &tree, queried),
+        )
+        .iter()
+        .map(key)
+        .collect();
         assert!(!b.is_empty(), "{path}: no symbols at all");
         assert_eq!(a, b, "{path}: the walk and the symbol query disagree");
     }

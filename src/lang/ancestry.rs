@@ -1,0 +1,169 @@
+//! Where each definition of a tree starts (its wrappers, attributes, decorators and doc
+//! comments included), from one walk down the tree along the definitions' ancestors:
+//! tree-sitter's `Node::parent` and `Node::prev_sibling` each walk down from the root, which
+//! costs a scan of the root's children per call in a file of thousands of items.
+
+use super::symbols::{attached_start, attached_start_from};
+use super::Language;
+use tree_sitter::{Node, Tree};
+
+/// One node on the path from the root to the current definition, with its visible children
+/// (hidden nodes flattened, as `Node::parent` and `Node::prev_sibling` see them) and the index
+/// of the child the path goes through.
+struct Level<'t> {
+    node: Node<'t>,
+    children: Vec<Node<'t>>,
+    at: usize,
+}
+
+impl<'t> Level<'t> {
+    fn new(node: Node<'t>) -> Level<'t> {
+        let mut cursor = node.walk();
+        let children = node.children(&mut cursor).collect();
+        Level {
+            node,
+            children,
+            at: 0,
+        }
+    }
+}
+
+fn contains(outer: Node, inner: Node) -> bool {
+    outer.start_byte() <= inner.start_byte() && inner.end_byte() <= outer.end_byte()
+}
+
+/// [`attached_start`] of each of `nodes` (all of `tree`), in their order: equal to calling it
+/// on each, in time linear in the children of the nodes' ancestors.
+pub(super) fn attached_starts(
+    lang: &Language,
+    source: &[u8],
+    tree: &Tree,
+    nodes: &[Node],
+) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..nodes.len()).collect();
+    order.sort_by_key(|&i| {
+        (
+            nodes[i].start_byte(),
+            std::cmp::Reverse(nodes[i].end_byte()),
+        )
+    });
+    let mut starts = vec![0; nodes.len()];
+    let mut path = vec![Level::new(tree.root_node())];
+    for i in order {
+        let node = nodes[i];
+        while path.len() > 1 && !contains(path[path.len() - 1].node, node) {
+            path.pop();
+        }
+        starts[i] = if descend(&mut path, node) {
+            start_on_path(lang, source, &path)
+        } else {
+            // Not found among the visible descendants (an empty node, or one whose range
+            // equals an ancestor's): asked of the tree itself.
+            attached_start(lang, node, source)
+        };
+    }
+    starts
+}
+
+/// Extends `path` down to `node`; false (the path back as it was found) when it is not there.
+fn descend<'t>(path: &mut Vec<Level<'t>>, node: Node<'t>) -> bool {
+    if node.start_byte() == node.end_byte() {
+        return false;
+    }
+    let depth = path.len();
+    loop {
+        let top = path.last_mut().expect("the root stays on the path");
+        if top.node == node {
+            return true;
+        }
+        let found = top.children[top.at..]
+            .iter()
+            .position(|&c| contains(c, node))
+            .map(|k| top.at + k);
+        match found {
+            Some(k) => {
+                top.at = k;
+                let child = top.children[k];
+                path.push(Level::new(child));
+            }
+            None => {
+                path.truncate(depth);
+                return false;
+            }
+        }
+    }
+}
+
+/// [`attached_start`] of the last node of `path`.
+fn start_on_path(lang: &Language, source: &[u8], path: &[Level]) -> usize {
+    // The outermost wrapper, as `outermost_wrapper` finds it.
+    let mut k = path.len() - 1;
+    while k >= 1 {
+        let parent = &path[k - 1];
+        if !lang.rules.wrappers.contains(&parent.node.kind()) {
+            break;
+        }
+        let kind = path[k].node.kind();
+        let same = parent
+            .children
+            .iter()
+            .filter(|c| c.is_named() && c.kind() == kind)
+            .count();
+        if same > 1 {
+            break;
+        }
+        k -= 1;
+    }
+    let node = path[k].node;
+    let before: &[Node] = match k {
+        0 => &[],
+        _ => &path[k - 1].children[..path[k - 1].at],
+    };
+    attached_start_from(lang, source, node, before.iter().rev().copied())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every named node of every fixture and of this repository's sources: the walk's start
+    /// equals the one asked of the tree node by node.
+    #[test]
+    fn attached_starts_equal_the_node_by_node_ones() {
+        let mut files = 0;
+        let dirs = [
+            std::path::PathBuf::from("tests/fixtures"),
+            std::path::PathBuf::from("src"),
+        ];
+        for dir in dirs {
+            for (_, lang, source) in super::super::source_files(&dir) {
+                let tree = lang.parse(&source);
+                let mut nodes = Vec::new();
+                let mut cursor = tree.walk();
+                'walk: loop {
+                    let n = cursor.node();
+                    if n.is_named() && n.parent().is_some() {
+                        nodes.push(n);
+                    }
+                    if cursor.goto_first_child() {
+                        continue;
+                    }
+                    while !cursor.goto_next_sibling() {
+                        if !cursor.goto_parent() {
+                            break 'walk;
+                        }
+                    }
+                }
+                // Every other node: starts of neighbours and of nested nodes alike.
+                let nodes: Vec<Node> = nodes.into_iter().step_by(3).collect();
+                let want: Vec<usize> = nodes
+                    .iter()
+                    .map(|&n| attached_start(lang, n, &source))
+                    .collect();
+                assert_eq!(attached_starts(lang, &source, &tree, &nodes), want);
+                files += 1;
+            }
+        }
+        assert!(files > 20, "only {files} files");
+    }
+}
