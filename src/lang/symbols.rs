@@ -815,9 +815,11 @@ pub fn references_with(
             line_text,
         });
     };
-    // In file order, opening only the nodes that hold an occurrence of the name's bytes.
+    // In file order, opening only the nodes that hold an occurrence of the name's bytes that
+    // is not glued to a longer word (an identifier is a whole token).
     let hits: Vec<std::ops::Range<usize>> = memchr::memmem::find_iter(source, want)
         .map(|at| at..at + want.len())
+        .filter(|r| super::literals::whole_word(source, r))
         .collect();
     super::walk_hits(
         tree,
