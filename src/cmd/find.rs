@@ -11,7 +11,7 @@ use crate::error::{Code, Error, Result};
 use crate::lang::literals;
 use crate::lang::regions::Cut;
 use crate::lang::symbols::{
-    last_segment, references_with, symbols_around, symbols_of_trees, symbols_with_index,
+    last_segment, references_around, symbols_around_with, symbols_of_trees, symbols_with_index,
 };
 use crate::lang::{self, Language, Reference, Symbol, SymbolKind};
 use crate::span::{checksum, LineIndex};
@@ -512,23 +512,26 @@ fn find_in_file(
             });
             // NAME's definitions hold one of its occurrences: only the definitions around
             // them (with their ancestors, for qualified names) are collected.
-            let syms = match (literal, opts.mode) {
+            // References need only the symbols that hold them (see `references_around`).
+            let (syms, refs) = match (literal, opts.mode) {
+                (_, Mode::Refs) => {
+                    let name = opts.name.as_ref().map_or("", |n| n.as_str());
+                    let refs = references_around(l, source, &tree, name, &cand.display, &index);
+                    (Vec::new(), refs)
+                }
                 (Some(_), Mode::Symbols) => {
                     let hits = opts
                         .name
                         .as_ref()
                         .map(|n| n.hits(source))
                         .unwrap_or_default();
-                    symbols_around(l, source, &tree, &cand.display, &hits)
+                    let syms = symbols_around_with(l, source, &tree, &cand.display, &index, &hits);
+                    (syms, Vec::new())
                 }
-                _ => symbols_with_index(l, source, &tree, &cand.display, &index),
-            };
-            let refs = match opts.mode {
-                Mode::Refs => {
-                    let name = opts.name.as_ref().map_or("", |n| n.as_str());
-                    references_with(l, source, &tree, name, &cand.display, &index, &syms)
-                }
-                _ => Vec::new(),
+                _ => (
+                    symbols_with_index(l, source, &tree, &cand.display, &index),
+                    Vec::new(),
+                ),
             };
             if only_file {
                 lang::discard(tree);
