@@ -1,16 +1,17 @@
 //! `llm find`: symbol definitions by name/kind, file outlines, and references. Only files whose
-//! bytes contain the name's last segment are parsed (memchr literal prefilter), and of those only
-//! the regions around its occurrences (`lang::regions`); files are parsed in parallel and results
-//! come back in path order.
+//! bytes contain the name's last segment as a whole word are parsed (memchr literal prefilter),
+//! and of those only the regions around its occurrences (`lang::regions`); files are parsed in
+//! parallel and results come back in path order.
 
 use crate::cmd::ast::{
     language_of, no_language, not_utf8, read_source, syntax_warning, walk_echo, Outcome, Unparsed,
 };
 use crate::envelope::{new_id, DiagnosticPayload, Status};
 use crate::error::{Code, Error, Result};
+use crate::lang::literals;
 use crate::lang::regions::Cut;
 use crate::lang::symbols::{
-    last_segment, references_with, symbols_around, symbols_of_trees, symbols_with_index,
+    last_segment, references_around, symbols_around_with, symbols_of_trees, symbols_with_index,
 };
 use crate::lang::{self, Language, Reference, Symbol, SymbolKind};
 use crate::span::{checksum, LineIndex};
@@ -161,6 +162,31 @@ impl NameMatch {
         }
     }
 
+    /// Whether the occurrence `r` of [`Self::literal`] in `hay` can be part of a matching name:
+    /// a name is a whole token, so an occurrence glued to a word byte (`IoResult`, `new_in`)
+    /// cannot be NAME (`--prefix`: at its start only). The rule of `ast`'s word prefilter.
+    pub fn can_match_at(&self, hay: &[u8], r: &std::ops::Range<usize>) -> bool {
+        match self {
+            NameMatch::Exact(_) => literals::whole_word(hay, r),
+            NameMatch::Prefix(_) => {
+                let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+                !(r.start > 0 && word(hay[r.start - 1]) && word(hay[r.start]))
+            }
+            NameMatch::Regex(_) => true,
+        }
+    }
+
+    /// The occurrences of [`Self::literal`] that can be part of a matching name, in order.
+    pub fn hits(&self, hay: &[u8]) -> Vec<std::ops::Range<usize>> {
+        let Some(lit) = self.literal() else {
+            return Vec::new();
+        };
+        memchr::memmem::find_iter(hay, lit.as_bytes())
+            .map(|at| at..at + lit.len())
+            .filter(|r| self.can_match_at(hay, r))
+            .collect()
+    }
+
     fn matches(&self, s: &Symbol, sep: &str) -> bool {
         match self {
             NameMatch::Exact(n) => {
@@ -271,11 +297,13 @@ pub fn run(
         opts.langs.clone()
     };
     let forced = (allowed.len() == 1 && !opts.langs.is_empty()).then(|| allowed[0]);
-    let literal = match opts.mode {
+    let name = match opts.mode {
         Mode::Outline => None,
-        _ => opts.name.as_ref().and_then(|n| n.literal()),
+        _ => opts.name.as_ref().filter(|n| n.literal().is_some()),
     };
-    let finder = literal.map(memchr::memmem::Finder::new);
+    let finder = name
+        .and_then(|n| n.literal())
+        .map(memchr::memmem::Finder::new);
     let only_file = walked.files.len() == 1;
     let worker = |cand: &Candidate| -> Outcome<FindParsed> {
         let Some(l) = language_of(cand, &allowed, forced) else {
@@ -285,8 +313,13 @@ pub fn run(
             Ok(s) => s,
             Err(s) => return Outcome::Skipped(s),
         };
-        if let Some(f) = &finder {
-            if f.find(&source).is_none() {
+        // A file without NAME as a word (or the start of one, `--prefix`) holds no match.
+        if let (Some(f), Some(n)) = (&finder, name) {
+            let l = f.needle().len();
+            if !f
+                .find_iter(&source)
+                .any(|at| n.can_match_at(&source, &(at..at + l)))
+            {
                 return Outcome::Prefiltered;
             }
         }
@@ -453,10 +486,12 @@ fn find_in_file(
             });
         match (split, literal) {
             (Some(trees), _) => Ok(trees),
-            (None, Some(lit)) => {
-                let hits: Vec<_> = memchr::memmem::find_iter(source, lit.as_bytes())
-                    .map(|at| at..at + lit.len())
-                    .collect();
+            (None, Some(_)) => {
+                let hits = opts
+                    .name
+                    .as_ref()
+                    .map(|n| n.hits(source))
+                    .unwrap_or_default();
                 Err(l.parse_around(source, &index, &hits, Cut::Members).tree)
             }
             (None, None) => Err(l.parse(source)),
@@ -477,21 +512,26 @@ fn find_in_file(
             });
             // NAME's definitions hold one of its occurrences: only the definitions around
             // them (with their ancestors, for qualified names) are collected.
-            let syms = match (literal, opts.mode) {
-                (Some(lit), Mode::Symbols) => {
-                    let hits: Vec<_> = memchr::memmem::find_iter(source, lit.as_bytes())
-                        .map(|at| at..at + lit.len())
-                        .collect();
-                    symbols_around(l, source, &tree, &cand.display, &hits)
-                }
-                _ => symbols_with_index(l, source, &tree, &cand.display, &index),
-            };
-            let refs = match opts.mode {
-                Mode::Refs => {
+            // References need only the symbols that hold them (see `references_around`).
+            let (syms, refs) = match (literal, opts.mode) {
+                (_, Mode::Refs) => {
                     let name = opts.name.as_ref().map_or("", |n| n.as_str());
-                    references_with(l, source, &tree, name, &cand.display, &index, &syms)
+                    let refs = references_around(l, source, &tree, name, &cand.display, &index);
+                    (Vec::new(), refs)
                 }
-                _ => Vec::new(),
+                (Some(_), Mode::Symbols) => {
+                    let hits = opts
+                        .name
+                        .as_ref()
+                        .map(|n| n.hits(source))
+                        .unwrap_or_default();
+                    let syms = symbols_around_with(l, source, &tree, &cand.display, &index, &hits);
+                    (syms, Vec::new())
+                }
+                _ => (
+                    symbols_with_index(l, source, &tree, &cand.display, &index),
+                    Vec::new(),
+                ),
             };
             if only_file {
                 lang::discard(tree);

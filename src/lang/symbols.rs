@@ -331,7 +331,19 @@ pub fn symbols_around(
     ranges: &[std::ops::Range<usize>],
 ) -> Vec<Symbol> {
     let index = LineIndex::new(source);
-    if let Some(all) = symbols_of_items(lang, source, tree, file_path, &index) {
+    symbols_around_with(lang, source, tree, file_path, &index, ranges)
+}
+
+/// [`symbols_around`] with a line index the caller already has.
+pub fn symbols_around_with(
+    lang: &Language,
+    source: &[u8],
+    tree: &Tree,
+    file_path: &str,
+    index: &LineIndex,
+    ranges: &[std::ops::Range<usize>],
+) -> Vec<Symbol> {
+    if let Some(all) = symbols_of_items(lang, source, tree, file_path, index) {
         return all
             .into_iter()
             .filter(|s| {
@@ -342,11 +354,59 @@ pub fn symbols_around(
             .collect();
     }
     let mut raw = Vec::new();
-    for r in ranges {
-        collect_raw(lang, source, tree, Some(r.clone()), &mut raw);
+    match &lang.rules.walk {
+        // One walk down to every range (as one walk per range would find, each node once).
+        Some(walk) if ranges.len() > 1 => {
+            let mut sorted = ranges.to_vec();
+            sorted.sort_by_key(|r| (r.start, r.end));
+            collect_around(lang, walk.symbol_node, tree.root_node(), &sorted, &mut raw);
+        }
+        _ => {
+            for r in ranges {
+                collect_raw(lang, source, tree, Some(r.clone()), &mut raw);
+            }
+        }
     }
     let defs = with_starts(lang, source, tree, raw);
-    build(lang, source, file_path, &index, defs)
+    build(lang, source, file_path, index, defs)
+}
+
+/// [`collect_subtree`] for several ranges (sorted by start) in one walk: the nodes that
+/// intersect or touch one of them, each visited once.
+fn collect_around<'t>(
+    lang: &Language,
+    rule: SymbolNode,
+    node: Node<'t>,
+    ranges: &[std::ops::Range<usize>],
+    raw: &mut Vec<Raw<'t>>,
+) {
+    let mut found = Vec::new();
+    rule(node, &mut found);
+    for (kind, name) in found {
+        raw.push((kind, node, name_node(lang, kind, name)));
+    }
+    let mut c = node.walk();
+    if !c.goto_first_child() {
+        return;
+    }
+    let mut from = 0;
+    loop {
+        let child = c.node();
+        let (start, end) = (child.start_byte(), child.end_byte());
+        // Ranges that end before this child touch no later child (their starts are in order).
+        while from < ranges.len() && ranges[from].end < start {
+            from += 1;
+        }
+        let upto = from + ranges[from..].iter().take_while(|r| r.start <= end).count();
+        let mine = &ranges[from..upto];
+        // Those that do not touch the child touch none of its descendants either.
+        if mine.iter().any(|r| start <= r.end) {
+            collect_around(lang, rule, child, mine, raw);
+        }
+        if !c.goto_next_sibling() {
+            break;
+        }
+    }
 }
 
 type Raw<'t> = (SymbolKind, Node<'t>, Node<'t>);
@@ -799,61 +859,138 @@ pub fn references_with(
     index: &LineIndex,
     syms: &[Symbol],
 ) -> Vec<Reference> {
+    let nodes = reference_nodes(lang, source, tree, name);
+    references_of(lang, source, &nodes, file_path, index, syms)
+}
+
+/// [`references`] computing only the symbols they need: those whose definitions hold one of
+/// the occurrences, with their ancestors (`symbols_around`), instead of every symbol of the
+/// file. Each reference's `is_definition` and `enclosing` (the innermost symbol whose span holds
+/// it) come out as from every symbol: a symbol's span is its node's, widened back over its
+/// wrappers and attached attributes/decorators/comments, so a symbol holds an occurrence that
+/// its node does not only when the occurrence sits in such a prefix. Then (and in a tree with a
+/// syntax error, or a language without a region scanner, whose bodies can follow their node)
+/// every symbol is computed as before.
+pub fn references_around(
+    lang: &Language,
+    source: &[u8],
+    tree: &Tree,
+    name: &str,
+    file_path: &str,
+    index: &LineIndex,
+) -> Vec<Reference> {
+    let nodes = reference_nodes(lang, source, tree, name);
+    if nodes.is_empty() {
+        return Vec::new();
+    }
+    let targeted = lang.rules.regions.is_some()
+        && !tree.root_node().has_error()
+        && !nodes.iter().any(|&n| in_a_prefix(lang, n));
+    let syms = if targeted {
+        let ranges: Vec<_> = nodes.iter().map(|n| n.byte_range()).collect();
+        symbols_around_with(lang, source, tree, file_path, index, &ranges)
+    } else {
+        symbols_with_index(lang, source, tree, file_path, index)
+    };
+    references_of(lang, source, &nodes, file_path, index, &syms)
+}
+
+/// Whether `node` may lie before a definition's node but in its span: inside an attached
+/// attribute/decorator, or in a wrapper (decorated definition, `export`, `template<…>`, Go's
+/// `type`/`const`/`var`) before the wrapper's last named child.
+fn in_a_prefix(lang: &Language, node: Node) -> bool {
+    let r = &lang.rules;
+    let mut a = node;
+    while let Some(p) = a.parent() {
+        if r.attached.contains(&a.kind()) {
+            return true;
+        }
+        if r.wrappers.contains(&p.kind())
+            && p.named_child(p.named_child_count().saturating_sub(1) as u32) != Some(a)
+        {
+            return true;
+        }
+        a = p;
+    }
+    false
+}
+
+/// The identifier nodes that are occurrences of `name` (its last segment), in file order.
+fn reference_nodes<'t>(
+    lang: &Language,
+    source: &[u8],
+    tree: &'t Tree,
+    name: &str,
+) -> Vec<Node<'t>> {
     let want = last_segment(name).as_bytes();
     let mut out = Vec::new();
     if want.is_empty() {
         return out;
     }
-    let mut visit = |node: Node| {
-        if node.byte_range().len() != want.len()
-            || !lang.rules.identifier_kinds.contains(&node.kind())
-            || &source[node.byte_range()] != want
-            || !lang.rules.is_reference.is_none_or(|f| f(node))
-        {
-            return;
-        }
-        let range = node.byte_range();
-        let def = syms.iter().any(|s| s.name_span.range() == range);
-        let enclosing = syms
-            .iter()
-            .rev()
-            .find(|s| s.span.byte_start <= range.start && range.end <= s.span.byte_end);
-        let span = index.span(file_path, range);
-        let line_text =
-            String::from_utf8_lossy(index.line_text(source, span.start_line)).into_owned();
-        out.push(Reference {
-            span,
-            name: String::from_utf8_lossy(want).into_owned(),
-            language: lang.name,
-            context: if def {
-                RefContext::Definition
-            } else {
-                match lang.rules.ref_context {
-                    Some(f) => f(node),
-                    None => ref_context(node),
-                }
-            },
-            is_definition: def,
-            enclosing: enclosing.map(|s| s.qualified_name.clone()),
-            enclosing_kind: enclosing.map(|s| s.kind),
-            line_text,
-        });
-    };
-    // In file order, opening only the nodes that hold an occurrence of the name's bytes.
+    // In file order, opening only the nodes that hold an occurrence of the name's bytes that
+    // is not glued to a longer word (an identifier is a whole token).
     let hits: Vec<std::ops::Range<usize>> = memchr::memmem::find_iter(source, want)
         .map(|at| at..at + want.len())
+        .filter(|r| super::literals::whole_word(source, r))
         .collect();
     super::walk_hits(
         tree,
         &hits,
         |_, _| false,
         |node| {
-            if node.child_count() == 0 || node.kind() == "shorthand_field_identifier" {
-                visit(node);
+            if (node.child_count() == 0 || node.kind() == "shorthand_field_identifier")
+                && node.byte_range().len() == want.len()
+                && lang.rules.identifier_kinds.contains(&node.kind())
+                && &source[node.byte_range()] == want
+                && lang.rules.is_reference.is_none_or(|f| f(node))
+            {
+                out.push(node);
             }
         },
     );
     out
+}
+
+/// The references at `nodes`, with their context and enclosing symbol among `syms`.
+fn references_of(
+    lang: &Language,
+    source: &[u8],
+    nodes: &[Node],
+    file_path: &str,
+    index: &LineIndex,
+    syms: &[Symbol],
+) -> Vec<Reference> {
+    nodes
+        .iter()
+        .map(|&node| {
+            let range = node.byte_range();
+            let def = syms.iter().any(|s| s.name_span.range() == range);
+            let enclosing = syms
+                .iter()
+                .rev()
+                .find(|s| s.span.byte_start <= range.start && range.end <= s.span.byte_end);
+            let span = index.span(file_path, range.clone());
+            let line_text =
+                String::from_utf8_lossy(index.line_text(source, span.start_line)).into_owned();
+            Reference {
+                span,
+                name: String::from_utf8_lossy(&source[range]).into_owned(),
+                language: lang.name,
+                context: if def {
+                    RefContext::Definition
+                } else {
+                    match lang.rules.ref_context {
+                        Some(f) => f(node),
+                        None => ref_context(node),
+                    }
+                },
+                is_definition: def,
+                enclosing: enclosing.map(|s| s.qualified_name.clone()),
+                enclosing_kind: enclosing.map(|s| s.kind),
+                line_text,
+            }
+        })
+        .collect()
 }
 
 /// How an identifier is used, by the shared node-kind conventions of tree-sitter grammars:
@@ -1192,6 +1329,51 @@ mod around_tests {
                 assert_eq!(a, b, "{}: {name}", l.name);
             }
         }
+    }
+
+    /// `references_around` (only the symbols that hold the occurrences) reports what
+    /// `references` (every symbol of the file) does: in every language's fixture, for the name
+    /// of each of its symbols, and in attributes, decorators, wrappers and nested items.
+    #[test]
+    fn references_around_are_the_references_of_every_symbol() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        let mut cases: Vec<(&Language, Vec<u8>)> = crate::lang::ALL
+            .iter()
+            .map(|l| (*l, std::fs::read(dir.join(l.fixture)).unwrap()))
+            .collect();
+        let extra: [(&str, &str); 4] = [
+            ("rust", "#[derive(R)]\n#[cfg(R)]\nfn f() -> R { R }\nmod m { #[R] impl R { fn g(r: R) {} } }\n"),
+            ("python", "@R\n@x.R(R)\ndef f(R):\n    class R:\n        @R\n        def g(self): return R\n"),
+            ("typescript", "@R() export class R { @R m(r: R): R { return r; } }\nexport default R;\nexport { R };\n"),
+            ("go", "package p\nconst (\n\tR = 1 // R\n\tS = R\n)\ntype R struct{}\nfunc (r R) R() R { return r }\n"),
+        ];
+        for (lang, src) in extra {
+            cases.push((crate::lang::by_name(lang).unwrap(), src.as_bytes().to_vec()));
+        }
+        let mut compared = 0;
+        for (l, src) in &cases {
+            let tree = l.parse(src);
+            let index = LineIndex::new(src);
+            let mut names: Vec<String> = symbols(l, src, &tree, "f")
+                .into_iter()
+                .map(|s| s.name)
+                .collect();
+            names.push("R".into());
+            names.sort();
+            names.dedup();
+            for name in names {
+                let json = |refs: Vec<Reference>| {
+                    refs.iter()
+                        .map(|r| serde_json::to_string(r).unwrap())
+                        .collect::<Vec<_>>()
+                };
+                let all = json(references(l, src, &tree, &name, "f"));
+                let around = json(references_around(l, src, &tree, &name, "f", &index));
+                assert_eq!(all, around, "{}: {name}", l.name);
+                compared += all.len();
+            }
+        }
+        assert!(compared > 300, "only {compared} references compared");
     }
 
     /// Our matcher (`tags.rs`) gives the symbols tree-sitter's query cursor gives, read the

@@ -6,6 +6,7 @@ mod faults;
 mod find;
 mod find_es5;
 mod find_macros;
+mod find_refs;
 mod find_shell;
 mod generate;
 mod hostile;
