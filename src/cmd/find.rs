@@ -471,11 +471,7 @@ fn find_in_file(
     // A big file's long strings and data tables are not parsed at all, when they can be left
     // out (see `Language::parse_outline`).
     let big = literal.is_none() && source.len() >= SPLIT_AT;
-    let parsed = std::thread::scope(|s| {
-        // The symbol query (made once per run) compiles while the file parses.
-        if l.rules.walk.is_none() && !l.symbol_queries_ready() {
-            s.spawn(|| l.symbol_queries().len());
-        }
+    let parsed = {
         let split = big
             .then(|| l.parse_outline(source, &index).map(|t| vec![t]))
             .flatten()
@@ -496,7 +492,7 @@ fn find_in_file(
             }
             (None, None) => Err(l.parse(source)),
         }
-    });
+    };
     let (errors, diag, syms, refs) = match parsed {
         Ok(trees) => {
             let syms = symbols_of_trees(l, source, &trees, &cand.display, &index);

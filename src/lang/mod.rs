@@ -74,7 +74,7 @@ pub struct Language {
 
 /// A language's objects made on first use.
 pub struct Cache {
-    /// The `symbol_query`, read (see [`Language::symbol_queries`]).
+    /// The `symbol_query`, read (see [`Language::symbol_tags`]).
     tags: OnceLock<tags::Tags>,
     /// The grammar's language object.
     language: OnceLock<tree_sitter::Language>,
@@ -248,16 +248,11 @@ impl Language {
 
     /// The symbol query, read for our matcher (`tags.rs`; made once, in microseconds: no
     /// tree-sitter `Query` is compiled for symbols).
-    pub fn symbol_queries(&self) -> &tags::Tags {
+    pub fn symbol_tags(&self) -> &tags::Tags {
         self.cache.tags.get_or_init(|| {
             tags::Tags::new(self.ts(), self.symbol_query)
                 .unwrap_or_else(|e| panic!("{} symbol query: {e}", self.name))
         })
-    }
-
-    /// Whether [`Language::symbol_queries`] is read already.
-    pub fn symbol_queries_ready(&self) -> bool {
-        self.cache.tags.get().is_some()
     }
 
     /// For each node symbol of the grammar, whether a node of that kind can have a descendant of
@@ -708,9 +703,9 @@ mod tests {
     }
 
     #[test]
-    fn symbol_queries_compile_and_capture_only_kinds() {
+    fn symbol_tags_compile_and_capture_only_kinds() {
         for l in ALL {
-            for name in l.symbol_queries().capture_names() {
+            for name in l.symbol_tags().capture_names() {
                 assert!(
                     *name == "name"
                         || *name == "doc"

@@ -383,8 +383,6 @@ impl Language {
                 .iter()
                 .map(|g| s.spawn(move || self.parse_ranges(source, index, g)))
                 .collect();
-            // Meanwhile the symbol query the trees are for is compiled (once per run).
-            self.symbol_queries();
             handles
                 .into_iter()
                 .map(|h| h.join().expect("parsing thread panicked"))

@@ -517,7 +517,7 @@ fn collect_raw_query<'t>(
     range: Option<std::ops::Range<usize>>,
     raw: &mut Vec<Raw<'t>>,
 ) {
-    let tags = lang.symbol_queries();
+    let tags = lang.symbol_tags();
     let kinds: Vec<Option<SymbolKind>> = tags
         .capture_names()
         .iter()

@@ -132,7 +132,7 @@ fn compare(l: &crate::lang::Language, src: &[u8], what: &str) -> usize {
             })
             .clone()
     });
-    let tags = l.symbol_queries();
+    let tags = l.symbol_tags();
     let tree = l.parse(src);
     let a = theirs(&q, &tree, src, None);
     assert_eq!(a, ours(tags, &tree, src, None), "{}: {what}", l.name);
