@@ -371,8 +371,8 @@ pub fn symbols_around_with(
     build(lang, source, file_path, index, defs)
 }
 
-/// [`collect_subtree`] for several ranges (sorted by start) in one walk: the nodes that
-/// intersect or touch one of them, each visited once.
+/// The definitions among the nodes that intersect or touch one of `ranges` (sorted by start),
+/// found in one walk from `node`, each node visited once.
 fn collect_around<'t>(
     lang: &Language,
     rule: SymbolNode,
@@ -472,32 +472,11 @@ fn collect_raw<'t>(
             );
         }
         // Only the nodes that intersect the range, as a ranged query cursor walks.
-        Some(r) => collect_subtree(lang, rule, tree.root_node(), &r, raw),
+        Some(r) => collect_around(lang, rule, tree.root_node(), std::slice::from_ref(&r), raw),
     }
 }
 
 type SymbolNode = for<'t> fn(Node<'t>, &mut Vec<(SymbolKind, Node<'t>)>);
-
-fn collect_subtree<'t>(
-    lang: &Language,
-    rule: SymbolNode,
-    node: Node<'t>,
-    r: &std::ops::Range<usize>,
-    raw: &mut Vec<Raw<'t>>,
-) {
-    let mut found = Vec::new();
-    rule(node, &mut found);
-    for (kind, name) in found {
-        raw.push((kind, node, name_node(lang, kind, name)));
-    }
-    let mut c = node.walk();
-    let children: Vec<Node<'t>> = node.children(&mut c).collect();
-    for child in children {
-        if child.start_byte() <= r.end && r.start <= child.end_byte() {
-            collect_subtree(lang, rule, child, r, raw);
-        }
-    }
-}
 
 fn name_node<'t>(lang: &Language, kind: SymbolKind, name: Node<'t>) -> Node<'t> {
     match lang.rules.name_node {
