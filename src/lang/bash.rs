@@ -25,6 +25,7 @@ pub static BASH: Language = Language {
         wrappers: &[],
         identifier_kinds: &["word", "variable_name"],
         keywords: super::keywords::BASH,
+        braced: super::keywords::BASH_BRACED,
         containers: &[],
         root_kind: "program",
         walk: None,

@@ -35,6 +35,7 @@ pub static C: Language = Language {
         wrappers: &[],
         identifier_kinds: &["identifier", "field_identifier", "type_identifier"],
         keywords: super::keywords::C,
+        braced: super::keywords::C_BRACED,
         containers: &[],
         root_kind: "translation_unit",
         walk: None,

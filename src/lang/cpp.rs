@@ -43,6 +43,7 @@ pub static CPP: Language = Language {
             "namespace_identifier",
         ],
         keywords: super::keywords::CPP,
+        braced: super::keywords::CPP_BRACED,
         containers: &[],
         root_kind: "translation_unit",
         walk: None,

@@ -37,6 +37,7 @@ pub static CSHARP: Language = Language {
         wrappers: &[],
         identifier_kinds: &["identifier"],
         keywords: super::keywords::CSHARP,
+        braced: super::keywords::CSHARP_BRACED,
         containers: &[],
         root_kind: "compilation_unit",
         walk: None,

@@ -41,6 +41,7 @@ pub static GO: Language = Language {
             "package_identifier",
         ],
         keywords: super::keywords::GO,
+        braced: super::keywords::GO_BRACED,
         containers: &[],
         root_kind: "source_file",
         walk: None,

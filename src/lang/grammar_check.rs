@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 /// The grammar crate's `grammar.json` for the version in Cargo.lock (`crate/dir` for a crate
 /// holding several grammars: `tree-sitter-typescript/tsx`).
-fn grammar_json(krate: &str) -> PathBuf {
+pub(crate) fn grammar_json(krate: &str) -> PathBuf {
     let (krate, dir) = match krate.split_once('/') {
         Some((k, d)) => (k, format!("{d}/")),
         None => (krate, String::new()),
@@ -45,6 +45,21 @@ fn grammar_json(krate: &str) -> PathBuf {
 
 /// Keyword-like tokens (words, `macro_rules!`) every node of each visible kind holds.
 pub(crate) fn derive(grammar: &Value) -> BTreeMap<String, BTreeSet<String>> {
+    let keyword = |w: &str| {
+        let w = w.strip_suffix('!').unwrap_or(w);
+        !w.is_empty()
+            && w.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+            && !w.as_bytes()[0].is_ascii_digit()
+    };
+    derive_tokens(grammar, &|w| keyword(w).then(|| w.to_string()))
+}
+
+/// The classes of tokens (`class` of a token's text; `None`: none) that every node of each
+/// visible kind holds.
+pub(crate) fn derive_tokens(
+    grammar: &Value,
+    class: &dyn Fn(&str) -> Option<String>,
+) -> BTreeMap<String, BTreeSet<String>> {
     let rules = grammar["rules"].as_object().expect("rules");
     let externals: HashSet<&str> = grammar["externals"]
         .as_array()
@@ -53,6 +68,7 @@ pub(crate) fn derive(grammar: &Value) -> BTreeMap<String, BTreeSet<String>> {
         .filter_map(|e| e["name"].as_str())
         .collect();
     struct Deriver<'a> {
+        class: &'a dyn Fn(&str) -> Option<String>,
         rules: &'a serde_json::Map<String, Value>,
         externals: HashSet<&'a str>,
         memo: HashMap<String, BTreeSet<String>>,
@@ -63,7 +79,9 @@ pub(crate) fn derive(grammar: &Value) -> BTreeMap<String, BTreeSet<String>> {
         fn required(&mut self, r: &Value) -> BTreeSet<String> {
             let content = |r: &Value| r["content"].clone();
             match r["type"].as_str().unwrap() {
-                "STRING" => [r["value"].as_str().unwrap().to_string()].into(),
+                "STRING" => (self.class)(r["value"].as_str().unwrap())
+                    .into_iter()
+                    .collect(),
                 "PATTERN" | "BLANK" | "REPEAT" => BTreeSet::new(),
                 "SEQ" => r["members"]
                     .as_array()
@@ -108,6 +126,7 @@ pub(crate) fn derive(grammar: &Value) -> BTreeMap<String, BTreeSet<String>> {
         }
     }
     let mut d = Deriver {
+        class,
         rules,
         externals,
         memo: HashMap::new(),
@@ -138,12 +157,6 @@ pub(crate) fn derive(grammar: &Value) -> BTreeMap<String, BTreeSet<String>> {
         }
     }
     aliases(&grammar["rules"], &mut sources);
-    let keyword = |w: &str| {
-        let w = w.strip_suffix('!').unwrap_or(w);
-        !w.is_empty()
-            && w.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
-            && !w.as_bytes()[0].is_ascii_digit()
-    };
     let mut out = BTreeMap::new();
     for (kind, srcs) in sources {
         let mut all: Option<BTreeSet<String>> = None;
@@ -154,11 +167,7 @@ pub(crate) fn derive(grammar: &Value) -> BTreeMap<String, BTreeSet<String>> {
                 Some(a) => a.intersection(&r).cloned().collect(),
             });
         }
-        let kws: BTreeSet<String> = all
-            .unwrap_or_default()
-            .into_iter()
-            .filter(|w| keyword(w))
-            .collect();
+        let kws: BTreeSet<String> = all.unwrap_or_default();
         if !kws.is_empty() {
             out.insert(kind, kws);
         }
@@ -172,7 +181,9 @@ fn keywords_file() -> String {
     let mut out = String::from(
         "//! Generated from each grammar's `grammar.json` by `grammar_check.rs` (`LLM_WRITE_KEYWORDS=1\n\
          //! cargo test --lib keywords_are`): per node kind, the keyword tokens every node of the kind\n\
-         //! holds. The literal prefilter of `llm ast` reads them; a test keeps them equal to the grammars.\n\n\
+         //! holds, and the kinds every node of which holds a `{` (in a token: `{`, `{|`, `${`). The\n\
+         //! literal prefilter of `llm ast` reads the keywords; the symbol walk reads both (see\n\
+         //! `pruning.rs`). A test keeps them equal to the grammars.\n\n\
          pub type Table = &'static [(&'static str, &'static [&'static str])];\n",
     );
     for l in ALL {
@@ -191,8 +202,25 @@ fn keywords_file() -> String {
             out.push_str(&format!("    ({k:?}, &[{}]),\n", kws.join(", ")));
         }
         out.push_str("];\n");
+        out.push_str(&format!(
+            "\n/// {}: kinds holding a `{{`\npub const {}_BRACED: &[&str] = &[\n",
+            l.grammar_crate,
+            l.name.to_uppercase()
+        ));
+        for k in braced(&grammar, &kinds) {
+            out.push_str(&format!("    {k:?},\n"));
+        }
+        out.push_str("];\n");
     }
     out
+}
+
+/// The node kinds of `kinds` every node of which holds a `{` byte, in a token of its own or
+/// of a descendant (`{`, `{|`, `${`).
+fn braced(grammar: &Value, kinds: &[&str]) -> Vec<String> {
+    let mut derived = derive_tokens(grammar, &|t| t.contains('{').then(|| "{".to_string()));
+    derived.retain(|k, _| kinds.contains(&k.as_str()));
+    derived.into_keys().collect()
 }
 
 #[test]
@@ -227,6 +255,14 @@ fn keywords_are_what_the_grammars_say() {
             listed,
             derived,
             "{}: rules.keywords differs from {} (regenerate the KEYWORDS table)",
+            l.name,
+            path.display()
+        );
+        let braced_listed: Vec<String> = l.rules.braced.iter().map(|s| s.to_string()).collect();
+        assert_eq!(
+            braced_listed,
+            braced(&grammar, &kinds),
+            "{}: rules.braced differs from {} (regenerate keywords.rs)",
             l.name,
             path.display()
         );

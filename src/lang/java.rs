@@ -35,6 +35,7 @@ pub static JAVA: Language = Language {
         wrappers: &[],
         identifier_kinds: &["identifier", "type_identifier"],
         keywords: super::keywords::JAVA,
+        braced: super::keywords::JAVA_BRACED,
         containers: &[],
         root_kind: "program",
         walk: None,

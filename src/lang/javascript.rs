@@ -30,6 +30,7 @@ pub static JAVASCRIPT: Language = Language {
         wrappers: &["export_statement"],
         identifier_kinds: IDENTIFIERS,
         keywords: super::keywords::JAVASCRIPT,
+        braced: super::keywords::JAVASCRIPT_BRACED,
         containers: &[],
         root_kind: "program",
         walk: None,

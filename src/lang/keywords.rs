@@ -1,6 +1,8 @@
 //! Generated from each grammar's `grammar.json` by `grammar_check.rs` (`LLM_WRITE_KEYWORDS=1
 //! cargo test --lib keywords_are`): per node kind, the keyword tokens every node of the kind
-//! holds. The literal prefilter of `llm ast` reads them; a test keeps them equal to the grammars.
+//! holds, and the kinds every node of which holds a `{` (in a token: `{`, `{|`, `${`). The
+//! literal prefilter of `llm ast` reads the keywords; the symbol walk reads both (see
+//! `pruning.rs`). A test keeps them equal to the grammars.
 
 pub type Table = &'static [(&'static str, &'static [&'static str])];
 
@@ -60,6 +62,25 @@ pub const RUST: Table = &[
     ("yield_expression", &["yield"]),
 ];
 
+/// tree-sitter-rust: kinds holding a `{`
+pub const RUST_BRACED: &[&str] = &[
+    "block",
+    "declaration_list",
+    "enum_item",
+    "enum_variant_list",
+    "field_declaration_list",
+    "field_initializer_list",
+    "function_item",
+    "match_block",
+    "match_expression",
+    "scoped_use_list",
+    "struct_expression",
+    "struct_pattern",
+    "trait_item",
+    "union_item",
+    "use_list",
+];
+
 /// tree-sitter-python
 pub const PYTHON: Table = &[
     ("aliased_import", &["as"]),
@@ -108,6 +129,17 @@ pub const PYTHON: Table = &[
     ("yield", &["yield"]),
 ];
 
+/// tree-sitter-python: kinds holding a `{`
+pub const PYTHON_BRACED: &[&str] = &[
+    "dict_pattern",
+    "dictionary",
+    "dictionary_comprehension",
+    "format_expression",
+    "interpolation",
+    "set",
+    "set_comprehension",
+];
+
 /// tree-sitter-javascript
 pub const JAVASCRIPT: Table = &[
     ("await_expression", &["await"]),
@@ -153,6 +185,32 @@ pub const JAVASCRIPT: Table = &[
     ("while_statement", &["while"]),
     ("with_statement", &["with"]),
     ("yield_expression", &["yield"]),
+];
+
+/// tree-sitter-javascript: kinds holding a `{`
+pub const JAVASCRIPT_BRACED: &[&str] = &[
+    "catch_clause",
+    "class",
+    "class_body",
+    "class_declaration",
+    "class_static_block",
+    "export_clause",
+    "finally_clause",
+    "function_declaration",
+    "function_expression",
+    "generator_function",
+    "generator_function_declaration",
+    "import_attribute",
+    "jsx_expression",
+    "method_definition",
+    "named_imports",
+    "object",
+    "object_pattern",
+    "statement_block",
+    "switch_body",
+    "switch_statement",
+    "template_substitution",
+    "try_statement",
 ];
 
 /// tree-sitter-typescript/typescript
@@ -229,6 +287,37 @@ pub const TYPESCRIPT: Table = &[
     ("yield_expression", &["yield"]),
 ];
 
+/// tree-sitter-typescript/typescript: kinds holding a `{`
+pub const TYPESCRIPT_BRACED: &[&str] = &[
+    "abstract_class_declaration",
+    "catch_clause",
+    "class",
+    "class_body",
+    "class_declaration",
+    "class_static_block",
+    "enum_body",
+    "enum_declaration",
+    "export_clause",
+    "finally_clause",
+    "function_declaration",
+    "function_expression",
+    "generator_function",
+    "generator_function_declaration",
+    "import_attribute",
+    "interface_body",
+    "method_definition",
+    "named_imports",
+    "object",
+    "object_pattern",
+    "object_type",
+    "statement_block",
+    "switch_body",
+    "switch_statement",
+    "template_substitution",
+    "template_type",
+    "try_statement",
+];
+
 /// tree-sitter-typescript/tsx
 pub const TSX: Table = &[
     ("abstract_class_declaration", &["abstract", "class"]),
@@ -303,6 +392,38 @@ pub const TSX: Table = &[
     ("yield_expression", &["yield"]),
 ];
 
+/// tree-sitter-typescript/tsx: kinds holding a `{`
+pub const TSX_BRACED: &[&str] = &[
+    "abstract_class_declaration",
+    "catch_clause",
+    "class",
+    "class_body",
+    "class_declaration",
+    "class_static_block",
+    "enum_body",
+    "enum_declaration",
+    "export_clause",
+    "finally_clause",
+    "function_declaration",
+    "function_expression",
+    "generator_function",
+    "generator_function_declaration",
+    "import_attribute",
+    "interface_body",
+    "jsx_expression",
+    "method_definition",
+    "named_imports",
+    "object",
+    "object_pattern",
+    "object_type",
+    "statement_block",
+    "switch_body",
+    "switch_statement",
+    "template_substitution",
+    "template_type",
+    "try_statement",
+];
+
 /// tree-sitter-go
 pub const GO: Table = &[
     ("blank_identifier", &["_"]),
@@ -340,6 +461,20 @@ pub const GO: Table = &[
     ("type_declaration", &["type"]),
     ("type_switch_statement", &["switch", "type"]),
     ("var_declaration", &["var"]),
+];
+
+/// tree-sitter-go: kinds holding a `{`
+pub const GO_BRACED: &[&str] = &[
+    "block",
+    "composite_literal",
+    "expression_switch_statement",
+    "field_declaration_list",
+    "func_literal",
+    "interface_type",
+    "literal_value",
+    "select_statement",
+    "struct_type",
+    "type_switch_statement",
 ];
 
 /// tree-sitter-java
@@ -396,6 +531,36 @@ pub const JAVA: Table = &[
     ("yield_statement", &["yield"]),
 ];
 
+/// tree-sitter-java: kinds holding a `{`
+pub const JAVA_BRACED: &[&str] = &[
+    "annotation_type_body",
+    "annotation_type_declaration",
+    "array_initializer",
+    "block",
+    "catch_clause",
+    "class_body",
+    "class_declaration",
+    "compact_constructor_declaration",
+    "constructor_body",
+    "constructor_declaration",
+    "element_value_array_initializer",
+    "enum_body",
+    "enum_declaration",
+    "finally_clause",
+    "interface_body",
+    "interface_declaration",
+    "module_body",
+    "module_declaration",
+    "record_declaration",
+    "static_initializer",
+    "string_interpolation",
+    "switch_block",
+    "switch_expression",
+    "synchronized_statement",
+    "try_statement",
+    "try_with_resources_statement",
+];
+
 /// tree-sitter-c
 pub const C: Table = &[
     ("break_statement", &["break"]),
@@ -427,6 +592,21 @@ pub const C: Table = &[
     ("type_definition", &["typedef"]),
     ("union_specifier", &["union"]),
     ("while_statement", &["while"]),
+];
+
+/// tree-sitter-c: kinds holding a `{`
+pub const C_BRACED: &[&str] = &[
+    "compound_literal_expression",
+    "compound_statement",
+    "declaration_list",
+    "enumerator_list",
+    "field_declaration_list",
+    "function_definition",
+    "initializer_list",
+    "seh_except_clause",
+    "seh_finally_clause",
+    "seh_try_statement",
+    "switch_statement",
 ];
 
 /// tree-sitter-cpp
@@ -496,6 +676,27 @@ pub const CPP: Table = &[
     ("union_specifier", &["union"]),
     ("using_declaration", &["using"]),
     ("while_statement", &["while"]),
+];
+
+/// tree-sitter-cpp: kinds holding a `{`
+pub const CPP_BRACED: &[&str] = &[
+    "catch_clause",
+    "compound_literal_expression",
+    "compound_requirement",
+    "compound_statement",
+    "declaration_list",
+    "enumerator_list",
+    "field_declaration_list",
+    "initializer_list",
+    "lambda_expression",
+    "namespace_definition",
+    "requirement_seq",
+    "requires_expression",
+    "seh_except_clause",
+    "seh_finally_clause",
+    "seh_try_statement",
+    "switch_statement",
+    "try_statement",
 ];
 
 /// tree-sitter-c-sharp
@@ -580,6 +781,30 @@ pub const CSHARP: Table = &[
     ("yield_statement", &["yield"]),
 ];
 
+/// tree-sitter-c-sharp: kinds holding a `{`
+pub const CSHARP_BRACED: &[&str] = &[
+    "accessor_list",
+    "anonymous_method_expression",
+    "anonymous_object_creation_expression",
+    "block",
+    "catch_clause",
+    "checked_statement",
+    "declaration_list",
+    "enum_member_declaration_list",
+    "finally_clause",
+    "implicit_array_creation_expression",
+    "implicit_stackalloc_expression",
+    "initializer_expression",
+    "namespace_declaration",
+    "property_pattern_clause",
+    "switch_body",
+    "switch_expression",
+    "switch_statement",
+    "try_statement",
+    "unsafe_statement",
+    "with_expression",
+];
+
 /// tree-sitter-ruby
 pub const RUBY: Table = &[
     ("alias", &["alias"]),
@@ -633,9 +858,39 @@ pub const RUBY: Table = &[
     ("yield", &["yield"]),
 ];
 
+/// tree-sitter-ruby: kinds holding a `{`
+pub const RUBY_BRACED: &[&str] = &[
+    "begin_block",
+    "block",
+    "end_block",
+    "hash",
+];
+
 /// tree-sitter-php/php
 pub const PHP: Table = &[
     ("unset_statement", &["unset"]),
+];
+
+/// tree-sitter-php/php: kinds holding a `{`
+pub const PHP_BRACED: &[&str] = &[
+    "anonymous_class",
+    "anonymous_function",
+    "catch_clause",
+    "class_declaration",
+    "compound_statement",
+    "declaration_list",
+    "enum_declaration",
+    "enum_declaration_list",
+    "finally_clause",
+    "function_definition",
+    "interface_declaration",
+    "match_block",
+    "match_expression",
+    "namespace_use_group",
+    "property_hook_list",
+    "trait_declaration",
+    "try_statement",
+    "use_list",
 ];
 
 /// tree-sitter-bash
@@ -648,4 +903,9 @@ pub const BASH: Table = &[
     ("for_statement", &["do", "done"]),
     ("if_statement", &["fi", "if", "then"]),
     ("while_statement", &["do", "done"]),
+];
+
+/// tree-sitter-bash: kinds holding a `{`
+pub const BASH_BRACED: &[&str] = &[
+    "expansion",
 ];

@@ -2,7 +2,6 @@
 //! (ast, find, patch, the mutation core's syntax check, write) goes through here.
 
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::path::Path;
 use std::sync::OnceLock;
@@ -23,6 +22,7 @@ mod javascript;
 mod keywords;
 pub mod literals;
 mod php;
+mod pruning;
 mod python;
 pub mod regions;
 mod ruby;
@@ -80,6 +80,8 @@ pub struct Cache {
     language: OnceLock<tree_sitter::Language>,
     /// [`Language::keywordless_table`].
     keywordless: OnceLock<Vec<Option<Vec<bool>>>>,
+    /// [`Language::symbol_pruning`].
+    pruning: OnceLock<Option<pruning::Pruning>>,
 }
 
 impl Default for Cache {
@@ -95,6 +97,7 @@ impl Cache {
             tags: OnceLock::new(),
             language: OnceLock::new(),
             keywordless: OnceLock::new(),
+            pruning: OnceLock::new(),
         }
     }
 }
@@ -120,6 +123,9 @@ pub struct Rules {
     /// what a query naming the kind needs in a file, for the literal prefilter (generated from
     /// the grammar's `grammar.json`: see `keywords.rs`).
     pub keywords: &'static [(&'static str, &'static [&'static str])],
+    /// Node kinds every node of which holds a `{` byte (generated with `keywords`): with the
+    /// keywords, what tells a symbol walk which subtrees need not be opened (see `pruning.rs`).
+    pub braced: &'static [&'static str],
     /// Node kinds that are ancestors of a container's members below the root (they come out
     /// shortened from a member's region parse).
     pub containers: &'static [&'static str],
@@ -253,89 +259,6 @@ impl Language {
             tags::Tags::new(self.ts(), self.symbol_query)
                 .unwrap_or_else(|e| panic!("{} symbol query: {e}", self.name))
         })
-    }
-
-    /// For each node symbol of the grammar, whether a node of that kind can have a descendant of
-    /// one of the `targets` kinds, as the grammar's `node-types.json` says (every kind when a
-    /// target can sit inside an extra such as a comment, which can appear anywhere). A walk
-    /// looking for the targets need not open the other nodes: in a Rust macro's token tree there
-    /// is never a `call_expression`. ERROR nodes (outside the table) can hold anything.
-    pub fn may_contain(&self, targets: &[&str]) -> Vec<bool> {
-        let ts = self.ts();
-        let count = ts.node_kind_count();
-        let everything = vec![true; count];
-        let Ok(types) = serde_json::from_str::<Vec<serde_json::Value>>(self.node_types) else {
-            return everything;
-        };
-        let named = |t: &serde_json::Value| t["named"].as_bool() == Some(true);
-        let name = |t: &serde_json::Value| t["type"].as_str().unwrap_or("").to_string();
-        let mut subtypes: HashMap<String, Vec<String>> = HashMap::new();
-        for t in types.iter().filter(|t| named(t)) {
-            if let Some(subs) = t["subtypes"].as_array() {
-                subtypes.insert(
-                    name(t),
-                    subs.iter().filter(|s| named(s)).map(name).collect(),
-                );
-            }
-        }
-        // A supertype stands for each of its subtypes (recursively).
-        fn expand(n: &str, subtypes: &HashMap<String, Vec<String>>, out: &mut Vec<String>) {
-            match subtypes.get(n) {
-                Some(subs) => subs.iter().for_each(|s| expand(s, subtypes, out)),
-                None => out.push(n.to_string()),
-            }
-        }
-        // Parents of each kind.
-        let mut parents: HashMap<String, Vec<String>> = HashMap::new();
-        for t in types.iter().filter(|t| named(t)) {
-            let fields = t["fields"].as_object().into_iter().flat_map(|f| f.values());
-            for slot in fields.chain(std::iter::once(&t["children"])) {
-                for c in slot["types"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .filter(|c| named(c))
-                {
-                    let mut kinds = Vec::new();
-                    expand(&name(c), &subtypes, &mut kinds);
-                    for k in kinds {
-                        parents.entry(k).or_default().push(name(t));
-                    }
-                }
-            }
-        }
-        // Every kind from which a target can be reached going down. A kind the file does not
-        // describe (an alias of a supertype, such as Python's `as_pattern_target`) may hold
-        // anything.
-        let described: HashSet<String> = types.iter().filter(|t| named(t)).map(name).collect();
-        let mut reach: HashSet<String> = parents
-            .keys()
-            .chain(parents.values().flatten())
-            .filter(|k| !described.contains(*k))
-            .cloned()
-            .collect();
-        let mut todo: Vec<String> = targets
-            .iter()
-            .map(|t| t.to_string())
-            .chain(reach.iter().cloned())
-            .collect();
-        while let Some(k) = todo.pop() {
-            for p in parents.get(&k).into_iter().flatten() {
-                if reach.insert(p.clone()) {
-                    todo.push(p.clone());
-                }
-            }
-        }
-        if self
-            .extras
-            .iter()
-            .any(|e| reach.contains(*e) || targets.contains(e))
-        {
-            return everything;
-        }
-        (0..count as u16)
-            .map(|id| ts.node_kind_for_id(id).is_some_and(|k| reach.contains(k)))
-            .collect()
     }
 
     /// Named node kinds of the grammar (for "did you mean" on a bad query), without duplicates.

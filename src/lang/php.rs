@@ -37,6 +37,7 @@ pub static PHP: Language = Language {
         wrappers: &[],
         identifier_kinds: &["name"],
         keywords: super::keywords::PHP,
+        braced: super::keywords::PHP_BRACED,
         containers: &[],
         root_kind: "program",
         walk: None,

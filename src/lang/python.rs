@@ -27,6 +27,7 @@ pub static PYTHON: Language = Language {
         wrappers: &["decorated_definition"],
         identifier_kinds: &["identifier"],
         keywords: super::keywords::PYTHON,
+        braced: super::keywords::PYTHON_BRACED,
         containers: &["class_definition", "decorated_definition", "block"],
         root_kind: "module",
         walk: Some(Walk {

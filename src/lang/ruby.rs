@@ -25,6 +25,7 @@ pub static RUBY: Language = Language {
         wrappers: &[],
         identifier_kinds: &["identifier", "constant"],
         keywords: super::keywords::RUBY,
+        braced: super::keywords::RUBY_BRACED,
         containers: &[],
         root_kind: "program",
         walk: None,

@@ -48,6 +48,7 @@ pub static RUST: Language = Language {
             "shorthand_field_identifier",
         ],
         keywords: super::keywords::RUST,
+        braced: super::keywords::RUST_BRACED,
         containers: &[
             "impl_item",
             "trait_item",

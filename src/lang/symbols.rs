@@ -2,6 +2,7 @@
 //! `llm find` reports and `llm patch` edits. Runs a language's symbol query over a parsed tree,
 //! nests the results, and attaches doc comments/attributes/decorators per the language's rules.
 
+use super::pruning::Opener;
 use super::{Doc, Language};
 use crate::span::{FileSpans, LineIndex, Span};
 use serde::{Deserialize, Serialize};
@@ -485,6 +486,10 @@ fn name_node<'t>(lang: &Language, kind: SymbolKind, name: Node<'t>) -> Node<'t> 
     }
 }
 
+/// Files at least this big are walked for their symbols with [`Opener`]s: below, what it
+/// saves is less than reading the grammar's node types (a millisecond or two, once).
+const PRUNE_AT: usize = 128 * 1024;
+
 /// The raw list through the language's symbol query: the specification a hand-written walk
 /// follows (tests compare the two). A pattern captures the item as `@definition.KIND` (or
 /// `@KIND`) and its name as `@name`. The query is matched by our own matcher (`tags.rs`):
@@ -505,7 +510,14 @@ fn collect_raw_query<'t>(
     let name_index = tags.capture_index("name");
     // One match's item is its last kind capture, its name its last `@name` (the innermost,
     // as tree-sitter records captures: a pattern's elements in written order).
-    tags.matches(tree, source, range, &mut |caps| {
+    // A whole big tree's walk opens only the nodes that can hold a pattern's root.
+    let mut opener = match range {
+        None if source.len() >= PRUNE_AT => {
+            (lang.symbol_pruning()).and_then(|p| Opener::new(p, source, tree))
+        }
+        _ => None,
+    };
+    tags.matches(tree, source, range, opener.as_mut(), &mut |caps| {
         let mut item = None;
         let mut name = None;
         for &(i, node) in caps {

@@ -1,7 +1,8 @@
 //! Our matcher for the part of tree-sitter's query language the symbol queries
 //! (`queries/*.scm`) use: read once per language (microseconds, where compiling a tree-sitter
 //! `Query` analyses every pattern against the grammar's parse table: tens of milliseconds in
-//! C++), then matched by one walk of the tree. The `.scm` files stay the data; `llm ast` keeps
+//! C++), then matched by one walk of the tree (which may leave unopened the subtrees that
+//! cannot hold a pattern's root: `pruning.rs`). The `.scm` files stay the data; `llm ast` keeps
 //! tree-sitter's own queries.
 //!
 //! Understood: node patterns `(kind …)`, wildcards `(_)` and `_`, anonymous nodes `"…"`, fields
@@ -12,6 +13,7 @@
 //! others; `.` before a step makes it the first named child (or the next named sibling), `.`
 //! after the last one the last named child; every way a pattern matches is reported.
 
+use super::pruning::Opener;
 use read::{tokenize, Reader};
 use regex::bytes::Regex;
 use std::ops::Range;
@@ -152,6 +154,15 @@ impl Tags {
             .map(|i| i as u16)
     }
 
+    /// The kinds patterns are rooted at, and whether one is rooted at a wildcard.
+    pub fn root_kinds(&self) -> (Vec<u16>, bool) {
+        let kinds = (0..self.by_kind.len())
+            .filter(|&k| !self.by_kind[k].is_empty())
+            .map(|k| k as u16)
+            .collect();
+        (kinds, !self.wildcard_roots.is_empty())
+    }
+
     /// How many patterns the query holds.
     pub fn len(&self) -> usize {
         self.patterns.len()
@@ -164,12 +175,14 @@ impl Tags {
 
     /// Calls `found` with the captures of every match in `tree` (whose text is `source`). With
     /// a `range`, only matches rooted at nodes that intersect it, as tree-sitter's
-    /// `QueryCursor::set_byte_range` gives.
+    /// `QueryCursor::set_byte_range` gives. With an `opener`, only the nodes it opens are
+    /// opened (it must open every node that holds a pattern's root).
     pub fn matches<'t>(
         &self,
         tree: &'t Tree,
         source: &[u8],
         range: Option<Range<usize>>,
+        mut opener: Option<&mut Opener>,
         found: &mut dyn FnMut(&Captures<'t>),
     ) {
         // tree-sitter's `set_byte_range`: an end of 0 is no end.
@@ -181,6 +194,8 @@ impl Tags {
             })
         };
         let mut caps = Captures::new();
+        // The visible children of the node the patterns are rooted at, read once for them all.
+        let mut kids = KidCache::default();
         let mut cursor = tree.walk();
         // Whether each node on the cursor's path intersects the range.
         let mut path: Vec<bool> = Vec::new();
@@ -204,14 +219,24 @@ impl Tags {
                 };
                 for &i in rooted.iter().chain(wild) {
                     let p = &self.patterns[i as usize];
-                    self.match_elem(&p.root, node, &[], &mut caps, &mut |caps| {
-                        if p.predicates.iter().all(|pr| pr.holds(caps, source)) {
-                            found(caps);
-                        }
-                    });
+                    self.match_elem(
+                        &p.root,
+                        node,
+                        &[],
+                        Some(&mut kids),
+                        &mut caps,
+                        &mut |caps| {
+                            if p.predicates.iter().all(|pr| pr.holds(caps, source)) {
+                                found(caps);
+                            }
+                        },
+                    );
                 }
             }
-            if here && cursor.goto_first_child() {
+            let open = here
+                && (path.is_empty() || opener.as_mut().is_none_or(|o| o.open(node)))
+                && cursor.goto_first_child();
+            if open {
                 path.push(here);
                 continue;
             }
@@ -225,12 +250,14 @@ impl Tags {
     }
 
     /// Every way `e` matches `node`: calls `k` with the captures of each (`extra`: captures
-    /// of enclosing alternations, which go with the node).
+    /// of enclosing alternations, which go with the node). `kids`: where `node`'s children
+    /// may already have been read.
     fn match_elem<'t>(
         &self,
         e: &Elem,
         node: Node<'t>,
         extra: &[u16],
+        kids: Option<&mut KidCache<'t>>,
         caps: &mut Captures<'t>,
         k: &mut dyn FnMut(&mut Captures<'t>),
     ) {
@@ -238,7 +265,7 @@ impl Tags {
             Elem::Alt { branches, captures } => {
                 let extra: Vec<u16> = captures.iter().chain(extra).copied().collect();
                 for b in branches {
-                    self.match_elem(b, node, &extra, caps, k);
+                    self.match_elem(b, node, &extra, None, caps, k);
                 }
             }
             Elem::Node {
@@ -260,8 +287,11 @@ impl Tags {
                 if children.is_empty() {
                     k(caps);
                 } else {
-                    let kids = kids_of(node);
-                    self.match_steps(children, &kids, 0, caps, k);
+                    // The cursor's account of each child only for a field or a last child.
+                    let status = children.iter().any(|s| s.field != 0 || s.last);
+                    let mut own = KidCache::default();
+                    let kids = kids.unwrap_or(&mut own).of(node, status);
+                    self.match_steps(children, kids, 0, caps, k);
                 }
                 caps.truncate(n);
             }
@@ -285,7 +315,7 @@ impl Tags {
             let kid = &kids[j];
             let fits = (s.field == 0 || s.field == kid.field) && (!s.last || !kid.later_named);
             if fits {
-                self.match_elem(&s.elem, kid.node, &[], caps, &mut |caps| {
+                self.match_elem(&s.elem, kid.node, &[], None, caps, &mut |caps| {
                     self.match_steps(rest, kids, j + 1, caps, k)
                 });
             }
@@ -328,14 +358,36 @@ extern "C" {
     );
 }
 
-/// `node`'s visible children with what tree-sitter's query cursor knows of each: the field
-/// (through hidden wrappers), later named siblings, and whether the grammar's production can
-/// put a later child in the same field. The last comes from the parse table's field map,
-/// which no public API gives: a Go `const_spec` `c, D` holds D in field `name`, yet the
-/// production puts no later `name` after `c`, so tree-sitter never matches `name:` at D.
-fn kids_of(node: Node<'_>) -> Vec<Kid<'_>> {
+/// The children of the last node asked about, kept for the next question about it.
+#[derive(Default)]
+struct KidCache<'t> {
+    node: Option<Node<'t>>,
+    /// Whether `kids` have their status (see [`kids_of`]).
+    status: bool,
+    kids: Vec<Kid<'t>>,
+}
+
+impl<'t> KidCache<'t> {
+    /// `node`'s children (with their status when `status`), read unless they were just read.
+    fn of(&mut self, node: Node<'t>, status: bool) -> &[Kid<'t>] {
+        if self.node != Some(node) || (status && !self.status) {
+            kids_of(node, status, &mut self.kids);
+            self.node = Some(node);
+            self.status = status;
+        }
+        &self.kids
+    }
+}
+
+/// `node`'s visible children into `kids`, with, when `status` (else left at their defaults:
+/// none, no, no), what tree-sitter's query cursor knows of each: the field (through hidden
+/// wrappers), later named siblings, and whether the grammar's production can put a later child
+/// in the same field. The last comes from the parse table's field map, which no public API
+/// gives: a Go `const_spec` `c, D` holds D in field `name`, yet the production puts no later
+/// `name` after `c`, so tree-sitter never matches `name:` at D.
+fn kids_of<'t>(node: Node<'t>, status: bool, kids: &mut Vec<Kid<'t>>) {
     use tree_sitter::ffi;
-    let mut kids = Vec::new();
+    kids.clear();
     // SAFETY: the cursor is made from a live node of a tree that outlives the nodes returned,
     // used only while `node`'s tree is borrowed, and deleted before returning; the status
     // function only reads the cursor and writes the locals it is given (8 supertypes at most).
@@ -346,17 +398,19 @@ fn kids_of(node: Node<'_>) -> Vec<Kid<'_>> {
                 let n = Node::from_raw(ffi::ts_tree_cursor_current_node(&c));
                 let (mut field, mut later, mut later_named, mut later_in_field) =
                     (0u16, false, false, false);
-                let mut supertypes = [0u16; 8];
-                let mut count = supertypes.len() as u32;
-                ts_tree_cursor_current_status(
-                    &c,
-                    &mut field,
-                    &mut later,
-                    &mut later_named,
-                    &mut later_in_field,
-                    supertypes.as_mut_ptr(),
-                    &mut count,
-                );
+                if status {
+                    let mut supertypes = [0u16; 8];
+                    let mut count = supertypes.len() as u32;
+                    ts_tree_cursor_current_status(
+                        &c,
+                        &mut field,
+                        &mut later,
+                        &mut later_named,
+                        &mut later_in_field,
+                        supertypes.as_mut_ptr(),
+                        &mut count,
+                    );
+                }
                 kids.push(Kid {
                     node: n,
                     field,
@@ -371,7 +425,6 @@ fn kids_of(node: Node<'_>) -> Vec<Kid<'_>> {
         }
         ffi::ts_tree_cursor_delete(&mut c);
     }
-    kids
 }
 
 impl Predicate {

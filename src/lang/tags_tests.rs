@@ -56,10 +56,16 @@ fn what_is_outside_the_subset_is_an_error_naming_its_line() {
 /// (kind capture, item, name) as `collect_matches` keeps them, sorted.
 type Triple = (String, usize, usize, usize, usize);
 
-fn ours(tags: &Tags, tree: &Tree, src: &[u8], range: Option<Range<usize>>) -> Vec<Triple> {
+fn ours(
+    tags: &Tags,
+    tree: &Tree,
+    src: &[u8],
+    range: Option<Range<usize>>,
+    opener: Option<&mut Opener>,
+) -> Vec<Triple> {
     let name = tags.capture_index("name");
     let mut out = Vec::new();
-    tags.matches(tree, src, range, &mut |caps| {
+    tags.matches(tree, src, range, opener, &mut |caps| {
         out.extend(triple(
             caps.iter()
                 .map(|&(i, n)| (tags.capture_names()[i as usize].as_str(), i, n)),
@@ -135,7 +141,12 @@ fn compare(l: &crate::lang::Language, src: &[u8], what: &str) -> usize {
     let tags = l.symbol_tags();
     let tree = l.parse(src);
     let a = theirs(&q, &tree, src, None);
-    assert_eq!(a, ours(tags, &tree, src, None), "{}: {what}", l.name);
+    assert_eq!(a, ours(tags, &tree, src, None, None), "{}: {what}", l.name);
+    // The walk that opens only the nodes that can hold a root (see `pruning.rs`).
+    if let Some(mut opener) = l.symbol_pruning().and_then(|p| Opener::new(p, src, &tree)) {
+        let pruned = ours(tags, &tree, src, None, Some(&mut opener));
+        assert_eq!(a, pruned, "{}: {what}, pruned", l.name);
+    }
     // Ranges: the names found, and a few byte offsets.
     let mut ranges: Vec<Range<usize>> = a.iter().take(8).map(|t| t.3..t.4).collect();
     ranges.extend([
@@ -147,7 +158,7 @@ fn compare(l: &crate::lang::Language, src: &[u8], what: &str) -> usize {
     for r in ranges {
         assert_eq!(
             theirs(&q, &tree, src, Some(r.clone())),
-            ours(tags, &tree, src, Some(r.clone())),
+            ours(tags, &tree, src, Some(r.clone()), None),
             "{}: {what}, range {r:?}",
             l.name
         );
@@ -181,6 +192,8 @@ fn matches_equal_tree_sitters_on_the_hard_shapes() {
         ("cpp", "class GTEST_API_ Foo {\n public:\n  int x;\n};\nstruct BOOST_SYMBOL_VISIBLE bad_graph : public std::invalid_argument {\n};\nint size() const BOOST_ASIO_NOEXCEPT { return 0; }\nGTEST_API_ Foo* Get() { return 0; }\nA::~A() {}\nclass A<T>::B {};\nnamespace a::b { int f(); }\n"),
         ("javascript", "A.prototype.b = function () {};\nA.prototype.c = 1;\nexports.d = () => 1;\nmodule.e = function () {};\nthis.f = function () {};\nconst g = 1, h = () => 2;\nconst o = { i: function () {}, 'j': () => 1 };\n"),
         ("typescript", "interface I { new (x: number): I; m(): void; p: string }\nenum E { A, B = 2 }\nabstract class C { abstract m(): void; n(): void; }\ndeclare module 'x' { }\nnamespace N.M { }\n"),
+        // Definitions deep in types and values, where a pruned walk must still go.
+        ("typescript", "let v: typeof f<() => { m(): void }> = g(function () { class K {} });\ntype T = { [k: string]: (x: number) => void; p: { q(): void } };\ninterface J { [key: string]: typeof h; r: typeof x extends Y ? { s(): void } : never }\nexport const z = { a() {}, b: () => 1 }, w = 2;\n"),
         ("ruby", "class A::B\n  X = 1\n  def m; end\n  def self.s; end\nend\nmodule M; end\nY = 2\n"),
         ("csharp", "class C { public static C operator +(C a, C b) => a; event E e; int f, g; ~C() {} }\n"),
         // Two names in one field: tree-sitter matches `name:` at the first only (see

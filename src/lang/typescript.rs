@@ -27,7 +27,7 @@ const IDENTIFIERS: &[&str] = &[
     "type_identifier",
 ];
 
-const fn rules(keywords: super::keywords::Table) -> Rules {
+const fn rules(keywords: super::keywords::Table, braced: &'static [&'static str]) -> Rules {
     Rules {
         methods_in: &[K::Class],
         doc: Doc::Prefixed(&["/**"]),
@@ -36,6 +36,7 @@ const fn rules(keywords: super::keywords::Table) -> Rules {
         wrappers: &["export_statement", "ambient_declaration"],
         identifier_kinds: IDENTIFIERS,
         keywords,
+        braced,
         containers: &[],
         root_kind: "program",
         walk: None,
@@ -65,7 +66,10 @@ pub static TYPESCRIPT: Language = Language {
     path_separator: ".",
     top_level_gap: 1,
     fixture: "symbols.ts",
-    rules: rules(super::keywords::TYPESCRIPT),
+    rules: rules(
+        super::keywords::TYPESCRIPT,
+        super::keywords::TYPESCRIPT_BRACED,
+    ),
     grammar_crate: "tree-sitter-typescript/typescript",
     node_types: tree_sitter_typescript::TYPESCRIPT_NODE_TYPES,
     extras: &["comment", "html_comment"],
@@ -89,7 +93,7 @@ pub static TSX: Language = Language {
     path_separator: ".",
     top_level_gap: 1,
     fixture: "symbols.tsx",
-    rules: rules(super::keywords::TSX),
+    rules: rules(super::keywords::TSX, super::keywords::TSX_BRACED),
     grammar_crate: "tree-sitter-typescript/tsx",
     node_types: tree_sitter_typescript::TSX_NODE_TYPES,
     extras: &["comment", "html_comment"],
