@@ -73,6 +73,60 @@ pub fn sha256_pair(a: &[u8], b: &[u8]) -> ([u8; 32], [u8; 32]) {
     (digest_bytes(&sa), digest_bytes(&sb))
 }
 
+/// SHA-256 of messages that begin with one prefix (the path of a file): the prefix's whole
+/// blocks are compressed once, each message's rest on the stack.
+#[derive(Clone)]
+pub struct Prefixed {
+    /// The state after the prefix's whole blocks.
+    state: [u32; 8],
+    /// The prefix's bytes after them (fewer than 64).
+    rest: Vec<u8>,
+    /// The prefix's length.
+    len: usize,
+}
+
+impl Prefixed {
+    pub fn new(prefix: &[u8]) -> Prefixed {
+        let whole = as_blocks(prefix);
+        let mut state = H0;
+        compress(&mut state, whole);
+        Prefixed {
+            state,
+            rest: prefix[whole.len() * 64..].to_vec(),
+            len: prefix.len(),
+        }
+    }
+
+    /// The first 8 bytes of the digest of the prefix followed by `parts`.
+    pub fn digest8(&self, parts: &[&[u8]]) -> [u8; 8] {
+        let size = self.rest.len() + parts.iter().map(|p| p.len()).sum::<usize>();
+        // The rest of the message, padded: on the stack unless it is long.
+        let blocks = (size + 9).div_ceil(64);
+        let mut stack = [0u8; 256];
+        let mut heap = Vec::new();
+        let buf: &mut [u8] = if blocks * 64 <= stack.len() {
+            &mut stack[..blocks * 64]
+        } else {
+            heap.resize(blocks * 64, 0);
+            &mut heap
+        };
+        let mut at = 0;
+        for part in std::iter::once(&self.rest[..]).chain(parts.iter().copied()) {
+            buf[at..at + part.len()].copy_from_slice(part);
+            at += part.len();
+        }
+        buf[at] = 0x80;
+        let bits = ((self.len - self.rest.len() + size) as u64) * 8;
+        buf[blocks * 64 - 8..].copy_from_slice(&bits.to_be_bytes());
+        let mut state = self.state;
+        compress(&mut state, as_blocks(buf));
+        let mut out = [0u8; 8];
+        out[..4].copy_from_slice(&state[0].to_be_bytes());
+        out[4..].copy_from_slice(&state[1].to_be_bytes());
+        out
+    }
+}
+
 /// The whole 64-byte blocks at the start of `message`.
 fn as_blocks(message: &[u8]) -> &[Block] {
     let (blocks, _) = message.as_chunks::<64>();
@@ -254,6 +308,20 @@ mod tests {
         (0..len)
             .map(|i| (i as u8).wrapping_mul(31).wrapping_add(seed))
             .collect()
+    }
+
+    #[test]
+    fn prefixed_messages_hash_as_sha2_does() {
+        for prefix_len in [0, 1, 40, 63, 64, 65, 130] {
+            let prefix = message(prefix_len, 5);
+            let p = Prefixed::new(&prefix);
+            for len_a in (0..300).chain([1000]) {
+                let (a, b) = (message(len_a, 1), message(len_a / 3, 2));
+                let whole = [&prefix[..], &a[..], b"\0", &b[..]].concat();
+                let want = &Sha256::digest(&whole)[..8];
+                assert_eq!(p.digest8(&[&a, b"\0", &b]), want, "{prefix_len} {len_a}");
+            }
+        }
     }
 
     #[test]

@@ -344,9 +344,26 @@ impl<'a> FileSpans<'a> {
     /// The same span as `index.span(file_path, range)`.
     pub fn span(&self, range: Range<usize>) -> Span {
         let id = self.ids.hex(range.start, range.end);
-        let id = id.iter().map(|&b| b as char).collect();
-        self.index.span_with(self.file_path, self.lossy, id, range)
+        self.index
+            .span_with(self.file_path, self.lossy, ascii(&id), range)
     }
+
+    /// The spans of two ranges, their ids hashed side by side (see [`SpanIds::digest_pair`]).
+    pub fn pair(&self, a: Range<usize>, b: Range<usize>) -> (Span, Span) {
+        let (da, db) = self.ids.digest_pair(a.clone(), b.clone());
+        let (mut ha, mut hb) = ([0; 16], [0; 16]);
+        hex_into(&da, &mut ha);
+        hex_into(&db, &mut hb);
+        (
+            (self.index).span_with(self.file_path, self.lossy, ascii(&ha), a),
+            (self.index).span_with(self.file_path, self.lossy, ascii(&hb), b),
+        )
+    }
+}
+
+/// Hex digits as a `String`.
+fn ascii(hex: &[u8; 16]) -> String {
+    hex.iter().map(|&b| b as char).collect()
 }
 
 /// Offsets → (line, column) without indexing the whole text: it counts `\n` only between one

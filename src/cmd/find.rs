@@ -11,7 +11,7 @@ use crate::error::{Code, Error, Result};
 use crate::lang::literals;
 use crate::lang::regions::Cut;
 use crate::lang::symbols::{
-    last_segment, references_around, symbols_around_with, symbols_of_trees, symbols_with_index,
+    last_segment, references_around, symbols_around_with, symbols_with_index,
 };
 use crate::lang::{self, Language, Reference, Symbol, SymbolKind};
 use crate::span::{checksum, LineIndex};
@@ -469,19 +469,15 @@ fn find_in_file(
         _ => opts.name.as_ref().and_then(|n| n.literal()),
     };
     // A big file's long strings and data tables are not parsed at all, when they can be left
-    // out (see `Language::parse_outline`).
+    // out; else it is parsed in halves (see `Language::outline_symbols`).
     let big = literal.is_none() && source.len() >= SPLIT_AT;
+    let mut trees = Vec::new();
     let parsed = {
-        let split = big
-            .then(|| l.parse_outline(source, &index).map(|t| vec![t]))
-            .flatten()
-            .or_else(|| {
-                (big && opts.threads > 1)
-                    .then(|| l.parse_split(source, &index, 2))
-                    .flatten()
-            });
-        match (split, literal) {
-            (Some(trees), _) => Ok(trees),
+        let outline = big
+            .then(|| l.outline_symbols(source, &index, &cand.display, opts.threads, &mut trees))
+            .flatten();
+        match (outline, literal) {
+            (Some(syms), _) => Ok(syms),
             (None, Some(_)) => {
                 let hits = opts
                     .name
@@ -493,14 +489,12 @@ fn find_in_file(
             (None, None) => Err(l.parse(source)),
         }
     };
+    // Trees of a split parse that failed too.
+    if only_file {
+        trees.into_iter().for_each(lang::discard);
+    }
     let (errors, diag, syms, refs) = match parsed {
-        Ok(trees) => {
-            let syms = symbols_of_trees(l, source, &trees, &cand.display, &index);
-            if only_file {
-                trees.into_iter().for_each(lang::discard);
-            }
-            (false, None, syms, Vec::new())
-        }
+        Ok(syms) => (false, None, syms, Vec::new()),
         Err(tree) => {
             let errors = tree.root_node().has_error();
             let diag = errors.then(|| {

@@ -8,23 +8,29 @@ use super::Language;
 use tree_sitter::{Node, Tree};
 
 /// One node on the path from the root to the current definition, with its visible children
-/// (hidden nodes flattened, as `Node::parent` and `Node::prev_sibling` see them) and the index
-/// of the child the path goes through.
+/// (hidden nodes flattened, as `Node::parent` and `Node::prev_sibling` see them; read once the
+/// path goes on below it) and the index of the child the path goes through.
 struct Level<'t> {
     node: Node<'t>,
-    children: Vec<Node<'t>>,
+    children: Option<Vec<Node<'t>>>,
     at: usize,
 }
 
 impl<'t> Level<'t> {
     fn new(node: Node<'t>) -> Level<'t> {
-        let mut cursor = node.walk();
-        let children = node.children(&mut cursor).collect();
         Level {
             node,
-            children,
+            children: None,
             at: 0,
         }
+    }
+
+    /// The node's children, read on first use.
+    fn children(&mut self) -> &[Node<'t>] {
+        self.children.get_or_insert_with(|| {
+            let mut cursor = self.node.walk();
+            self.node.children(&mut cursor).collect()
+        })
     }
 }
 
@@ -76,14 +82,15 @@ fn descend<'t>(path: &mut Vec<Level<'t>>, node: Node<'t>) -> bool {
         if top.node == node {
             return true;
         }
-        let found = top.children[top.at..]
+        let at = top.at;
+        let found = top.children()[at..]
             .iter()
             .position(|&c| contains(c, node))
-            .map(|k| top.at + k);
+            .map(|k| at + k);
         match found {
             Some(k) => {
                 top.at = k;
-                let child = top.children[k];
+                let child = top.children()[k];
                 path.push(Level::new(child));
             }
             None => {
@@ -107,6 +114,7 @@ fn start_on_path(lang: &Language, source: &[u8], path: &[Level]) -> usize {
         let same = parent
             .children
             .iter()
+            .flatten()
             .filter(|c| c.is_named() && c.kind() == kind)
             .count();
         if same > 1 {
@@ -115,9 +123,10 @@ fn start_on_path(lang: &Language, source: &[u8], path: &[Level]) -> usize {
         k -= 1;
     }
     let node = path[k].node;
+    // A level above another has its children read.
     let before: &[Node] = match k {
         0 => &[],
-        _ => &path[k - 1].children[..path[k - 1].at],
+        _ => &path[k - 1].children.as_deref().unwrap_or_default()[..path[k - 1].at],
     };
     attached_start_from(lang, source, node, before.iter().rev().copied())
 }

@@ -54,6 +54,9 @@ pub struct Lexicon {
     pub raw_hash_strings: bool,
     /// `/…/` after an operator is a regular expression literal (JavaScript).
     pub regex_literals: bool,
+    /// Whether the language's top-level items are this scanner's [`regions`] (Rust's come
+    /// from a scanner of its own).
+    pub items: bool,
     /// What can begin a top-level item in column 0 (keywords, `@`); a comment there begins one
     /// too, so that an item's doc comment stays with it.
     pub item_starts: &'static [&'static str],
@@ -511,7 +514,7 @@ pub fn lexicon(language: &str) -> Option<&'static Lexicon> {
 }
 
 /// [`regions`], and [`gaps`] when `data` says so.
-fn scan(lex: &'static Lexicon, src: &[u8], data: bool) -> (Regions, Vec<Range<usize>>) {
+pub(super) fn scan(lex: &'static Lexicon, src: &[u8], data: bool) -> (Regions, Vec<Range<usize>>) {
     let n = src.len();
     let mut scan = Scan {
         lex,

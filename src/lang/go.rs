@@ -108,6 +108,7 @@ pub(super) static LEXICON: Lexicon = Lexicon {
     char_or_lifetime: false,
     raw_hash_strings: false,
     regex_literals: false,
+    items: true,
     item_starts: &["func", "type", "var", "const", "import", "package"],
     item_ends: b"});]a\"",
     data_open: b'{',

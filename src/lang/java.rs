@@ -73,6 +73,7 @@ pub(super) static LEXICON: Lexicon = Lexicon {
     char_or_lifetime: false,
     raw_hash_strings: false,
     regex_literals: false,
+    items: true,
     item_starts: &[
         "package",
         "import",

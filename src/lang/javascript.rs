@@ -69,13 +69,15 @@ pub(super) fn body<'t>(_kind: K, node: Node<'t>) -> Option<Node<'t>> {
             .named_child(0)
             .filter(|a| a.kind() == "assignment_expression")?
             .child_by_field_name("right")?,
-        _ => {
+        // The kinds that hold declarators.
+        "lexical_declaration" | "variable_declaration" | "using_declaration" => {
             let mut cursor = node.walk();
             let declarator = node
                 .named_children(&mut cursor)
                 .find(|c| c.kind() == "variable_declarator")?;
             declarator.child_by_field_name("value")?
         }
+        _ => return None,
     };
     value.child_by_field_name("body")
 }
@@ -121,6 +123,7 @@ pub(super) static LEXICON: Lexicon = Lexicon {
     char_or_lifetime: false,
     raw_hash_strings: false,
     regex_literals: true,
+    items: true,
     item_starts: &[
         "export",
         "import",

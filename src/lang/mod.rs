@@ -21,6 +21,7 @@ mod javascript;
 #[rustfmt::skip]
 mod keywords;
 pub mod literals;
+mod outline;
 mod php;
 mod pruning;
 mod python;

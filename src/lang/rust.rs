@@ -451,6 +451,7 @@ pub(super) static LEXICON: Lexicon = Lexicon {
     char_or_lifetime: true,
     raw_hash_strings: true,
     regex_literals: false,
+    items: false,
     item_starts: &[],
     item_ends: b"",
     data_open: b'[',

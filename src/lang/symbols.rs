@@ -6,8 +6,8 @@ use super::pruning::Opener;
 use super::{Doc, Language};
 use crate::span::{FileSpans, LineIndex, Span};
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 use std::collections::HashMap;
+use std::ops::Range;
 use tree_sitter::{Node, Tree};
 
 /// What a symbol is. Wire names are the lowercase variant names.
@@ -282,42 +282,52 @@ pub fn symbols_of_trees(
     file_path: &str,
     index: &LineIndex,
 ) -> Vec<Symbol> {
-    let ranges: Vec<Vec<tree_sitter::Range>> = trees.iter().map(|t| t.included_ranges()).collect();
-    let ranges = &ranges;
-    let defs = match trees {
-        [tree] => {
-            let mut raw = Vec::new();
-            collect_raw(lang, source, tree, None, &mut raw);
-            with_starts(lang, source, tree, raw)
-        }
+    let ranges: Vec<Vec<Range<usize>>> = (trees.iter())
+        .map(|t| {
+            (t.included_ranges().iter())
+                .map(|r| r.start_byte..r.end_byte)
+                .collect()
+        })
+        .collect();
+    let spans = FileSpans::new(index, file_path);
+    let parts = match trees {
+        [tree] => vec![prepare_part(lang, source, tree, &[], &spans)],
         _ => std::thread::scope(|s| {
-            let parts: Vec<_> = trees
-                .iter()
-                .enumerate()
+            let parts: Vec<_> = (trees.iter().enumerate())
                 .map(|(i, tree)| {
+                    let (ranges, spans) = (&ranges, &spans);
                     s.spawn(move || {
-                        let mut raw = Vec::new();
-                        collect_raw(lang, source, tree, None, &mut raw);
-                        // A definition starting where a later tree was parsed too is that
-                        // tree's (the beginning of a block cut in two: see `parse_split`).
-                        raw.retain(|(_, n, _)| {
-                            let at = n.start_byte();
-                            !ranges[i + 1..]
-                                .iter()
-                                .flatten()
-                                .any(|r| r.start_byte <= at && at < r.end_byte)
-                        });
-                        with_starts(lang, source, tree, raw)
+                        prepare_part(lang, source, tree, &ranges[i + 1..].concat(), spans)
                     })
                 })
                 .collect();
             parts
                 .into_iter()
-                .flat_map(|p| p.join().expect("symbol thread panicked"))
+                .map(|p| p.join().expect("symbol thread panicked"))
                 .collect()
         }),
     };
-    build(lang, source, file_path, index, defs)
+    finish(lang, source, file_path, parts)
+}
+
+/// The definitions of `tree`, one part of a file (see `outline.rs`), prepared for [`finish`];
+/// those starting in `later` (ranges a later part holds too: the beginning of a block cut in
+/// two, see `Language::block_halves`) are left to that part.
+pub(super) fn prepare_part<'t>(
+    lang: &Language,
+    source: &[u8],
+    tree: &'t Tree,
+    later: &[Range<usize>],
+    spans: &FileSpans,
+) -> Vec<Prepared<'t>> {
+    let mut raw = Vec::new();
+    collect_raw(lang, source, tree, None, &mut raw);
+    raw.retain(|(_, n, _)| {
+        let at = n.start_byte();
+        !later.iter().any(|r| r.contains(&at))
+    });
+    let defs = with_starts(lang, source, tree, raw);
+    prepare(lang, source, spans, defs)
 }
 
 /// The symbols whose definitions contain one of `ranges`, with all their ancestors — e.g. every
@@ -539,47 +549,141 @@ fn build(
     source: &[u8],
     file_path: &str,
     index: &LineIndex,
-    mut raw: Vec<Def>,
+    raw: Vec<Def>,
 ) -> Vec<Symbol> {
-    // One node can define several names (`a = b = 1`); one name is defined once (the first
-    // kind in `SymbolKind` order wins when patterns overlap).
-    raw.sort_by_key(|(k, n, name, _)| {
-        (
-            n.start_byte(),
-            std::cmp::Reverse(n.end_byte()),
-            name.start_byte(),
-            *k,
-        )
-    });
-    raw.dedup_by(|a, b| a.1 == b.1 && a.2 == b.2);
-
-    let mut out: Vec<Symbol> = Vec::with_capacity(raw.len());
-    let mut stack: Vec<usize> = Vec::new();
-    let mut seen: HashMap<(String, SymbolKind), usize> = HashMap::new();
     let spans = FileSpans::new(index, file_path);
+    finish(
+        lang,
+        source,
+        file_path,
+        vec![prepare(lang, source, &spans, raw)],
+    )
+}
+
+/// A definition with what [`finish`] needs of it that does not depend on the definitions
+/// around it: each part of a file split in parts is prepared on its own thread.
+pub(super) struct Prepared<'t> {
+    /// Where it goes in the file's order (see [`order`]).
+    order: Order,
+    kind: SymbolKind,
+    node: Node<'t>,
+    name_node: Node<'t>,
+    /// Where the definition ends (its body included: see [`definition_end`]).
+    end: usize,
+    name: String,
+    signature: String,
+    span: Span,
+    node_span: Span,
+    name_span: Span,
+    body_span: Option<Span>,
+}
+
+/// Where a definition goes in the file's order (see [`order`]).
+type Order = (usize, std::cmp::Reverse<usize>, usize, SymbolKind);
+
+/// A definition's place in the file's order: its node's start, end (the outer node first),
+/// its name's start, then the kind (the first in `SymbolKind` order first).
+fn order(kind: SymbolKind, node: Node, name_node: Node) -> Order {
+    (
+        node.start_byte(),
+        std::cmp::Reverse(node.end_byte()),
+        name_node.start_byte(),
+        kind,
+    )
+}
+
+/// Each of `raw` prepared, in file order (see [`Prepared::order`]; definitions in the same
+/// place stay in the order they came in).
+fn prepare<'t>(
+    lang: &Language,
+    source: &[u8],
+    spans: &FileSpans,
+    mut raw: Vec<Def<'t>>,
+) -> Vec<Prepared<'t>> {
+    raw.sort_by_cached_key(|&(kind, node, name_node, _)| order(kind, node, name_node));
+    raw.into_iter()
+        .map(|(kind, node, name_node, start)| {
+            let body = match lang.rules.body {
+                Some(f) => f(kind, node),
+                None => node
+                    .child_by_field_name("body")
+                    .filter(|b| b.start_byte() > node.start_byte()),
+            };
+            let body = body.map(|b| (b, definition_end(lang, b, None)));
+            // A definition covers its body, also one that follows its node (see C's `body`).
+            let end = definition_end(lang, node, body).max(body.map_or(0, |b| b.1));
+            let body = body.map(|(b, end)| b.start_byte()..end);
+            let (span, node_span) = spans.pair(start..end, node.start_byte()..end);
+            let (name_span, body_span) = match body {
+                Some(b) => {
+                    let (name, body) = spans.pair(name_node.byte_range(), b);
+                    (name, Some(body))
+                }
+                None => (spans.span(name_node.byte_range()), None),
+            };
+            Prepared {
+                order: order(kind, node, name_node),
+                kind,
+                node,
+                name_node,
+                end,
+                name: symbol_name(&source[name_node.byte_range()]),
+                signature: signature(&source[node.byte_range()]),
+                span,
+                node_span,
+                name_span,
+                body_span,
+            }
+        })
+        .collect()
+}
+
+/// The symbols of prepared definitions (those of one tree, or of each part of a file, each
+/// in file order): in file order, nested, named and given their ids.
+pub(super) fn finish(
+    lang: &Language,
+    source: &[u8],
+    file_path: &str,
+    parts: Vec<Vec<Prepared>>,
+) -> Vec<Symbol> {
+    let count = parts.iter().map(Vec::len).sum();
+    // The parts merged (a part's definitions lie between another's when it is a block cut
+    // out of it); on a tie the earlier part's first, as a stable sort of them all would give.
+    let mut parts: Vec<_> = parts
+        .into_iter()
+        .map(|p| p.into_iter().peekable())
+        .collect();
+    let defs = std::iter::from_fn(|| {
+        let next = (parts.iter_mut().enumerate())
+            .filter_map(|(i, p)| Some((p.peek()?.order, i)))
+            .min()?;
+        parts[next.1].next()
+    });
+    let mut out: Vec<Symbol> = Vec::with_capacity(count);
+    let mut stack: Vec<usize> = Vec::new();
+    let mut seen: HashMap<(String, SymbolKind), usize> = HashMap::with_capacity(count);
     let ids = SymbolIds::new(file_path);
-    for (kind, node, name_node, start) in raw {
-        let body = match lang.rules.body {
-            Some(f) => f(kind, node),
-            None => node
-                .child_by_field_name("body")
-                .filter(|b| b.start_byte() > node.start_byte()),
-        };
-        // A definition covers its body, also one that follows its node (see C's `body`).
-        let end = definition_end(lang, node).max(body.map_or(0, |b| definition_end(lang, b)));
+    // The last definition taken: the next one with its node and name is the same one.
+    let mut last: Option<(Node, Node)> = None;
+    for d in defs {
+        if last == Some((d.node, d.name_node)) {
+            continue;
+        }
+        last = Some((d.node, d.name_node));
+        let node = d.node;
         while let Some(&top) = stack.last() {
             let t = &out[top].node_span;
             // Names of one node (`c, d = 2, 3`) are siblings.
-            let same = t.byte_start == node.start_byte() && t.byte_end == end;
-            if t.byte_end >= end && !same {
+            let same = t.byte_start == node.start_byte() && t.byte_end == d.end;
+            if t.byte_end >= d.end && !same {
                 break;
             }
             stack.pop();
         }
         let parent_index = stack.last().copied();
         let parent = parent_index.map(|i| &out[i]);
-        let kind = refine_kind(lang, kind, parent.map(|p| p.kind));
-        let name = symbol_name(&source[name_node.byte_range()]);
+        let kind = refine_kind(lang, d.kind, parent.map(|p| p.kind));
+        let name = d.name;
         // A definition outside its type (Go method, C++ `A::f`) names it as its owner.
         let owner = match (parent, lang.rules.owner) {
             (None, Some(f)) => f(node, source),
@@ -617,12 +721,12 @@ fn build(
             qualified_name,
             kind,
             language: lang.name,
-            signature: signature(&source[node.byte_range()]),
+            signature: d.signature,
             symbol_id,
-            span: spans.span(start..end),
-            name_span: spans.span(name_node.byte_range()),
-            body_span: body.map(|b| spans.span(b.start_byte()..definition_end(lang, b))),
-            node_span: spans.span(node.start_byte()..end),
+            span: d.span,
+            name_span: d.name_span,
+            body_span: d.body_span,
+            node_span: d.node_span,
             parent_index,
         });
         stack.push(out.len() - 1);
@@ -632,10 +736,14 @@ fn build(
 
 /// Where a definition (or body) ends: at its last token that is not a comment. Tree-sitter
 /// puts the comments that follow a Python suite's last statement inside the suite; they are
-/// not the definition's.
-fn definition_end(lang: &Language, node: Node) -> usize {
+/// not the definition's. `known`: a node whose end is already known (a body the walk down
+/// from `node` may reach).
+fn definition_end(lang: &Language, node: Node, known: Option<(Node, usize)>) -> usize {
     let mut n = node;
     loop {
+        if let Some((_, end)) = known.filter(|k| k.0 == n) {
+            return end;
+        }
         let mut last = None;
         for i in (0..n.child_count()).rev() {
             let c = n.child(i).expect("index below child_count");
@@ -765,25 +873,28 @@ pub fn symbol_id(file_path: &str, qualified_name: &str, kind: SymbolKind, n: usi
 }
 
 /// [`symbol_id`]s of one file: the path is hashed once.
-struct SymbolIds(Sha256);
+struct SymbolIds(crate::hash::Prefixed);
 
 impl SymbolIds {
     fn new(file_path: &str) -> SymbolIds {
-        let mut h = Sha256::new();
-        h.update(file_path.as_bytes());
-        h.update(b"\0");
-        SymbolIds(h)
+        SymbolIds(crate::hash::Prefixed::new(
+            &[file_path.as_bytes(), b"\0"].concat(),
+        ))
     }
 
     fn id(&self, qualified_name: &str, kind: SymbolKind, n: usize) -> String {
-        let mut h = self.0.clone();
-        h.update(qualified_name.as_bytes());
-        h.update(b"\0");
-        h.update(kind.as_str().as_bytes());
-        if n > 1 {
-            h.update(format!("#{n}").as_bytes());
-        }
-        crate::span::hex(&h.finalize()[..8])
+        let nth = if n > 1 {
+            format!("#{n}")
+        } else {
+            String::new()
+        };
+        let parts: [&[u8]; 4] = [
+            qualified_name.as_bytes(),
+            b"\0",
+            kind.as_str().as_bytes(),
+            nth.as_bytes(),
+        ];
+        crate::span::hex(&self.0.digest8(&parts))
     }
 }
 

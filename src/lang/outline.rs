@@ -1,0 +1,300 @@
+//! The trees of a big file's outline (`llm find --outline`), cheaper than one whole-file
+//! parse: one parse that leaves out the file's data (long strings, arrays of numbers), or two
+//! halves of whole items (or of one block) parsed on two threads. For the halves, each thread
+//! goes on from its parse to its half's definitions (`symbols::prepare_part`), and one pass
+//! over both nests them ([`Language::outline_symbols`]).
+
+use super::brace::Lexicon;
+use super::regions::Regions;
+use super::symbols::{finish, prepare_part, symbols_of_trees, Symbol};
+use super::Language;
+use crate::span::{FileSpans, LineIndex};
+use std::ops::Range;
+use std::sync::OnceLock;
+use tree_sitter::Tree;
+
+impl Language {
+    /// The symbols of a big file's outline, as [`super::symbols_with_index`] gives them from a
+    /// whole-file parse, when a cheaper way applies: the file is mostly data (see
+    /// [`Language::parse_outline`]), or, with `threads` > 1, its items split in two halves
+    /// that parse without a syntax error (see [`Language::parse_split`]). Its trees are put in
+    /// `trees` (for the caller to drop). `None`: parse the file whole.
+    pub fn outline_symbols(
+        &self,
+        source: &[u8],
+        index: &LineIndex,
+        file_path: &str,
+        threads: usize,
+        trees: &mut Vec<Tree>,
+    ) -> Option<Vec<Symbol>> {
+        // One scan finds the data and, when the lexicon is the language's scanner, the items.
+        let lexicon = super::brace::lexicon(self.name).filter(|_| source.len() >= OUTLINE_GAPS_AT);
+        let (regions, gaps) = match lexicon {
+            Some(lex) => {
+                let (regions, gaps) = super::brace::scan(lex, source, true);
+                (lex.items.then_some(regions), gaps)
+            }
+            None => (None, Vec::new()),
+        };
+        if let Some(tree) =
+            lexicon.and_then(|lex| self.parse_leaving_out(source, index, lex, &gaps))
+        {
+            let syms =
+                symbols_of_trees(self, source, std::slice::from_ref(&tree), file_path, index);
+            trees.push(tree);
+            return Some(syms);
+        }
+        if threads < 2 {
+            return None;
+        }
+        let regions = regions.or_else(|| self.rules.regions.map(|scan| scan(source)))?;
+        let parts = self.split_parts(source, &regions, 2)?;
+        self.symbols_of_parts(source, index, file_path, &parts, trees)
+    }
+
+    /// The symbols of a file parsed in `parts`, each on a thread that goes on from its parse to
+    /// its part's definitions; `None` when a part has a syntax error.
+    fn symbols_of_parts(
+        &self,
+        source: &[u8],
+        index: &LineIndex,
+        file_path: &str,
+        parts: &[Vec<Range<usize>>],
+        trees: &mut Vec<Tree>,
+    ) -> Option<Vec<Symbol>> {
+        let slots: Vec<OnceLock<Tree>> = parts.iter().map(|_| OnceLock::new()).collect();
+        let spans = FileSpans::new(index, file_path);
+        let part = |i: usize| {
+            let tree = slots[i].get_or_init(|| self.parse_ranges(source, index, &parts[i]));
+            // Error recovery may reach across items: such a part is not the whole parse's.
+            (!tree.root_node().has_error())
+                .then(|| prepare_part(self, source, tree, &parts[i + 1..].concat(), &spans))
+        };
+        let prepared = std::thread::scope(|s| {
+            // The first part on this thread, the others on threads of their own.
+            let others: Vec<_> = (1..parts.len()).map(|i| s.spawn(move || part(i))).collect();
+            let first = part(0);
+            let others = others
+                .into_iter()
+                .map(|h| h.join().expect("outline thread panicked"));
+            std::iter::once(first)
+                .chain(others)
+                .collect::<Option<Vec<_>>>()
+        });
+        let syms = prepared.map(|p| finish(self, source, file_path, p));
+        trees.extend(slots.into_iter().filter_map(OnceLock::into_inner));
+        syms
+    }
+
+    /// The tree of a whole file for its outline, parsed without the insides of its long
+    /// strings and data arrays (see `brace::gaps`): a generated table of a megabyte then
+    /// parses in milliseconds, every position kept. The biggest gaps are left out of the parse
+    /// (tree-sitter's included ranges, which cost per token as many as there are: a few), the
+    /// others blanked out in a copy of the file (line breaks kept). Each gap must then sit in
+    /// one string or array literal (its inside, a list of numbers and strings, parses there as
+    /// the whole-file parse reads it), and the tree must have no syntax error. `None`: not
+    /// worth it (small file, little data), or that check failed: parse the file as it is.
+    pub fn parse_outline(&self, source: &[u8], index: &LineIndex) -> Option<Tree> {
+        let lexicon = super::brace::lexicon(self.name)?;
+        if source.len() < OUTLINE_GAPS_AT {
+            return None;
+        }
+        self.parse_leaving_out(source, index, lexicon, &super::brace::gaps(lexicon, source))
+    }
+
+    /// [`Language::parse_outline`] with the file's gaps already found.
+    fn parse_leaving_out(
+        &self,
+        source: &[u8],
+        index: &LineIndex,
+        lexicon: &Lexicon,
+        gaps: &[Range<usize>],
+    ) -> Option<Tree> {
+        let skipped: usize = gaps.iter().map(|g| g.len()).sum();
+        if skipped * 4 < source.len() {
+            return None;
+        }
+        // At most 64 gaps are this big.
+        let left_out = (source.len() / 64).max(4096);
+        let mut blank = source.to_vec();
+        let mut ranges = Vec::new();
+        let mut at = 0;
+        for g in gaps {
+            if g.len() >= left_out {
+                ranges.push(at..g.start);
+                at = g.end;
+            } else {
+                for b in &mut blank[g.clone()] {
+                    if *b != b'\n' {
+                        *b = b' ';
+                    }
+                }
+            }
+        }
+        let tree = if ranges.is_empty() {
+            self.parse(&blank)
+        } else {
+            ranges.push(at..source.len());
+            ranges.retain(|r| !r.is_empty());
+            self.parse_ranges(&blank, index, &ranges)
+        };
+        (!tree.root_node().has_error() && gaps_hold(&tree, gaps, lexicon.data_kinds))
+            .then_some(tree)
+    }
+
+    /// Parses `source` in `parts` groups of whole items of about equal size (see
+    /// [`Language::split_parts`]), each on a thread of its own. `None` when the file does not
+    /// split or a part has a syntax error (parse it whole then: error recovery may reach
+    /// across items).
+    pub fn parse_split(&self, source: &[u8], index: &LineIndex, parts: usize) -> Option<Vec<Tree>> {
+        let regions = (self.rules.regions?)(source);
+        let groups = self.split_parts(source, &regions, parts)?;
+        let trees: Vec<Tree> = std::thread::scope(|s| {
+            let handles: Vec<_> = groups
+                .iter()
+                .map(|g| s.spawn(move || self.parse_ranges(source, index, g)))
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("parsing thread panicked"))
+                .collect()
+        });
+        trees
+            .iter()
+            .all(|t| !t.root_node().has_error())
+            .then_some(trees)
+    }
+
+    /// `source` cut in `parts` groups of whole items of about equal size: the trees of a big
+    /// file's outline in a fraction of the time. A file whose items do not split evenly in two
+    /// is cut inside a block instead (see `block_halves`); then both parts hold that block's
+    /// beginning and end, and a definition starting in ranges of both is the last part's (see
+    /// `symbols::prepare_part`). `None` when the file does not split (too few items, or a
+    /// file cut off in the middle).
+    pub(super) fn split_parts(
+        &self,
+        source: &[u8],
+        regions: &Regions,
+        parts: usize,
+    ) -> Option<Vec<Vec<Range<usize>>>> {
+        // A file cut off in the middle does not parse in parts as it does whole (error
+        // recovery can wrap the whole file): not worth trying.
+        if parts < 2 || !regions.balanced || !regions.independent {
+            return None;
+        }
+        // Each part is one range of consecutive whole items.
+        let mut groups: Vec<Vec<Range<usize>>> = Vec::with_capacity(parts);
+        let per = source.len() / parts;
+        let mut start = 0;
+        for item in &regions.items {
+            if groups.len() < parts - 1 && item.range.end - start >= per {
+                groups.push(std::iter::once(start..item.range.end).collect());
+                start = item.range.end;
+            }
+        }
+        if start < source.len() {
+            groups.push(std::iter::once(start..source.len()).collect());
+        }
+        // One item holding most of the file (a module's `(function () {…})()`, a class of
+        // tables) is cut in a block instead.
+        let lopsided = groups.iter().any(|g| g[0].len() > source.len() / 4 * 3);
+        if parts == 2 && (groups.len() < 2 || lopsided) {
+            if let Some(g) = self.block_halves(source, regions) {
+                groups = g;
+            }
+        }
+        (groups.len() >= 2).then_some(groups)
+    }
+
+    /// A brace language's file cut in two inside a `{…}` block, at a statement or member
+    /// boundary near its middle (`brace::block_cut`): the first part is the file up to the
+    /// cut and from the block's `}` on, the second the top-level item holding the block up to
+    /// its `{`, then from the cut to the item's end. Each statement or member of the block is
+    /// parsed in one of them as the whole-file parse reads it (a cut that is not a boundary
+    /// leaves a part with a syntax error: the file is parsed whole).
+    ///
+    /// JavaScript, TypeScript and TSX only: every file of their corpora whose halves parse
+    /// gives the whole parse's symbols (`block_halves_on_a_corpus`), while some Go and Java
+    /// files do not (not yet looked into).
+    pub(super) fn block_halves(
+        &self,
+        source: &[u8],
+        regions: &Regions,
+    ) -> Option<Vec<Vec<Range<usize>>>> {
+        if !matches!(self.name, "javascript" | "typescript" | "tsx") {
+            return None;
+        }
+        let lexicon = super::brace::lexicon(self.name)?;
+        let (open, cut, close) = super::brace::block_cut(lexicon, source)?;
+        let item = regions
+            .items
+            .iter()
+            .find(|i| i.range.start <= open && close < i.range.end)?;
+        let halves = vec![
+            vec![0..cut, close..source.len()],
+            vec![item.range.start..open + 1, cut..item.range.end],
+        ];
+        // Each part at most three quarters of the file.
+        let most = source.len() / 4 * 3;
+        halves
+            .iter()
+            .all(|h| h.iter().map(|r| r.len()).sum::<usize>() <= most)
+            .then_some(halves)
+    }
+}
+
+/// Files smaller than this are outlined from a whole parse (skipping their data is not worth
+/// a second scan).
+const OUTLINE_GAPS_AT: usize = 64 * 1024;
+
+/// Whether each gap (in order) lies in one node of the `kinds` (a string or array literal),
+/// between its opening leaf, which ends where the gap starts, and its closing leaf, which
+/// starts where the gap ends, with only that node's own leaves (a string's content) between.
+fn gaps_hold(tree: &Tree, gaps: &[Range<usize>], kinds: &[&str]) -> bool {
+    let mut g = 0;
+    // The parents of the cursor's node, and the literal that holds gap `g` once opened.
+    let mut parents: Vec<tree_sitter::Node> = Vec::new();
+    let mut opened: Option<usize> = None;
+    let mut cursor = tree.walk();
+    loop {
+        let node = cursor.node();
+        if node.child_count() == 0 && g < gaps.len() {
+            let parent = parents.last().map(|p| (p.id(), p.kind()));
+            let (start, end) = (node.start_byte(), node.end_byte());
+            let gap = &gaps[g];
+            match opened {
+                Some(id) if parent.map(|p| p.0) != Some(id) => return false,
+                Some(_) if start == gap.end => {
+                    opened = None;
+                    g += 1;
+                }
+                Some(_) if gap.start <= start && end <= gap.end => {}
+                Some(_) => return false,
+                None => {}
+            }
+            if let (None, Some(gap)) = (opened, gaps.get(g)) {
+                if end == gap.start {
+                    match parent {
+                        Some((id, kind)) if kinds.contains(&kind) => opened = Some(id),
+                        _ => return false,
+                    }
+                } else if end > gap.start {
+                    return false;
+                }
+            }
+        }
+        if cursor.goto_first_child() {
+            parents.push(node);
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return g == gaps.len() && opened.is_none();
+            }
+            parents.pop();
+        }
+    }
+}
