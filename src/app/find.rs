@@ -61,10 +61,16 @@ pub fn run(args: FindArgs, printer: &mut Printer) -> io::Result<u8> {
         printer.diagnostics_to_stderr(&summary.diagnostics);
         return Ok(code);
     }
+    // Compact JSON renders its matches on the worker threads (see `json::envelope_with_members`).
+    let threaded = format == Format::Json && !pretty;
     let data = FindData {
         mode: opts.mode,
         name: opts.name.as_ref().map(|n| n.as_str().to_string()),
-        matches: items,
+        matches: if threaded {
+            Vec::new()
+        } else {
+            std::mem::take(&mut items)
+        },
         files,
         match_count: summary.match_count,
         total_count: summary.total_count,
@@ -73,6 +79,9 @@ pub fn run(args: FindArgs, printer: &mut Printer) -> io::Result<u8> {
     let env = JsonResponse::new("find", summary.status, query, data, summary.diagnostics);
     let out = printer.out();
     match format {
+        Format::Json if threaded => {
+            json::envelope_with_members(out, &env, "matches", items, opts.threads, find::weight)?
+        }
         Format::Json => json::envelope(out, &env, pretty)?,
         _ => json::tagged_line(out, "summary", &env)?,
     }

@@ -401,6 +401,11 @@ pub fn run(
     }))
 }
 
+/// How much output an item makes, about: its symbols (for rendering shares of equal work).
+pub fn weight(item: &FindItem) -> usize {
+    count(std::slice::from_ref(item))
+}
+
 fn count(items: &[FindItem]) -> usize {
     items
         .iter()
@@ -592,35 +597,30 @@ fn nest(opts: &FindOptions, l: &Language, syms: Vec<Symbol>) -> Vec<FindItem> {
             p
         })
         .collect();
-    let mut slots: Vec<Option<SymbolMatch>> = syms
-        .into_iter()
-        .map(|s| {
-            Some(SymbolMatch {
-                match_id: new_id(),
-                symbol: s,
-                children: Some(Vec::new()),
-            })
-        })
-        .collect();
+    // Each symbol's children, made to measure.
+    let mut counts = vec![0; syms.len()];
+    for (i, p) in parents.iter().enumerate() {
+        if let (true, Some(p)) = (kept[i], p) {
+            counts[*p] += 1;
+        }
+    }
+    let mut children: Vec<Vec<SymbolMatch>> = counts.into_iter().map(Vec::with_capacity).collect();
     // Children come after their parents: attach from the end so each subtree is complete
     // (in reverse order, turned around once each list is whole).
     let mut roots = Vec::new();
-    for i in (0..slots.len()).rev() {
+    for (i, symbol) in syms.into_iter().enumerate().rev() {
         if !kept[i] {
             continue;
         }
-        let mut item = slots[i].take().unwrap();
-        if let Some(c) = item.children.as_mut() {
-            c.reverse();
-        }
+        let mut mine = std::mem::take(&mut children[i]);
+        mine.reverse();
+        let item = SymbolMatch {
+            match_id: new_id(),
+            symbol,
+            children: Some(mine),
+        };
         match parents[i] {
-            Some(p) => slots[p]
-                .as_mut()
-                .unwrap()
-                .children
-                .as_mut()
-                .unwrap()
-                .push(item),
+            Some(p) => children[p].push(item),
             None => roots.push(FindItem::Symbol(item)),
         }
     }
