@@ -366,23 +366,12 @@ pub fn walk_hits<'t>(
     }
 }
 
-/// Drops a tree on a background thread: for the tree of a run's only file, whose node-by-node
-/// freeing (its nodes no longer in cache) would hold up the answer; at exit, what is left is
-/// simply not freed. (A scan frees on its workers: freeing across threads costs more CPU.)
+/// Leaves a tree to the process's exit: for the trees of a run's only file, whose node-by-node
+/// freeing (its nodes no longer in cache; 190k of them in TypeScript's `lib.dom.d.ts`) would
+/// hold up the answer, or take a core from its rendering: the run ends with the answer. (A
+/// scan frees on its workers.)
 pub fn discard(tree: Tree) {
-    static JANITOR: OnceLock<std::sync::mpsc::SyncSender<Tree>> = OnceLock::new();
-    let tx = JANITOR.get_or_init(|| {
-        let (tx, rx) = std::sync::mpsc::sync_channel::<Tree>(16);
-        let spawned = std::thread::Builder::new()
-            .name("llm-free-trees".into())
-            .spawn(move || rx.into_iter().for_each(drop));
-        // Without the thread, `send` fails and the tree is dropped right here.
-        drop(spawned);
-        tx
-    });
-    if let Err(e) = tx.send(tree) {
-        drop(e.0);
-    }
+    std::mem::forget(tree);
 }
 
 /// Where `words` occur in `hay` as whole words (see [`literals::whole_word`]), sorted by start.
