@@ -80,7 +80,16 @@ pub fn run(args: FindArgs, printer: &mut Printer) -> io::Result<u8> {
     let out = printer.out();
     match format {
         Format::Json if threaded => {
-            json::envelope_with_members(out, &env, "matches", items, opts.threads, find::weight)?
+            let (key, threads) = ("matches", opts.threads);
+            json::envelope_with_members(
+                out,
+                &env,
+                key,
+                items,
+                threads,
+                find::weight,
+                json::find::item,
+            )?
         }
         Format::Json => json::envelope(out, &env, pretty)?,
         _ => json::tagged_line(out, "summary", &env)?,

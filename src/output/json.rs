@@ -1,6 +1,7 @@
 //! JSON and JSON-lines rendering of envelopes and streamed items, and the hand-written JSON
 //! strings of the items written straight from file bytes (`search`).
 
+pub mod find;
 pub mod search;
 
 use serde::Serialize;
@@ -18,8 +19,9 @@ pub fn envelope<T: Serialize>(out: &mut impl Write, value: &T, pretty: bool) -> 
 
 /// Writes a compact envelope whose array `key` (empty in `envelope`) holds `members`: byte for
 /// byte the envelope with them in that array, the members rendered on up to `threads`
-/// threads. The first share of them (by `weight`) goes straight into `out`, the others into
-/// buffers written after it; each thread drops the members it rendered. As in
+/// threads. They are cut in runs of about equal `weight`; this thread renders runs from the
+/// first on straight into `out`, the others runs from the last back into buffers, until they
+/// meet; the buffers are written last. Each thread drops the members it rendered. As in
 /// [`StreamedArray`], the first `"key":[]` of the serialized envelope is the array.
 pub fn envelope_with_members<T, M>(
     out: &mut (impl Write + Send),
@@ -28,43 +30,75 @@ pub fn envelope_with_members<T, M>(
     members: Vec<M>,
     threads: usize,
     weight: impl Fn(&M) -> usize,
+    render: impl Fn(&mut Vec<u8>, &M) + Sync,
 ) -> io::Result<()>
 where
     T: Serialize,
-    M: Serialize + Send,
+    M: Send,
 {
     let empty = format!("\"{key}\":[]").into_bytes();
     let full = serde_json::to_vec(envelope)?;
     let split = StreamedArray::split(&full, &empty)?;
     out.write_all(&full[..split])?;
-    let shares = shares(members, threads.max(1), weight);
-    // Members of one share, comma-separated, after the `,` that follows an earlier share's.
-    fn render<M: Serialize>(out: &mut impl Write, share: Vec<M>, first: bool) -> io::Result<()> {
-        for (i, m) in share.iter().enumerate() {
-            if i > 0 || !first {
-                out.write_all(b",")?;
+    // Runs of members, each taken once: from the front by this thread, from the back by the
+    // others (`front..back` are left).
+    let runs = if threads > 1 {
+        shares(members, threads * 16, weight)
+    } else {
+        vec![members]
+    };
+    let count = runs.len();
+    let runs: Vec<std::sync::Mutex<Vec<M>>> = runs.into_iter().map(Into::into).collect();
+    let left = std::sync::Mutex::new(0..count);
+    let take = |from_front: bool| {
+        let mut left = left.lock().unwrap_or_else(|e| e.into_inner());
+        let k = if from_front {
+            left.next()
+        } else {
+            left.next_back()
+        }?;
+        Some((
+            k,
+            std::mem::take(&mut *runs[k].lock().unwrap_or_else(|e| e.into_inner())),
+        ))
+    };
+    // A run's members, each after a `,` but the array's first.
+    let render_run = |out: &mut dyn Write, run: Vec<M>, k: usize| -> io::Result<()> {
+        let mut bytes = Vec::new();
+        for (i, m) in run.iter().enumerate() {
+            bytes.clear();
+            if k > 0 || i > 0 {
+                bytes.push(b',');
             }
-            serde_json::to_writer(&mut *out, m)?;
+            render(&mut bytes, m);
+            out.write_all(&bytes)?;
         }
         Ok(())
-    }
-    // The first member is the first share's.
-    let mut shares = shares.into_iter();
-    let head = shares.next().unwrap_or_default();
+    };
     std::thread::scope(|s| {
-        let rest: Vec<_> = shares
-            .map(|share| {
-                s.spawn(move || {
-                    let mut buf = Blocks::default();
-                    render(&mut buf, share, false).map(|()| buf.0)
+        let others: Vec<_> = (1..threads.min(count))
+            .map(|_| {
+                s.spawn(|| {
+                    let mut done = Vec::new();
+                    while let Some((k, run)) = take(false) {
+                        let mut buf = Blocks::default();
+                        render_run(&mut buf, run, k)?;
+                        done.push((k, buf.0));
+                    }
+                    Ok::<_, io::Error>(done)
                 })
             })
             .collect();
-        render(&mut *out, head, true)?;
-        for h in rest {
-            for block in h.join().expect("render thread panicked")? {
-                out.write_all(&block)?;
-            }
+        while let Some((k, run)) = take(true) {
+            render_run(&mut *out, run, k)?;
+        }
+        let mut rest = Vec::new();
+        for h in others {
+            rest.extend(h.join().expect("render thread panicked")?);
+        }
+        rest.sort_unstable_by_key(|r| r.0);
+        for block in rest.into_iter().flat_map(|r| r.1) {
+            out.write_all(&block)?;
         }
         Ok::<(), io::Error>(())
     })?;
@@ -406,6 +440,9 @@ mod tests {
             for threads in [1, 2, 3, 64] {
                 let mut out = Vec::new();
                 let weight = |m: &serde_json::Value| m["s"].as_str().unwrap().len() + 1;
+                let json = |out: &mut Vec<u8>, m: &serde_json::Value| {
+                    serde_json::to_writer(out, m).unwrap()
+                };
                 envelope_with_members(
                     &mut out,
                     &empty,
@@ -413,6 +450,7 @@ mod tests {
                     members.clone(),
                     threads,
                     weight,
+                    json,
                 )
                 .unwrap();
                 assert_eq!(
