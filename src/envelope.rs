@@ -203,7 +203,9 @@ pub fn execution_id() -> String {
 
 /// A fresh UUID v4 as a string (`match_id`).
 pub fn new_id() -> String {
-    uuid::Uuid::new_v4().to_string()
+    let mut text = [0u8; uuid::fmt::Hyphenated::LENGTH];
+    uuid::Uuid::new_v4().hyphenated().encode_lower(&mut text);
+    String::from_utf8_lossy(&text).into_owned()
 }
 
 /// Current time, RFC 3339 in UTC with second precision.

@@ -477,12 +477,24 @@ fn find_in_file(
     // out; else it is parsed in halves (see `Language::outline_symbols`).
     let big = literal.is_none() && source.len() >= SPLIT_AT;
     let mut trees = Vec::new();
+    // A big file's symbols (each half's, when it is parsed in halves) made into items on the
+    // thread that found them.
+    let items_of = |syms| items(opts, l, syms, Vec::new());
     let parsed = {
         let outline = big
-            .then(|| l.outline_symbols(source, &index, &cand.display, opts.threads, &mut trees))
+            .then(|| {
+                l.outline_symbols(
+                    source,
+                    &index,
+                    &cand.display,
+                    opts.threads,
+                    &mut trees,
+                    &items_of,
+                )
+            })
             .flatten();
         match (outline, literal) {
-            (Some(syms), _) => Ok(syms),
+            (Some(parts), _) => Ok(parts),
             (None, Some(_)) => {
                 let hits = opts
                     .name
@@ -498,8 +510,8 @@ fn find_in_file(
     if only_file {
         trees.into_iter().for_each(lang::discard);
     }
-    let (errors, diag, syms, refs) = match parsed {
-        Ok(syms) => (false, None, syms, Vec::new()),
+    let (errors, diag, items) = match parsed {
+        Ok(parts) => (false, None, parts.into_iter().flatten().collect()),
         Err(tree) => {
             let errors = tree.root_node().has_error();
             let diag = errors.then(|| {
@@ -531,10 +543,38 @@ fn find_in_file(
             if only_file {
                 lang::discard(tree);
             }
-            (errors, diag, syms, refs)
+            (errors, diag, items(opts, l, syms, refs))
         }
     };
-    let items: Vec<FindItem> = match opts.mode {
+    let result = (!items.is_empty()).then(|| FileResult {
+        file: FindFile {
+            file_path: cand.display.clone(),
+            checksum: if want_checksum {
+                checksum(source)
+            } else {
+                String::new()
+            },
+            language: l.name,
+            match_count: count(&items),
+            parse_errors: errors,
+        },
+        items,
+    });
+    Outcome::Parsed(FindParsed {
+        errors,
+        diag,
+        result,
+    })
+}
+
+/// A file's items: its references, or its symbols that `opts` keeps (nested for an outline).
+fn items(
+    opts: &FindOptions,
+    l: &Language,
+    syms: Vec<Symbol>,
+    refs: Vec<Reference>,
+) -> Vec<FindItem> {
+    match opts.mode {
         Mode::Refs => refs
             .into_iter()
             .map(|r| {
@@ -556,26 +596,7 @@ fn find_in_file(
             })
             .collect(),
         Mode::Outline => nest(opts, l, syms),
-    };
-    let result = (!items.is_empty()).then(|| FileResult {
-        file: FindFile {
-            file_path: cand.display.clone(),
-            checksum: if want_checksum {
-                checksum(source)
-            } else {
-                String::new()
-            },
-            language: l.name,
-            match_count: count(&items),
-            parse_errors: errors,
-        },
-        items,
-    });
-    Outcome::Parsed(FindParsed {
-        errors,
-        diag,
-        result,
-    })
+    }
 }
 
 /// Files at least this big are outlined from two halves parsed in parallel.

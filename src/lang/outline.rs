@@ -6,27 +6,33 @@
 
 use super::brace::Lexicon;
 use super::regions::Regions;
-use super::symbols::{finish, prepare_part, symbols_of_trees, Symbol};
+use super::symbols::{
+    finish, nested, number, prepare_part, symbols_of_trees, Prepared, Seen, Symbol,
+};
 use super::Language;
 use crate::span::{FileSpans, LineIndex};
 use std::ops::Range;
+use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::OnceLock;
 use tree_sitter::Tree;
 
 impl Language {
-    /// The symbols of a big file's outline, as [`super::symbols_with_index`] gives them from a
-    /// whole-file parse, when a cheaper way applies: the file is mostly data (see
+    /// `then` of the symbols of a big file's outline, as [`super::symbols_with_index`] gives
+    /// them from a whole-file parse, when a cheaper way applies: the file is mostly data (see
     /// [`Language::parse_outline`]), or, with `threads` > 1, its items split in two halves
-    /// that parse without a syntax error (see [`Language::parse_split`]). Its trees are put in
+    /// that parse without a syntax error (see [`Language::split_parts`]). Halves of whole items
+    /// are each a forest of their own: `then` gets each half's symbols on its thread (parent
+    /// indices within the half), in order; else it gets them all. The trees are put in
     /// `trees` (for the caller to drop). `None`: parse the file whole.
-    pub fn outline_symbols(
+    pub fn outline_symbols<T: Send>(
         &self,
         source: &[u8],
         index: &LineIndex,
         file_path: &str,
         threads: usize,
         trees: &mut Vec<Tree>,
-    ) -> Option<Vec<Symbol>> {
+        then: &(dyn Fn(Vec<Symbol>) -> T + Sync),
+    ) -> Option<Vec<T>> {
         // One scan finds the data and, when the lexicon is the language's scanner, the items.
         let lexicon = super::brace::lexicon(self.name).filter(|_| source.len() >= OUTLINE_GAPS_AT);
         let (regions, gaps) = match lexicon {
@@ -42,38 +48,78 @@ impl Language {
             let syms =
                 symbols_of_trees(self, source, std::slice::from_ref(&tree), file_path, index);
             trees.push(tree);
-            return Some(syms);
+            return Some(vec![then(syms)]);
         }
         if threads < 2 {
             return None;
         }
         let regions = regions.or_else(|| self.rules.regions.map(|scan| scan(source)))?;
         let parts = self.split_parts(source, &regions, 2)?;
-        self.symbols_of_parts(source, index, file_path, &parts, trees)
+        self.symbols_of_parts(source, index, file_path, &parts, trees, then)
     }
 
-    /// The symbols of a file parsed in `parts`, each on a thread that goes on from its parse to
-    /// its part's definitions; `None` when a part has a syntax error.
-    fn symbols_of_parts(
+    /// [`Language::outline_symbols`] of a file parsed in `parts`, each on a thread that goes
+    /// on from its parse to its part's definitions and, for parts of whole items, to `then`
+    /// of their symbols: each part nests its own, and numbers them (see `symbols::number`)
+    /// once the part before has numbered its own. `None` when a part has a syntax error.
+    fn symbols_of_parts<T: Send>(
         &self,
         source: &[u8],
         index: &LineIndex,
         file_path: &str,
         parts: &[Vec<Range<usize>>],
         trees: &mut Vec<Tree>,
-    ) -> Option<Vec<Symbol>> {
+        then: &(dyn Fn(Vec<Symbol>) -> T + Sync),
+    ) -> Option<Vec<T>> {
         let slots: Vec<OnceLock<Tree>> = parts.iter().map(|_| OnceLock::new()).collect();
         let spans = FileSpans::new(index, file_path);
-        let part = |i: usize| {
+        // Parts of whole items (not block halves): no definition of one holds another's.
+        let whole_items = parts.iter().all(|p| p.len() == 1);
+        // How many symbols of each name the parts before counted, handed from part to part
+        // (nothing when a part failed).
+        let (senders, receivers): (Vec<_>, Vec<_>) =
+            (1..parts.len()).map(|_| mpsc::channel::<Seen>()).unzip();
+        let mut before: Vec<Option<Receiver<Seen>>> = std::iter::once(None)
+            .chain(receivers.into_iter().map(Some))
+            .collect();
+        let mut after: Vec<Option<Sender<Seen>>> = senders
+            .into_iter()
+            .map(Some)
+            .chain(std::iter::once(None))
+            .collect();
+        let part = |i: usize, before: Option<Receiver<Seen>>, after: Option<Sender<Seen>>| {
             let tree = slots[i].get_or_init(|| self.parse_ranges(source, index, &parts[i]));
             // Error recovery may reach across items: such a part is not the whole parse's.
-            (!tree.root_node().has_error())
-                .then(|| prepare_part(self, source, tree, &parts[i + 1..].concat(), &spans))
+            if tree.root_node().has_error() {
+                return None;
+            }
+            let prepared = prepare_part(self, source, tree, &parts[i + 1..].concat(), &spans);
+            if !whole_items {
+                return Some(Part::Prepared(prepared));
+            }
+            let mut syms = nested(self, source, vec![prepared]);
+            let mut seen = match before {
+                Some(rx) => rx.recv().ok()?,
+                None => Seen::new(),
+            };
+            number(&mut syms, file_path, &mut seen);
+            if let Some(tx) = after {
+                // The next part may have failed and gone already.
+                let _ = tx.send(seen);
+            }
+            let t = then(syms);
+            Some(Part::Done(t))
         };
-        let prepared = std::thread::scope(|s| {
+        let done = std::thread::scope(|s| {
             // The first part on this thread, the others on threads of their own.
-            let others: Vec<_> = (1..parts.len()).map(|i| s.spawn(move || part(i))).collect();
-            let first = part(0);
+            let part = &part;
+            let others: Vec<_> = (1..parts.len())
+                .map(|i| {
+                    let (b, a) = (before[i].take(), after[i].take());
+                    s.spawn(move || part(i, b, a))
+                })
+                .collect();
+            let first = part(0, before[0].take(), after[0].take());
             let others = others
                 .into_iter()
                 .map(|h| h.join().expect("outline thread panicked"));
@@ -81,9 +127,22 @@ impl Language {
                 .chain(others)
                 .collect::<Option<Vec<_>>>()
         });
-        let syms = prepared.map(|p| finish(self, source, file_path, p));
+        let out = done.map(|done| {
+            let mut prepared = Vec::new();
+            let mut out = Vec::new();
+            for p in done {
+                match p {
+                    Part::Prepared(p) => prepared.push(p),
+                    Part::Done(t) => out.push(t),
+                }
+            }
+            if !prepared.is_empty() {
+                out.push(then(finish(self, source, file_path, prepared)));
+            }
+            out
+        });
         trees.extend(slots.into_iter().filter_map(OnceLock::into_inner));
-        syms
+        out
     }
 
     /// The tree of a whole file for its outline, parsed without the insides of its long
@@ -243,6 +302,13 @@ impl Language {
     }
 }
 
+/// What a part's thread hands back: its definitions, for one pass over all parts (block
+/// halves), or what was made of its symbols (parts of whole items).
+enum Part<'t, T> {
+    Prepared(Vec<Prepared<'t>>),
+    Done(T),
+}
+
 /// Files smaller than this are outlined from a whole parse (skipping their data is not worth
 /// a second scan).
 const OUTLINE_GAPS_AT: usize = 64 * 1024;
@@ -295,6 +361,65 @@ fn gaps_hold(tree: &Tree, gaps: &[Range<usize>], kinds: &[&str]) -> bool {
                 return g == gaps.len() && opened.is_none();
             }
             parents.pop();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lang::{by_name, symbols, Symbol};
+    use crate::span::LineIndex;
+
+    /// `unit` (with `NN` numbered) repeated past 100 KiB.
+    fn big(unit: &str) -> Vec<u8> {
+        let mut text = String::new();
+        let mut k = 0;
+        while text.len() < 100 * 1024 {
+            text.push_str(&unit.replace("NN", &k.to_string()));
+            k += 1;
+        }
+        text.into_bytes()
+    }
+
+    /// The outline's symbols in halves (each half's nested and numbered after the one before;
+    /// or a block cut out of an item, one pass over both) are the whole parse's: the same
+    /// JSON, same-named symbols numbered across the halves.
+    #[test]
+    fn outline_symbols_in_halves_are_the_whole_parses() {
+        let cases = [
+            ("typescript", "/** Doc NN. */\ninterface A { x: string; m(): void }\nexport function fNN(a: number) { return a; }\nclass C { p = 1; q() {} }\ndeclare var A: { prototype: A; new(): A };\n", 2),
+            ("go", "// F is f.\nfunc F() {}\n\ntype TNN struct {\n\tA int\n}\n\nfunc (t TNN) M() {}\n", 2),
+            ("rust", "/// Doc.\nfn f() {}\nimpl S { fn m(&self) {} }\nmod mNN { struct S; }\n", 2),
+            ("python", "def f():\n    pass\n\nclass C:\n    def m(self):\n        x = 1\n\n", 2),
+            // One item holding most of the file: block halves, nested in one pass.
+            ("javascript", "", 1),
+        ];
+        for (lang, unit, parts) in cases {
+            let l = by_name(lang).unwrap();
+            let src = if lang == "javascript" {
+                let body = String::from_utf8(big(
+                    "  /** f. */\n  function f() {}\n  var gNN = function () {};\n\n",
+                ))
+                .unwrap();
+                format!("/** M. */\n;(function () {{\n{body}}}.call(this));\n").into_bytes()
+            } else {
+                big(unit)
+            };
+            let index = LineIndex::new(&src);
+            let json = |syms: &[Symbol]| {
+                syms.iter()
+                    .map(|s| serde_json::to_string(s).unwrap())
+                    .collect::<Vec<_>>()
+            };
+            let whole = symbols(l, &src, &l.parse(&src), "f");
+            assert!(whole.iter().any(|s| s.symbol_id != whole[0].symbol_id));
+            let mut trees = Vec::new();
+            let halves = l
+                .outline_symbols(&src, &index, "f", 2, &mut trees, &|s| s)
+                .unwrap_or_else(|| panic!("{lang}: no halves"));
+            assert_eq!(halves.len(), parts, "{lang}");
+            assert_eq!(trees.len(), 2, "{lang}");
+            assert_eq!(json(&halves.concat()), json(&whole), "{lang}");
         }
     }
 }

@@ -646,6 +646,17 @@ pub(super) fn finish(
     file_path: &str,
     parts: Vec<Vec<Prepared>>,
 ) -> Vec<Symbol> {
+    let mut syms = nested(lang, source, parts);
+    number(&mut syms, file_path, &mut Seen::new());
+    syms
+}
+
+/// How many symbols of each qualified name and kind come before (see [`number`]).
+pub(super) type Seen = HashMap<(String, SymbolKind), usize>;
+
+/// The symbols of prepared definitions, as [`finish`] gives them but for their ids (left
+/// empty: see [`number`]).
+pub(super) fn nested(lang: &Language, source: &[u8], parts: Vec<Vec<Prepared>>) -> Vec<Symbol> {
     let count = parts.iter().map(Vec::len).sum();
     // The parts merged (a part's definitions lie between another's when it is a block cut
     // out of it); on a tie the earlier part's first, as a stable sort of them all would give.
@@ -661,8 +672,6 @@ pub(super) fn finish(
     });
     let mut out: Vec<Symbol> = Vec::with_capacity(count);
     let mut stack: Vec<usize> = Vec::new();
-    let mut seen: HashMap<(String, SymbolKind), usize> = HashMap::with_capacity(count);
-    let ids = SymbolIds::new(file_path);
     // The last definition taken: the next one with its node and name is the same one.
     let mut last: Option<(Node, Node)> = None;
     for d in defs {
@@ -701,9 +710,6 @@ pub(super) fn finish(
             (_, Some(p)) if p.kind == SymbolKind::Impl => p.impl_of.clone(),
             _ => None,
         };
-        let n = seen.entry((qualified_name.clone(), kind)).or_insert(0);
-        *n += 1;
-        let symbol_id = ids.id(&qualified_name, kind, *n);
         out.push(Symbol {
             parent: parent.map(|p| p.name.clone()).or_else(|| {
                 let o = owner.as_deref()?;
@@ -722,7 +728,7 @@ pub(super) fn finish(
             kind,
             language: lang.name,
             signature: d.signature,
-            symbol_id,
+            symbol_id: String::new(),
             span: d.span,
             name_span: d.name_span,
             body_span: d.body_span,
@@ -732,6 +738,18 @@ pub(super) fn finish(
         stack.push(out.len() - 1);
     }
     out
+}
+
+/// Gives `syms` (in file order, after the symbols `seen` counts) their ids: same-named
+/// symbols of one kind are numbered in file order (see [`symbol_id`]).
+pub(super) fn number(syms: &mut [Symbol], file_path: &str, seen: &mut Seen) {
+    let ids = SymbolIds::new(file_path);
+    seen.reserve(syms.len());
+    for s in syms {
+        let n = seen.entry((s.qualified_name.clone(), s.kind)).or_insert(0);
+        *n += 1;
+        s.symbol_id = ids.id(&s.qualified_name, s.kind, *n);
+    }
 }
 
 /// Where a definition (or body) ends: at its last token that is not a comment. Tree-sitter
