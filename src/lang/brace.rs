@@ -523,6 +523,7 @@ pub(super) fn scan(lex: &'static Lexicon, src: &[u8], data: bool) -> (Regions, V
         open: false,
     };
     let mut starts: Vec<(usize, Option<super::regions::Body>)> = vec![(0, None)];
+    let mut comments: Vec<Range<usize>> = Vec::new();
     let mut depth = 0usize;
     // The last code byte (its class for words and strings); 0 right after a boundary.
     let mut last = 0u8;
@@ -551,6 +552,7 @@ pub(super) fn scan(lex: &'static Lexicon, src: &[u8], data: bool) -> (Regions, V
         let (t, next) = scan.token(i, last);
         match &t {
             Token::Str(Some(inside)) if data => scan.gaps.push(inside.clone()),
+            Token::Comment => comments.push(i..next),
             Token::Byte(b'{' | b'(' | b'[') => depth += 1,
             Token::Byte(b'}' | b')' | b']') => depth = depth.saturating_sub(1),
             _ => {}
@@ -558,7 +560,18 @@ pub(super) fn scan(lex: &'static Lexicon, src: &[u8], data: bool) -> (Regions, V
         last = code_class(&t).unwrap_or(last);
         i = next;
     }
-    let regions = Regions::from_starts(n, starts, depth == 0 && !scan.open);
+    let mut regions = Regions::from_starts(n, starts, depth == 0 && !scan.open);
+    // Each comment's bytes to the item it starts in.
+    let mut comments = comments.into_iter().peekable();
+    regions.comments = (regions.items.iter())
+        .map(|item| {
+            let mut bytes = 0;
+            while let Some(c) = comments.next_if(|c| c.start < item.range.end) {
+                bytes += c.len();
+            }
+            bytes
+        })
+        .collect();
     (regions, scan.gaps)
 }
 

@@ -32,6 +32,9 @@ pub struct Regions {
     /// The insides of `[[ … ]]` tests (Bash), which that rule blanks out too when blanking the
     /// bodies is not enough: tree-sitter-bash cannot read some (`[[ $x == *@(a|b)* ]]`).
     pub tests: Vec<Range<usize>>,
+    /// Per item, the bytes of its comments (the brace scanner's; empty for the others), which
+    /// weigh less in `split_parts`: a parse reads a comment as one token.
+    pub comments: Vec<usize>,
     /// Each item parsed alone comes out as in the whole-file parse, which the region parses of
     /// `parse_around` and `parse_split` rely on. Not so in Bash: tree-sitter-bash reads the
     /// same `a=1 b=2` line as one node or three depending on the commands before it, so its
@@ -96,6 +99,7 @@ impl Regions {
             balanced,
             bodies: Vec::new(),
             tests: Vec::new(),
+            comments: Vec::new(),
             independent: true,
         }
     }

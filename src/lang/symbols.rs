@@ -498,7 +498,7 @@ fn name_node<'t>(lang: &Language, kind: SymbolKind, name: Node<'t>) -> Node<'t> 
 
 /// Files at least this big are walked for their symbols with [`Opener`]s: below, what it
 /// saves is less than reading the grammar's node types (a millisecond or two, once).
-const PRUNE_AT: usize = 128 * 1024;
+pub(super) const PRUNE_AT: usize = 128 * 1024;
 
 /// The raw list through the language's symbol query: the specification a hand-written walk
 /// follows (tests compare the two). A pattern captures the item as `@definition.KIND` (or
