@@ -21,21 +21,56 @@ pub fn run(args: FindArgs, printer: &mut Printer) -> io::Result<u8> {
     let outline = opts.mode == Mode::Outline;
     let mut items: Vec<FindItem> = Vec::new();
     let mut files: Vec<FindFile> = Vec::new();
-    let out = printer.out();
-    let outcome = find::run(&opts, format != Format::Human, &mut |mut r| match format {
-        Format::Human => crate::output::human::find::file(out, &style, &r, outline),
-        Format::Json => {
-            items.append(&mut r.items);
-            files.push(r.file);
-            Ok(())
-        }
-        Format::Jsonl => {
-            for m in &r.items {
-                json::tagged_line(out, "match", m)?;
+    // Compact JSON: the members of `data.matches` are rendered where the items were made, and
+    // streamed (see `StreamedArray`): the draft envelope has what the final one has before
+    // `matches` (status `ok`: the array opens only once a match has come, and rendered items
+    // mean no --max-results, hence no `partial`).
+    let render_json = |items: &[FindItem], buf: &mut Vec<u8>| {
+        for (i, m) in items.iter().enumerate() {
+            if i > 0 {
+                buf.push(b',');
             }
-            files.push(r.file);
-            Ok(())
+            json::find::item(buf, m);
         }
+    };
+    let render: Option<find::Render> = (format == Format::Json && !pretty).then_some(&render_json);
+    let data = |matches, files, summary: Option<&find::FindSummary>| FindData {
+        mode: opts.mode,
+        name: opts.name.as_ref().map(|n| n.as_str().to_string()),
+        matches,
+        files,
+        match_count: summary.map_or(0, |s| s.match_count),
+        total_count: summary.map_or(0, |s| s.total_count),
+        stats: summary.map(|s| s.stats.clone()).unwrap_or_default(),
+    };
+    let draft = JsonResponse::new(
+        "find",
+        Status::Ok,
+        query.clone(),
+        data(Vec::new(), Vec::new(), None),
+        Vec::new(),
+    );
+    let mut streamed = json::StreamedArray::new(&draft, "matches")?;
+    let out = printer.out();
+    let outcome = find::run(&opts, format != Format::Human, render, &mut |mut r| {
+        match (&r.rendered, format) {
+            (Some(runs), _) => {
+                for run in runs {
+                    streamed.members(out, run)?;
+                }
+            }
+            (None, Format::Human) => {
+                return crate::output::human::find::file(out, &style, &r, outline)
+            }
+            (None, Format::Json) => items.append(&mut r.items),
+            (None, Format::Jsonl) => {
+                for m in &r.items {
+                    json::tagged_line(out, "match", m)?;
+                }
+            }
+        }
+        files.push(r.file);
+        Ok(())
     });
     let mut summary = match outcome {
         Ok(Ok(s)) => s,
@@ -61,36 +96,15 @@ pub fn run(args: FindArgs, printer: &mut Printer) -> io::Result<u8> {
         printer.diagnostics_to_stderr(&summary.diagnostics);
         return Ok(code);
     }
-    // Compact JSON renders its matches on the worker threads (see `json::envelope_with_members`).
-    let threaded = format == Format::Json && !pretty;
-    let data = FindData {
-        mode: opts.mode,
-        name: opts.name.as_ref().map(|n| n.as_str().to_string()),
-        matches: if threaded {
-            Vec::new()
-        } else {
-            std::mem::take(&mut items)
-        },
-        files,
-        match_count: summary.match_count,
-        total_count: summary.total_count,
-        stats: summary.stats,
-    };
-    let env = JsonResponse::new("find", summary.status, query, data, summary.diagnostics);
+    let mut env = draft;
+    env.data = Some(data(items, files, Some(&summary)));
+    env.status = summary.status;
+    env.partial = summary.status == Status::Partial;
+    env.diagnostics = summary.diagnostics;
     let out = printer.out();
     match format {
-        Format::Json if threaded => {
-            let (key, threads) = ("matches", opts.threads);
-            json::envelope_with_members(
-                out,
-                &env,
-                key,
-                items,
-                threads,
-                find::weight,
-                json::find::item,
-            )?
-        }
+        // The whole envelope when nothing was streamed.
+        Format::Json if !pretty => streamed.finish(out, &env)?,
         Format::Json => json::envelope(out, &env, pretty)?,
         _ => json::tagged_line(out, "summary", &env)?,
     }

@@ -102,7 +102,15 @@ pub struct FindFile {
 pub struct FileResult {
     pub file: FindFile,
     pub items: Vec<FindItem>,
+    /// The items as the printer writes them, rendered where they were made (see [`Render`]),
+    /// in runs (one per half of a big file's outline); `items` is then empty.
+    pub rendered: Option<Vec<Vec<u8>>>,
 }
+
+/// Renders a run of a file's items as the printer writes them (compact JSON: the members of
+/// `data.matches`, comma-separated), on the thread that made them (in parallel, and the items
+/// are freed on the thread that allocated them).
+pub type Render<'a> = &'a (dyn Fn(&[FindItem], &mut Vec<u8>) + Sync);
 
 /// Counters for the whole run.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -284,12 +292,16 @@ struct FindParsed {
     result: Option<FileResult>,
 }
 
-/// Runs the search, handing each file's result to `emit` in path order.
+/// Runs the search, handing each file's result to `emit` in path order. With `render` (used
+/// only without `--max-results`, which may cut a file's items when it is handed on), each
+/// file's items come rendered.
 pub fn run(
     opts: &FindOptions,
     want_checksum: bool,
+    render: Option<Render>,
     emit: &mut dyn FnMut(FileResult) -> std::io::Result<()>,
 ) -> Result<std::result::Result<FindSummary, std::io::Error>> {
+    let render = render.filter(|_| opts.max_results.is_none());
     let walked = walk::walk_on(&opts.walk, "find", opts.threads)?;
     let allowed: Vec<&'static Language> = if opts.langs.is_empty() {
         lang::ALL.to_vec()
@@ -326,7 +338,7 @@ pub fn run(
         if let Some(d) = not_utf8(cand, &source, "find") {
             return Outcome::NotUtf8(d);
         }
-        find_in_file(opts, l, cand, &source, want_checksum, only_file)
+        find_in_file(opts, l, cand, &source, want_checksum, only_file, render)
     };
     let mut stats = FindStats {
         skipped: walked.skipped.clone(),
@@ -358,7 +370,10 @@ pub fn run(
         diagnostics.extend(diag);
         let Some(mut r) = result else { return true };
         stats.files_with_matches += 1;
-        let n = count(&r.items);
+        let n = match r.rendered {
+            Some(_) => r.file.match_count,
+            None => count(&r.items),
+        };
         total_count += n;
         if let Some(max) = opts.max_results {
             let room = max.saturating_sub(match_count);
@@ -369,7 +384,9 @@ pub fn run(
                 cut(&mut r.items, room);
             }
         }
-        r.file.match_count = count(&r.items);
+        if r.rendered.is_none() {
+            r.file.match_count = count(&r.items);
+        }
         match_count += r.file.match_count;
         if let Err(e) = emit(r) {
             io_error = Some(e);
@@ -399,11 +416,6 @@ pub fn run(
         diagnostics,
         suggestions,
     }))
-}
-
-/// How much output an item makes, about: its symbols (for rendering shares of equal work).
-pub fn weight(item: &FindItem) -> usize {
-    count(std::slice::from_ref(item))
 }
 
 fn count(items: &[FindItem]) -> usize {
@@ -465,6 +477,7 @@ fn find_in_file(
     source: &[u8],
     want_checksum: bool,
     only_file: bool,
+    render: Option<Render>,
 ) -> Outcome<FindParsed> {
     let index = LineIndex::new(source);
     // Definitions and references of NAME lie around its occurrences: only those regions are
@@ -477,9 +490,9 @@ fn find_in_file(
     // out; else it is parsed in halves (see `Language::outline_symbols`).
     let big = literal.is_none() && source.len() >= SPLIT_AT;
     let mut trees = Vec::new();
-    // A big file's symbols (each half's, when it is parsed in halves) made into items on the
-    // thread that found them.
-    let items_of = |syms| items(opts, l, syms, Vec::new());
+    // A big file's symbols (each half's, when it is parsed in halves) made into items, and
+    // rendered, on the thread that found them.
+    let items_of = |syms| Run::new(items(opts, l, syms, Vec::new()), render);
     let parsed = {
         let outline = big
             .then(|| {
@@ -510,8 +523,8 @@ fn find_in_file(
     if only_file {
         trees.into_iter().for_each(lang::discard);
     }
-    let (errors, diag, items) = match parsed {
-        Ok(parts) => (false, None, parts.into_iter().flatten().collect()),
+    let (errors, diag, runs) = match parsed {
+        Ok(runs) => (false, None, runs),
         Err(tree) => {
             let errors = tree.root_node().has_error();
             let diag = errors.then(|| {
@@ -543,10 +556,22 @@ fn find_in_file(
             if only_file {
                 lang::discard(tree);
             }
-            (errors, diag, items(opts, l, syms, refs))
+            (
+                errors,
+                diag,
+                vec![Run::new(items(opts, l, syms, refs), render)],
+            )
         }
     };
-    let result = (!items.is_empty()).then(|| FileResult {
+    let match_count = runs.iter().map(|r| r.count).sum();
+    let (items, rendered) = match render {
+        Some(_) => (
+            Vec::new(),
+            Some(runs.into_iter().map(|r| r.bytes).collect()),
+        ),
+        None => (runs.into_iter().flat_map(|r| r.items).collect(), None),
+    };
+    let result = (match_count > 0).then(|| FileResult {
         file: FindFile {
             file_path: cand.display.clone(),
             checksum: if want_checksum {
@@ -555,16 +580,47 @@ fn find_in_file(
                 String::new()
             },
             language: l.name,
-            match_count: count(&items),
+            match_count,
             parse_errors: errors,
         },
         items,
+        rendered,
     });
     Outcome::Parsed(FindParsed {
         errors,
         diag,
         result,
     })
+}
+
+/// Some of a file's items (all of them, or one half's of a big file's outline), with how many
+/// matches they hold, rendered when there is a [`Render`].
+struct Run {
+    count: usize,
+    items: Vec<FindItem>,
+    bytes: Vec<u8>,
+}
+
+impl Run {
+    fn new(items: Vec<FindItem>, render: Option<Render>) -> Run {
+        let count = count(&items);
+        match render {
+            Some(render) => {
+                let mut bytes = Vec::new();
+                render(&items, &mut bytes);
+                Run {
+                    count,
+                    items: Vec::new(),
+                    bytes,
+                }
+            }
+            None => Run {
+                count,
+                items,
+                bytes: Vec::new(),
+            },
+        }
+    }
 }
 
 /// A file's items: its references, or its symbols that `opts` keeps (nested for an outline).

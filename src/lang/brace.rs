@@ -114,7 +114,13 @@ impl<'a> Scan<'a> {
         let n = src.len();
         let b = src[i];
         if b.is_ascii_whitespace() {
-            return (Token::Space, i + 1);
+            // A run of blanks at once (a line break alone: the caller looks at each line's start).
+            let blanks = src[i + 1..]
+                .iter()
+                .take_while(|&&c| c == b' ' || c == b'\t')
+                .count();
+            let end = if b == b'\n' { i + 1 } else { i + 1 + blanks };
+            return (Token::Space, end);
         }
         if lex.line_comments.iter().any(|c| self.at(i, c)) {
             return (
@@ -123,6 +129,16 @@ impl<'a> Scan<'a> {
             );
         }
         let (bo, bc) = lex.block_comment;
+        if self.at(i, bo) && !lex.nested_comments {
+            let body = i + bo.len();
+            return match memchr::memmem::find(&src[body..], bc.as_bytes()) {
+                Some(k) => (Token::Comment, body + k + bc.len()),
+                None => {
+                    self.open = true;
+                    (Token::Comment, n)
+                }
+            };
+        }
         if self.at(i, bo) {
             let mut nest = 1;
             let mut j = i + bo.len();

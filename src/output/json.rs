@@ -17,134 +17,6 @@ pub fn envelope<T: Serialize>(out: &mut impl Write, value: &T, pretty: bool) -> 
     out.write_all(b"\n")
 }
 
-/// Writes a compact envelope whose array `key` (empty in `envelope`) holds `members`: byte for
-/// byte the envelope with them in that array, the members rendered on up to `threads`
-/// threads. They are cut in runs of about equal `weight`; this thread renders runs from the
-/// first on straight into `out`, the others runs from the last back into buffers, until they
-/// meet; the buffers are written last. Each thread drops the members it rendered. As in
-/// [`StreamedArray`], the first `"key":[]` of the serialized envelope is the array.
-pub fn envelope_with_members<T, M>(
-    out: &mut (impl Write + Send),
-    envelope: &T,
-    key: &str,
-    members: Vec<M>,
-    threads: usize,
-    weight: impl Fn(&M) -> usize,
-    render: impl Fn(&mut Vec<u8>, &M) + Sync,
-) -> io::Result<()>
-where
-    T: Serialize,
-    M: Send,
-{
-    let empty = format!("\"{key}\":[]").into_bytes();
-    let full = serde_json::to_vec(envelope)?;
-    let split = StreamedArray::split(&full, &empty)?;
-    out.write_all(&full[..split])?;
-    // Runs of members, each taken once: from the front by this thread, from the back by the
-    // others (`front..back` are left).
-    let runs = if threads > 1 {
-        shares(members, threads * 16, weight)
-    } else {
-        vec![members]
-    };
-    let count = runs.len();
-    let runs: Vec<std::sync::Mutex<Vec<M>>> = runs.into_iter().map(Into::into).collect();
-    let left = std::sync::Mutex::new(0..count);
-    let take = |from_front: bool| {
-        let mut left = left.lock().unwrap_or_else(|e| e.into_inner());
-        let k = if from_front {
-            left.next()
-        } else {
-            left.next_back()
-        }?;
-        Some((
-            k,
-            std::mem::take(&mut *runs[k].lock().unwrap_or_else(|e| e.into_inner())),
-        ))
-    };
-    // A run's members, each after a `,` but the array's first.
-    let render_run = |out: &mut dyn Write, run: Vec<M>, k: usize| -> io::Result<()> {
-        let mut bytes = Vec::new();
-        for (i, m) in run.iter().enumerate() {
-            bytes.clear();
-            if k > 0 || i > 0 {
-                bytes.push(b',');
-            }
-            render(&mut bytes, m);
-            out.write_all(&bytes)?;
-        }
-        Ok(())
-    };
-    std::thread::scope(|s| {
-        let others: Vec<_> = (1..threads.min(count))
-            .map(|_| {
-                s.spawn(|| {
-                    let mut done = Vec::new();
-                    while let Some((k, run)) = take(false) {
-                        let mut buf = Blocks::default();
-                        render_run(&mut buf, run, k)?;
-                        done.push((k, buf.0));
-                    }
-                    Ok::<_, io::Error>(done)
-                })
-            })
-            .collect();
-        while let Some((k, run)) = take(true) {
-            render_run(&mut *out, run, k)?;
-        }
-        let mut rest = Vec::new();
-        for h in others {
-            rest.extend(h.join().expect("render thread panicked")?);
-        }
-        rest.sort_unstable_by_key(|r| r.0);
-        for block in rest.into_iter().flat_map(|r| r.1) {
-            out.write_all(&block)?;
-        }
-        Ok::<(), io::Error>(())
-    })?;
-    out.write_all(&full[split..])?;
-    out.write_all(b"\n")
-}
-
-/// Bytes written in blocks of 1 MiB: no copy of what was written as the whole grows.
-#[derive(Default)]
-struct Blocks(Vec<Vec<u8>>);
-
-impl Write for Blocks {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        const BLOCK: usize = 1 << 20;
-        match self.0.last_mut() {
-            Some(b) if b.len() + buf.len() <= BLOCK => b.extend_from_slice(buf),
-            _ => {
-                let mut b = Vec::with_capacity(BLOCK.max(buf.len()));
-                b.extend_from_slice(buf);
-                self.0.push(b);
-            }
-        }
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
-
-/// `members` cut, in order, into at most `n` runs of about equal weight.
-fn shares<M>(members: Vec<M>, n: usize, weight: impl Fn(&M) -> usize) -> Vec<Vec<M>> {
-    let total: usize = members.iter().map(&weight).sum();
-    let mut out: Vec<Vec<M>> = vec![Vec::new()];
-    let mut done = 0;
-    for m in members {
-        // A new share once this one holds its part of the total.
-        if out.len() < n && done * n >= total * out.len() && !out[out.len() - 1].is_empty() {
-            out.push(Vec::new());
-        }
-        done += weight(&m);
-        out.last_mut().expect("one share at least").push(m);
-    }
-    out
-}
-
 /// Writes one JSON line `{"type":TAG, ...fields of value}`. `value` must serialize to an object.
 pub fn tagged_line<T: Serialize>(out: &mut impl Write, tag: &str, value: &T) -> io::Result<()> {
     write!(out, "{{\"type\":\"{tag}\"")?;
@@ -230,7 +102,7 @@ impl StreamedArray {
     }
 
     /// Offset just after the array's `[` in a serialized envelope.
-    pub(crate) fn split(envelope: &[u8], empty: &[u8]) -> io::Result<usize> {
+    fn split(envelope: &[u8], empty: &[u8]) -> io::Result<usize> {
         let at = memchr::memmem::find(envelope, empty)
             .ok_or_else(|| io::Error::other("no empty array to stream into"))?;
         Ok(at + empty.len() - 1)
@@ -425,51 +297,6 @@ mod tests {
         let mut s = StreamedArray::new(&draft, "matches").unwrap();
         s.members(&mut Vec::new(), b"1").unwrap();
         assert!(s.finish(&mut Vec::new(), &other).is_err());
-    }
-
-    #[test]
-    fn members_rendered_on_threads_are_the_envelope_with_its_members() {
-        let q = "\"matches\":[]";
-        for n in [0, 1, 2, 3, 10, 2000] {
-            // Members of uneven weight, some long enough to fill several of a thread's blocks.
-            let members: Vec<serde_json::Value> = (0..n)
-                .map(|i| serde_json::json!({"i": i, "s": awkward()[i % 14].repeat(i % 7 * 300)}))
-                .collect();
-            let want = serde_json::json!({"a_query": q, "matches": members, "n": n});
-            let empty = serde_json::json!({"a_query": q, "matches": [], "n": n});
-            for threads in [1, 2, 3, 64] {
-                let mut out = Vec::new();
-                let weight = |m: &serde_json::Value| m["s"].as_str().unwrap().len() + 1;
-                let json = |out: &mut Vec<u8>, m: &serde_json::Value| {
-                    serde_json::to_writer(out, m).unwrap()
-                };
-                envelope_with_members(
-                    &mut out,
-                    &empty,
-                    "matches",
-                    members.clone(),
-                    threads,
-                    weight,
-                    json,
-                )
-                .unwrap();
-                assert_eq!(
-                    String::from_utf8(out).unwrap(),
-                    format!("{want}\n"),
-                    "{n} {threads}"
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn shares_are_runs_in_order_of_about_equal_weight() {
-        let s = shares((1..=10).collect(), 3, |&w: &usize| w);
-        assert_eq!(s.concat(), (1..=10).collect::<Vec<_>>());
-        assert_eq!(s.len(), 3);
-        assert!(s.iter().all(|r| r.iter().sum::<usize>() <= 30), "{s:?}");
-        assert_eq!(shares(vec![5], 4, |_| 1), vec![vec![5]]);
-        assert_eq!(shares(Vec::<u8>::new(), 2, |_| 1), vec![Vec::<u8>::new()]);
     }
 
     #[test]
