@@ -17,6 +17,7 @@ mod csharp;
 mod go;
 #[cfg(test)]
 mod grammar_check;
+pub mod items;
 mod java;
 mod javascript;
 #[rustfmt::skip]
