@@ -117,6 +117,26 @@ for lang in "${want[@]}"; do
   printf '%-28s %10s %10s %s\n' "kind" "llm" "ast-grep" ""
   printf '%-28s %10s %10s %s\n' "$k1" "$c1l" "$c1s" "$([[ $c1l == "$c1s" ]] && echo equal || echo DIFFERENT)"
   printf '%-28s %10s %10s %s\n' "$k2" "$c2l" "$c2s" "$([[ $c2l == "$c2s" ]] && echo equal || echo DIFFERENT)"
+  # Where counts differ, the files that make the difference, with llm's syntax-error flag (a
+  # file tree-sitter cannot read whole is read item by item: see README, llm ast).
+  for k in "$k1" "$k2"; do
+    [[ $k == "$k1" && $c1l == "$c1s" || $k == "$k2" && $c2l == "$c2s" ]] && continue
+    python3 - <("$llm" ast "($k) @x" -l "$lang" "${same[@]}" --format jsonl "$corpus") \
+      <(ast-grep run -k "$k" -l "$sg" --json=stream "$corpus") "$k" <<'PY'
+import collections, json, os, sys
+mine, errors = collections.Counter(), set()
+for l in open(sys.argv[1]):
+    v = json.loads(l)
+    if v.get("type") == "match":
+        mine[os.path.normpath(v["span"]["file_path"])] += 1
+    elif v.get("type") == "summary":
+        errors = {os.path.normpath(f["file_path"]) for f in v["data"]["files"] if f.get("parse_errors")}
+theirs = collections.Counter(os.path.normpath(json.loads(l)["file"]) for l in open(sys.argv[2]))
+for f in sorted(set(mine) | set(theirs)):
+    if mine[f] != theirs[f]:
+        print(f"  {sys.argv[3]}: {f}: llm {mine[f]}, ast-grep {theirs[f]}{' (syntax errors)' if f in errors else ''}")
+PY
+  done
   if [[ ${#same[@]} -gt 0 ]]; then
     echo "(counts and the full scan on ast-grep's files, ${same[1]}; over all of llm's $lang files: $k1 $(count_llm ast "($k1) @x" -l "$lang" "$corpus"), $k2 $(count_llm ast "($k2) @x" -l "$lang" "$corpus"))"
   fi
