@@ -117,4 +117,5 @@ pub(super) static LEXICON: Lexicon = Lexicon {
     ],
     int_suffixes: &[],
     newline_ends_values: true,
+    comment_cuts: false,
 };

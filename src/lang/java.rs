@@ -95,4 +95,5 @@ pub(super) static LEXICON: Lexicon = Lexicon {
     data_kinds: &["string_literal", "array_initializer"],
     int_suffixes: &["L", "l"],
     newline_ends_values: false,
+    comment_cuts: true,
 };

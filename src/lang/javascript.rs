@@ -143,4 +143,5 @@ pub(super) static LEXICON: Lexicon = Lexicon {
     data_kinds: &["string", "array"],
     int_suffixes: &["n"],
     newline_ends_values: false,
+    comment_cuts: true,
 };

@@ -458,4 +458,5 @@ pub(super) static LEXICON: Lexicon = Lexicon {
         "u128", "u16", "u32", "u64", "u8", "usize", "i128", "i16", "i32", "i64", "i8", "isize",
     ],
     newline_ends_values: false,
+    comment_cuts: false,
 };
