@@ -465,8 +465,7 @@ impl Scan<'_> {
     /// offset after it.
     fn method_name(&mut self, i: usize) -> usize {
         self.st = St::Arg;
-        let b = self.src[i];
-        if is_ident(b) {
+        if is_ident(self.at(i)) {
             let mut j = self.word_end(i);
             if matches!(self.at(j), b'?' | b'!') && self.at(j + 1) != b'=' {
                 j += 1;

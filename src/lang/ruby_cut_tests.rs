@@ -262,6 +262,8 @@ fn unsure_files_have_no_cut() {
         "class A\n  def a\n    <<~EOS\n  end\n  def b\n  end\nend\n",
         // A bracket closed by a keyword.
         "class A\n  def a\n    foo(\n  end\n  def b\n  end\nend\n)\n",
+        // Cut off after a singleton `def`'s receiver.
+        "class A\n  def a\n  end\n  def self.",
     ] {
         assert_eq!(block_cut(src.as_bytes()), None, "{src}");
     }
@@ -322,4 +324,27 @@ fn ruby_halves_on_a_corpus() {
     }
     eprintln!("{files} files, {cut} cut, {compared} compared, {unsure} unsure");
     assert!(compared > 0);
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
+    /// Any soup of Ruby's tokens is scanned without a panic, and its cuts are in order: a
+    /// line start after the head, before the container's `end`.
+    #[test]
+    fn the_scan_reads_any_token_soup(
+        tokens in proptest::collection::vec(proptest::sample::select(vec![
+            "def ", "end", "class ", "module ", "if ", "do ", "while ", "x", " ", "\n", ";",
+            "<<~A", "<<-'B'", "A\n", "B", "=begin", "=end", "__END__", "%w[", "%q{", "#{", "}",
+            "{", "(", ")", "[", "]", "\"", "'", "`", "/", "?", ":", ".", "=", "\\", "#", "$",
+            "@", "é", "\r\n", "\u{feff}", "def self.", "def x = ", "end:", ":end",
+        ]), 0..120)
+    ) {
+        let src = tokens.concat();
+        let src = src.as_bytes();
+        for c in cuts(src).into_iter().flatten() {
+            proptest::prop_assert!(c.head <= c.cut && c.cut < c.close && c.close <= src.len());
+            proptest::prop_assert_eq!(src[c.cut - 1], b'\n');
+        }
+        let _ = halves(src);
+    }
 }
