@@ -27,6 +27,7 @@ mod php;
 mod python;
 pub mod regions;
 mod ruby;
+mod ruby_cut;
 mod rust;
 mod shell;
 pub mod symbols;

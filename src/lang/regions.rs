@@ -342,16 +342,48 @@ impl Language {
     /// Parses `source` in `parts` groups of whole items of about equal size, each on a thread
     /// of its own: the trees of a big file's outline in a fraction of the time (its symbol
     /// query compiled meanwhile). A file whose items do not split evenly in two is cut inside
-    /// a block instead (see `block_halves`); then both trees hold that block's beginning and
-    /// end, and a definition starting in ranges of both is the last tree's (see
-    /// `symbols_of_trees`). `None` when the file does
-    /// not split (too few items) or a part has a syntax error (parse it whole then: error
-    /// recovery may reach across items).
+    /// a block instead (see `block_halves`; Ruby, which has no regions, always so: see
+    /// `ruby_cut`); then both trees hold that block's beginning and end, and a definition
+    /// starting in ranges of both is the last tree's (see `symbols_of_trees`). `None` when the
+    /// file does not split (too few items) or a part has a syntax error (parse it whole then:
+    /// error recovery may reach across items).
     pub fn parse_split(&self, source: &[u8], index: &LineIndex, parts: usize) -> Option<Vec<Tree>> {
-        let regions = (self.rules.regions?)(source);
+        if parts < 2 {
+            return None;
+        }
+        let groups = match self.rules.regions {
+            Some(scan) => self.item_groups(source, &scan(source), parts)?,
+            // Ruby has no regions, only a cut for its outline (see `ruby_cut`).
+            None if parts == 2 && self.name == "ruby" => super::ruby_cut::halves(source)?,
+            None => return None,
+        };
+        let trees: Vec<Tree> = std::thread::scope(|s| {
+            let handles: Vec<_> = groups
+                .iter()
+                .map(|g| s.spawn(move || self.parse_ranges(source, index, g)))
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("parsing thread panicked"))
+                .collect()
+        });
+        trees
+            .iter()
+            .all(|t| !t.root_node().has_error())
+            .then_some(trees)
+    }
+
+    /// The ranges of each part of [`Language::parse_split`] from a file's regions: groups of
+    /// whole items, or block halves; `None` when the file does not split.
+    fn item_groups(
+        &self,
+        source: &[u8],
+        regions: &Regions,
+        parts: usize,
+    ) -> Option<Vec<Vec<Range<usize>>>> {
         // A file cut off in the middle does not parse in parts as it does whole (error
         // recovery can wrap the whole file): not worth trying.
-        if parts < 2 || !regions.balanced || !regions.independent {
+        if !regions.balanced || !regions.independent {
             return None;
         }
         // Each part is one range of consecutive whole items.
@@ -371,27 +403,11 @@ impl Language {
         // tables) is cut in a block instead.
         let lopsided = groups.iter().any(|g| g[0].len() > source.len() / 4 * 3);
         if parts == 2 && (groups.len() < 2 || lopsided) {
-            if let Some(g) = self.block_halves(source, &regions) {
+            if let Some(g) = self.block_halves(source, regions) {
                 groups = g;
             }
         }
-        if groups.len() < 2 {
-            return None;
-        }
-        let trees: Vec<Tree> = std::thread::scope(|s| {
-            let handles: Vec<_> = groups
-                .iter()
-                .map(|g| s.spawn(move || self.parse_ranges(source, index, g)))
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("parsing thread panicked"))
-                .collect()
-        });
-        trees
-            .iter()
-            .all(|t| !t.root_node().has_error())
-            .then_some(trees)
+        (groups.len() >= 2).then_some(groups)
     }
 
     /// A brace language's file cut in two inside a `{…}` block, at a statement or member
