@@ -39,6 +39,7 @@ pub static JAVA: Language = Language {
         root_kind: "program",
         walk: None,
         regions: Some(|src| super::brace::regions(&LEXICON, src)),
+        halves: None,
         name_node: None,
         body: None,
         is_reference: None,

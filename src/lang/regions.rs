@@ -342,8 +342,8 @@ impl Language {
     /// Parses `source` in `parts` groups of whole items of about equal size, each on a thread
     /// of its own: the trees of a big file's outline in a fraction of the time (its symbol
     /// query compiled meanwhile). A file whose items do not split evenly in two is cut inside
-    /// a block instead (see `block_halves`; Ruby, which has no regions, always so: see
-    /// `ruby_cut`); then both trees hold that block's beginning and end, and a definition
+    /// a block instead (see `block_halves`; a language without regions, as Ruby, by its
+    /// `halves` rule); then both trees hold that block's beginning and end, and a definition
     /// starting in ranges of both is the last tree's (see `symbols_of_trees`). `None` when the
     /// file does not split (too few items) or a part has a syntax error (parse it whole then:
     /// error recovery may reach across items).
@@ -353,8 +353,8 @@ impl Language {
         }
         let groups = match self.rules.regions {
             Some(scan) => self.item_groups(source, &scan(source), parts)?,
-            // Ruby has no regions, only a cut for its outline (see `ruby_cut`).
-            None if parts == 2 && self.name == "ruby" => super::ruby_cut::halves(source)?,
+            // Without regions, a language may still cut a file in two (Ruby: `ruby_cut`).
+            None if parts == 2 => (self.rules.halves?)(source)?,
             None => return None,
         };
         let trees: Vec<Tree> = std::thread::scope(|s| {
