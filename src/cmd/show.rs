@@ -441,9 +441,13 @@ fn skeleton(src: &Source, language: &Language) -> View {
     let mut keep: BTreeSet<usize> = BTreeSet::new();
     // An elision marker after a line, with its indentation.
     let mut marks: BTreeMap<usize, String> = BTreeMap::new();
+    let mut parents = vec![false; syms.len()];
+    for p in syms.iter().filter_map(|s| s.parent_index) {
+        parents[p] = true;
+    }
     for (i, s) in syms.iter().enumerate() {
         let start = s.node_span.start_line;
-        let has_children = syms.iter().any(|c| c.parent_index == Some(i));
+        let has_children = parents[i];
         match &s.body_span {
             Some(b) => {
                 let before_body = &line(b.start_line)[..b.start_col.min(line(b.start_line).len())];

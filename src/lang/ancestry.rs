@@ -14,6 +14,9 @@ struct Level<'t> {
     node: Node<'t>,
     children: Option<Vec<Node<'t>>>,
     at: usize,
+    /// How many named children of each kind asked so far (a wrapper of thousands of
+    /// definitions, Go's `const ( … )` of a generated file, is counted once, not per child).
+    named: Vec<(&'t str, usize)>,
 }
 
 impl<'t> Level<'t> {
@@ -22,6 +25,7 @@ impl<'t> Level<'t> {
             node,
             children: None,
             at: 0,
+            named: Vec::new(),
         }
     }
 
@@ -31,6 +35,18 @@ impl<'t> Level<'t> {
             let mut cursor = self.node.walk();
             self.node.children(&mut cursor).collect()
         })
+    }
+
+    /// How many named children of `kind` the node has.
+    fn named_of(&mut self, kind: &'t str) -> usize {
+        if let Some(&(_, n)) = self.named.iter().find(|(k, _)| *k == kind) {
+            return n;
+        }
+        let n = (self.children().iter())
+            .filter(|c| c.is_named() && c.kind() == kind)
+            .count();
+        self.named.push((kind, n));
+        n
     }
 }
 
@@ -61,7 +77,7 @@ pub(super) fn attached_starts(
             path.pop();
         }
         starts[i] = if descend(&mut path, node) {
-            start_on_path(lang, source, &path)
+            start_on_path(lang, source, &mut path)
         } else {
             // Not found among the visible descendants (an empty node, or one whose range
             // equals an ancestor's): asked of the tree itself.
@@ -102,22 +118,15 @@ fn descend<'t>(path: &mut Vec<Level<'t>>, node: Node<'t>) -> bool {
 }
 
 /// [`attached_start`] of the last node of `path`.
-fn start_on_path(lang: &Language, source: &[u8], path: &[Level]) -> usize {
+fn start_on_path<'t>(lang: &Language, source: &[u8], path: &mut [Level<'t>]) -> usize {
     // The outermost wrapper, as `outermost_wrapper` finds it.
     let mut k = path.len() - 1;
     while k >= 1 {
-        let parent = &path[k - 1];
-        if !lang.rules.wrappers.contains(&parent.node.kind()) {
+        if !lang.rules.wrappers.contains(&path[k - 1].node.kind()) {
             break;
         }
         let kind = path[k].node.kind();
-        let same = parent
-            .children
-            .iter()
-            .flatten()
-            .filter(|c| c.is_named() && c.kind() == kind)
-            .count();
-        if same > 1 {
+        if path[k - 1].named_of(kind) > 1 {
             break;
         }
         k -= 1;

@@ -72,6 +72,10 @@ pub struct Lexicon {
     /// A line break after a value ends a statement (Go): inside an array literal, a value that
     /// ends its line must be followed by a comma.
     pub newline_ends_values: bool,
+    /// A block may be cut in two at a comment's line (see [`block_cut`]): a comment first in a
+    /// `{…}` block still documents the statement after it. Not in Go, whose blocks hold their
+    /// statements in a list that a leading comment stays outside of.
+    pub comment_cuts: bool,
 }
 
 /// A string or array literal's inside shorter than this is parsed as it is (not worth a gap).
@@ -422,14 +426,20 @@ pub(super) fn char_or_lifetime_end(src: &[u8], i: usize) -> usize {
     }
 }
 
-/// Whether column 0 at `i` begins an item: a comment or one of the lexicon's item starts (a
-/// keyword as a whole word).
-fn starts_item(lex: &Lexicon, src: &[u8], i: usize) -> bool {
+/// Whether a comment begins at `i`.
+fn starts_comment(lex: &Lexicon, src: &[u8], i: usize) -> bool {
     let rest = &src[i..];
     lex.line_comments
         .iter()
         .chain(std::iter::once(&lex.block_comment.0))
         .any(|c| rest.starts_with(c.as_bytes()))
+}
+
+/// Whether column 0 at `i` begins an item: a comment or one of the lexicon's item starts (a
+/// keyword as a whole word).
+fn starts_item(lex: &Lexicon, src: &[u8], i: usize) -> bool {
+    let rest = &src[i..];
+    starts_comment(lex, src, i)
         || lex.item_starts.iter().any(|w| {
             rest.starts_with(w.as_bytes())
                 && (!w.bytes().last().is_some_and(is_word)
@@ -452,9 +462,10 @@ pub fn gaps(lex: &'static Lexicon, src: &[u8]) -> Vec<Range<usize>> {
 }
 
 /// A place to cut a file's parse in two inside a block (see `Language::parse_split`): a line
-/// in a `{…}` block that begins, after its indentation, with a comment or one of the
-/// lexicon's item starts right after one of its item ends — a statement or member boundary, as
-/// between top-level items. `(open, cut, close)`: the offsets of the block's `{`, of the line,
+/// in a `{…}` block that begins, after its indentation, with a comment (where the lexicon
+/// allows: `comment_cuts`) or one of the lexicon's item starts right after one of its item
+/// ends — a statement or member boundary, as between top-level items — with no comment right
+/// before it. `(open, cut, close)`: the offsets of the block's `{`, of the line,
 /// and of the block's `}`; of all such lines, the one that leaves the less to parse to the
 /// bigger of the two parts: the file up to the line and from the `}` on, and the file up to
 /// the `{` and from the line on. `None` when there is none.
@@ -472,6 +483,10 @@ pub fn block_cut(lex: &'static Lexicon, src: &[u8]) -> Option<(usize, usize, usi
     let mut cuts: Vec<(usize, usize)> = Vec::new();
     let mut last = 0u8;
     let mut decorator = false;
+    // The last token that is not white space was a comment: a cut is never right after one,
+    // which may be the next item's doc (a line after an annotation that ends its own item,
+    // Java's `@Native int X = 1;`, is no cut, and nor is its next comment's line).
+    let mut comment = false;
     let mut i = 0;
     while i < n {
         if i > 0 && src[i - 1] == b'\n' {
@@ -481,7 +496,12 @@ pub fn block_cut(lex: &'static Lexicon, src: &[u8]) -> Option<(usize, usize, usi
                 .count();
             if j < n && !matches!(src[j], b'\n' | b'\r') {
                 if let Some(&(open, b'{')) = opens.last() {
-                    if lex.item_ends.contains(&last) && !decorator && starts_item(lex, src, j) {
+                    if lex.item_ends.contains(&last)
+                        && !decorator
+                        && !comment
+                        && (lex.comment_cuts || !starts_comment(lex, src, j))
+                        && starts_item(lex, src, j)
+                    {
                         cuts.push((i, open));
                         // Its doc comment's next line is not one.
                         last = 0;
@@ -501,6 +521,11 @@ pub fn block_cut(lex: &'static Lexicon, src: &[u8]) -> Option<(usize, usize, usi
             _ => {}
         }
         last = code_class(&t).unwrap_or(last);
+        match t {
+            Token::Comment => comment = true,
+            Token::Space => {}
+            _ => comment = false,
+        }
         i = next;
     }
     if !opens.is_empty() || scan.open {

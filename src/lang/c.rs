@@ -40,6 +40,7 @@ pub static C: Language = Language {
         root_kind: "translation_unit",
         walk: None,
         regions: None,
+        halves: None,
         name_node: None,
         body: Some(body),
         is_reference: None,

@@ -46,6 +46,7 @@ pub static GO: Language = Language {
         root_kind: "source_file",
         walk: None,
         regions: Some(|src| super::brace::regions(&LEXICON, src)),
+        halves: None,
         name_node: None,
         // `type T struct {…}`: the struct's braces.
         body: Some(|_, node| {
@@ -119,4 +120,5 @@ pub(super) static LEXICON: Lexicon = Lexicon {
     ],
     int_suffixes: &[],
     newline_ends_values: true,
+    comment_cuts: false,
 };

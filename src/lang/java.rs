@@ -40,6 +40,7 @@ pub static JAVA: Language = Language {
         root_kind: "program",
         walk: None,
         regions: Some(|src| super::brace::regions(&LEXICON, src)),
+        halves: None,
         name_node: None,
         body: None,
         is_reference: None,
@@ -97,4 +98,5 @@ pub(super) static LEXICON: Lexicon = Lexicon {
     data_kinds: &["string_literal", "array_initializer"],
     int_suffixes: &["L", "l"],
     newline_ends_values: false,
+    comment_cuts: true,
 };

@@ -35,6 +35,7 @@ pub static JAVASCRIPT: Language = Language {
         root_kind: "program",
         walk: None,
         regions: Some(|src| super::brace::regions(&LEXICON, src)),
+        halves: None,
         name_node: None,
         body: Some(body),
         is_reference: None,
@@ -147,4 +148,5 @@ pub(super) static LEXICON: Lexicon = Lexicon {
     data_kinds: &["string", "array"],
     int_suffixes: &["n"],
     newline_ends_values: false,
+    comment_cuts: true,
 };

@@ -16,6 +16,7 @@ mod csharp;
 mod go;
 #[cfg(test)]
 mod grammar_check;
+pub mod items;
 mod java;
 mod javascript;
 #[rustfmt::skip]
@@ -27,6 +28,7 @@ mod pruning;
 mod python;
 pub mod regions;
 mod ruby;
+mod ruby_cut;
 mod rust;
 mod shell;
 pub mod symbols;
@@ -138,6 +140,10 @@ pub struct Rules {
     /// (see [`regions`]; not Bash's), and a file with syntax errors is read item by item (see
     /// `symbols.rs`). Without it files are parsed whole.
     pub regions: Option<fn(&[u8]) -> regions::Regions>,
+    /// Optional speed-up for a language without `regions`: a big file cut in two for its
+    /// outline, each part parsed on a thread of its own (the ranges of each part; `None`: no
+    /// cut). Ruby's cuts between two members of a class (`ruby_cut.rs`).
+    pub halves: Option<Halves>,
     /// The identifier a captured `@name` node stands for (Rust impl: the type's last segment).
     pub name_node: Option<for<'t> fn(SymbolKind, Node<'t>) -> Node<'t>>,
     /// The body `llm patch --body` replaces, when it is not the definition's `body` field.
@@ -153,6 +159,9 @@ pub struct Rules {
 
 /// The name of the type a definition outside any symbol belongs to, from its node and the source.
 pub type Owner = fn(Node, &[u8]) -> Option<String>;
+
+/// See [`Rules::halves`].
+pub type Halves = fn(&[u8]) -> Option<Vec<Vec<std::ops::Range<usize>>>>;
 
 /// Which comments before a definition document it.
 #[derive(Clone, Copy)]

@@ -73,8 +73,11 @@ impl Language {
         if threads < 2 {
             return None;
         }
-        let regions = regions.or_else(|| self.rules.regions.map(|scan| scan(source)))?;
-        let parts = self.split_parts(source, &regions, 2)?;
+        let parts = match regions.or_else(|| self.rules.regions.map(|scan| scan(source))) {
+            Some(regions) => self.split_parts(source, &regions, 2)?,
+            // Without regions, a language may still cut a file in two (Ruby: `ruby_cut`).
+            None => (self.rules.halves?)(source)?,
+        };
         self.symbols_of_parts(source, index, file_path, &parts, trees, then)
     }
 
@@ -226,8 +229,11 @@ impl Language {
     /// split or a part has a syntax error (parse it whole then: error recovery may reach
     /// across items).
     pub fn parse_split(&self, source: &[u8], index: &LineIndex, parts: usize) -> Option<Vec<Tree>> {
-        let regions = (self.rules.regions?)(source);
-        let groups = self.split_parts(source, &regions, parts)?;
+        let groups = match self.rules.regions {
+            Some(scan) => self.split_parts(source, &scan(source), parts)?,
+            None if parts == 2 => (self.rules.halves?)(source)?,
+            None => return None,
+        };
         let trees: Vec<Tree> = std::thread::scope(|s| {
             let handles: Vec<_> = groups
                 .iter()
@@ -303,15 +309,18 @@ impl Language {
     /// parsed in one of them as the whole-file parse reads it (a cut that is not a boundary
     /// leaves a part with a syntax error: the file is parsed whole).
     ///
-    /// JavaScript, TypeScript and TSX only: every file of their corpora whose halves parse
-    /// gives the whole parse's symbols (`block_halves_on_a_corpus`), while some Go and Java
-    /// files do not (not yet looked into).
+    /// JavaScript, TypeScript, TSX, Go and Java: every file of their corpora whose halves
+    /// parse gives the whole parse's symbols (`block_halves_on_a_corpus`; the cut is never
+    /// right after a comment, nor in Go at a comment's line: see `brace::block_cut`).
     pub(super) fn block_halves(
         &self,
         source: &[u8],
         regions: &Regions,
     ) -> Option<Vec<Vec<Range<usize>>>> {
-        if !matches!(self.name, "javascript" | "typescript" | "tsx") {
+        if !matches!(
+            self.name,
+            "javascript" | "typescript" | "tsx" | "go" | "java"
+        ) {
             return None;
         }
         let lexicon = super::brace::lexicon(self.name)?;

@@ -56,6 +56,7 @@ pub static PYTHON: Language = Language {
             ],
         }),
         regions: Some(regions),
+        halves: None,
         name_node: None,
         body: None,
         is_reference: None,

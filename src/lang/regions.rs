@@ -651,12 +651,37 @@ mod tests {
             &text[cut..]
         );
         assert!(check_block_halves(js, src, "m.js"));
-        // Not (yet) in Java.
+        // A cut is never between a doc comment and its member (Java: after a one-line member
+        // with an annotation, whose line is no cut), nor in Go at a comment's line (a comment
+        // first in a block is the block's, not the next statement's doc). Here the middle
+        // lines are those places; the other lines of the block are no cut at all.
+        let filler = |line: &str| line.repeat(40);
         let java = by_name("java").unwrap();
-        let src = b"class T {\n    int a;\n\n    int b;\n}\n";
-        assert!(java
-            .block_halves(src, &(java.rules.regions.unwrap())(src))
-            .is_none());
+        let src = format!(
+            "class T {{\n{}    @Native static final int M = 1;\n    /**\n     * Doc of f.\n     */\n    public int f() {{\n        return 1;\n    }}\n{}}}\n",
+            filler("    int a = 0;\n"),
+            filler("    int b = 0;\n"),
+        );
+        let go = by_name("go").unwrap();
+        let go_src = format!(
+            "package p\n\nfunc f() {{\n{}\n\t// T is local.\n\ttype T struct {{\n\t\ta int\n\t}}\n{}}}\n",
+            filler("\tx := 1\n\t_ = x\n"),
+            filler("\ty := 1\n\t_ = y\n"),
+        );
+        for (l, src, name) in [
+            (java, src.as_bytes(), "T.java"),
+            (go, go_src.as_bytes(), "f.go"),
+        ] {
+            if let Some(halves) = l.block_halves(src, &(l.rules.regions.unwrap())(src)) {
+                let cut = std::str::from_utf8(&src[halves[1][1].start..]).unwrap();
+                let cut = cut.trim_start();
+                assert!(
+                    !cut.starts_with("public int f") && !cut.starts_with("//"),
+                    "{name}: {cut}"
+                );
+                assert!(check_block_halves(l, src, name));
+            }
+        }
     }
 
     /// `LLM_REGIONS_CORPUS=DIR cargo test --lib block_halves_on_a_corpus -- --ignored`.

@@ -79,6 +79,7 @@ pub static RUST: Language = Language {
             ],
         }),
         regions: Some(regions),
+        halves: None,
         name_node: Some(name_node),
         body: Some(body),
         is_reference: Some(is_reference),
@@ -460,4 +461,5 @@ pub(super) static LEXICON: Lexicon = Lexicon {
         "u128", "u16", "u32", "u64", "u8", "usize", "i128", "i16", "i32", "i64", "i8", "isize",
     ],
     newline_ends_values: false,
+    comment_cuts: false,
 };

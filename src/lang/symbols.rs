@@ -166,13 +166,10 @@ pub fn symbols_with_index(
     build(lang, source, file_path, index, defs)
 }
 
-/// The rule for files with syntax errors, so that results never depend on how much of a file
-/// was parsed: when the whole-file parse of a language with a region scanner has an error,
-/// each top-level item is read from a parse of its own, and the members of a container whose
-/// own parse has an error (and the container) from parses of each member with the container's
-/// head and tail —
-/// the trees a region parse around a name (`find NAME`, `patch`) reads. Error recovery in one
-/// item then never hides the definitions of another. `None`: the rule does not apply.
+/// The rule for files with syntax errors (see `items.rs`), so that results never depend on how
+/// much of a file was parsed: when the whole-file parse of a language with a region scanner has
+/// an error, each definition is read from the parse of its own item or member. `None`: the rule
+/// does not apply.
 fn symbols_of_items(
     lang: &Language,
     source: &[u8],
@@ -189,87 +186,15 @@ fn symbols_of_items(
     if !whole {
         return None;
     }
-    let regions = scan(source);
-    // Trees, each with the ranges whose definitions are read from it.
-    let mut parts: Vec<(Tree, Vec<std::ops::Range<usize>>)> = Vec::new();
-    for item in &regions.items {
-        let mut t = lang.parse_ranges(source, index, std::slice::from_ref(&item.range));
-        if t.root_node().has_error() {
-            t = blanked(lang, source, index, &item.range, &regions).unwrap_or(t);
-        }
-        match &item.body {
-            Some(b) if t.root_node().has_error() => {
-                // Each member from a parse of its own with the container's head and tail; the
-                // container from the last one's, where it spans from its head to its end.
-                let last = b.members.len() - 1;
-                for (i, m) in b.members.iter().enumerate() {
-                    let ranges = [b.head.clone(), m.clone(), b.tail.clone()];
-                    let ranges: Vec<_> = ranges.into_iter().filter(|r| !r.is_empty()).collect();
-                    let mut keep = vec![m.clone()];
-                    if i == last {
-                        keep.push(b.head.clone());
-                    }
-                    parts.push((lang.parse_ranges(source, index, &ranges), keep));
-                }
-            }
-            _ => parts.push((t, vec![item.range.clone()])),
-        }
-    }
+    let parts = lang.item_trees(source, index, &scan(source));
     let mut defs = Vec::new();
-    for (t, keep) in &parts {
+    for part in &parts {
         let mut raw = Vec::new();
-        collect_raw(lang, source, t, None, &mut raw);
-        raw.retain(|(_, n, _)| keep.iter().any(|r| r.contains(&n.start_byte())));
-        defs.extend(with_starts(lang, source, t, raw));
+        collect_raw(lang, source, &part.tree, None, &mut raw);
+        raw.retain(|(_, n, _)| part.keeps(n.start_byte()));
+        defs.extend(with_starts(lang, source, &part.tree, raw));
     }
     Some(build(lang, source, file_path, index, defs))
-}
-
-/// An item with a syntax error parsed again with what the grammar may not read blanked out
-/// (spaces, line breaks kept: every position stays), when the scanner knows it (Bash): first the
-/// insides of its functions' bodies, then its `[[ … ]]` tests as well (each left as `[[ x ]]`).
-/// A function whose body, or the condition of the `if` around it, tree-sitter-bash cannot read
-/// (`[[ $x == *@(a|b)* ]]`) is still listed, with its span and body span. `None`: nothing to
-/// blank, or still an error.
-fn blanked(
-    lang: &Language,
-    source: &[u8],
-    index: &LineIndex,
-    item: &std::ops::Range<usize>,
-    regions: &super::regions::Regions,
-) -> Option<Tree> {
-    let inside = |r: &std::ops::Range<usize>, of: &std::ops::Range<usize>| {
-        of.start <= r.start && r.end <= of.end
-    };
-    let bodies: Vec<_> = regions.bodies.iter().filter(|b| inside(b, item)).collect();
-    let tests: Vec<_> = (regions.tests.iter())
-        .filter(|t| inside(t, item) && !bodies.iter().any(|b| inside(t, b)))
-        .collect();
-    let mut blank = source.to_vec();
-    for (ranges, test) in [(bodies, false), (tests, true)] {
-        if ranges.is_empty() {
-            continue;
-        }
-        for r in ranges {
-            let text = &mut blank[r.clone()];
-            for c in text.iter_mut().filter(|c| !matches!(**c, b'\n' | b'\r')) {
-                *c = b' ';
-            }
-            // A test of one word between spaces: `[[ x ]]`.
-            if test {
-                if let Some(k) =
-                    (1..text.len().saturating_sub(1)).find(|&k| text[k - 1..=k + 1] == *b"   ")
-                {
-                    text[k] = b'x';
-                }
-            }
-        }
-        let t = lang.parse_ranges(&blank, index, std::slice::from_ref(item));
-        if !t.root_node().has_error() {
-            return Some(t);
-        }
-    }
-    None
 }
 
 /// [`symbols_with_index`] over the trees of parts of a file (see `Language::parse_split`): the

@@ -41,6 +41,7 @@ const fn rules(keywords: super::keywords::Table, braced: &'static [&'static str]
         root_kind: "program",
         walk: None,
         regions: Some(|src| super::brace::regions(&super::javascript::LEXICON, src)),
+        halves: None,
         name_node: None,
         body: Some(body),
         is_reference: None,

@@ -7,6 +7,7 @@ mod find;
 mod find_es5;
 mod find_macros;
 mod find_refs;
+mod find_ruby;
 mod find_shell;
 mod generate;
 mod hostile;

@@ -363,3 +363,81 @@ fn an_outline_skips_data_tables_and_still_sees_their_errors() {
         }
     }
 }
+
+/// A Go file whose whole-file parse lets a broken `type` declaration swallow the next function
+/// (`type x = … 0` then `func () foo()`), padded with items that do not hold `func` or `type`
+/// so that a region parse around those words reads little of it.
+fn swallowing_go() -> String {
+    let mut s = String::from("package p\n\ntype x = /* a */ 0\n\n// doc\nfunc () foo()\n\n");
+    for i in 0..30 {
+        s.push_str(&format!("var v{i} = {i}\n\n"));
+    }
+    s.push_str("func (t T) M() {}\n");
+    s
+}
+
+#[test]
+fn a_broken_file_gives_the_same_matches_parsed_whole_or_around_a_literal() {
+    let t = TestEnv::new();
+    t.write("swallow.go", swallowing_go());
+    t.write("swallow_crlf.go", swallowing_go().replace('\n', "\r\n"));
+    t.write("broken.rs", BIG_RS);
+    let dir = t.path().to_str().unwrap();
+    let mut compared = 0;
+    for q in [
+        "(method_declaration) @m",
+        "(type_declaration) @t",
+        "(method_declaration name: (field_identifier) @n)",
+        "(function_item) @f",
+        "(impl_item) @i",
+        r#"(call_expression function: (identifier) @f (#eq? @f "write"))"#,
+    ] {
+        let a = run(&["ast", q, dir]);
+        let b = run(&["ast", q, dir, "--no-prefilter"]);
+        assert_eq!(a["data"]["matches"], b["data"]["matches"], "{q}");
+        // `parse_errors` tells what was parsed: a region around the literal may have none.
+        let files = |v: &Value| {
+            let mut f = v["data"]["files"].clone();
+            for f in f.as_array_mut().unwrap() {
+                f.as_object_mut().unwrap().remove("parse_errors");
+            }
+            f
+        };
+        assert_eq!(files(&a), files(&b), "{q}");
+        compared += a["data"]["match_count"].as_u64().unwrap();
+    }
+    assert!(compared >= 10, "only {compared} matches compared");
+    // Each item read from its own parse: `foo` is a method (the whole-file parse's recovery
+    // read it as the type of `x`), in both line-ending styles.
+    let v = run(&["ast", "(method_declaration) @m", dir]);
+    let names: Vec<(String, u64)> = v["data"]["matches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            let s = &m["span"];
+            let file = s["file_path"].as_str().unwrap();
+            let text = &t.read(file.rsplit('/').next().unwrap())[s["byte_start"].as_u64().unwrap()
+                as usize
+                ..s["byte_end"].as_u64().unwrap() as usize];
+            (
+                String::from_utf8_lossy(text).into_owned(),
+                s["start_line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let one = [
+        ("func () foo()".to_string(), 6),
+        ("func (t T) M() {}".to_string(), 68),
+    ];
+    assert_eq!(names, [one.clone(), one].concat(), "{v}");
+    // The whole-file parse says where the error is.
+    let (w, _) = t.json(&[
+        "ast",
+        "(method_declaration) @m",
+        "--no-prefilter",
+        "--json",
+        "swallow.go",
+    ]);
+    assert_eq!(w["data"]["files"][0]["parse_errors"], true, "{w}");
+}

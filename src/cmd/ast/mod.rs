@@ -10,7 +10,7 @@ use crate::lang::{self, Language};
 use crate::span::{checksum, LineIndex, Span};
 use crate::walk::{self, Candidate, Skipped, WalkOptions};
 use serde::Serialize;
-use tree_sitter::{Query, QueryCursor, QueryError, QueryErrorKind, StreamingIterator};
+use tree_sitter::{Query, QueryCursor, QueryError, QueryErrorKind, StreamingIterator, Tree};
 
 mod bare;
 use bare::bare_matches;
@@ -226,6 +226,11 @@ pub struct Compiled {
     /// How finely a file may be cut to parse only around the prefilter's literals (see
     /// [`crate::lang::regions`]); `None`: files are parsed whole.
     pub cut: Option<Cut>,
+    /// A file whose whole-file parse has a syntax error is read item by item (see
+    /// [`crate::lang::items`]), as a region parse around the literals reads it: set when the
+    /// query could be answered from regions (with or without `--no-prefilter`), so that its
+    /// matches never depend on how much of a file was parsed.
+    pub by_items: bool,
 }
 
 /// Compiles `src` for each language in `langs` (or every registered one). Languages whose
@@ -251,6 +256,7 @@ pub fn compile(src: &str, langs: &[&'static Language]) -> Result<Vec<Compiled>> 
                     .filter(|_| rooted && prefilter.is_some())
                     .and_then(|roots| l.cut_for_roots(&roots.concat()));
                 ok.push(Compiled {
+                    by_items: cut.is_some(),
                     lang: l,
                     // ERROR and MISSING are no node kinds of the grammar's tables: the query
                     // engine finds them.
@@ -728,19 +734,31 @@ fn query_file(
         found: 0,
         cutoff: None,
     };
-    if let Some(bare) = &c.bare {
-        bare_matches(
-            c,
-            bare,
-            &tree,
-            source,
-            &index,
-            &cand.display,
-            hits.as_deref(),
-            &mut matches,
-        );
-    } else {
-        query_matches(c, names, &tree, source, &index, &cand.display, &mut matches);
+    let find =
+        |tree: &Tree, hits: Option<&[std::ops::Range<usize>]>, out: &mut Collected| match &c.bare {
+            Some(bare) => bare_matches(c, bare, tree, source, &index, &cand.display, hits, out),
+            None => query_matches(c, names, tree, source, &index, &cand.display, out),
+        };
+    match by_items(c, source, &index, &tree, parsed_bytes) {
+        // Each match from the tree of the item (or member) it starts in.
+        Some(parts) => {
+            for part in &parts {
+                let mut found = Collected {
+                    matches: Vec::new(),
+                    limit: None,
+                    found: 0,
+                    cutoff: None,
+                };
+                find(&part.tree, None, &mut found);
+                for m in found.matches {
+                    let key = (m.span.byte_start, m.span.byte_end, m.pattern_index);
+                    if part.keeps(m.span.byte_start) && !matches.skip(key) {
+                        matches.push(m);
+                    }
+                }
+            }
+        }
+        None => find(&tree, hits.as_deref(), &mut matches),
     }
     if only_file {
         lang::discard(tree);
@@ -769,6 +787,27 @@ fn query_file(
         diag,
         result,
     })
+}
+
+/// The trees of the rule for files with syntax errors (see [`crate::lang::items`]), when it
+/// applies: the query could be answered from regions, `tree` is the whole file's and has an
+/// error, and the language's items parse alone as in the whole file (not Bash's: it has no
+/// region parses to agree with).
+fn by_items(
+    c: &Compiled,
+    source: &[u8],
+    index: &LineIndex,
+    tree: &Tree,
+    parsed_bytes: usize,
+) -> Option<Vec<lang::items::ItemTree>> {
+    let scan = c.lang.rules.regions?;
+    if !c.by_items || parsed_bytes < source.len() || !tree.root_node().has_error() {
+        return None;
+    }
+    let regions = scan(source);
+    regions
+        .independent
+        .then(|| c.lang.item_trees(source, index, &regions))
 }
 
 /// Matches through the query engine (predicates, fields, anchors, quantifiers).

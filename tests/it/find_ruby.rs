@@ -1,0 +1,111 @@
+//! `llm find --outline` of big Ruby files, which are parsed in two halves on two threads (cut
+//! between two methods of a class by `lang::ruby_cut`): the outline is the one a whole parse
+//! (`-j 1`) gives, whatever the file holds around the cut — heredocs and `=begin` blocks with
+//! `def`/`end` lines, percent literals, interpolation holding `end`, CRLF, a BOM, multibyte
+//! names — and a file with a syntax error is still reported as one.
+
+use crate::util::TestEnv;
+use serde_json::Value;
+
+/// A kpeg-like parser class of 64 KiB and more: hundreds of small methods, hostile ones among
+/// them.
+fn big_class() -> String {
+    let mut src = String::from(
+        "# coding: UTF-8\n# frozen_string_literal: true\n\n##\n# A generated parser.\nclass Big::Parser\n  # :stopdoc:\n\n    def initialize(str)\n      @str = str\n    end\n\n",
+    );
+    for k in 0..600 {
+        let body = match k % 6 {
+            0 => format!(
+                "      x = <<~EOS + <<-'RAW'\n        end\n      def fake_{k}\n      EOS\n      class Nope\n      RAW\n      x\n"
+            ),
+            1 => "      w = %w[end def [nested]] + %i(a b)\n      q = %q{def {end}}\n      /(end|def)#{w.size}/ =~ q\n".into(),
+            2 => "      \"#{if @str then \"}\" else 'end' end} #{:end}\" # ünïcode end\n".into(),
+            3 => "      return if @str.nil?\n      @x = 1 unless @y\n      [?a, ?\", ?#].each do |c| c end\n".into(),
+            4 => "      _tmp = apply(:_Spnl)\n      _tmp = scan(/\\A(?-mix:[^\\n\\r])/) while _tmp\n      _tmp\n".into(),
+            _ => "      @pos = _save\n      _tmp = @pos % 3 == 0 ? self.pos : nil\n".into(),
+        };
+        src.push_str(&format!(
+            "    # Rule {k}.\n    def _rule_{k}\n{body}    end\n\n"
+        ));
+        if k % 100 == 50 {
+            src.push_str("=begin\n  end\n  def not_a_method\n=end\n\n");
+        }
+    }
+    src.push_str("  def ünï_end = @str\nend\n\nBig::Parser.new('x')\n");
+    src
+}
+
+/// The file's outline (`--json`, per-run ids dropped) with `extra` arguments.
+fn outline(env: &TestEnv, file: &str, extra: &[&str]) -> Value {
+    fn drop_ids(v: &mut Value) {
+        match v {
+            Value::Object(o) => {
+                o.remove("match_id");
+                o.remove("execution_id");
+                o.values_mut().for_each(drop_ids);
+            }
+            Value::Array(a) => a.iter_mut().for_each(drop_ids),
+            _ => {}
+        }
+    }
+    let mut args = vec!["find", "--outline", "--json", file];
+    args.extend(extra);
+    let (mut v, code) = env.json(&args);
+    assert_eq!(code, 0, "{v:#}");
+    drop_ids(&mut v);
+    v
+}
+
+/// The names of an outline's symbols, nested ones after their parent's.
+fn names(v: &Value) -> Vec<String> {
+    fn go(ms: &Value, out: &mut Vec<String>) {
+        for m in ms.as_array().into_iter().flatten() {
+            out.push(m["qualified_name"].as_str().unwrap().to_string());
+            go(&m["children"], out);
+        }
+    }
+    let mut out = Vec::new();
+    go(&v["data"]["matches"], &mut out);
+    out
+}
+
+#[test]
+fn a_big_ruby_outline_parsed_in_halves_equals_the_whole_parse() {
+    let src = big_class();
+    assert!(src.len() > 64 * 1024, "{} bytes", src.len());
+    let env = TestEnv::new();
+    env.write("big.rb", &src);
+    env.write("big_crlf.rb", src.replace('\n', "\r\n"));
+    env.write("big_bom.rb", format!("\u{feff}{src}"));
+    for file in ["big.rb", "big_crlf.rb", "big_bom.rb"] {
+        let split = outline(&env, file, &["-j", "2"]);
+        assert_eq!(split, outline(&env, file, &["-j", "1"]), "{file}");
+        assert_eq!(
+            split["data"]["files"][0]["parse_errors"],
+            Value::Null,
+            "{file}"
+        );
+        // The class, `initialize`, 600 rules and the endless method; no `fake_…`, `Nope` or
+        // `not_a_method` (heredoc and comment text).
+        let names = names(&split);
+        assert_eq!(names.len(), 603, "{file}: {names:?}");
+        assert_eq!(names[0], "Parser");
+        assert_eq!(names[602], "Parser::ünï_end");
+        assert!(
+            names
+                .iter()
+                .all(|n| !n.contains("fake") && !n.contains("Nope") && !n.contains("not_a")),
+            "{file}: {names:?}"
+        );
+    }
+}
+
+#[test]
+fn a_big_ruby_file_with_a_syntax_error_is_outlined_as_a_whole_parse_reads_it() {
+    let src = big_class().replacen("def _rule_400\n", "def _rule_400(\n", 1);
+    let env = TestEnv::new();
+    env.write("broken.rb", &src);
+    let split = outline(&env, "broken.rb", &["-j", "2"]);
+    assert_eq!(split, outline(&env, "broken.rb", &["-j", "1"]));
+    assert_eq!(split["data"]["files"][0]["parse_errors"], true, "{split:#}");
+}
