@@ -549,7 +549,7 @@ pub fn lexicon(language: &str) -> Option<&'static Lexicon> {
         "rust" => Some(&super::rust::LEXICON),
         "go" => Some(&super::go::LEXICON),
         "java" => Some(&super::java::LEXICON),
-        "javascript" | "typescript" | "tsx" => Some(&super::javascript::LEXICON),
+        "javascript" | "typescript" | "tsx" => Some(&super::ecmascript::LEXICON),
         _ => None,
     }
 }

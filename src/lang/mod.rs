@@ -13,6 +13,7 @@ pub mod brace;
 mod c;
 mod cpp;
 mod csharp;
+mod ecmascript;
 mod go;
 #[cfg(test)]
 mod grammar_check;

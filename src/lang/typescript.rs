@@ -1,7 +1,7 @@
 //! TypeScript and TSX: two grammars of one crate sharing the symbol query in
 //! `queries/typescript.scm` and JavaScript's rules.
 
-use super::javascript::{body, owner};
+use super::ecmascript::{body, owner};
 use super::symbols::SymbolKind as K;
 use super::{Cache, Doc, Language, Rules};
 
@@ -40,7 +40,7 @@ const fn rules(keywords: super::keywords::Table, braced: &'static [&'static str]
         containers: &[],
         root_kind: "program",
         walk: None,
-        regions: Some(|src| super::brace::regions(&super::javascript::LEXICON, src)),
+        regions: Some(|src| super::brace::regions(&super::ecmascript::LEXICON, src)),
         halves: None,
         name_node: None,
         body: Some(body),
