@@ -117,13 +117,14 @@ for lang in "${want[@]}"; do
   printf '%-28s %10s %10s %s\n' "kind" "llm" "ast-grep" ""
   printf '%-28s %10s %10s %s\n' "$k1" "$c1l" "$c1s" "$([[ $c1l == "$c1s" ]] && echo equal || echo DIFFERENT)"
   printf '%-28s %10s %10s %s\n' "$k2" "$c2l" "$c2s" "$([[ $c2l == "$c2s" ]] && echo equal || echo DIFFERENT)"
-  # Where counts differ, the files that make the difference, with llm's syntax-error flag (a
-  # file tree-sitter cannot read whole is read item by item: see README, llm ast).
+  # Where counts differ, the files that make the difference, flagged when tree-sitter cannot
+  # read them whole (such a file is read item by item: see README, llm ast). The flag comes
+  # from a whole-file parse (`--no-prefilter`): a region parse around a literal can be clean.
   for k in "$k1" "$k2"; do
     [[ $k == "$k1" && $c1l == "$c1s" || $k == "$k2" && $c2l == "$c2s" ]] && continue
     python3 - <("$llm" ast "($k) @x" -l "$lang" "${same[@]}" --format jsonl "$corpus") \
-      <(ast-grep run -k "$k" -l "$sg" --json=stream "$corpus") "$k" <<'PY'
-import collections, json, os, sys
+      <(ast-grep run -k "$k" -l "$sg" --json=stream "$corpus") "$k" "$llm" "$lang" <<'PY'
+import collections, json, os, subprocess, sys
 mine, errors = collections.Counter(), set()
 for l in open(sys.argv[1]):
     v = json.loads(l)
@@ -132,9 +133,15 @@ for l in open(sys.argv[1]):
     elif v.get("type") == "summary":
         errors = {os.path.normpath(f["file_path"]) for f in v["data"]["files"] if f.get("parse_errors")}
 theirs = collections.Counter(os.path.normpath(json.loads(l)["file"]) for l in open(sys.argv[2]))
+def broken(f):
+    if f in errors:
+        return True
+    out = subprocess.run([sys.argv[4], "ast", "(ERROR) @e", "-l", sys.argv[5], "--no-prefilter",
+                          "--format", "jsonl", f], capture_output=True, text=True).stdout
+    return any(json.loads(l).get("type") == "match" for l in out.splitlines())
 for f in sorted(set(mine) | set(theirs)):
     if mine[f] != theirs[f]:
-        print(f"  {sys.argv[3]}: {f}: llm {mine[f]}, ast-grep {theirs[f]}{' (syntax errors)' if f in errors else ''}")
+        print(f"  {sys.argv[3]}: {f}: llm {mine[f]}, ast-grep {theirs[f]}{' (syntax errors)' if broken(f) else ''}")
 PY
   done
   if [[ ${#same[@]} -gt 0 ]]; then
