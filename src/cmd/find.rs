@@ -9,10 +9,9 @@ use crate::cmd::ast::{
 use crate::envelope::{new_id, DiagnosticPayload, Status};
 use crate::error::{Code, Error, Result};
 use crate::lang::literals;
+use crate::lang::references::references_around;
 use crate::lang::regions::Cut;
-use crate::lang::symbols::{
-    last_segment, references_around, symbols_around_with, symbols_with_index,
-};
+use crate::lang::symbols::{last_segment, symbols_around_with, symbols_with_index};
 use crate::lang::{self, Language, Reference, Symbol, SymbolKind};
 use crate::span::{checksum, LineIndex};
 use crate::walk::{self, Candidate, Skipped, WalkOptions};

@@ -27,6 +27,7 @@ mod outline;
 mod php;
 mod pruning;
 mod python;
+pub mod references;
 pub mod regions;
 mod ruby;
 mod ruby_cut;
@@ -36,7 +37,8 @@ pub mod symbols;
 mod tags;
 mod typescript;
 
-pub use symbols::{references, symbols, RefContext, Reference, Symbol, SymbolKind};
+pub use references::{references, RefContext, Reference};
+pub use symbols::{symbols, Symbol, SymbolKind};
 
 /// A language `llm` understands structurally.
 pub struct Language {
@@ -151,7 +153,7 @@ pub struct Rules {
     pub body: Option<for<'t> fn(SymbolKind, Node<'t>) -> Option<Node<'t>>>,
     /// Whether an identifier node is a real reference (not a lifetime, label…); default: yes.
     pub is_reference: Option<fn(Node) -> bool>,
-    /// How an identifier is used, when the shared rule (see `symbols::ref_context`) is not enough.
+    /// How an identifier is used, when the shared rule (see `references::ref_context`) is not enough.
     pub ref_context: Option<fn(Node) -> RefContext>,
     /// The type a definition outside any symbol belongs to (a Go method's receiver type, C++'s
     /// `void Shape::draw()`): its `parent`.

@@ -1,8 +1,9 @@
 //! Python: grammar, extensions, aliases, the symbol query and the rules that attach decorators
 //! and make defs inside classes methods.
 
+use super::references::RefContext;
 use super::regions::{Body, Regions};
-use super::symbols::{RefContext, SymbolKind as K};
+use super::symbols::SymbolKind as K;
 use super::{Cache, Doc, Language, Rules, Walk};
 use tree_sitter::Node;
 

@@ -2,8 +2,9 @@
 //! doc comments, name impls after their type, and make fns inside impls/traits methods.
 
 use super::brace::{Lexicon, Quote};
+use super::references::RefContext;
 use super::regions::{Body, Regions};
-use super::symbols::{RefContext, SymbolKind as K};
+use super::symbols::SymbolKind as K;
 use super::{Cache, Doc, Language, Rules, Walk};
 use tree_sitter::Node;
 

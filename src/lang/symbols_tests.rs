@@ -1,10 +1,11 @@
-//! Tests of `symbols.rs`: symbols of every fixture, the rule for files with syntax errors,
-//! references' contexts, `symbols_around`/`references_around` against the whole-file answers,
-//! and our symbol-query matcher against tree-sitter's query cursor.
+//! Tests of `symbols.rs` and `references.rs`: symbols of every fixture, the rule for files with
+//! syntax errors, references' contexts, `symbols_around`/`references_around` against the
+//! whole-file answers, and our symbol-query matcher against tree-sitter's query cursor.
 
 mod tests {
     use super::super::*;
     use crate::lang::by_name;
+    use crate::lang::references::*;
 
     fn syms(lang: &str, src: &str) -> Vec<Symbol> {
         let l = by_name(lang).unwrap();
@@ -189,7 +190,7 @@ mod error_rule_tests {
 }
 
 mod ref_context_tests {
-    use super::super::*;
+    use crate::lang::references::*;
 
     /// The shared rule: calls, member accesses, imports and plain identifiers in grammars
     /// without a rule of their own.
@@ -244,6 +245,7 @@ mod ref_context_tests {
 
 mod around_tests {
     use super::super::*;
+    use crate::lang::references::*;
 
     /// In every language's fixture, the definitions named N that `symbols_around` N's
     /// occurrences finds are those of the whole file (qualified names, spans, ids).

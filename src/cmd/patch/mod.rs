@@ -57,7 +57,7 @@ pub struct PatchedSymbol {
 pub struct RenameSite {
     /// The old identifier's span (before the rename).
     pub span: Span,
-    pub context: symbols::RefContext,
+    pub context: crate::lang::RefContext,
     pub is_definition: bool,
     /// `certain` (the definition and what the syntax ties to it), `possible` (a receiver of
     /// unknown type), `excluded` (through another type, or another type's definition).

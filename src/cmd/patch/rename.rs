@@ -269,7 +269,7 @@ fn rename_core(
         let tree = language
             .parse_around(&bytes, &index, &hits, Cut::Members)
             .tree;
-        let refs = symbols::references(language, &bytes, &tree, &old, &display);
+        let refs = crate::lang::references(language, &bytes, &tree, &old, &display);
         let mut edits: Vec<Edit> = Vec::new();
         for r in &refs {
             let class = if r.is_definition {
@@ -284,7 +284,7 @@ fn rename_core(
                     &bytes,
                     r.span.byte_start,
                     r.enclosing.as_deref(),
-                    r.context == symbols::RefContext::Import,
+                    r.context == crate::lang::RefContext::Import,
                 )
             };
             let renamed = class == CERTAIN || (class == POSSIBLE && !scope.certain_only);

@@ -1,0 +1,262 @@
+//! A name's occurrences as identifiers (`llm find --refs`, `llm patch --rename`): where each
+//! is, how it is used (import, call, attribute, path…), and the symbol that holds it.
+
+use super::symbols::{last_segment, symbols_around_with, symbols_with_index, Symbol, SymbolKind};
+use super::Language;
+use crate::span::{LineIndex, Span};
+use serde::{Deserialize, Serialize};
+use tree_sitter::{Node, Tree};
+
+/// How a reference uses the name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RefContext {
+    /// The name of a symbol definition.
+    Definition,
+    /// Inside a `use` declaration or an `import`.
+    Import,
+    /// A segment of a qualified path (`util::inc`).
+    Path,
+    /// An attribute or field access (`obj.inc`).
+    Attribute,
+    /// The callee of a call (`inc(…)`, `obj.inc(…)`, `inc!(…)`).
+    Call,
+    /// A keyword argument name (`f(inc=1)`).
+    Keyword,
+    /// Any other identifier occurrence.
+    Identifier,
+}
+
+/// One occurrence of a name as an identifier.
+#[derive(Debug, Clone, Serialize)]
+pub struct Reference {
+    /// The identifier's bytes.
+    pub span: Span,
+    pub name: String,
+    pub language: &'static str,
+    pub context: RefContext,
+    /// This occurrence is the name of a symbol definition.
+    pub is_definition: bool,
+    /// Qualified name of the innermost symbol whose span contains the occurrence.
+    pub enclosing: Option<String>,
+    /// Kind of that symbol.
+    pub enclosing_kind: Option<SymbolKind>,
+    /// The line the occurrence is on (without line ending).
+    pub line_text: String,
+}
+
+/// Every identifier occurrence of `name` (its last `::`/`.` segment) in the file, in file order:
+/// plain identifiers, path segments, fields/attributes, `use`/import items, macro names. Never
+/// inside comments or strings (those hold no identifier nodes).
+pub fn references(
+    lang: &Language,
+    source: &[u8],
+    tree: &Tree,
+    name: &str,
+    file_path: &str,
+) -> Vec<Reference> {
+    let index = LineIndex::new(source);
+    let syms = symbols_with_index(lang, source, tree, file_path, &index);
+    references_with(lang, source, tree, name, file_path, &index, &syms)
+}
+
+/// [`references`] with the file's symbols and line index already computed.
+pub fn references_with(
+    lang: &Language,
+    source: &[u8],
+    tree: &Tree,
+    name: &str,
+    file_path: &str,
+    index: &LineIndex,
+    syms: &[Symbol],
+) -> Vec<Reference> {
+    let nodes = reference_nodes(lang, source, tree, name);
+    references_of(lang, source, &nodes, file_path, index, syms)
+}
+
+/// [`references`] computing only the symbols they need: those whose definitions hold one of
+/// the occurrences, with their ancestors (`symbols_around`), instead of every symbol of the
+/// file. Each reference's `is_definition` and `enclosing` (the innermost symbol whose span holds
+/// it) come out as from every symbol: a symbol's span is its node's, widened back over its
+/// wrappers and attached attributes/decorators/comments, so a symbol holds an occurrence that
+/// its node does not only when the occurrence sits in such a prefix. Then (and in a tree with a
+/// syntax error, or a language without a region scanner, whose bodies can follow their node)
+/// every symbol is computed as before.
+pub fn references_around(
+    lang: &Language,
+    source: &[u8],
+    tree: &Tree,
+    name: &str,
+    file_path: &str,
+    index: &LineIndex,
+) -> Vec<Reference> {
+    let nodes = reference_nodes(lang, source, tree, name);
+    if nodes.is_empty() {
+        return Vec::new();
+    }
+    let targeted = lang.rules.regions.is_some()
+        && !tree.root_node().has_error()
+        && !nodes.iter().any(|&n| in_a_prefix(lang, n));
+    let syms = if targeted {
+        let ranges: Vec<_> = nodes.iter().map(|n| n.byte_range()).collect();
+        symbols_around_with(lang, source, tree, file_path, index, &ranges)
+    } else {
+        symbols_with_index(lang, source, tree, file_path, index)
+    };
+    references_of(lang, source, &nodes, file_path, index, &syms)
+}
+
+/// Whether `node` may lie before a definition's node but in its span: inside an attached
+/// attribute/decorator, or in a wrapper (decorated definition, `export`, `template<…>`, Go's
+/// `type`/`const`/`var`) before the wrapper's last named child.
+fn in_a_prefix(lang: &Language, node: Node) -> bool {
+    let r = &lang.rules;
+    let mut a = node;
+    while let Some(p) = a.parent() {
+        if r.attached.contains(&a.kind()) {
+            return true;
+        }
+        if r.wrappers.contains(&p.kind())
+            && p.named_child(p.named_child_count().saturating_sub(1) as u32) != Some(a)
+        {
+            return true;
+        }
+        a = p;
+    }
+    false
+}
+
+/// The identifier nodes that are occurrences of `name` (its last segment), in file order.
+fn reference_nodes<'t>(
+    lang: &Language,
+    source: &[u8],
+    tree: &'t Tree,
+    name: &str,
+) -> Vec<Node<'t>> {
+    let want = last_segment(name).as_bytes();
+    let mut out = Vec::new();
+    if want.is_empty() {
+        return out;
+    }
+    // In file order, opening only the nodes that hold an occurrence of the name's bytes that
+    // is not glued to a longer word (an identifier is a whole token).
+    let hits: Vec<std::ops::Range<usize>> = memchr::memmem::find_iter(source, want)
+        .map(|at| at..at + want.len())
+        .filter(|r| super::literals::whole_word(source, r))
+        .collect();
+    super::walk_hits(
+        tree,
+        &hits,
+        |_, _| false,
+        |node| {
+            if (node.child_count() == 0 || node.kind() == "shorthand_field_identifier")
+                && node.byte_range().len() == want.len()
+                && lang.rules.identifier_kinds.contains(&node.kind())
+                && &source[node.byte_range()] == want
+                && lang.rules.is_reference.is_none_or(|f| f(node))
+            {
+                out.push(node);
+            }
+        },
+    );
+    out
+}
+
+/// The references at `nodes`, with their context and enclosing symbol among `syms`.
+fn references_of(
+    lang: &Language,
+    source: &[u8],
+    nodes: &[Node],
+    file_path: &str,
+    index: &LineIndex,
+    syms: &[Symbol],
+) -> Vec<Reference> {
+    nodes
+        .iter()
+        .map(|&node| {
+            let range = node.byte_range();
+            let def = syms.iter().any(|s| s.name_span.range() == range);
+            let enclosing = syms
+                .iter()
+                .rev()
+                .find(|s| s.span.byte_start <= range.start && range.end <= s.span.byte_end);
+            let span = index.span(file_path, range.clone());
+            let line_text =
+                String::from_utf8_lossy(index.line_text(source, span.start_line)).into_owned();
+            Reference {
+                span,
+                name: String::from_utf8_lossy(&source[range]).into_owned(),
+                language: lang.name,
+                context: if def {
+                    RefContext::Definition
+                } else {
+                    match lang.rules.ref_context {
+                        Some(f) => f(node),
+                        None => ref_context(node),
+                    }
+                },
+                is_definition: def,
+                enclosing: enclosing.map(|s| s.qualified_name.clone()),
+                enclosing_kind: enclosing.map(|s| s.kind),
+                line_text,
+            }
+        })
+        .collect()
+}
+
+/// How an identifier is used, by the shared node-kind conventions of tree-sitter grammars:
+/// inside an import/use/include; the callee (`function` field) of a call; a member, field or
+/// attribute access; a keyword argument.
+pub fn ref_context(node: Node) -> RefContext {
+    let is_import =
+        |k: &str| k.contains("import") || k.starts_with("use_") || k == "using_directive";
+    // Imports hold names a few levels down (`import a.b.inc;`).
+    let mut up = node.parent();
+    for _ in 0..6 {
+        match up {
+            Some(p) if is_import(p.kind()) => return RefContext::Import,
+            Some(p) => up = p.parent(),
+            None => break,
+        }
+    }
+    let mut n = node;
+    while let Some(p) = n.parent() {
+        let k = p.kind();
+        if k.contains("call") || k.contains("invocation") {
+            let callee = p
+                .child_by_field_name("function")
+                .or_else(|| p.child_by_field_name("method"))
+                .or_else(|| p.child_by_field_name("name"));
+            return if callee == Some(n) {
+                RefContext::Call
+            } else if n != node {
+                RefContext::Attribute
+            } else {
+                RefContext::Identifier
+            };
+        }
+        if k.contains("member")
+            || k.contains("field_expression")
+            || k == "field_access"
+            || k.contains("selector")
+        {
+            let prop = p
+                .child_by_field_name("property")
+                .or_else(|| p.child_by_field_name("field"))
+                .or_else(|| p.child_by_field_name("name"));
+            if prop != Some(n) {
+                break;
+            }
+            n = p;
+            continue;
+        }
+        if k.contains("qualified") || k.contains("scoped") {
+            return RefContext::Path;
+        }
+        break;
+    }
+    if n != node {
+        return RefContext::Attribute;
+    }
+    RefContext::Identifier
+}
