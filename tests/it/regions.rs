@@ -441,3 +441,110 @@ fn a_broken_file_gives_the_same_matches_parsed_whole_or_around_a_literal() {
     ]);
     assert_eq!(w["data"]["files"][0]["parse_errors"], true, "{w}");
 }
+
+/// `unit` (with `NN` numbered) repeated past 100 KiB.
+fn repeated(unit: &str) -> String {
+    let mut text = String::new();
+    let mut k = 0;
+    while text.len() < 100 * 1024 {
+        text.push_str(&unit.replace("NN", &k.to_string()));
+        k += 1;
+    }
+    text
+}
+
+/// `v` with the ids that differ from run to run (`match_id`, `execution_id`) taken out.
+fn without_run_ids(v: &mut Value) {
+    match v {
+        Value::Object(m) => {
+            m.remove("match_id");
+            m.remove("execution_id");
+            m.values_mut().for_each(without_run_ids);
+        }
+        Value::Array(a) => a.iter_mut().for_each(without_run_ids),
+        _ => {}
+    }
+}
+
+/// The matches of `llm find --outline --format jsonl ARGS`, and its summary's `data`.
+fn outline_jsonl(t: &TestEnv, args: &[&str]) -> (Vec<Value>, Value) {
+    let out = t
+        .llm(&[&["find", "--outline", "--format", "jsonl"], args].concat())
+        .output()
+        .unwrap();
+    let mut matches = Vec::new();
+    let mut data = Value::Null;
+    for line in String::from_utf8(out.stdout).unwrap().lines() {
+        let mut v: Value = serde_json::from_str(line).unwrap();
+        match v["type"].as_str() {
+            Some("match") => {
+                v.as_object_mut().unwrap().remove("type");
+                matches.push(v);
+            }
+            _ => data = v["data"].take(),
+        }
+    }
+    (matches, data)
+}
+
+/// A big file's outline in compact JSON comes from two parts parsed on two threads, each going
+/// on to its definitions, numbering them after the part before and rendering them by hand (see
+/// `lang/outline.rs`, `output/json/find.rs`); with `-j1` the file is parsed whole, and jsonl
+/// goes through serde. Both give the same matches: same spans, same names numbered across the
+/// parts (`A` is declared in every unit: its symbol ids count on from one part to the next).
+#[test]
+fn a_big_files_outline_is_the_same_in_two_parts_and_whole() {
+    let cases = [
+        (
+            "lib.d.ts",
+            repeated("/** Doc NN. */\ninterface A { x: string; m(): void }\nexport function fNN(a: number) { return a; }\nclass C { p = 1; q() {} }\ndeclare var A: { prototype: A; new(): A };\n"),
+        ),
+        (
+            "big.go",
+            repeated("// F is f.\nfunc F() {}\n\ntype TNN struct {\n\tA int\n}\n\nfunc (t TNN) M() {}\n"),
+        ),
+        // One item holding most of the file: cut inside its block.
+        (
+            "module.js",
+            format!(
+                "/** M. */\n;(function () {{\n{}}}.call(this));\n",
+                repeated("  /** f. */\n  function f() {}\n  var gNN = function () {};\n\n")
+            ),
+        ),
+        (
+            "Big.java",
+            format!(
+                "/** B. */\npublic class Big {{\n{}}}\n",
+                repeated("    /** m. */\n    @Override\n    public int mNN() {\n        return NN;\n    }\n\n")
+            ),
+        ),
+        (
+            "big.rb",
+            format!(
+                "# A big class.\nclass Big\n{}end\n",
+                repeated("  # m.\n  def mNN(a)\n    \"#{a}\" if a\n  end\n\n")
+            ),
+        ),
+    ];
+    let t = TestEnv::new();
+    for (file, src) in &cases {
+        t.write(file, src);
+        let mut parts = t.json(&["find", "--outline", "--json", "-j2", file]).0;
+        let (mut whole, data) = outline_jsonl(&t, &["-j1", file]);
+        without_run_ids(&mut parts);
+        whole.iter_mut().for_each(without_run_ids);
+        let count = data["match_count"].as_u64().unwrap();
+        assert!(count > 1000, "{file}: {count} symbols");
+        assert_eq!(parts["data"]["match_count"], count, "{file}");
+        let parts = parts["data"]["matches"].as_array().unwrap();
+        assert_eq!(parts.len(), whole.len(), "{file}");
+        for (a, b) in parts.iter().zip(&whole) {
+            assert_eq!(a, b, "{file}");
+        }
+        // CRLF line endings: the same symbols a line's `\r` further each.
+        let crlf = format!("crlf.{}", file.rsplit('.').next().unwrap());
+        t.write(&crlf, src.replace('\n', "\r\n"));
+        let (v, _) = t.json(&["find", "--outline", "--json", "-j2", &crlf]);
+        assert_eq!(v["data"]["match_count"], count, "{crlf}");
+    }
+}
