@@ -461,7 +461,7 @@ pub fn gaps(lex: &'static Lexicon, src: &[u8]) -> Vec<Range<usize>> {
     scan(lex, src, true).1
 }
 
-/// A place to cut a file's parse in two inside a block (see `Language::parse_split`): a line
+/// A place to cut a file's parse in two inside a block (see `Language::split_parts`): a line
 /// in a `{…}` block that begins, after its indentation, with a comment (where the lexicon
 /// allows: `comment_cuts`) or one of the lexicon's item starts right after one of its item
 /// ends — a statement or member boundary, as between top-level items — with no comment right

@@ -6,9 +6,7 @@
 
 use super::brace::Lexicon;
 use super::regions::Regions;
-use super::symbols::{
-    finish, nested, number, prepare_part, symbols_of_trees, Prepared, Seen, Symbol,
-};
+use super::symbols::{finish, nested, number, prepare_part, Prepared, Seen, Symbol};
 use super::Language;
 use crate::span::{FileSpans, LineIndex};
 use std::ops::Range;
@@ -65,8 +63,9 @@ impl Language {
         if let Some(tree) =
             lexicon.and_then(|lex| self.parse_leaving_out(source, index, lex, &gaps))
         {
-            let syms =
-                symbols_of_trees(self, source, std::slice::from_ref(&tree), file_path, index);
+            let spans = FileSpans::new(index, file_path);
+            let part = prepare_part(self, source, &tree, &[], &spans);
+            let syms = finish(self, source, file_path, vec![part]);
             trees.push(tree);
             return Some(vec![then(syms)]);
         }
@@ -85,7 +84,7 @@ impl Language {
     /// on from its parse to its part's definitions and, for parts of whole items, to `then`
     /// of their symbols: each part nests its own, and numbers them (see `symbols::number`)
     /// once the part before has numbered its own. `None` when a part has a syntax error.
-    fn symbols_of_parts<T: Send>(
+    pub(super) fn symbols_of_parts<T: Send>(
         &self,
         source: &[u8],
         index: &LineIndex,
@@ -222,32 +221,6 @@ impl Language {
         };
         (!tree.root_node().has_error() && gaps_hold(&tree, gaps, lexicon.data_kinds))
             .then_some(tree)
-    }
-
-    /// Parses `source` in `parts` groups of whole items of about equal size (see
-    /// [`Language::split_parts`]), each on a thread of its own. `None` when the file does not
-    /// split or a part has a syntax error (parse it whole then: error recovery may reach
-    /// across items).
-    pub fn parse_split(&self, source: &[u8], index: &LineIndex, parts: usize) -> Option<Vec<Tree>> {
-        let groups = match self.rules.regions {
-            Some(scan) => self.split_parts(source, &scan(source), parts)?,
-            None if parts == 2 => (self.rules.halves?)(source)?,
-            None => return None,
-        };
-        let trees: Vec<Tree> = std::thread::scope(|s| {
-            let handles: Vec<_> = groups
-                .iter()
-                .map(|g| s.spawn(move || self.parse_ranges(source, index, g)))
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("parsing thread panicked"))
-                .collect()
-        });
-        trees
-            .iter()
-            .all(|t| !t.root_node().has_error())
-            .then_some(trees)
     }
 
     /// `source` cut in `parts` groups of whole items of about equal size: the trees of a big

@@ -36,7 +36,7 @@ pub struct Regions {
     /// weigh less in `split_parts`: a parse reads a comment as one token.
     pub comments: Vec<usize>,
     /// Each item parsed alone comes out as in the whole-file parse, which the region parses of
-    /// `parse_around` and `parse_split` rely on. Not so in Bash: tree-sitter-bash reads the
+    /// `parse_around` and `split_parts` rely on. Not so in Bash: tree-sitter-bash reads the
     /// same `a=1 b=2` line as one node or three depending on the commands before it, so its
     /// items serve only the rule for files with syntax errors.
     pub independent: bool,
@@ -577,21 +577,18 @@ mod tests {
             let src = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join(name)).unwrap();
             let index = LineIndex::new(&src);
             let whole = crate::lang::symbols(l, &src, &l.parse(&src), name);
+            let regions = (l.rules.regions.unwrap())(&src);
             for parts in [2, 3] {
-                let trees = l.parse_split(&src, &index, parts).expect("splits");
+                let groups = l.split_parts(&src, &regions, parts).expect("splits");
+                let mut trees = Vec::new();
+                let split = l
+                    .symbols_of_parts(&src, &index, name, &groups, &mut trees, &|s| s)
+                    .expect("no syntax error");
                 assert_eq!(trees.len(), parts);
-                let split = crate::lang::symbols::symbols_of_trees(l, &src, &trees, name, &index);
-                let key = |s: &crate::lang::Symbol| {
-                    (
-                        s.qualified_name.clone(),
-                        s.symbol_id.clone(),
-                        s.span.clone(),
-                        s.depth,
-                        s.parent_index,
-                    )
-                };
+                // Parent indices count within a part; the rest is the whole parse's.
+                let key = |s: &crate::lang::Symbol| serde_json::to_string(s).unwrap();
                 assert_eq!(
-                    split.iter().map(key).collect::<Vec<_>>(),
+                    split.concat().iter().map(key).collect::<Vec<_>>(),
                     whole.iter().map(key).collect::<Vec<_>>(),
                     "{name} in {parts} parts"
                 );
@@ -599,8 +596,11 @@ mod tests {
         }
         // A part with a syntax error: no split.
         let rust = by_name("rust").unwrap();
-        let src = b"fn a() {}\nfn b( {}\nfn c() {}\nfn d() {}\n";
-        assert!(rust.parse_split(src, &LineIndex::new(src), 2).is_none());
+        let src = b"fn a() {}\nfn b() { let x = ; }\nfn c() {}\nfn d() {}\n";
+        let groups = vec![vec![0..10], vec![10..src.len()]];
+        let index = LineIndex::new(src);
+        let split = rust.symbols_of_parts(src, &index, "f", &groups, &mut Vec::new(), &|s| s);
+        assert!(split.is_none());
     }
 
     /// The symbols of a file's two block halves (see `block_halves`) and of its whole-file
@@ -617,14 +617,11 @@ mod tests {
             return false;
         };
         let index = LineIndex::new(src);
-        let trees: Vec<Tree> = halves
-            .iter()
-            .map(|h| l.parse_ranges(src, &index, h))
-            .collect();
-        if trees.iter().any(|t| t.root_node().has_error()) {
-            return false;
-        }
-        let split = crate::lang::symbols::symbols_of_trees(l, src, &trees, name, &index);
+        let Some(split) = l.symbols_of_parts(src, &index, name, &halves, &mut Vec::new(), &|s| s)
+        else {
+            return false; // a half has a syntax error
+        };
+        let split = split.concat();
         let whole = crate::lang::symbols(l, src, &whole, name);
         let key = |s: &crate::lang::Symbol| serde_json::to_string(s).unwrap();
         assert_eq!(

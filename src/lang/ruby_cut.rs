@@ -1,4 +1,4 @@
-//! Ruby's place to cut a big file's outline parse in two (see `Language::parse_split`): a
+//! Ruby's place to cut a big file's outline parse in two (see `Language::outline_symbols`): a
 //! lexical scan that reads Ruby as tree-sitter-ruby does — strings with `#{}` interpolation,
 //! heredocs, percent literals, regexps, `?c` characters, symbols, comments, `=begin` blocks,
 //! `__END__` — and follows `class`/`module`/`def`/`if`/`do`/… blocks to their `end`, to find a

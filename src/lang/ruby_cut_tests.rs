@@ -91,14 +91,11 @@ fn check(src: &[u8], name: &str) -> Option<bool> {
     }
     let c = block_cut(src)?;
     let halves = c.parts(src.len());
-    let trees: Vec<Tree> = halves
-        .iter()
-        .map(|h| l.parse_ranges(src, &index, h))
-        .collect();
-    if trees.iter().any(|t| t.root_node().has_error()) {
-        return Some(false);
-    }
-    let split = crate::lang::symbols::symbols_of_trees(l, src, &trees, name, &index);
+    let Some(split) = l.symbols_of_parts(src, &index, name, &halves, &mut Vec::new(), &|s| s)
+    else {
+        return Some(false); // a half has a syntax error
+    };
+    let split = split.concat();
     let whole = crate::lang::symbols(l, src, &whole, name);
     let key = |s: &crate::lang::Symbol| serde_json::to_string(s).unwrap();
     let (split, whole): (Vec<String>, Vec<String>) = (

@@ -198,44 +198,6 @@ fn symbols_of_items(
     Some(build(lang, source, file_path, index, defs))
 }
 
-/// [`symbols_with_index`] over the trees of parts of a file (see `Language::parse_split`): the
-/// same symbols, ids and nesting as one whole-file tree gives.
-/// Several trees are read on threads of their own.
-pub fn symbols_of_trees(
-    lang: &Language,
-    source: &[u8],
-    trees: &[Tree],
-    file_path: &str,
-    index: &LineIndex,
-) -> Vec<Symbol> {
-    let ranges: Vec<Vec<Range<usize>>> = (trees.iter())
-        .map(|t| {
-            (t.included_ranges().iter())
-                .map(|r| r.start_byte..r.end_byte)
-                .collect()
-        })
-        .collect();
-    let spans = FileSpans::new(index, file_path);
-    let parts = match trees {
-        [tree] => vec![prepare_part(lang, source, tree, &[], &spans)],
-        _ => std::thread::scope(|s| {
-            let parts: Vec<_> = (trees.iter().enumerate())
-                .map(|(i, tree)| {
-                    let (ranges, spans) = (&ranges, &spans);
-                    s.spawn(move || {
-                        prepare_part(lang, source, tree, &ranges[i + 1..].concat(), spans)
-                    })
-                })
-                .collect();
-            parts
-                .into_iter()
-                .map(|p| p.join().expect("symbol thread panicked"))
-                .collect()
-        }),
-    };
-    finish(lang, source, file_path, parts)
-}
-
 /// The definitions of `tree`, one part of a file (see `outline.rs`), prepared for [`finish`];
 /// those starting in `later` (ranges a later part holds too: the beginning of a block cut in
 /// two, see `Language::block_halves`) are left to that part.
