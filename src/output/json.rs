@@ -142,6 +142,28 @@ impl StreamedArray {
     }
 }
 
+/// A span's six numbers as its JSON writes them (`,"byte_start":…` to `,"end_col":…`, in
+/// that order), then `tail` (at most 32 bytes), put together on the stack and appended at once.
+fn span_numbers(out: &mut Vec<u8>, numbers: [usize; 6], tail: &[u8]) {
+    const KEYS: [&[u8]; 6] = [
+        b",\"byte_start\":",
+        b",\"byte_end\":",
+        b",\"start_line\":",
+        b",\"start_col\":",
+        b",\"end_line\":",
+        b",\"end_col\":",
+    ];
+    // Keys (76 bytes), six numbers of at most 20 digits, the tail.
+    let mut buf = [0u8; 76 + 6 * 20 + 32];
+    let mut at = 0;
+    for (key, n) in KEYS.into_iter().zip(numbers) {
+        buf[at..at + key.len()].copy_from_slice(key);
+        at = crate::output::put_uint(&mut buf, at + key.len(), n);
+    }
+    buf[at..at + tail.len()].copy_from_slice(tail);
+    out.extend_from_slice(&buf[..at + tail.len()]);
+}
+
 /// Writes `text` (valid UTF-8) as a JSON string, escaped as serde_json escapes it: `"`, `\\`
 /// and control characters, nothing else.
 pub fn write_str(out: &mut Vec<u8>, text: &[u8]) {

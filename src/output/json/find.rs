@@ -85,23 +85,15 @@ fn span(out: &mut Vec<u8>, s: &Span) {
     if s.file_path_lossy {
         out.extend_from_slice(b",\"file_path_lossy\":true");
     }
-    let numbers: [(&[u8], usize); 6] = [
-        (b",\"byte_start\":", s.byte_start),
-        (b",\"byte_end\":", s.byte_end),
-        (b",\"start_line\":", s.start_line),
-        (b",\"start_col\":", s.start_col),
-        (b",\"end_line\":", s.end_line),
-        (b",\"end_col\":", s.end_col),
+    let numbers = [
+        s.byte_start,
+        s.byte_end,
+        s.start_line,
+        s.start_col,
+        s.end_line,
+        s.end_col,
     ];
-    // Keys (76 bytes), six numbers of at most 20 digits, the closing brace.
-    let mut buf = [0u8; 76 + 6 * 20 + 1];
-    let mut at = 0;
-    for (key, n) in numbers {
-        buf[at..at + key.len()].copy_from_slice(key);
-        at = put_uint(&mut buf, at + key.len(), n);
-    }
-    buf[at] = b'}';
-    out.extend_from_slice(&buf[..at + 1]);
+    super::span_numbers(out, numbers, b"}");
 }
 
 #[cfg(test)]

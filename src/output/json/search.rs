@@ -4,7 +4,6 @@
 
 use super::{write_lossy_str, write_str};
 use crate::cmd::search::{FileMatches, MatchRecord};
-use crate::output::put_uint;
 use crate::span::hex_into;
 
 /// How matches are laid out.
@@ -74,24 +73,15 @@ fn one(out: &mut Vec<u8>, path: &[u8], m: &FileMatches<'_>, i: usize, r: &MatchR
     hex_into(&r.span_id, &mut head[SPAN_ID_AT..SPAN_ID_AT + 16]);
     out.extend_from_slice(&head);
     out.extend_from_slice(path);
-    let numbers: [(&[u8], usize); 6] = [
-        (b",\"byte_start\":", r.byte_start),
-        (b",\"byte_end\":", r.byte_end),
-        (b",\"start_line\":", r.start_line),
-        (b",\"start_col\":", r.start_col),
-        (b",\"end_line\":", r.end_line),
-        (b",\"end_col\":", r.end_col),
+    let numbers = [
+        r.byte_start,
+        r.byte_end,
+        r.start_line,
+        r.start_col,
+        r.end_line,
+        r.end_col,
     ];
-    const MATCHED: &[u8] = b"},\"matched_text\":";
-    // Keys (76 bytes), six numbers of at most 20 digits, and what follows them.
-    let mut span = [0u8; 76 + 6 * 20 + MATCHED.len()];
-    let mut at = 0;
-    for (key, n) in numbers {
-        span[at..at + key.len()].copy_from_slice(key);
-        at = put_uint(&mut span, at + key.len(), n);
-    }
-    span[at..at + MATCHED.len()].copy_from_slice(MATCHED);
-    out.extend_from_slice(&span[..at + MATCHED.len()]);
+    super::span_numbers(out, numbers, b"},\"matched_text\":");
     let (matched, valid) = m.matched(r);
     write_lossy_str(out, matched, valid);
     out.extend_from_slice(b",\"line_text\":");
