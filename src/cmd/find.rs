@@ -529,37 +529,23 @@ fn find_in_file(
             let diag = errors.then(|| {
                 syntax_warning(Code::FindSyntaxErrors, "find", &cand.display, &index, &tree)
             });
-            // NAME's definitions hold one of its occurrences: only the definitions around
-            // them (with their ancestors, for qualified names) are collected.
-            // References need only the symbols that hold them (see `references_around`).
-            let (syms, refs) = match (literal, opts.mode) {
-                (_, Mode::Refs) => {
-                    let name = opts.name.as_ref().map_or("", |n| n.as_str());
-                    let refs = references_around(l, source, &tree, name, &cand.display, &index);
-                    (Vec::new(), refs)
+            // A big file parsed whole (no literal, so not for references): its symbols
+            // found, made into items and rendered on two threads when its tree allows.
+            let halves = (big && opts.mode != Mode::Refs && opts.threads > 1)
+                .then(|| l.symbols_of_tree_halves(source, &index, &cand.display, &tree, &items_of))
+                .flatten();
+            let runs = match halves {
+                Some(runs) => runs,
+                None => {
+                    let (syms, refs) =
+                        whole_tree_symbols(opts, l, source, &tree, literal, cand, &index);
+                    vec![Run::new(items(opts, l, syms, refs), render)]
                 }
-                (Some(_), Mode::Symbols) => {
-                    let hits = opts
-                        .name
-                        .as_ref()
-                        .map(|n| n.hits(source))
-                        .unwrap_or_default();
-                    let syms = symbols_around_with(l, source, &tree, &cand.display, &index, &hits);
-                    (syms, Vec::new())
-                }
-                _ => (
-                    symbols_with_index(l, source, &tree, &cand.display, &index),
-                    Vec::new(),
-                ),
             };
             if only_file {
                 lang::discard(tree);
             }
-            (
-                errors,
-                diag,
-                vec![Run::new(items(opts, l, syms, refs), render)],
-            )
+            (errors, diag, runs)
         }
     };
     let match_count = runs.iter().map(|r| r.count).sum();
@@ -590,6 +576,41 @@ fn find_in_file(
         diag,
         result,
     })
+}
+
+/// The symbols (or references) `opts` asks for in a file's whole-file `tree`. NAME's
+/// definitions hold one of its occurrences: only the definitions around them (with their
+/// ancestors, for qualified names) are collected. References need only the symbols that hold
+/// them (see `references_around`).
+fn whole_tree_symbols(
+    opts: &FindOptions,
+    l: &Language,
+    source: &[u8],
+    tree: &tree_sitter::Tree,
+    literal: Option<&str>,
+    cand: &Candidate,
+    index: &LineIndex,
+) -> (Vec<Symbol>, Vec<Reference>) {
+    match (literal, opts.mode) {
+        (_, Mode::Refs) => {
+            let name = opts.name.as_ref().map_or("", |n| n.as_str());
+            let refs = references_around(l, source, tree, name, &cand.display, index);
+            (Vec::new(), refs)
+        }
+        (Some(_), Mode::Symbols) => {
+            let hits = opts
+                .name
+                .as_ref()
+                .map(|n| n.hits(source))
+                .unwrap_or_default();
+            let syms = symbols_around_with(l, source, tree, &cand.display, index, &hits);
+            (syms, Vec::new())
+        }
+        _ => (
+            symbols_with_index(l, source, tree, &cand.display, index),
+            Vec::new(),
+        ),
+    }
 }
 
 /// Some of a file's items (all of them, or one half's of a big file's outline), with how many

@@ -6,7 +6,7 @@
 
 use super::brace::Lexicon;
 use super::regions::Regions;
-use super::symbols::{finish, nested, number, prepare_part, Prepared, Seen, Symbol};
+use super::symbols::{finish, nested, number, prepare_part, prepare_run, Prepared, Seen, Symbol};
 use super::Language;
 use crate::span::{FileSpans, LineIndex};
 use std::ops::Range;
@@ -82,8 +82,7 @@ impl Language {
 
     /// [`Language::outline_symbols`] of a file parsed in `parts`, each on a thread that goes
     /// on from its parse to its part's definitions and, for parts of whole items, to `then`
-    /// of their symbols: each part nests its own, and numbers them (see `symbols::number`)
-    /// once the part before has numbered its own. `None` when a part has a syntax error.
+    /// of their symbols (see [`Language::in_parts`]). `None` when a part has a syntax error.
     pub(super) fn symbols_of_parts<T: Send>(
         &self,
         source: &[u8],
@@ -97,10 +96,73 @@ impl Language {
         let spans = FileSpans::new(index, file_path);
         // Parts of whole items (not block halves): no definition of one holds another's.
         let whole_items = parts.iter().all(|p| p.len() == 1);
+        let prepare = |i: usize| {
+            let tree = slots[i].get_or_init(|| self.parse_ranges(source, index, &parts[i]));
+            // Error recovery may reach across items: such a part is not the whole parse's.
+            if tree.root_node().has_error() {
+                return None;
+            }
+            Some(prepare_part(
+                self,
+                source,
+                tree,
+                &parts[i + 1..].concat(),
+                &spans,
+            ))
+        };
+        let out = self.in_parts(source, file_path, parts.len(), whole_items, &prepare, then);
+        trees.extend(slots.into_iter().filter_map(OnceLock::into_inner));
+        out
+    }
+
+    /// `then` of the symbols of a big file's whole `tree`, as [`super::symbols_with_index`]
+    /// gives them, found on two threads: the root's children cut in two runs of about equal
+    /// size, each run's definitions found, nested, numbered and handed to `then` on its own
+    /// thread, as for halves parsed apart. The walk over the tree is the file's longest step
+    /// after its parse when the parse is whole (a C file: no region scanner). `None` when it
+    /// does not apply: a language with a hand-written walk, a file read item by item (a
+    /// region language's tree with an error, see `symbols::symbols_of_items`), a root with
+    /// fewer than two children, or a definition reaching across the cut (a C function
+    /// declared by a macro whose body is the next child, a definition that is the root).
+    pub fn symbols_of_tree_halves<T: Send>(
+        &self,
+        source: &[u8],
+        index: &LineIndex,
+        file_path: &str,
+        tree: &Tree,
+        then: &(dyn Fn(Vec<Symbol>) -> T + Sync),
+    ) -> Option<Vec<T>> {
+        if self.rules.walk.is_some()
+            || (self.rules.regions.is_some() && tree.root_node().has_error())
+        {
+            return None;
+        }
+        let cut = children_cut(tree.root_node())?;
+        let runs = [0..cut, cut..usize::MAX];
+        let spans = FileSpans::new(index, file_path);
+        let prepare = |i: usize| prepare_run(self, source, tree, runs[i].clone(), &spans);
+        self.in_parts(source, file_path, 2, true, &prepare, then)
+    }
+
+    /// The definitions of `count` parts, each prepared by `prepare` on a thread of its own
+    /// (the first on this one), made into symbols. Parts of `whole_items` (no definition of
+    /// one holds another's) each go on, on their thread, to nest their own symbols, number
+    /// them (see `symbols::number`) once the part before has numbered its own, and hand them
+    /// to `then` (parent indices within the part); other parts are nested in one pass over
+    /// them all, and `then` gets all their symbols. `None` when a part's `prepare` gives none.
+    fn in_parts<'t, T: Send>(
+        &self,
+        source: &[u8],
+        file_path: &str,
+        count: usize,
+        whole_items: bool,
+        prepare: &(dyn Fn(usize) -> Option<Vec<Prepared<'t>>> + Sync),
+        then: &(dyn Fn(Vec<Symbol>) -> T + Sync),
+    ) -> Option<Vec<T>> {
         // How many symbols of each name the parts before counted, handed from part to part
         // (nothing when a part failed).
         let (senders, receivers): (Vec<_>, Vec<_>) =
-            (1..parts.len()).map(|_| mpsc::channel::<Seen>()).unzip();
+            (1..count).map(|_| mpsc::channel::<Seen>()).unzip();
         let mut before: Vec<Option<Receiver<Seen>>> = std::iter::once(None)
             .chain(receivers.into_iter().map(Some))
             .collect();
@@ -110,12 +172,7 @@ impl Language {
             .chain(std::iter::once(None))
             .collect();
         let part = |i: usize, before: Option<Receiver<Seen>>, after: Option<Sender<Seen>>| {
-            let tree = slots[i].get_or_init(|| self.parse_ranges(source, index, &parts[i]));
-            // Error recovery may reach across items: such a part is not the whole parse's.
-            if tree.root_node().has_error() {
-                return None;
-            }
-            let prepared = prepare_part(self, source, tree, &parts[i + 1..].concat(), &spans);
+            let prepared = prepare(i)?;
             if !whole_items {
                 return Some(Part::Prepared(prepared));
             }
@@ -135,7 +192,7 @@ impl Language {
         let done = std::thread::scope(|s| {
             // The first part on this thread, the others on threads of their own.
             let part = &part;
-            let others: Vec<_> = (1..parts.len())
+            let others: Vec<_> = (1..count)
                 .map(|i| {
                     let (b, a) = (before[i].take(), after[i].take());
                     s.spawn(move || part(i, b, a))
@@ -149,7 +206,7 @@ impl Language {
                 .chain(others)
                 .collect::<Option<Vec<_>>>()
         });
-        let out = done.map(|done| {
+        done.map(|done| {
             let mut prepared = Vec::new();
             let mut out = Vec::new();
             for p in done {
@@ -162,9 +219,7 @@ impl Language {
                 out.push(then(finish(self, source, file_path, prepared)));
             }
             out
-        });
-        trees.extend(slots.into_iter().filter_map(OnceLock::into_inner));
-        out
+        })
     }
 
     /// The tree of a whole file for its outline, parsed without the insides of its long
@@ -326,6 +381,17 @@ enum Part<'t, T> {
 /// a second scan).
 const OUTLINE_GAPS_AT: usize = 64 * 1024;
 
+/// Where to cut a root's children in two runs of about equal size: the start of the first
+/// child that begins past the middle of the root's text (`None` with fewer than two children,
+/// or when that child is the first).
+fn children_cut(root: tree_sitter::Node) -> Option<usize> {
+    let middle = root.start_byte() + (root.end_byte() - root.start_byte()) / 2;
+    let mut cursor = root.walk();
+    let mut children = root.children(&mut cursor).enumerate();
+    let (k, child) = children.find(|(_, c)| c.start_byte() >= middle)?;
+    (k > 0).then_some(child.start_byte())
+}
+
 /// Whether each gap (in order) lies in one node of the `kinds` (a string or array literal),
 /// between its opening leaf, which ends where the gap starts, and its closing leaf, which
 /// starts where the gap ends, with only that node's own leaves (a string's content) between.
@@ -433,6 +499,35 @@ mod tests {
             assert_eq!(halves.len(), parts, "{lang}");
             assert_eq!(trees.len(), 2, "{lang}");
             assert_eq!(json(&halves.concat()), json(&whole), "{lang}");
+        }
+    }
+
+    /// A whole tree's symbols found in two runs of its root's children are the one walk's; a
+    /// definition reaching across the cut (a C function declared by a macro, whose body is the
+    /// next child) leaves the walk to one thread.
+    #[test]
+    fn a_trees_halves_give_its_symbols_unless_a_definition_spans_the_cut() {
+        let l = by_name("c").unwrap();
+        let half = big("/* f. */\nint fNN(void) { return 0; }\n#define MNN 1\n");
+        let half = String::from_utf8(half).unwrap();
+        // The macro's call before the middle, its body (the next child) after it.
+        let spanning = format!("{half}BPF_CALL_1(b, int, a)\n{{ return a; }}\n{half}");
+        let apart = format!("{half}BPF_CALL_1(b, int, a)\n{{ return a; }}\n\n{half}{half}");
+        for (src, split) in [(&spanning, false), (&apart, true)] {
+            let src = src.as_bytes();
+            let index = LineIndex::new(src);
+            let tree = l.parse(src);
+            let whole = symbols(l, src, &tree, "f");
+            assert!(whole.iter().any(|s| s.name == "b"));
+            let halves = l.symbols_of_tree_halves(src, &index, "f", &tree, &|s| s);
+            let Some(halves) = halves else {
+                assert!(!split, "no halves");
+                continue;
+            };
+            assert!(split, "halves across a definition");
+            assert_eq!(halves.len(), 2);
+            let json = |s: &[Symbol]| serde_json::to_string(s).unwrap();
+            assert_eq!(json(&halves.concat()), json(&whole));
         }
     }
 }

@@ -186,12 +186,8 @@ impl Pruning {
     }
 
     /// The witnesses in the text `tree` was parsed from (the parts of `source` it spans), in
-    /// order; `None` when the tree has an error (an ERROR node can hold anything, a MISSING
-    /// token shows no text).
-    fn witnesses(&self, source: &[u8], tree: &Tree) -> Option<Vec<Range<usize>>> {
-        if tree.root_node().has_error() {
-            return None;
-        }
+    /// order.
+    fn witnesses(&self, source: &[u8], tree: &Tree) -> Vec<Range<usize>> {
         let mut hits = Vec::new();
         for r in tree.included_ranges() {
             let start = r.start_byte.min(source.len());
@@ -201,7 +197,7 @@ impl Pruning {
             hits.extend(memchr::memchr_iter(b'{', part).map(|i| at(i..i + 1)));
         }
         hits.sort_unstable_by_key(|h| h.start);
-        Some(hits)
+        hits
     }
 }
 
@@ -214,17 +210,20 @@ pub struct Opener<'p> {
 }
 
 impl<'p> Opener<'p> {
-    /// `None`: every node of the tree must be opened.
-    pub fn new(pruning: &'p Pruning, source: &[u8], tree: &Tree) -> Option<Opener<'p>> {
-        Some(Opener {
+    pub fn new(pruning: &'p Pruning, source: &[u8], tree: &Tree) -> Opener<'p> {
+        Opener {
             pruning,
-            hits: pruning.witnesses(source, tree)?,
+            hits: pruning.witnesses(source, tree),
             next: 0,
-        })
+        }
     }
 
-    /// Whether the walk must open `node` (asked in document order).
+    /// Whether the walk must open `node` (asked in document order). A node holding a syntax
+    /// error always is: an ERROR node can hold anything, a MISSING token shows no text.
     pub fn open(&mut self, node: Node) -> bool {
+        if node.has_error() {
+            return true;
+        }
         let kind = node.kind_id() as usize;
         let p = self.pruning;
         if !p.may.get(kind).copied().unwrap_or(true) {

@@ -218,6 +218,29 @@ pub(super) fn prepare_part<'t>(
     prepare(lang, source, spans, defs)
 }
 
+/// The definitions of `tree` that start in `run`, a run of its root's children (its end
+/// `usize::MAX` for the last run), prepared for [`finish`]: what [`symbols_with_index`] gives
+/// of the whole tree, there. `None` when one of them reaches past the run (it would hold
+/// definitions of the next). For languages walked by their symbol query.
+pub(super) fn prepare_run<'t>(
+    lang: &Language,
+    source: &[u8],
+    tree: &'t Tree,
+    run: Range<usize>,
+    spans: &FileSpans,
+) -> Option<Vec<Prepared<'t>>> {
+    let mut raw = Vec::new();
+    // Patterns rooted at the root match in both runs' walks: each item is kept by its run.
+    collect_raw_query(lang, source, tree, Some(run.clone()), true, &mut raw);
+    raw.retain(|(_, n, _)| run.contains(&n.start_byte()));
+    let defs = with_starts(lang, source, tree, raw);
+    let prepared = prepare(lang, source, spans, defs);
+    prepared
+        .iter()
+        .all(|p| p.end <= run.end)
+        .then_some(prepared)
+}
+
 /// The symbols whose definitions contain one of `ranges`, with all their ancestors — e.g. every
 /// definition named NAME when `ranges` are NAME's occurrences in the file. Only the query
 /// cursor's path to each range is walked, so this costs a fraction of [`symbols`] on a big file.
@@ -341,7 +364,8 @@ fn collect_raw<'t>(
     let Some(walk) = &lang.rules.walk else {
         // A ranged query cursor yields the matches whose nodes intersect the range: the
         // definitions holding it and their ancestors.
-        collect_raw_query(lang, source, tree, range, raw);
+        let whole = range.is_none();
+        collect_raw_query(lang, source, tree, range, whole, raw);
         return;
     };
     let rule = walk.symbol_node;
@@ -392,11 +416,14 @@ pub(super) const PRUNE_AT: usize = 128 * 1024;
 /// follows (tests compare the two). A pattern captures the item as `@definition.KIND` (or
 /// `@KIND`) and its name as `@name`. The query is matched by our own matcher (`tags.rs`):
 /// reading it costs nothing next to compiling a tree-sitter `Query`.
+/// `whole`: the walk finds every definition in `range` (or everywhere), not only those
+/// holding it, and may leave out what cannot hold one (see `pruning.rs`).
 fn collect_raw_query<'t>(
     lang: &Language,
     source: &[u8],
     tree: &'t Tree,
     range: Option<std::ops::Range<usize>>,
+    whole: bool,
     raw: &mut Vec<Raw<'t>>,
 ) {
     let tags = lang.symbol_tags();
@@ -409,11 +436,9 @@ fn collect_raw_query<'t>(
     // One match's item is its last kind capture, its name its last `@name` (the innermost,
     // as tree-sitter records captures: a pattern's elements in written order).
     // A whole big tree's walk opens only the nodes that can hold a pattern's root.
-    let mut opener = match range {
-        None if source.len() >= PRUNE_AT => {
-            (lang.symbol_pruning()).and_then(|p| Opener::new(p, source, tree))
-        }
-        _ => None,
+    let mut opener = match whole && source.len() >= PRUNE_AT {
+        true => (lang.symbol_pruning()).map(|p| Opener::new(p, source, tree)),
+        false => None,
     };
     tags.matches(tree, source, range, opener.as_mut(), &mut |caps| {
         let mut item = None;

@@ -351,7 +351,7 @@ mod around_tests {
                 }
             }
             let mut ours = Vec::new();
-            collect_raw_query(l, &src, &tree, None, &mut ours);
+            collect_raw_query(l, &src, &tree, None, true, &mut ours);
             let key = |syms: Vec<Symbol>| {
                 syms.into_iter()
                     .map(|s| (serde_json::to_string(&s).unwrap(), s.parent_index))
@@ -419,7 +419,7 @@ mod walk_matches_query {
         let mut walked = Vec::new();
         collect_raw(lang, src, &tree, None, &mut walked);
         let mut queried = Vec::new();
-        collect_raw_query(lang, src, &tree, None, &mut queried);
+        collect_raw_query(lang, src, &tree, None, true, &mut queried);
         let key = |s: &Symbol| {
             (
                 s.qualified_name.clone(),
@@ -494,7 +494,7 @@ mod walk_matches_query {
             let mut raw = Vec::new();
             collect_raw(l, &src, &tree, None, &mut raw);
             let mut queried = Vec::new();
-            collect_raw_query(l, &src, &tree, None, &mut queried);
+            collect_raw_query(l, &src, &tree, None, true, &mut queried);
             let key = |r: &Raw| {
                 (
                     r.0,

@@ -143,7 +143,7 @@ fn compare(l: &crate::lang::Language, src: &[u8], what: &str) -> usize {
     let a = theirs(&q, &tree, src, None);
     assert_eq!(a, ours(tags, &tree, src, None, None), "{}: {what}", l.name);
     // The walk that opens only the nodes that can hold a root (see `pruning.rs`).
-    if let Some(mut opener) = l.symbol_pruning().and_then(|p| Opener::new(p, src, &tree)) {
+    if let Some(mut opener) = l.symbol_pruning().map(|p| Opener::new(p, src, &tree)) {
         let pruned = ours(tags, &tree, src, None, Some(&mut opener));
         assert_eq!(a, pruned, "{}: {what}, pruned", l.name);
     }

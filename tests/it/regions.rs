@@ -525,6 +525,37 @@ fn a_big_files_outline_is_the_same_in_two_parts_and_whole() {
                 repeated("  # m.\n  def mNN(a)\n    \"#{a}\" if a\n  end\n\n")
             ),
         ),
+        // Parsed whole (no region scanner), the tree's children cut in two runs whose
+        // symbols are found on two threads (`Language::symbols_of_tree_halves`); a function
+        // declared by a macro has its body in the next child.
+        (
+            "big.c",
+            repeated("/* f. */\nstatic int fNN(int a)\n{\n\treturn a;\n}\n\nstruct sNN {\n\tint x;\n};\n#define MNN 1\nBPF_CALL_1(bNN, int, a)\n{\n\treturn a;\n}\n\n"),
+        ),
+        // A syntax error: the whole parse's symbols still, and its warning.
+        (
+            "broken.c",
+            format!(
+                "int broken( {{\n{}",
+                repeated("int fNN(void) { return 0; }\nstruct S { int a; };\n")
+            ),
+        ),
+        (
+            "big.cc",
+            repeated("namespace nNN {\n/// C.\nclass C {\n public:\n  int m() { return 1; }\n};\n}\n"),
+        ),
+        (
+            "Big.cs",
+            repeated("namespace N {\n  /// <summary>C.</summary>\n  [Serializable]\n  public class C { public int M() { return 1; } }\n}\n"),
+        ),
+        (
+            "big.php",
+            format!(
+                "<?php\n{}",
+                repeated("/** f. */\nfunction fNN($a) { return $a; }\nclass C { public function m() {} }\n")
+            ),
+        ),
+        ("big.sh", repeated("# f.\nfNN() {\n  echo \"$1\"\n}\n\n")),
     ];
     let t = TestEnv::new();
     for (file, src) in &cases {
@@ -536,6 +567,17 @@ fn a_big_files_outline_is_the_same_in_two_parts_and_whole() {
         let count = data["match_count"].as_u64().unwrap();
         assert!(count > 1000, "{file}: {count} symbols");
         assert_eq!(parts["data"]["match_count"], count, "{file}");
+        // `parse_errors` is left out when false. A C function declared by a macro reads as a
+        // call missing its `;`.
+        let broken = file.starts_with("broken") || *file == "big.c";
+        let errors = |d: &Value| d["files"][0]["parse_errors"].as_bool().unwrap_or(false);
+        assert_eq!(errors(&data), broken, "{file}");
+        assert_eq!(errors(&parts["data"]), broken, "{file}");
+        assert_eq!(
+            parts["diagnostics"].as_array().unwrap().len(),
+            broken as usize,
+            "{file}"
+        );
         let parts = parts["data"]["matches"].as_array().unwrap();
         assert_eq!(parts.len(), whole.len(), "{file}");
         for (a, b) in parts.iter().zip(&whole) {
