@@ -416,8 +416,9 @@ pub(super) const PRUNE_AT: usize = 128 * 1024;
 /// follows (tests compare the two). A pattern captures the item as `@definition.KIND` (or
 /// `@KIND`) and its name as `@name`. The query is matched by our own matcher (`tags.rs`):
 /// reading it costs nothing next to compiling a tree-sitter `Query`.
-/// `whole`: the walk finds every definition in `range` (or everywhere), not only those
-/// holding it, and may leave out what cannot hold one (see `pruning.rs`).
+///
+/// `whole`: every definition in `range` (or everywhere) is wanted, not only those holding
+/// it: the walk may then leave unopened the nodes that cannot hold one (see `pruning.rs`).
 fn collect_raw_query<'t>(
     lang: &Language,
     source: &[u8],
@@ -436,9 +437,10 @@ fn collect_raw_query<'t>(
     // One match's item is its last kind capture, its name its last `@name` (the innermost,
     // as tree-sitter records captures: a pattern's elements in written order).
     // A whole big tree's walk opens only the nodes that can hold a pattern's root.
-    let mut opener = match whole && source.len() >= PRUNE_AT {
-        true => (lang.symbol_pruning()).map(|p| Opener::new(p, source, tree)),
-        false => None,
+    let mut opener = if whole && source.len() >= PRUNE_AT {
+        (lang.symbol_pruning()).map(|p| Opener::new(p, source, tree))
+    } else {
+        None
     };
     tags.matches(tree, source, range, opener.as_mut(), &mut |caps| {
         let mut item = None;
