@@ -626,7 +626,16 @@ impl Run {
         let count = count(&items);
         match render {
             Some(render) => {
-                let mut bytes = Vec::new();
+                // Room for about what the items take as JSON (a symbol's four spans each name
+                // the file), so that the buffer is not grown by doubling: each doubling
+                // copies what was written into fresh pages (`lib.dom.d.ts`, 9.3 MB of JSON:
+                // peak RSS 69 -> 61 MB, 67 -> 64 ms). Pages reserved and never written cost
+                // nothing.
+                let path = match items.first() {
+                    Some(FindItem::Symbol(s)) => s.symbol.span.file_path.len(),
+                    _ => 0,
+                };
+                let mut bytes = Vec::with_capacity(count * (1024 + 4 * path));
                 render(&items, &mut bytes);
                 Run {
                     count,
