@@ -480,30 +480,28 @@ fn find_in_file(
 ) -> Outcome<FindParsed> {
     let index = LineIndex::new(source);
     // Definitions and references of NAME lie around its occurrences: only those regions are
-    // parsed. An outline needs the whole file: a big one is parsed in halves on two threads.
+    // parsed. An outline needs the whole file: a big one is parsed in parts on several threads.
     let literal = match opts.mode {
         Mode::Outline => None,
         _ => opts.name.as_ref().and_then(|n| n.literal()),
     };
     // A big file's long strings and data tables are not parsed at all, when they can be left
-    // out; else it is parsed in halves (see `Language::outline_symbols`).
+    // out; else it is parsed in parts (see `Language::outline_symbols`).
     let big = literal.is_none() && source.len() >= SPLIT_AT;
+    // The run's one file takes every thread; in a scan, each worker's file splits in two at
+    // most (the workers have the other cores).
+    let parts = if only_file {
+        opts.threads.min(MAX_PARTS)
+    } else {
+        opts.threads.min(2)
+    };
     let mut trees = Vec::new();
-    // A big file's symbols (each half's, when it is parsed in halves) made into items, and
+    // A big file's symbols (each part's, when it is parsed in parts) made into items, and
     // rendered, on the thread that found them.
     let items_of = |syms| Run::new(items(opts, l, syms, Vec::new()), render);
     let parsed = {
         let outline = big
-            .then(|| {
-                l.outline_symbols(
-                    source,
-                    &index,
-                    &cand.display,
-                    opts.threads,
-                    &mut trees,
-                    &items_of,
-                )
-            })
+            .then(|| l.outline_symbols(source, &index, &cand.display, parts, &mut trees, &items_of))
             .flatten();
         match (outline, literal) {
             (Some(parts), _) => Ok(parts),
@@ -530,9 +528,12 @@ fn find_in_file(
                 syntax_warning(Code::FindSyntaxErrors, "find", &cand.display, &index, &tree)
             });
             // A big file parsed whole (no literal, so not for references): its symbols
-            // found, made into items and rendered on two threads when its tree allows.
-            let halves = (big && opts.mode != Mode::Refs && opts.threads > 1)
-                .then(|| l.symbols_of_tree_halves(source, &index, &cand.display, &tree, &items_of))
+            // found, made into items and rendered on `parts` threads when its tree allows.
+            let halves = (big && opts.mode != Mode::Refs && parts > 1)
+                .then(|| {
+                    let file = &cand.display;
+                    l.symbols_of_tree_runs(source, &index, file, &tree, parts, &items_of)
+                })
                 .flatten();
             let runs = match halves {
                 Some(runs) => runs,
@@ -684,8 +685,11 @@ fn items(
     }
 }
 
-/// Files at least this big are outlined from two halves parsed in parallel.
+/// Files at least this big are outlined from parts parsed in parallel.
 const SPLIT_AT: usize = 64 * 1024;
+
+/// At most this many parts of one file are outlined in parallel.
+const MAX_PARTS: usize = 8;
 
 /// Nests the kept symbols under their nearest kept ancestor.
 fn nest(opts: &FindOptions, l: &Language, syms: Vec<Symbol>) -> Vec<FindItem> {

@@ -1,8 +1,10 @@
 //! The trees of a big file's outline (`llm find --outline`), cheaper than one whole-file
-//! parse: one parse that leaves out the file's data (long strings, arrays of numbers), or two
-//! halves of whole items (or of one block) parsed on two threads. For the halves, each thread
-//! goes on from its parse to its half's definitions (`symbols::prepare_part`), and one pass
-//! over both nests them ([`Language::outline_symbols`]).
+//! parse: one parse that leaves out the file's data (long strings, arrays of numbers), or parts
+//! of whole items (or two halves of one block) parsed on threads of their own. Each part's
+//! thread goes on from its parse to its part's definitions (`symbols::prepare_part`) and, for
+//! parts of whole items, to their symbols, numbered part after part; block halves are nested
+//! in one pass over both ([`Language::outline_symbols`]). A file parsed whole is read in runs
+//! of its root's children the same way ([`Language::symbols_of_tree_runs`]).
 
 use super::brace::Lexicon;
 use super::regions::Regions;
@@ -17,17 +19,18 @@ use tree_sitter::Tree;
 impl Language {
     /// `then` of the symbols of a big file's outline, as [`super::symbols_with_index`] gives
     /// them from a whole-file parse, when a cheaper way applies: the file is mostly data (see
-    /// [`Language::parse_outline`]), or, with `threads` > 1, its items split in two halves
-    /// that parse without a syntax error (see [`Language::split_parts`]). Halves of whole items
-    /// are each a forest of their own: `then` gets each half's symbols on its thread (parent
-    /// indices within the half), in order; else it gets them all. The trees are put in
-    /// `trees` (for the caller to drop). `None`: parse the file whole.
+    /// [`Language::parse_outline`]), or, with `parts` > 1, its items split in that many parts
+    /// (two when cut inside a block or by a language's `halves` rule) that parse without a
+    /// syntax error (see [`Language::split_parts`]). Parts of whole items are each a forest of
+    /// their own: `then` gets each part's symbols on its thread (parent indices within the
+    /// part), in order; else it gets them all. The trees are put in `trees` (for the caller to
+    /// drop). `None`: parse the file whole.
     pub fn outline_symbols<T: Send>(
         &self,
         source: &[u8],
         index: &LineIndex,
         file_path: &str,
-        threads: usize,
+        parts: usize,
         trees: &mut Vec<Tree>,
         then: &(dyn Fn(Vec<Symbol>) -> T + Sync),
     ) -> Option<Vec<T>> {
@@ -37,7 +40,7 @@ impl Language {
             if source.len() >= super::symbols::PRUNE_AT {
                 s.spawn(|| self.symbol_pruning());
             }
-            self.outline_symbols_now(source, index, file_path, threads, trees, then)
+            self.outline_symbols_now(source, index, file_path, parts, trees, then)
         })
     }
 
@@ -47,7 +50,7 @@ impl Language {
         source: &[u8],
         index: &LineIndex,
         file_path: &str,
-        threads: usize,
+        parts: usize,
         trees: &mut Vec<Tree>,
         then: &(dyn Fn(Vec<Symbol>) -> T + Sync),
     ) -> Option<Vec<T>> {
@@ -69,11 +72,11 @@ impl Language {
             trees.push(tree);
             return Some(vec![then(syms)]);
         }
-        if threads < 2 {
+        if parts < 2 {
             return None;
         }
         let parts = match regions.or_else(|| self.rules.regions.map(|scan| scan(source))) {
-            Some(regions) => self.split_parts(source, &regions, 2)?,
+            Some(regions) => self.split_parts(source, &regions, parts)?,
             // Without regions, a language may still cut a file in two (Ruby: `ruby_cut`).
             None => (self.rules.halves?)(source)?,
         };
@@ -116,20 +119,21 @@ impl Language {
     }
 
     /// `then` of the symbols of a big file's whole `tree`, as [`super::symbols_with_index`]
-    /// gives them, found on two threads: the root's children cut in two runs of about equal
-    /// size, each run's definitions found, nested, numbered and handed to `then` on its own
-    /// thread, as for halves parsed apart. The walk over the tree is the file's longest step
+    /// gives them, found on `runs` threads: the root's children cut in that many runs of about
+    /// equal size (fewer when its children do not allow), each run's definitions found,
+    /// nested, numbered and handed to `then` on its own thread, as for parts parsed apart. The walk over the tree is the file's longest step
     /// after its parse when the parse is whole (a C file: no region scanner). `None` when it
     /// does not apply: a language with a hand-written walk, a file read item by item (a
     /// region language's tree with an error, see `symbols::symbols_of_items`), a root with
     /// fewer than two children, or a definition reaching across the cut (a C function
     /// declared by a macro whose body is the next child, a definition that is the root).
-    pub fn symbols_of_tree_halves<T: Send>(
+    pub fn symbols_of_tree_runs<T: Send>(
         &self,
         source: &[u8],
         index: &LineIndex,
         file_path: &str,
         tree: &Tree,
+        runs: usize,
         then: &(dyn Fn(Vec<Symbol>) -> T + Sync),
     ) -> Option<Vec<T>> {
         if self.rules.walk.is_some()
@@ -137,11 +141,18 @@ impl Language {
         {
             return None;
         }
-        let cut = children_cut(tree.root_node())?;
-        let runs = [0..cut, cut..usize::MAX];
+        let cuts = children_cuts(tree.root_node(), runs);
+        if cuts.is_empty() {
+            return None;
+        }
+        let bounds: Vec<usize> = std::iter::once(0)
+            .chain(cuts)
+            .chain(std::iter::once(usize::MAX))
+            .collect();
+        let runs: Vec<Range<usize>> = bounds.windows(2).map(|w| w[0]..w[1]).collect();
         let spans = FileSpans::new(index, file_path);
         let prepare = |i: usize| prepare_run(self, source, tree, runs[i].clone(), &spans);
-        self.in_parts(source, file_path, 2, true, &prepare, then)
+        self.in_parts(source, file_path, runs.len(), true, &prepare, then)
     }
 
     /// The definitions of `count` parts, each prepared by `prepare` on a thread of its own
@@ -320,9 +331,9 @@ impl Language {
             groups.push(std::iter::once(start..source.len()).collect());
         }
         // One item holding most of the file (a module's `(function () {…})()`, a class of
-        // tables) is cut in a block instead.
+        // tables) is cut in a block instead, in two.
         let lopsided = groups.iter().any(|g| g[0].len() > source.len() / 4 * 3);
-        if parts == 2 && (groups.len() < 2 || lopsided) {
+        if groups.len() < 2 || lopsided {
             if let Some(g) = self.block_halves(source, regions) {
                 groups = g;
             }
@@ -381,15 +392,25 @@ enum Part<'t, T> {
 /// a second scan).
 const OUTLINE_GAPS_AT: usize = 64 * 1024;
 
-/// Where to cut a root's children in two runs of about equal size: the start of the first
-/// child that begins past the middle of the root's text (`None` with fewer than two children,
-/// or when that child is the first).
-fn children_cut(root: tree_sitter::Node) -> Option<usize> {
-    let middle = root.start_byte() + (root.end_byte() - root.start_byte()) / 2;
+/// Where to cut a root's children in `runs` runs of about equal size: for each k-th of the
+/// root's text, the start of the first child that begins past it (none before the second
+/// child; fewer cuts when a child spans several). Empty: the children do not cut.
+fn children_cuts(root: tree_sitter::Node, runs: usize) -> Vec<usize> {
+    let (start, len) = (root.start_byte(), root.end_byte() - root.start_byte());
     let mut cursor = root.walk();
-    let mut children = root.children(&mut cursor).enumerate();
-    let (k, child) = children.find(|(_, c)| c.start_byte() >= middle)?;
-    (k > 0).then_some(child.start_byte())
+    let starts: Vec<usize> = root
+        .children(&mut cursor)
+        .skip(1)
+        .map(|c| c.start_byte())
+        .collect();
+    let mut cuts: Vec<usize> = (1..runs)
+        .filter_map(|k| {
+            let at = start + len / runs * k;
+            starts.iter().copied().find(|&s| s >= at)
+        })
+        .collect();
+    cuts.dedup();
+    cuts
 }
 
 /// Whether each gap (in order) lies in one node of the `kinds` (a string or array literal),
@@ -460,20 +481,21 @@ mod tests {
         text.into_bytes()
     }
 
-    /// The outline's symbols in halves (each half's nested and numbered after the one before;
-    /// or a block cut out of an item, one pass over both) are the whole parse's: the same
-    /// JSON, same-named symbols numbered across the halves.
+    /// The outline's symbols in parts (each part's nested and numbered after the one before;
+    /// or a block cut out of an item, one pass over both halves) are the whole parse's: the
+    /// same JSON, same-named symbols numbered across the parts.
     #[test]
-    fn outline_symbols_in_halves_are_the_whole_parses() {
+    fn outline_symbols_in_parts_are_the_whole_parses() {
+        // Whether the file splits in whole items.
         let cases = [
-            ("typescript", "/** Doc NN. */\ninterface A { x: string; m(): void }\nexport function fNN(a: number) { return a; }\nclass C { p = 1; q() {} }\ndeclare var A: { prototype: A; new(): A };\n", 2),
-            ("go", "// F is f.\nfunc F() {}\n\ntype TNN struct {\n\tA int\n}\n\nfunc (t TNN) M() {}\n", 2),
-            ("rust", "/// Doc.\nfn f() {}\nimpl S { fn m(&self) {} }\nmod mNN { struct S; }\n", 2),
-            ("python", "def f():\n    pass\n\nclass C:\n    def m(self):\n        x = 1\n\n", 2),
+            ("typescript", "/** Doc NN. */\ninterface A { x: string; m(): void }\nexport function fNN(a: number) { return a; }\nclass C { p = 1; q() {} }\ndeclare var A: { prototype: A; new(): A };\n", true),
+            ("go", "// F is f.\nfunc F() {}\n\ntype TNN struct {\n\tA int\n}\n\nfunc (t TNN) M() {}\n", true),
+            ("rust", "/// Doc.\nfn f() {}\nimpl S { fn m(&self) {} }\nmod mNN { struct S; }\n", true),
+            ("python", "def f():\n    pass\n\nclass C:\n    def m(self):\n        x = 1\n\n", true),
             // One item holding most of the file: block halves, nested in one pass.
-            ("javascript", "", 1),
+            ("javascript", "", false),
         ];
-        for (lang, unit, parts) in cases {
+        for ((lang, unit, items), n) in cases.into_iter().flat_map(|c| [(c, 2), (c, 5)]) {
             let l = by_name(lang).unwrap();
             let src = if lang == "javascript" {
                 let body = String::from_utf8(big(
@@ -493,41 +515,45 @@ mod tests {
             let whole = symbols(l, &src, &l.parse(&src), "f");
             assert!(whole.iter().any(|s| s.symbol_id != whole[0].symbol_id));
             let mut trees = Vec::new();
-            let halves = l
-                .outline_symbols(&src, &index, "f", 2, &mut trees, &|s| s)
-                .unwrap_or_else(|| panic!("{lang}: no halves"));
-            assert_eq!(halves.len(), parts, "{lang}");
-            assert_eq!(trees.len(), 2, "{lang}");
-            assert_eq!(json(&halves.concat()), json(&whole), "{lang}");
+            let parts = l
+                .outline_symbols(&src, &index, "f", n, &mut trees, &|s| s)
+                .unwrap_or_else(|| panic!("{lang}: no parts"));
+            // Block halves are two, nested at once.
+            let (results, parsed) = if items { (n, n) } else { (1, 2) };
+            assert_eq!(parts.len(), results, "{lang}, {n} parts");
+            assert_eq!(trees.len(), parsed, "{lang}, {n} parts");
+            assert_eq!(json(&parts.concat()), json(&whole), "{lang}, {n} parts");
         }
     }
 
-    /// A whole tree's symbols found in two runs of its root's children are the one walk's; a
-    /// definition reaching across the cut (a C function declared by a macro, whose body is the
+    /// A whole tree's symbols found in runs of its root's children are the one walk's; a
+    /// definition reaching across a cut (a C function declared by a macro, whose body is the
     /// next child) leaves the walk to one thread.
     #[test]
-    fn a_trees_halves_give_its_symbols_unless_a_definition_spans_the_cut() {
+    fn a_trees_runs_give_its_symbols_unless_a_definition_spans_a_cut() {
         let l = by_name("c").unwrap();
         let half = big("/* f. */\nint fNN(void) { return 0; }\n#define MNN 1\n");
         let half = String::from_utf8(half).unwrap();
         // The macro's call before the middle, its body (the next child) after it.
         let spanning = format!("{half}BPF_CALL_1(b, int, a)\n{{ return a; }}\n{half}");
         let apart = format!("{half}BPF_CALL_1(b, int, a)\n{{ return a; }}\n\n{half}{half}");
-        for (src, split) in [(&spanning, false), (&apart, true)] {
+        // The middle is a cut in two runs as in four.
+        let cases = [(&spanning, false), (&apart, true)];
+        for ((src, split), n) in cases.into_iter().flat_map(|c| [(c, 2), (c, 4)]) {
             let src = src.as_bytes();
             let index = LineIndex::new(src);
             let tree = l.parse(src);
             let whole = symbols(l, src, &tree, "f");
             assert!(whole.iter().any(|s| s.name == "b"));
-            let halves = l.symbols_of_tree_halves(src, &index, "f", &tree, &|s| s);
-            let Some(halves) = halves else {
-                assert!(!split, "no halves");
+            let runs = l.symbols_of_tree_runs(src, &index, "f", &tree, n, &|s| s);
+            let Some(runs) = runs else {
+                assert!(!split, "no runs");
                 continue;
             };
-            assert!(split, "halves across a definition");
-            assert_eq!(halves.len(), 2);
+            assert!(split, "runs across a definition");
+            assert_eq!(runs.len(), n);
             let json = |s: &[Symbol]| serde_json::to_string(s).unwrap();
-            assert_eq!(json(&halves.concat()), json(&whole));
+            assert_eq!(json(&runs.concat()), json(&whole), "{n} runs");
         }
     }
 }

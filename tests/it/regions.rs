@@ -560,28 +560,28 @@ fn a_big_files_outline_is_the_same_in_two_parts_and_whole() {
     let t = TestEnv::new();
     for (file, src) in &cases {
         t.write(file, src);
-        let mut parts = t.json(&["find", "--outline", "--json", "-j2", file]).0;
         let (mut whole, data) = outline_jsonl(&t, &["-j1", file]);
-        without_run_ids(&mut parts);
         whole.iter_mut().for_each(without_run_ids);
         let count = data["match_count"].as_u64().unwrap();
         assert!(count > 1000, "{file}: {count} symbols");
-        assert_eq!(parts["data"]["match_count"], count, "{file}");
         // `parse_errors` is left out when false. A C function declared by a macro reads as a
         // call missing its `;`.
         let broken = file.starts_with("broken") || *file == "big.c";
         let errors = |d: &Value| d["files"][0]["parse_errors"].as_bool().unwrap_or(false);
         assert_eq!(errors(&data), broken, "{file}");
-        assert_eq!(errors(&parts["data"]), broken, "{file}");
-        assert_eq!(
-            parts["diagnostics"].as_array().unwrap().len(),
-            broken as usize,
-            "{file}"
-        );
-        let parts = parts["data"]["matches"].as_array().unwrap();
-        assert_eq!(parts.len(), whole.len(), "{file}");
-        for (a, b) in parts.iter().zip(&whole) {
-            assert_eq!(a, b, "{file}");
+        // Two parts, and five (a run's one file takes every thread it is given).
+        for j in ["-j2", "-j5"] {
+            let mut parts = t.json(&["find", "--outline", "--json", j, file]).0;
+            without_run_ids(&mut parts);
+            assert_eq!(parts["data"]["match_count"], count, "{file} {j}");
+            assert_eq!(errors(&parts["data"]), broken, "{file} {j}");
+            let diagnostics = parts["diagnostics"].as_array().unwrap();
+            assert_eq!(diagnostics.len(), broken as usize, "{file} {j}");
+            let parts = parts["data"]["matches"].as_array().unwrap();
+            assert_eq!(parts.len(), whole.len(), "{file} {j}");
+            for (a, b) in parts.iter().zip(&whole) {
+                assert_eq!(a, b, "{file} {j}");
+            }
         }
         // CRLF line endings: the same symbols a line's `\r` further each.
         let crlf = format!("crlf.{}", file.rsplit('.').next().unwrap());
