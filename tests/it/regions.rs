@@ -525,19 +525,20 @@ fn a_big_files_outline_is_the_same_in_two_parts_and_whole() {
                 repeated("  # m.\n  def mNN(a)\n    \"#{a}\" if a\n  end\n\n")
             ),
         ),
-        // Parsed whole (no region scanner), the tree's children cut in two runs whose
-        // symbols are found on two threads (`Language::symbols_of_tree_halves`); a function
-        // declared by a macro has its body in the next child.
+        // Parsed whole (no region scanner), the tree's children cut in runs whose symbols are
+        // found on threads of their own (`Language::symbols_of_tree_runs`: items of a few
+        // lines, so that the runs have text enough for each child); a function declared by a
+        // macro has its body in the next child.
         (
             "big.c",
-            repeated("/* f. */\nstatic int fNN(int a)\n{\n\treturn a;\n}\n\nstruct sNN {\n\tint x;\n};\n#define MNN 1\nBPF_CALL_1(bNN, int, a)\n{\n\treturn a;\n}\n\n"),
+            repeated("/* f. */\nstatic int fNN(int a)\n{\n\tint b = a * 2;\n\n\tif (b > NN)\n\t\treturn b;\n\twhile (b < 1000)\n\t\tb += a;\n\treturn a + b;\n}\n\nstruct sNN {\n\tint x;\n\tint y;\n};\nBPF_CALL_1(bNN, int, a)\n{\n\treturn a;\n}\n\n"),
         ),
         // A syntax error: the whole parse's symbols still, and its warning.
         (
             "broken.c",
             format!(
                 "int broken( {{\n{}",
-                repeated("int fNN(void) { return 0; }\nstruct S { int a; };\n")
+                repeated("int fNN(void)\n{\n\tint a = NN;\n\n\treturn a * 2;\n}\nstruct S { int a; int b; };\n")
             ),
         ),
         (
@@ -555,7 +556,10 @@ fn a_big_files_outline_is_the_same_in_two_parts_and_whole() {
                 repeated("/** f. */\nfunction fNN($a) { return $a; }\nclass C { public function m() {} }\n")
             ),
         ),
-        ("big.sh", repeated("# f.\nfNN() {\n  echo \"$1\"\n}\n\n")),
+        (
+            "big.sh",
+            repeated("# f.\nfNN() {\n  local a=\"$1\"\n  if [ -n \"$a\" ]; then\n    echo \"$a\"\n  fi\n}\n\n"),
+        ),
     ];
     let t = TestEnv::new();
     for (file, src) in &cases {
