@@ -121,12 +121,13 @@ impl Language {
     /// `then` of the symbols of a big file's whole `tree`, as [`super::symbols_with_index`]
     /// gives them, found on `runs` threads: the root's children cut in that many runs of about
     /// equal size (fewer when its children do not allow), each run's definitions found,
-    /// nested, numbered and handed to `then` on its own thread, as for parts parsed apart. The walk over the tree is the file's longest step
-    /// after its parse when the parse is whole (a C file: no region scanner). `None` when it
-    /// does not apply: a language with a hand-written walk, a file read item by item (a
-    /// region language's tree with an error, see `symbols::symbols_of_items`), a root with
-    /// fewer than two children, or a definition reaching across the cut (a C function
-    /// declared by a macro whose body is the next child, a definition that is the root).
+    /// nested, numbered and handed to `then` on its own thread, as for parts parsed apart.
+    /// The walk over the tree is the file's longest step after its parse when the parse is
+    /// whole (a C file: no region scanner). `None` when it does not apply: a language with a
+    /// hand-written walk, a file read item by item (a region language's tree with an error,
+    /// see `symbols::symbols_of_items`), a root with too few children or too many for its
+    /// text (see below), or a definition reaching across a cut (a C function declared by a
+    /// macro whose body is the next child, a definition that is the root).
     pub fn symbols_of_tree_runs<T: Send>(
         &self,
         source: &[u8],
@@ -145,7 +146,7 @@ impl Language {
         // rooted there), about 130 ns a child, where the definitions cost about 20 ns a byte:
         // runs are worth it for 16 bytes of text a child for each run. A file of 400,000
         // one-line declarations (12 bytes a child) gets none: at `-j8` on 2 cores it took
-        // 1.12 s against 0.70 s in one walk; `verifier.c` (about 200 bytes a child) gets 8.
+        // 1.12 s against 0.70 s in one walk; `verifier.c` (about 800 bytes a child) gets 8.
         let root = tree.root_node();
         let children = (root.child_count() as usize).max(1);
         let runs = runs.min((root.end_byte() - root.start_byte()) / children / 16);
@@ -417,7 +418,7 @@ fn children_cuts(root: tree_sitter::Node, runs: usize) -> Vec<usize> {
     let mut cuts: Vec<usize> = (1..runs)
         .filter_map(|k| {
             let at = start + len / runs * k;
-            starts.iter().copied().find(|&s| s >= at)
+            starts.get(starts.partition_point(|&s| s < at)).copied()
         })
         .collect();
     cuts.dedup();
