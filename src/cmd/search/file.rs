@@ -177,10 +177,21 @@ fn unreadable(cand: &Candidate, err: &std::io::Error) -> FileOutcome {
 /// What the workers of one run share.
 pub(super) struct Shared<'a> {
     pub opts: &'a SearchOptions,
-    pub matcher: &'a SearchMatcher,
+    /// One clone of the pattern per worker ([`Worker`]'s `slot`), and one for the thread that
+    /// prints: each clone's regex keeps its own cache, taken without a lock by the one thread
+    /// that uses it (a shared one is lock-free for its first thread only: at `-j2` the other
+    /// worker took and gave back a cache under a lock for every search).
+    pub matchers: Vec<SearchMatcher>,
     /// Checksums and ids are shown (not in human output).
     pub want_checksum: bool,
     pub render: Option<&'a Renderer<'a>>,
+}
+
+impl Shared<'_> {
+    /// The matcher of worker `w`.
+    fn matcher(&self, w: &Worker) -> &SearchMatcher {
+        &self.matchers[w.slot]
+    }
 }
 
 /// Where a file's matches go as they are found, chunk by chunk (see [`stream_file`]).
@@ -194,7 +205,7 @@ const STREAM_SIZE: u64 = 16 << 20;
 
 /// Searches a file named or found, on a worker thread.
 pub(super) fn search_file(s: &Shared<'_>, w: &mut Worker, cand: &Candidate) -> FileOutcome {
-    let (opts, matcher, want_checksum) = (s.opts, s.matcher, s.want_checksum);
+    let (opts, matcher, want_checksum) = (s.opts, s.matcher(w), s.want_checksum);
     use std::io::{Read, Seek};
     /// Files up to this size are read whole at once (see below).
     const SMALL_FILE: usize = 128 * 1024;
@@ -324,7 +335,7 @@ fn count_only(
     cand: &Candidate,
     file: &std::fs::File,
 ) -> FileOutcome {
-    let (opts, matcher) = (s.opts, s.matcher);
+    let (opts, matcher) = (s.opts, s.matcher(w));
     let as_named = cand.explicit || opts.binary;
     let searcher = if as_named {
         &mut w.probe
@@ -491,7 +502,7 @@ fn search_bytes(
     may_defer: bool,
     mut sink: Option<ChunkSink<'_>>,
 ) -> FileOutcome {
-    let (opts, matcher, want_checksum, render) = (s.opts, s.matcher, s.want_checksum, s.render);
+    let (opts, matcher, want_checksum, render) = (s.opts, s.matcher(w), s.want_checksum, s.render);
     let slot = w.slot;
     let nul = if opts.text {
         None

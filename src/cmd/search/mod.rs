@@ -638,7 +638,7 @@ pub fn run(
 
     let shared = Shared {
         opts,
-        matcher: &matcher,
+        matchers: vec![matcher; workers + 1],
         want_checksum,
         render,
     };
