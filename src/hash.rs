@@ -1,8 +1,9 @@
 //! SHA-256 of two messages at once. With the x86 SHA extensions, one message's rounds wait on
 //! the SHA unit's latency; interleaving a second, independent message fills those waits
 //! (1.45x the throughput of one stream on the benchmark machine). Search hashes many files
-//! (checksums) and many short messages (span ids): they come here in pairs. Without the
-//! extensions, or off x86_64, each message goes through `sha2::compress256` in turn.
+//! (checksums, each file carried beside the next: [`Partial`]) and many short messages (span
+//! ids, in pairs). Without the extensions, or off x86_64, each message goes through
+//! `sha2::compress256` in turn.
 
 use sha2::digest::generic_array::GenericArray;
 
@@ -52,25 +53,52 @@ fn bytemuck_blocks(blocks: &[Block]) -> &[GenericArray<u8, sha2::digest::typenum
     unsafe { std::slice::from_raw_parts(ptr, len) }
 }
 
-/// The SHA-256 digests of two messages.
-pub fn sha256_pair(a: &[u8], b: &[u8]) -> ([u8; 32], [u8; 32]) {
-    let (mut sa, mut sb) = (H0, H0);
-    let (whole_a, whole_b) = (as_blocks(a), as_blocks(b));
-    let common = whole_a.len().min(whole_b.len());
-    compress_pair(&mut sa, &mut sb, &whole_a[..common], &whole_b[..common]);
-    // The longer message's remaining whole blocks, then each one's padded tail; the two
-    // tails again as a pair when they are as long.
-    compress(&mut sa, &whole_a[common..]);
-    compress(&mut sb, &whole_b[common..]);
-    let (tail_a, n_a) = padded_tail(a);
-    let (tail_b, n_b) = padded_tail(b);
-    if n_a == n_b {
-        compress_pair(&mut sa, &mut sb, &tail_a[..n_a], &tail_b[..n_b]);
-    } else {
-        compress(&mut sa, &tail_a[..n_a]);
-        compress(&mut sb, &tail_b[..n_b]);
+/// A message's SHA-256 under way: its state after its first whole blocks. Messages are
+/// advanced two at a time ([`Partial::advance_pair`]) as far as both have whole blocks, and
+/// the one with blocks left goes on beside the next message: a run of messages of any lengths
+/// is hashed two streams at once nearly all the way, where pairing them two by two leaves the
+/// longer one's rest to one stream (search's file checksums: most of their bytes).
+#[derive(Debug, Clone)]
+pub struct Partial {
+    state: [u32; 8],
+    /// Bytes compressed (whole blocks).
+    at: usize,
+}
+
+impl Partial {
+    pub fn new() -> Partial {
+        Partial { state: H0, at: 0 }
     }
-    (digest_bytes(&sa), digest_bytes(&sb))
+
+    /// How many whole blocks of `message` are still to be compressed.
+    pub fn whole_left(&self, message: &[u8]) -> usize {
+        message.len() / 64 - self.at / 64
+    }
+
+    /// Compresses the next whole blocks of `a` and `b` side by side, as many as both have.
+    pub fn advance_pair(pa: &mut Partial, a: &[u8], pb: &mut Partial, b: &[u8]) {
+        let n = pa.whole_left(a).min(pb.whole_left(b));
+        let blocks_a = &as_blocks(&a[pa.at..])[..n];
+        let blocks_b = &as_blocks(&b[pb.at..])[..n];
+        compress_pair(&mut pa.state, &mut pb.state, blocks_a, blocks_b);
+        pa.at += n * 64;
+        pb.at += n * 64;
+    }
+
+    /// The digest of `message` (the one advanced so far): its whole blocks left, then its
+    /// padded tail, in one stream.
+    pub fn finish(mut self, message: &[u8]) -> [u8; 32] {
+        compress(&mut self.state, as_blocks(&message[self.at..]));
+        let (tail, n) = padded_tail(message);
+        compress(&mut self.state, &tail[..n]);
+        digest_bytes(&self.state)
+    }
+}
+
+impl Default for Partial {
+    fn default() -> Partial {
+        Partial::new()
+    }
 }
 
 /// SHA-256 of messages that begin with one prefix (the path of a file): the prefix's whole
@@ -324,6 +352,13 @@ mod tests {
         }
     }
 
+    /// Two messages advanced side by side, then finished each.
+    fn pair(a: &[u8], b: &[u8]) -> ([u8; 32], [u8; 32]) {
+        let (mut pa, mut pb) = (Partial::new(), Partial::new());
+        Partial::advance_pair(&mut pa, a, &mut pb, b);
+        (pa.finish(a), pb.finish(b))
+    }
+
     #[test]
     fn pairs_hash_as_sha2_does() {
         // Every length around one and two blocks, paired with lengths that make the pair's
@@ -345,15 +380,50 @@ mod tests {
                 1000,
             ] {
                 let (a, b) = (message(len_a, 1), message(len_b, 7));
-                let (da, db) = sha256_pair(&a, &b);
+                let (da, db) = pair(&a, &b);
                 assert_eq!(&da[..], &Sha256::digest(&a)[..], "{len_a} (with {len_b})");
                 assert_eq!(&db[..], &Sha256::digest(&b)[..], "{len_b} (with {len_a})");
             }
         }
         let (a, b) = (message(1 << 20, 3), message((1 << 20) + 77, 9));
-        let (da, db) = sha256_pair(&a, &b);
+        let (da, db) = pair(&a, &b);
         assert_eq!(&da[..], &Sha256::digest(&a)[..]);
         assert_eq!(&db[..], &Sha256::digest(&b)[..]);
+    }
+
+    /// A run of messages hashed two streams at once, each going on beside the next as far as
+    /// its whole blocks last, gives each its own digest.
+    #[test]
+    fn partials_carried_from_message_to_message_hash_as_sha2_does() {
+        let lens = [
+            0, 1, 63, 64, 65, 200, 5000, 128, 64, 3, 70_000, 129, 0, 1000,
+        ];
+        let messages: Vec<Vec<u8>> = (0..lens.len()).map(|i| message(lens[i], i as u8)).collect();
+        let mut digests = vec![None; messages.len()];
+        // The message with blocks left, carried to the next.
+        let mut carry: Option<(usize, Partial)> = None;
+        for (i, m) in messages.iter().enumerate() {
+            let mut p = Partial::new();
+            let Some((k, mut pk)) = carry.take() else {
+                carry = Some((i, p));
+                continue;
+            };
+            Partial::advance_pair(&mut pk, &messages[k], &mut p, m);
+            if pk.whole_left(&messages[k]) == 0 {
+                digests[k] = Some(pk.finish(&messages[k]));
+                carry = Some((i, p));
+            } else {
+                assert_eq!(p.whole_left(m), 0);
+                digests[i] = Some(p.finish(m));
+                carry = Some((k, pk));
+            }
+        }
+        if let Some((k, pk)) = carry {
+            digests[k] = Some(pk.finish(&messages[k]));
+        }
+        for (m, d) in messages.iter().zip(&digests) {
+            assert_eq!(&d.unwrap()[..], &Sha256::digest(m)[..], "{}", m.len());
+        }
     }
 
     #[test]

@@ -142,12 +142,6 @@ pub fn checksum(bytes: &[u8]) -> String {
     hex(&Sha256::digest(bytes))
 }
 
-/// [`checksum`] of two files, hashed side by side (see [`crate::hash`]).
-pub fn checksum_pair(a: &[u8], b: &[u8]) -> (String, String) {
-    let (da, db) = hash::sha256_pair(a, b);
-    (hex(&da), hex(&db))
-}
-
 /// Lowercase hex of some bytes (checksums, span ids, symbol ids).
 pub fn hex(bytes: &[u8]) -> String {
     let mut out = vec![0; bytes.len() * 2];
@@ -765,10 +759,6 @@ mod tests {
             hex_into(&a, &mut hex_a);
             assert_eq!(hex_a, span_id_reference(&path, 3, 9), "{len}");
         }
-        assert_eq!(
-            checksum_pair(b"", b"abc"),
-            (checksum(b""), checksum(b"abc"))
-        );
     }
 
     /// SPEC.md's definition, spelled out.

@@ -10,7 +10,8 @@ use super::SearchMatcher;
 use super::{FileResult, Mode, Renderer, SearchFile, SearchOptions, WholeFile};
 use crate::envelope::{DiagnosticPayload, Level};
 use crate::error::{Code, Error};
-use crate::span::{checksum, checksum_pair};
+use crate::hash::Partial;
+use crate::span::{checksum, hex};
 use crate::walk::Candidate;
 use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder};
 
@@ -51,8 +52,10 @@ pub struct Worker {
     /// by line.
     whole: WholeFile,
     /// The bytes of the last file whose checksum waits for another file's (see `finish`),
-    /// checksums computed for such files since, in order, and a buffer to read into next.
+    /// how far it got (`carried`), checksums computed for such files since, in order, and a
+    /// buffer to read into next.
     pending: Option<Vec<u8>>,
+    carried: Partial,
     resolved: std::collections::VecDeque<String>,
     spare: Option<Vec<u8>>,
     /// The last file's match ranges and records, their storage reused.
@@ -91,6 +94,7 @@ impl Worker {
             buf: Vec::with_capacity(256 * 1024),
             large: Vec::new(),
             pending: None,
+            carried: Partial::new(),
             resolved: std::collections::VecDeque::new(),
             spare: None,
             whole,
@@ -122,8 +126,8 @@ impl Worker {
 }
 
 /// Completes a batch of a worker's results: gives the files whose checksum was left pending
-/// theirs, computed with the next pending file's as a pair where there was one (two SHA-256
-/// streams at once, see `crate::hash`), else alone.
+/// theirs, computed beside the next files' (two SHA-256 streams at once, see
+/// `crate::hash::Partial`), the last one's rest alone.
 pub(super) fn finish(w: &mut Worker, results: &mut [FileOutcome]) {
     for outcome in results {
         let FileOutcome::Searched {
@@ -142,7 +146,7 @@ pub(super) fn finish(w: &mut Worker, results: &mut [FileOutcome]) {
                     .pending
                     .take()
                     .expect("a pending checksum has its file's bytes kept");
-                let c = checksum(&bytes);
+                let c = hex(&std::mem::take(&mut w.carried).finish(&bytes));
                 w.recycle(bytes);
                 c
             }
@@ -728,25 +732,37 @@ the matches before it are reported",
             .with_file(&cand.display),
         ));
     }
-    // Checksums are computed two files at a time (see `finish`): this file's with the
-    // previous one's, or later.
+    // Checksums are computed two streams at a time (see `hash::Partial`): this file's beside
+    // the file carried from before, and the one whose whole blocks outlast the other's is
+    // carried on to the next file (see `finish`).
     let mut checksum_pending = false;
-    let checksum = match (want_checksum, w.pending.take()) {
-        (false, pending) => {
-            w.pending = pending;
-            String::new()
+    let checksum = if want_checksum {
+        let mut this = Partial::new();
+        let mut done = None;
+        if let Some(previous) = w.pending.take() {
+            let mut carried = std::mem::take(&mut w.carried);
+            Partial::advance_pair(&mut carried, &previous, &mut this, bytes);
+            if carried.whole_left(&previous) > 0 {
+                // This file ran out first: the previous one goes on beside the next.
+                done = Some(hex(&this.clone().finish(bytes)));
+                w.pending = Some(previous);
+                w.carried = carried;
+            } else {
+                w.resolved.push_back(hex(&carried.finish(&previous)));
+                w.recycle(previous);
+            }
         }
-        (true, Some(previous)) => {
-            let (of_previous, of_this) = checksum_pair(&previous, bytes);
-            w.resolved.push_back(of_previous);
-            w.recycle(previous);
-            of_this
+        match done {
+            Some(c) => c,
+            None if may_defer && this.whole_left(bytes) > 0 => {
+                w.carried = this;
+                checksum_pending = true;
+                String::new()
+            }
+            None => hex(&this.finish(bytes)),
         }
-        (true, None) if may_defer => {
-            checksum_pending = true;
-            String::new()
-        }
-        (true, None) => checksum(bytes),
+    } else {
+        String::new()
     };
     let file = SearchFile {
         file_path: cand.display.clone(),
