@@ -301,7 +301,7 @@ pub fn run(
     emit: &mut dyn FnMut(FileResult) -> std::io::Result<()>,
 ) -> Result<std::result::Result<FindSummary, std::io::Error>> {
     let render = render.filter(|_| opts.max_results.is_none());
-    let walked = walk::walk_on(&opts.walk, "find", opts.threads)?;
+    let walked = walk::walk_on(&opts.walk, "find", walk::walk_threads(opts.threads))?;
     let allowed: Vec<&'static Language> = if opts.langs.is_empty() {
         lang::ALL.to_vec()
     } else {

@@ -26,10 +26,16 @@ where
         return;
     }
     let window = (threads * 64).max(256);
+    // Items are taken, and their results sent, in runs of consecutive items: one atomic add,
+    // one send (and at most one wake-up of the thread that emits) per run. One at a time,
+    // `find from_utf8 --json -j2` on the Rust corpus (3,800 files, most of them left out by
+    // the prefilter in microseconds) made 3,105 context switches and used 126 ms of CPU,
+    // against 84 ms at `-j1`. Runs stay short enough that each worker gets many.
+    let run = (items.len() / (threads * 32)).clamp(1, 16);
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let handed = Handed::default();
-    let (tx, rx) = mpsc::sync_channel::<(usize, R)>(threads * 64);
+    let (tx, rx) = mpsc::sync_channel::<(usize, Vec<R>)>(threads * 4);
     let work = &work;
     let next = &next;
     let stop = &stop;
@@ -41,32 +47,37 @@ where
                 if stop.load(Ordering::Relaxed) {
                     break;
                 }
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= items.len() || !handed.wait_below(i, window) {
+                let start = next.fetch_add(run, Ordering::Relaxed);
+                if start >= items.len() || !handed.wait_below(start, window) {
                     break;
                 }
-                if tx.send((i, work(&items[i]))).is_err() {
+                let end = (start + run).min(items.len());
+                let results: Vec<R> = items[start..end].iter().map(work).collect();
+                if tx.send((start, results)).is_err() {
                     break;
                 }
             });
         }
         drop(tx);
-        let mut pending: BTreeMap<usize, R> = BTreeMap::new();
+        // Runs waiting for an earlier one, by their first item.
+        let mut pending: BTreeMap<usize, Vec<R>> = BTreeMap::new();
         let mut want = 0;
         let mut stopped = false;
-        for (i, r) in rx.iter() {
+        for (start, results) in rx.iter() {
             if stopped {
                 continue;
             }
-            pending.insert(i, r);
+            pending.insert(start, results);
             let before = want;
-            while let Some(r) = pending.remove(&want) {
-                want += 1;
-                if !emit(r) {
-                    stop.store(true, Ordering::Relaxed);
-                    stopped = true;
-                    pending.clear();
-                    break;
+            'runs: while let Some(results) = pending.remove(&want) {
+                for r in results {
+                    want += 1;
+                    if !emit(r) {
+                        stop.store(true, Ordering::Relaxed);
+                        stopped = true;
+                        pending.clear();
+                        break 'runs;
+                    }
                 }
             }
             if stopped {
@@ -444,14 +455,18 @@ mod tests {
             2,
             |&i| {
                 if i == 0 {
-                    // Until the other worker is held back by the window.
+                    // Until the other worker is held back by the window: no item started
+                    // for 50 ms.
                     let t = std::time::Instant::now();
-                    while started.load(Ordering::SeqCst) < 255
-                        && t.elapsed() < std::time::Duration::from_secs(5)
-                    {
-                        std::thread::yield_now();
+                    let mut last = usize::MAX;
+                    while t.elapsed() < std::time::Duration::from_secs(5) {
+                        let now = started.load(Ordering::SeqCst);
+                        if now == last {
+                            break;
+                        }
+                        last = now;
+                        std::thread::sleep(std::time::Duration::from_millis(50));
                     }
-                    std::thread::sleep(std::time::Duration::from_millis(50));
                 }
                 started.fetch_add(1, Ordering::SeqCst);
                 i
@@ -465,8 +480,10 @@ mod tests {
             },
         );
         assert_eq!(seen, items);
-        // The window is 256 items: no more had started when the first came.
+        // The window is 256 items: no more had started when the first came (the other
+        // worker did start some: the test sees the window, not a stalled run).
         assert!(most_ahead <= 256, "{most_ahead} items started");
+        assert!(most_ahead >= 200, "{most_ahead} items started");
     }
 
     #[test]

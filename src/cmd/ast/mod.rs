@@ -582,7 +582,7 @@ pub fn run(
     emit: &mut dyn FnMut(FileResult) -> std::io::Result<()>,
 ) -> Result<std::result::Result<AstSummary, std::io::Error>> {
     let compiled = &prepared.compiled;
-    let walked = walk::walk_on(&opts.walk, "ast", opts.threads)?;
+    let walked = walk::walk_on(&opts.walk, "ast", walk::walk_threads(opts.threads))?;
     let allowed: Vec<&'static Language> = compiled.iter().map(|c| c.lang).collect();
     let forced = (allowed.len() == 1 && opts.langs.len() == 1).then(|| allowed[0]);
     let mut diagnostics = walked.diagnostics;

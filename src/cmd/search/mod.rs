@@ -584,25 +584,6 @@ impl<'a> Renderer<'a> {
     }
 }
 
-/// How many threads walk the tree (see `walk::split`) while `opts.threads` workers search
-/// what it finds. Below [`SPLIT_WALK_FROM`] search threads, the printing thread walks alone: a
-/// serial walk keeps ahead of two or three workers, and the walk's own threads would only
-/// share their cores (on 2 cores, `-j2`, Rust corpus: human 50 → 43 ms, json 69 → 60 ms; on
-/// the 16× tree, human 600 → 561 ms, json 816 → 765 ms, `-c` 449 → 434 ms). `--files`, where
-/// the walk is the work, always splits it.
-fn walk_threads(opts: &SearchOptions) -> usize {
-    if opts.mode == Mode::Files || opts.threads >= SPLIT_WALK_FROM {
-        opts.threads
-    } else {
-        1
-    }
-}
-
-/// See [`walk_threads`]. From 4 threads on, the workers search faster than one thread walks:
-/// on the 16-core machine, 4 searched the 16× tree in 259 ms (human), about what one serial
-/// walk of it takes on 2 cores (261–303 ms).
-const SPLIT_WALK_FROM: usize = 4;
-
 /// Runs the search, handing each file's result to `emit` in path order. `want_checksum` is
 /// false when the output will not show checksums and ids (human format): files are then not
 /// hashed, and matches get empty `match_id`, `span.span_id` and `span.file_path`. With
@@ -617,7 +598,12 @@ pub fn run(
 ) -> Result<std::result::Result<SearchSummary, std::io::Error>> {
     let matcher = build_matcher(opts)?;
     let whole = whole_file_search(opts, &matcher);
-    let walker = walk::prepare(&opts.walk, "search")?.threads(walk_threads(opts));
+    let walker = walk::prepare(&opts.walk, "search")?.threads(match opts.mode {
+        // `--files`, where the walk is the work, always splits it: on 2 cores, the 16× tree
+        // took 342 ms so at `-j2` against 440 ms in one thread (the 1× tree 33 against 24).
+        Mode::Files => opts.threads,
+        _ => walk::walk_threads(opts.threads),
+    });
     // One owner per worker, and the printing thread (which renders the files it streams).
     let workers = opts.threads.max(1);
     let renderer = render
