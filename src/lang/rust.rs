@@ -228,8 +228,20 @@ fn starts_item(b: u8) -> bool {
 }
 
 fn is_word_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80
+    WORD_BYTES[b as usize]
 }
+
+/// [`is_word_byte`] as a table: the scanner asks it of every byte of every word.
+const WORD_BYTES: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80;
+        b += 1;
+    }
+    t
+};
 
 /// Whether an item whose words before its first `{` at depth 0 are `words` is an `impl`,
 /// `trait`, `mod` or `extern` block: a container whose members split.
@@ -248,10 +260,10 @@ fn is_container(words: &[&[u8]]) -> bool {
 /// (`None`: not closed before the end of the file).
 fn string_end(src: &[u8], mut i: usize) -> Option<usize> {
     while i < src.len() {
+        i += memchr::memchr2(b'\\', b'"', &src[i..])?;
         match src[i] {
             b'\\' => i += 2,
-            b'"' => return Some(i + 1),
-            _ => i += 1,
+            _ => return Some(i + 1),
         }
     }
     None
@@ -305,7 +317,15 @@ fn regions(src: &[u8]) -> Regions {
         }
         let b = src[i];
         match b {
-            b' ' | b'\t' | b'\r' | b'\n' => i += 1,
+            // A run of blanks changes nothing; a line break ends it (the next line's start is
+            // looked at above).
+            b' ' | b'\t' | b'\r' => {
+                i += 1;
+                while i < n && matches!(src[i], b' ' | b'\t' | b'\r') {
+                    i += 1;
+                }
+            }
+            b'\n' => i += 1,
             b'/' if src.get(i + 1) == Some(&b'/') => {
                 i = memchr::memchr(b'\n', &src[i..]).map_or(n, |k| i + k);
             }
@@ -313,6 +333,14 @@ fn regions(src: &[u8]) -> Regions {
                 let mut nest = 1;
                 i += 2;
                 while i < n && nest > 0 {
+                    // Only a `/` or a `*` can open or close one.
+                    match memchr::memchr2(b'/', b'*', &src[i..]) {
+                        Some(k) => i += k,
+                        None => {
+                            i = n;
+                            break;
+                        }
+                    }
                     if src[i] == b'/' && src.get(i + 1) == Some(&b'*') {
                         nest += 1;
                         i += 2;
