@@ -258,7 +258,15 @@ impl<'a> Scan<'a> {
             if b == b'\n' && after_value && lex.newline_ends_values {
                 return None;
             }
+            // Whether this token is left open (a string or comment cut off by its line's or
+            // the file's end): then it is no data.
+            let open_before = std::mem::replace(&mut self.open, false);
             let (t, next) = self.token(j, b',');
+            let left_open = self.open;
+            self.open |= open_before;
+            if left_open {
+                return None;
+            }
             match t {
                 Token::Space | Token::Comment => {
                     if matches!(t, Token::Comment) && after_value && lex.newline_ends_values {

@@ -392,3 +392,57 @@ fn a_named_pipe_given_as_input_is_read_to_its_end() {
     assert_eq!(v["status"], "ok", "{v}");
     assert_eq!(env.read("m.py"), b"x = 1\n");
 }
+
+/// A big file (an outline reads its data arrays apart) cut off inside a data array, right
+/// after a string's opening quote: at the end of the file, or at the end of its line. The
+/// scanner read such a string as closed, and `find --outline` panicked (exit 101) on the
+/// slice of its inside. Each of the four languages with a data scanner, each way.
+#[test]
+fn a_big_file_cut_off_in_a_data_array_string_is_outlined() {
+    let env = TestEnv::new();
+    let cases = [
+        (
+            "cut.go",
+            "package p\n\n",
+            "func fNN() int { return NN }\n\n",
+            "var table = []string{\"abc\", ",
+        ),
+        (
+            "cut.js",
+            "",
+            "export function fNN() { return NN; }\n",
+            "const table = [\"abc\", ",
+        ),
+        (
+            "cut.java",
+            "class C {\n",
+            "  int fNN() { return NN; }\n",
+            "  static String[] T = {\"abc\", ",
+        ),
+        (
+            "cut.rs",
+            "",
+            "pub fn fNN() -> u32 { NN }\n",
+            "static T: [&str; 2] = [\"abc\", ",
+        ),
+    ];
+    for (name, head, unit, array) in cases {
+        let units: String = (0..3000)
+            .map(|k| unit.replace("NN", &k.to_string()))
+            .collect();
+        for tail in ["\"", "\"\n]\n"] {
+            let text = format!("{head}{units}{array}{tail}");
+            assert!(text.len() > 64 * 1024);
+            env.write(name, &text);
+            let out = env
+                .llm(&["find", "--outline", "--json", name])
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(0), "{name} {tail:?}: {out:?}");
+            let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            // Every function before the cut is there.
+            let text = v["data"]["matches"].to_string();
+            assert!(text.contains("\"f2999\""), "{name} {tail:?}");
+        }
+    }
+}
