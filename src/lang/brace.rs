@@ -84,6 +84,9 @@ const MIN_GAP: usize = 32;
 /// The scanner's position in a file.
 struct Scan<'a> {
     lex: &'static Lexicon,
+    /// The bytes that may begin a comment, a string or a regular expression in the lexicon
+    /// (see [`Scan::new`]): a token starting with any other is a word, a blank or a byte.
+    special: [bool; 256],
     src: &'a [u8],
     gaps: Vec<Range<usize>>,
     /// A comment or string still open at the end of the file.
@@ -101,10 +104,47 @@ enum Token {
 }
 
 fn is_word(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80
+    WORD_BYTES[b as usize]
 }
 
+/// [`is_word`] as a table: the scanner asks it of every byte of every word.
+const WORD_BYTES: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c >= 0x80;
+        b += 1;
+    }
+    t
+};
+
 impl<'a> Scan<'a> {
+    fn new(lex: &'static Lexicon, src: &'a [u8]) -> Scan<'a> {
+        let mut special = [false; 256];
+        let firsts = (lex.line_comments.iter().copied())
+            .chain([lex.block_comment.0])
+            .chain(lex.quotes.iter().map(|q| q.open));
+        for s in firsts {
+            special[s.as_bytes()[0] as usize] = true;
+        }
+        for (b, on) in [
+            (b'\'', lex.char_or_lifetime),
+            (b'r', lex.raw_hash_strings),
+            (b'b', lex.raw_hash_strings),
+            (b'/', lex.regex_literals),
+        ] {
+            special[b as usize] |= on;
+        }
+        Scan {
+            lex,
+            special,
+            src,
+            gaps: Vec::new(),
+            open: false,
+        }
+    }
+
     /// Whether `s` is at `i` (its first byte compared first: most tokens open nothing).
     fn at(&self, i: usize, s: &str) -> bool {
         let s = s.as_bytes();
@@ -125,6 +165,9 @@ impl<'a> Scan<'a> {
                 .count();
             let end = if b == b'\n' { i + 1 } else { i + 1 + blanks };
             return (Token::Space, end);
+        }
+        if !self.special[b as usize] {
+            return self.word_or_byte(i);
         }
         if lex.line_comments.iter().any(|c| self.at(i, c)) {
             return (
@@ -186,11 +229,17 @@ impl<'a> Scan<'a> {
                 return (Token::Byte(b'"'), end);
             }
         }
+        self.word_or_byte(i)
+    }
+
+    /// The word or the single byte at `i`.
+    fn word_or_byte(&self, i: usize) -> (Token, usize) {
+        let (src, b) = (self.src, self.src[i]);
         if is_word(b) {
             let end = src[i..]
                 .iter()
                 .position(|&c| !is_word(c))
-                .map_or(n, |k| i + k);
+                .map_or(src.len(), |k| i + k);
             return (Token::Word, end);
         }
         (Token::Byte(b), i + 1)
@@ -202,7 +251,34 @@ impl<'a> Scan<'a> {
         let body = i + q.open.len();
         let mut j = body;
         let mut plain = true;
+        // The bytes that can end the string or change how it reads: the others are skipped
+        // at once.
+        let mut stops = [0u8; 4];
+        let mut count = 0;
+        let escape = q.escapes.then_some(b'\\');
+        let line = (!q.multiline).then_some(b'\n');
+        let interpolation = q.interpolation.map(|o| o.as_bytes()[0]);
+        for b in [Some(q.close.as_bytes()[0]), escape, line, interpolation]
+            .into_iter()
+            .flatten()
+        {
+            stops[count] = b;
+            count += 1;
+        }
         while j < n {
+            let next = match stops[..count] {
+                [a] => memchr::memchr(a, &src[j..]),
+                [a, b] => memchr::memchr2(a, b, &src[j..]),
+                [a, b, c] => memchr::memchr3(a, b, c, &src[j..]),
+                _ => Some(0),
+            };
+            match next {
+                Some(k) => j += k,
+                None => {
+                    j = n;
+                    break;
+                }
+            }
             if self.at(j, q.close) {
                 let inside = (q.gap && plain && j - body >= MIN_GAP).then_some(body..j);
                 return (Token::Str(inside), j + q.close.len());
@@ -479,12 +555,7 @@ pub fn gaps(lex: &'static Lexicon, src: &[u8]) -> Vec<Range<usize>> {
 /// the `{` and from the line on. `None` when there is none.
 pub fn block_cut(lex: &'static Lexicon, src: &[u8]) -> Option<(usize, usize, usize)> {
     let n = src.len();
-    let mut scan = Scan {
-        lex,
-        src,
-        gaps: Vec::new(),
-        open: false,
-    };
+    let mut scan = Scan::new(lex, src);
     // Open brackets (offset, byte); each `{…}` block once closed (open, close).
     let mut opens: Vec<(usize, u8)> = Vec::new();
     let mut blocks: Vec<(usize, usize)> = Vec::new();
@@ -565,12 +636,7 @@ pub fn lexicon(language: &str) -> Option<&'static Lexicon> {
 /// [`regions`], and [`gaps`] when `data` says so.
 pub(super) fn scan(lex: &'static Lexicon, src: &[u8], data: bool) -> (Regions, Vec<Range<usize>>) {
     let n = src.len();
-    let mut scan = Scan {
-        lex,
-        src,
-        gaps: Vec::new(),
-        open: false,
-    };
+    let mut scan = Scan::new(lex, src);
     let mut starts: Vec<(usize, Option<super::regions::Body>)> = vec![(0, None)];
     let mut comments: Vec<Range<usize>> = Vec::new();
     let mut depth = 0usize;
