@@ -344,11 +344,30 @@ fn line_end(src: &[u8], mut i: usize, depth: &mut usize, continued: &mut bool) -
                 *depth = depth.saturating_sub(1);
                 i += 1;
             }
-            _ => i += 1,
+            // Up to the next byte that matters, at once.
+            _ => {
+                i += 1;
+                i += src[i..]
+                    .iter()
+                    .position(|&c| LINE_STOPS[c as usize])
+                    .unwrap_or(n - i);
+            }
         }
     }
     n
 }
+
+/// The bytes [`line_end`] looks at: line breaks, comments, continuations, quotes, brackets.
+const LINE_STOPS: [bool; 256] = {
+    let mut t = [false; 256];
+    let stops = *b"\n#\\\"'([{)]}";
+    let mut k = 0;
+    while k < stops.len() {
+        t[stops[k] as usize] = true;
+        k += 1;
+    }
+    t
+};
 
 /// Past the string that opens with quote `q` at `i` (triple-quoted or not). A backslash
 /// escapes the next byte in every kind of string (raw ones included, as far as where the string
@@ -358,6 +377,16 @@ fn string_end(src: &[u8], i: usize, q: u8) -> usize {
     let triple = src.get(i + 1) == Some(&q) && src.get(i + 2) == Some(&q);
     let mut j = if triple { i + 3 } else { i + 1 };
     while j < n {
+        // Only an escape, the quote or (one-quote strings) a line break matter.
+        let next = if triple {
+            memchr::memchr2(b'\\', q, &src[j..])
+        } else {
+            memchr::memchr3(b'\\', b'\n', q, &src[j..])
+        };
+        match next {
+            Some(k) => j += k,
+            None => return n,
+        }
         match src[j] {
             b'\\' => j += 2,
             b'\n' if !triple => return j,
