@@ -136,7 +136,7 @@ pub fn walk(opts: &WalkOptions, tool: &str) -> Result<Walk> {
     walk_on(opts, tool, 1)
 }
 
-/// How many threads walk a tree for a run of `threads` threads: from [`SPLIT_WALK_FROM`] on,
+/// How many threads walk a tree for a run of `threads` threads: from `SPLIT_WALK_FROM` on,
 /// that many (the tree cut in subtrees, see `split`); below it, one. On 2 cores the split
 /// walk's threads only share the cores with the workers, and cost more than they save: on the
 /// Rust corpus at `-j2`, `search` human 50 → 43 ms and json 69 → 60 ms with one walking
@@ -152,7 +152,7 @@ pub fn walk_threads(threads: usize) -> usize {
 }
 
 /// See [`walk_threads`].
-pub const SPLIT_WALK_FROM: usize = 4;
+const SPLIT_WALK_FROM: usize = 4;
 
 /// [`walk`] with up to `threads` threads walking (the files and their order are the same).
 pub fn walk_on(opts: &WalkOptions, tool: &str, threads: usize) -> Result<Walk> {

@@ -108,16 +108,25 @@ fn is_word(b: u8) -> bool {
 }
 
 /// [`is_word`] as a table: the scanner asks it of every byte of every word.
-const WORD_BYTES: [bool; 256] = {
+const WORD_BYTES: [bool; 256] = word_bytes(b"_$");
+
+/// The bytes of a word as a table, for scanners that ask it of every byte of every word: ASCII
+/// letters and digits, every byte of a multibyte UTF-8 character, and `also`.
+pub(super) const fn word_bytes(also: &[u8]) -> [bool; 256] {
     let mut t = [false; 256];
     let mut b = 0;
     while b < 256 {
         let c = b as u8;
-        t[b] = c.is_ascii_alphanumeric() || c == b'_' || c == b'$' || c >= 0x80;
+        t[b] = c.is_ascii_alphanumeric() || c >= 0x80;
         b += 1;
     }
+    let mut k = 0;
+    while k < also.len() {
+        t[also[k] as usize] = true;
+        k += 1;
+    }
     t
-};
+}
 
 impl<'a> Scan<'a> {
     fn new(lex: &'static Lexicon, src: &'a [u8]) -> Scan<'a> {

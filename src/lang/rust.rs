@@ -231,17 +231,8 @@ fn is_word_byte(b: u8) -> bool {
     WORD_BYTES[b as usize]
 }
 
-/// [`is_word_byte`] as a table: the scanner asks it of every byte of every word.
-const WORD_BYTES: [bool; 256] = {
-    let mut t = [false; 256];
-    let mut b = 0;
-    while b < 256 {
-        let c = b as u8;
-        t[b] = c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80;
-        b += 1;
-    }
-    t
-};
+/// [`is_word_byte`] as a table.
+const WORD_BYTES: [bool; 256] = super::brace::word_bytes(b"_");
 
 /// Whether an item whose words before its first `{` at depth 0 are `words` is an `impl`,
 /// `trait`, `mod` or `extern` block: a container whose members split.
