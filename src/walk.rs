@@ -12,7 +12,7 @@ use serde::Serialize;
 mod ordered;
 mod split;
 
-pub use ordered::{for_each_ordered, for_each_ordered_batches};
+pub use ordered::{for_each_file, for_each_ordered_batches};
 use std::path::{Component, Path, PathBuf};
 
 /// How to turn the paths given on the command line into files.
@@ -133,7 +133,14 @@ pub fn type_table() -> Vec<(String, Vec<String>)> {
 /// A missing path is an error-level diagnostic and the walk goes on (like ripgrep); a bad glob or
 /// an unknown type stops the run.
 pub fn walk(opts: &WalkOptions, tool: &str) -> Result<Walk> {
-    walk_on(opts, tool, 1)
+    let walker = prepare(opts, tool)?;
+    let mut files = Vec::new();
+    let tail = walker.collect_into(&mut files);
+    Ok(Walk {
+        files,
+        skipped: tail.skipped,
+        diagnostics: tail.diagnostics,
+    })
 }
 
 /// How many threads walk a tree for a run of `threads` threads: from `SPLIT_WALK_FROM` on,
@@ -153,18 +160,6 @@ pub fn walk_threads(threads: usize) -> usize {
 
 /// See [`walk_threads`].
 const SPLIT_WALK_FROM: usize = 4;
-
-/// [`walk`] with up to `threads` threads walking (the files and their order are the same).
-pub fn walk_on(opts: &WalkOptions, tool: &str, threads: usize) -> Result<Walk> {
-    let walker = prepare(opts, tool)?.threads(threads);
-    let mut files = Vec::new();
-    let tail = walker.collect_into(&mut files);
-    Ok(Walk {
-        files,
-        skipped: tail.skipped,
-        diagnostics: tail.diagnostics,
-    })
-}
 
 /// A walk whose filters are built and whose roots are checked, ready to produce files.
 /// [`walk`] collects it; [`Walker::stream`] hands files over one at a time, in path order, so

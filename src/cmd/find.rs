@@ -301,7 +301,7 @@ pub fn run(
     emit: &mut dyn FnMut(FileResult) -> std::io::Result<()>,
 ) -> Result<std::result::Result<FindSummary, std::io::Error>> {
     let render = render.filter(|_| opts.max_results.is_none());
-    let walked = walk::walk_on(&opts.walk, "find", walk::walk_threads(opts.threads))?;
+    let walker = walk::prepare(&opts.walk, "find")?.threads(walk::walk_threads(opts.threads));
     let allowed: Vec<&'static Language> = if opts.langs.is_empty() {
         lang::ALL.to_vec()
     } else {
@@ -315,8 +315,7 @@ pub fn run(
     let finder = name
         .and_then(|n| n.literal())
         .map(memchr::memmem::Finder::new);
-    let only_file = walked.files.len() == 1;
-    let worker = |cand: &Candidate| -> Outcome<FindParsed> {
+    let worker = |cand: &Candidate, only_file: bool| -> Outcome<FindParsed> {
         let Some(l) = language_of(cand, &allowed, forced) else {
             return Outcome::Other(no_language(cand, "find"));
         };
@@ -339,15 +338,22 @@ pub fn run(
         }
         find_in_file(opts, l, cand, &source, want_checksum, only_file, render)
     };
-    let mut stats = FindStats {
-        skipped: walked.skipped.clone(),
-        ..Default::default()
+    // What a result holds: its rendered bytes, or about so much per item.
+    let weigh = |o: &Outcome<FindParsed>| match o {
+        Outcome::Parsed(FindParsed {
+            result: Some(r), ..
+        }) => r
+            .rendered
+            .as_ref()
+            .map_or(r.items.len() * 256, |runs| runs.iter().map(Vec::len).sum()),
+        _ => 0,
     };
-    let mut diagnostics = walked.diagnostics.clone();
+    let mut stats = FindStats::default();
+    let mut diagnostics = Vec::new();
     let mut match_count = 0;
     let mut total_count = 0;
     let mut io_error = None;
-    walk::for_each_ordered(&walked.files, opts.threads, worker, |o| {
+    let tail = walk::for_each_file(walker, opts.threads, worker, weigh, |o| {
         let unparsed = Unparsed {
             other_language: &mut stats.files_other_language,
             prefiltered: &mut stats.files_skipped_prefilter,
@@ -396,6 +402,9 @@ pub fn run(
     if let Some(e) = io_error {
         return Ok(Err(e));
     }
+    stats.skipped.add(&tail.skipped);
+    let mut file_diagnostics = std::mem::replace(&mut diagnostics, tail.diagnostics);
+    diagnostics.append(&mut file_diagnostics);
     let status = if total_count > match_count {
         Status::Partial
     } else if match_count > 0 {
@@ -404,7 +413,11 @@ pub fn run(
         Status::NoMatches
     };
     let suggestions = match (&opts.name, status) {
-        (Some(n), Status::NoMatches) => suggest(opts, n, &walked.files, &allowed, forced),
+        // The files again, for their identifiers: only when nothing matched.
+        (Some(n), Status::NoMatches) => {
+            let files = walk::walk(&opts.walk, "find").map_or_else(|_| Vec::new(), |w| w.files);
+            suggest(opts, n, &files, &allowed, forced)
+        }
         _ => Vec::new(),
     };
     Ok(Ok(FindSummary {

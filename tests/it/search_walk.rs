@@ -159,3 +159,36 @@ fn stopping_early_stops_the_walk_threads() {
         .unwrap();
     assert_eq!(quiet.status.code(), Some(0));
 }
+
+/// More files than the walk lets wait for the reader (256 per thread walking), in many small
+/// subtrees and a few large ones: the walks that ran ahead stop and go on, and `search`,
+/// `find` and `ast` still get every file in the order of one thread.
+#[test]
+fn a_walk_held_back_by_its_budget_still_hands_on_every_file_in_order() {
+    let env = TestEnv::new();
+    for d in 0..60 {
+        let files = if d % 20 == 7 { 400 } else { 20 };
+        for f in 0..files {
+            env.write(
+                &format!("d{d:02}/s{}/f{f:03}.rs", f % 3),
+                &format!("fn needle_{d}_{f}() {{}}\n"),
+            );
+        }
+    }
+    let listed = stdout(&env, &["search", "--files", "-j1"]);
+    assert_eq!(listed.lines().count(), 57 * 20 + 3 * 400);
+    let argsets: [&[&str]; 4] = [
+        &["search", "--files"],
+        &["search", "-c", "needle"],
+        &["find", "--prefix", "needle_"],
+        &["ast", "-l", "rust", "(function_item name: (identifier) @n)"],
+    ];
+    for args in argsets {
+        let one = stdout(&env, &[args, &["-j1"]].concat());
+        assert!(!one.is_empty(), "{args:?}");
+        for j in ["-j2", "-j4", "-j7"] {
+            let many = stdout(&env, &[args, &[j]].concat());
+            assert_eq!(one, many, "{args:?} {j}");
+        }
+    }
+}

@@ -582,16 +582,12 @@ pub fn run(
     emit: &mut dyn FnMut(FileResult) -> std::io::Result<()>,
 ) -> Result<std::result::Result<AstSummary, std::io::Error>> {
     let compiled = &prepared.compiled;
-    let walked = walk::walk_on(&opts.walk, "ast", walk::walk_threads(opts.threads))?;
+    let walker = walk::prepare(&opts.walk, "ast")?.threads(walk::walk_threads(opts.threads));
     let allowed: Vec<&'static Language> = compiled.iter().map(|c| c.lang).collect();
     let forced = (allowed.len() == 1 && opts.langs.len() == 1).then(|| allowed[0]);
-    let mut diagnostics = walked.diagnostics;
-    let mut stats = AstStats {
-        skipped: walked.skipped.clone(),
-        ..Default::default()
-    };
-    let only_file = walked.files.len() == 1;
-    let worker = |cand: &Candidate| -> Outcome<AstParsed> {
+    let mut diagnostics = Vec::new();
+    let mut stats = AstStats::default();
+    let worker = |cand: &Candidate, only_file: bool| -> Outcome<AstParsed> {
         let Some(l) = language_of(cand, &allowed, forced) else {
             return Outcome::Other(no_language(cand, "ast"));
         };
@@ -626,10 +622,17 @@ pub fn run(
         }
         parsed
     };
+    // What a result holds: its rendered bytes, or about so much per match.
+    let weigh = |o: &Outcome<AstParsed>| match o {
+        Outcome::Parsed(AstParsed {
+            result: Some(r), ..
+        }) => r.rendered.as_ref().map_or(r.matches.len() * 256, Vec::len),
+        _ => 0,
+    };
     let mut match_count = 0;
     let mut total_count = 0;
     let mut io_error = None;
-    walk::for_each_ordered(&walked.files, opts.threads, worker, |o| {
+    let tail = walk::for_each_file(walker, opts.threads, worker, weigh, |o| {
         let unparsed = Unparsed {
             other_language: &mut stats.files_other_language,
             prefiltered: &mut stats.files_skipped_prefilter,
@@ -677,6 +680,9 @@ pub fn run(
     if let Some(e) = io_error {
         return Ok(Err(e));
     }
+    stats.skipped.add(&tail.skipped);
+    let mut file_diagnostics = std::mem::replace(&mut diagnostics, tail.diagnostics);
+    diagnostics.append(&mut file_diagnostics);
     let status = if total_count > match_count {
         Status::Partial
     } else if match_count > 0 {
