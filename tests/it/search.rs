@@ -327,23 +327,26 @@ fn json_matches_spans_and_files_on_awkward_files() {
 #[test]
 fn json_checksums_of_files_of_every_size_on_several_threads() {
     let env = TestEnv::new();
+    // Files over 1 MiB are checksummed beside their search, after files left pending.
     let sizes = [
         0, 7, 55, 56, 63, 64, 65, 119, 120, 128, 129, 200, 1000, 4096, 5000, 64, 3, 70_000, 129,
-        300_000, 640, 64, 10, 131_073, 9, 2_000, 100,
+        300_000, 640, 64, 10, 131_073, 9, 2_000, 100, 1_500_000, 5, 1_048_577, 2_100_000, 77,
     ];
+    let mut expected = Vec::new();
     for (k, &size) in sizes.iter().enumerate() {
         // The needle first, then filler that differs from file to file.
         let mut text = b"needle\n".to_vec();
         text.extend((0..size).map(|i| b'a' + ((i * 7 + k) % 26) as u8));
         env.write(&format!("f{k:02}.txt"), &text);
+        expected.push(sha256_hex(&text));
     }
     env.write("zz-none.txt", "no match here\n".repeat(20));
     for j in ["-j1", "-j2", "-j3", "-j5"] {
         let (e, code) = search(&env, &["needle", j]);
         assert_eq!(code, 0, "{j}");
         let data = e.data.unwrap();
-        assert_eq!(data.files.len(), sizes.len(), "{j}");
-        assert!(data.files.iter().all(|f| f.checksum.len() == 64), "{j}");
+        let got: Vec<&str> = data.files.iter().map(|f| f.checksum.as_str()).collect();
+        assert_eq!(got, expected, "{j}");
     }
 }
 

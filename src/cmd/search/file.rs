@@ -276,7 +276,7 @@ pub(super) fn search_file(s: &Shared<'_>, w: &mut Worker, cand: &Candidate) -> F
     if w.buf.len() < SMALL_FILE {
         // Read to its end already (`read_to_end` saw it).
         let buf = std::mem::take(&mut w.buf);
-        let outcome = search_bytes(s, w, cand, &buf, true, None);
+        let outcome = search_bytes(s, w, cand, &buf, Hash::MayDefer, None);
         let keep =
             matches!(&outcome, FileOutcome::Searched { result: Some(r), .. } if r.checksum_pending);
         if keep {
@@ -320,7 +320,29 @@ pub(super) fn search_file(s: &Shared<'_>, w: &mut Worker, cand: &Candidate) -> F
         w.large = large;
         return FileOutcome::Skipped(SkipReason::TooLarge, None);
     }
-    let outcome = search_bytes(s, w, cand, &large, false, None);
+    // A very large file is checksummed on a thread of its own while it is searched: one
+    // stream of SHA-256 is half the time of such a file, and the largest file of a tree often
+    // comes last (on the 16-core machine, the Rust corpus's 6.5 MB parser.c kept one worker
+    // busy alone for the last 12 ms of a 47 ms json search).
+    let apart = want_checksum && opts.threads > 1 && large.len() >= HASH_APART;
+    let outcome = if apart {
+        std::thread::scope(|scope| {
+            let hashing = scope.spawn(|| checksum(&large));
+            let mut outcome = search_bytes(s, w, cand, &large, Hash::Apart, None);
+            let sum = hashing
+                .join()
+                .unwrap_or_else(|p| std::panic::resume_unwind(p));
+            if let FileOutcome::Searched {
+                result: Some(r), ..
+            } = &mut outcome
+            {
+                r.file.checksum = sum;
+            }
+            outcome
+        })
+    } else {
+        search_bytes(s, w, cand, &large, Hash::Now, None)
+    };
     // Kept for the next large file only up to a few MiB: every worker ends up having read one
     // of the tree's largest files, and memory would grow with threads × the largest file.
     if large.capacity() <= KEEP_LARGE {
@@ -328,6 +350,9 @@ pub(super) fn search_file(s: &Shared<'_>, w: &mut Worker, cand: &Candidate) -> F
     }
     outcome
 }
+
+/// From this size on, a file's checksum is computed beside its search (see `search_file`).
+const HASH_APART: usize = 1 << 20;
 
 /// The largest read buffer a worker keeps between files (see `search_file`).
 const KEEP_LARGE: usize = 1 << 20;
@@ -444,7 +469,7 @@ fn stream_bytes(
     {
         return FileOutcome::Skipped(SkipReason::TooLarge, None);
     }
-    search_bytes(s, w, cand, &bytes, false, Some(sink))
+    search_bytes(s, w, cand, &bytes, Hash::Now, Some(sink))
 }
 
 /// Opens a file to search; a FIFO, socket or device (a named one was already refused by the
@@ -493,8 +518,19 @@ fn list_file(s: &Shared<'_>, cand: &Candidate, file: Option<std::fs::File>) -> F
     }
 }
 
-/// Searches a file's bytes and renders its matches. With `may_defer`, its checksum may be left
-/// pending (see `finish`) if no other file's waits. With `sink` (on the printing thread), the
+/// How [`search_bytes`] gets a file's checksum.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Hash {
+    /// Now, or left pending (see `finish`) if no other file's waits.
+    MayDefer,
+    /// Now.
+    Now,
+    /// By the caller, on a thread of its own (see `search_file`): `file.checksum` comes back
+    /// empty.
+    Apart,
+}
+
+/// Searches a file's bytes and renders its matches, its checksum got as `hash` says. With `sink` (on the printing thread), the
 /// matches are rendered and handed over in chunks as they are found; without, a file with
 /// more than `STREAM_AT` matches comes back [`FileOutcome::Deferred`] where matches are
 /// rendered in workers.
@@ -503,7 +539,7 @@ fn search_bytes(
     w: &mut Worker,
     cand: &Candidate,
     bytes: &[u8],
-    may_defer: bool,
+    hash: Hash,
     mut sink: Option<ChunkSink<'_>>,
 ) -> FileOutcome {
     let (opts, matcher, want_checksum, render) = (s.opts, s.matcher(w), s.want_checksum, s.render);
@@ -736,7 +772,15 @@ the matches before it are reported",
     // the file carried from before, and the one whose whole blocks outlast the other's is
     // carried on to the next file (see `finish`).
     let mut checksum_pending = false;
-    let checksum = if want_checksum {
+    let checksum = if want_checksum && hash == Hash::Apart {
+        // The file carried from before finishes alone.
+        if let Some(previous) = w.pending.take() {
+            let carried = std::mem::take(&mut w.carried);
+            w.resolved.push_back(hex(&carried.finish(&previous)));
+            w.recycle(previous);
+        }
+        String::new()
+    } else if want_checksum {
         let mut this = Partial::new();
         let mut done = None;
         if let Some(previous) = w.pending.take() {
@@ -754,7 +798,7 @@ the matches before it are reported",
         }
         match done {
             Some(c) => c,
-            None if may_defer && this.whole_left(bytes) > 0 => {
+            None if hash == Hash::MayDefer && this.whole_left(bytes) > 0 => {
                 w.carried = this;
                 checksum_pending = true;
                 String::new()
