@@ -171,7 +171,7 @@ fn a_walk_held_back_by_its_budget_still_hands_on_every_file_in_order() {
         for f in 0..files {
             env.write(
                 &format!("d{d:02}/s{}/f{f:03}.rs", f % 3),
-                &format!("fn needle_{d}_{f}() {{}}\n"),
+                format!("fn needle_{d}_{f}() {{}}\n"),
             );
         }
     }
