@@ -32,7 +32,9 @@ BIG_THREADS=${BIG_THREADS:-$(upto 1 4 16)}
 
 # field FILE INDEX KEY: hyperfine's KEY (median, user, system) of its INDEX-th command, in ms.
 field() {
-  python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"][int(sys.argv[2])]; print("%.1f" % (r[sys.argv[3]]*1000))' "$1" "$2" "$3"
+  python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))["results"][int(sys.argv[2])]
+print("%.1f" % (r[sys.argv[3]] * 1000))' "$1" "$2" "$3"
 }
 ratio() { python3 -c "print('%.2f' % ($1 / $2))"; }
 
@@ -124,4 +126,6 @@ rg_kb=$(cd "$big" && peak_rss_kb rg --json self)
 echo
 echo "\`llm search --files\` on the ${COPIES}× tree: $fl ms; \`rg --files\`: $fr ms ($(ratio "$fl" "$fr")×)."
 echo
-echo "Peak RSS of \`llm search --format jsonl self\`: 1× tree $((small_kb / 1024)) MB, ${COPIES}× tree $((big_kb / 1024)) MB ($(ratio "$big_kb" "$small_kb")×; target ≤ 1.5×); \`rg --json self\` on the ${COPIES}× tree $((rg_kb / 1024)) MB."
+echo "Peak RSS of \`llm search --format jsonl self\`: 1× tree $((small_kb / 1024)) MB," \
+  "${COPIES}× tree $((big_kb / 1024)) MB ($(ratio "$big_kb" "$small_kb")×; target ≤ 1.5×);" \
+  "\`rg --json self\` on the ${COPIES}× tree $((rg_kb / 1024)) MB."

@@ -65,14 +65,15 @@ where
 }
 
 /// Runs `work` on every item with `threads` workers and hands the results to `emit` in item
-/// order, as soon as each is next in line; `emit` returns `false` to stop early. The items come from `produce` (typically
-/// [`Walker::stream`](crate::walk::Walker::stream), run on its own thread so that work starts
-/// before the walk ends), each worker keeps a state made by `init` (buffers, a searcher) across
-/// its items, and it also gets to finish the results of each batch of items it worked on
-/// (`finish`, with its state, the results in item order) before they are handed on: for work
-/// that is cheaper done on several items together. Single-threaded, each
-/// item is a batch of its own. `weigh` tells what a result holds (its bytes, roughly): the
-/// results waiting for an earlier one are bounded by their weight as well as their number.
+/// order, as soon as each is next in line; `emit` returns `false` to stop early. The items
+/// come from `produce` (typically [`Walker::stream`](crate::walk::Walker::stream), run on its
+/// own thread so that work starts before the walk ends), each worker keeps a state made by
+/// `init` (buffers, a searcher) across its items, and it also gets to finish the results of
+/// each batch of items it worked on (`finish`, with its state, the results in item order)
+/// before they are handed on: for work that is cheaper done on several items together.
+/// Single-threaded, each item is a batch of its own. `weigh` tells what a result holds (its
+/// bytes, roughly): the results waiting for an earlier one are bounded by their weight as well
+/// as their number.
 #[allow(clippy::too_many_arguments)]
 pub fn for_each_ordered_batches<T, S, R, P, PR, I, W, F, G, E>(
     produce: P,

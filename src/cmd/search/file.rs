@@ -530,10 +530,10 @@ enum Hash {
     Apart,
 }
 
-/// Searches a file's bytes and renders its matches, its checksum got as `hash` says. With `sink` (on the printing thread), the
-/// matches are rendered and handed over in chunks as they are found; without, a file with
-/// more than `STREAM_AT` matches comes back [`FileOutcome::Deferred`] where matches are
-/// rendered in workers.
+/// Searches a file's bytes and renders its matches, its checksum got as `hash` says. With
+/// `sink` (on the printing thread), the matches are rendered and handed over in chunks as they
+/// are found; without, a file with more than `STREAM_AT` matches comes back
+/// [`FileOutcome::Deferred`] where matches are rendered in workers.
 fn search_bytes(
     s: &Shared<'_>,
     w: &mut Worker,
