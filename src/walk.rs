@@ -479,6 +479,11 @@ impl Walker {
         }
     }
 
+    /// Whether the walk is of one file named on the command line and nothing else.
+    pub fn is_one_file(&self) -> bool {
+        self.explicit.len() == 1 && self.walk_roots.is_empty()
+    }
+
     /// Uses up to `threads` threads to walk a directory (see [`split`]); the order of the
     /// files does not change.
     pub fn threads(mut self, threads: usize) -> Self {

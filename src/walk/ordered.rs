@@ -27,6 +27,8 @@ where
     G: Fn(&R) -> usize + Sync,
     E: FnMut(R) -> bool,
 {
+    // One named file: no worker thread to start (nor its stack and heap to map).
+    let threads = if walker.is_one_file() { 1 } else { threads };
     let only = AtomicBool::new(false);
     let only = &only;
     for_each_ordered_batches(
