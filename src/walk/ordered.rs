@@ -73,9 +73,9 @@ where
 /// `init` (buffers, a searcher) across its items, and it also gets to finish the results of
 /// each batch of items it worked on (`finish`, with its state, the results in item order)
 /// before they are handed on: for work that is cheaper done on several items together.
-/// Single-threaded, each item is a batch of its own. `weigh` tells what a result holds (its
-/// bytes, roughly): the results waiting for an earlier one are bounded by their weight as well
-/// as their number.
+/// Single-threaded, batches are worked and handed on in turn. `weigh` tells what a result
+/// holds (its bytes, roughly): the results waiting for an earlier one are bounded by their
+/// weight as well as their number.
 #[allow(clippy::too_many_arguments)]
 pub fn for_each_ordered_batches<T, S, R, P, PR, I, W, F, G, E>(
     produce: P,
@@ -97,14 +97,32 @@ where
     G: Fn(&R) -> usize + Sync,
     E: FnMut(R) -> bool,
 {
+    const BATCH: usize = 16;
     if threads <= 1 {
+        // In batches too, for `finish` (a search checksums two files at a time), handed on at
+        // the end of each batch or once they weigh 1 MiB.
         let mut state = init();
-        return produce(&mut |item| {
-            let mut r = [work(&mut state, item)];
-            finish(&mut state, &mut r);
-            let [r] = r;
-            emit(r)
+        let mut results = Vec::with_capacity(BATCH);
+        let mut weight = 0;
+        let mut going = true;
+        let mut flush = |state: &mut S, results: &mut Vec<R>| {
+            finish(state, results);
+            results.drain(..).all(&mut emit)
+        };
+        let out = produce(&mut |item| {
+            let r = work(&mut state, item);
+            weight += weigh(&r);
+            results.push(r);
+            if results.len() == BATCH || weight >= 1 << 20 {
+                going = flush(&mut state, &mut results);
+                weight = 0;
+            }
+            going
         });
+        if going && !results.is_empty() {
+            flush(&mut state, &mut results);
+        }
+        return out;
     }
     // Items and results travel in batches: one lock and at most one wake-up per batch, not
     // per file. The items handed out and not yet handed on (queued, being worked on, or done
@@ -117,7 +135,6 @@ where
     // the walk is done it waits for the rest. (A walk thread of its own, next to the workers
     // and a thread waiting on results, made four threads share two cores: twice the context
     // switches.)
-    const BATCH: usize = 16;
     // 512 KiB of results per thread: with 24 MiB (checked only by the walk, so that the
     // workers ran on through what was queued), `--format jsonl` on the Rust corpus copied 16
     // times held 30 MB of results at `-j12` and its peak RSS grew with the tree.
