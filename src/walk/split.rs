@@ -463,3 +463,67 @@ fn list(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::{Duration, Instant};
+
+    /// Waits until `h` has finished (at most 5 s); if it has not, lets every walk go (so that
+    /// the test fails rather than hangs) and says so.
+    fn finished<T>(reading: &Reading, h: &std::thread::ScopedJoinHandle<'_, T>) -> bool {
+        let t = Instant::now();
+        while !h.is_finished() && t.elapsed() < Duration::from_secs(5) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        let done = h.is_finished();
+        if !done {
+            reading.finish();
+        }
+        done
+    }
+
+    fn asleep(reading: &Reading) {
+        while reading.sleepers.load(Ordering::SeqCst) == 0 {
+            std::thread::yield_now();
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+
+    #[test]
+    fn a_walk_waits_for_room_and_the_reader_taking_files_wakes_it() {
+        let reading = Reading::new(10);
+        reading.sent(10);
+        // The subtree being read starts whatever waits.
+        assert!(reading.wait_to_start(0, 4));
+        std::thread::scope(|s| {
+            let h = s.spawn(|| reading.wait_to_start(1, 4));
+            asleep(&reading);
+            assert!(!h.is_finished(), "started with the budget full");
+            reading.took(3);
+            assert!(finished(&reading, &h), "not woken when room was made");
+            assert!(h.join().unwrap());
+        });
+    }
+
+    #[test]
+    fn a_walk_too_far_ahead_waits_for_the_reader_and_ends_when_it_does() {
+        let reading = Reading::new(100);
+        std::thread::scope(|s| {
+            let h = s.spawn(|| reading.wait_to_start(8, 4));
+            asleep(&reading);
+            assert!(!h.is_finished(), "started 8 subtrees ahead of the reader");
+            reading.set(5);
+            assert!(finished(&reading, &h), "not woken when the reader moved");
+            assert!(h.join().unwrap());
+            let h = s.spawn(|| reading.wait_to_start(20, 4));
+            asleep(&reading);
+            reading.finish();
+            assert!(finished(&reading, &h));
+            assert!(
+                !h.join().unwrap(),
+                "a walk started after the reader finished"
+            );
+        });
+    }
+}
