@@ -201,6 +201,16 @@ pub struct WalkTail {
     pub diagnostics: Vec<DiagnosticPayload>,
 }
 
+impl WalkTail {
+    /// Adds what the walk skipped to `skipped`, and puts its diagnostics before `diagnostics`
+    /// (those of the files, met while it went on).
+    pub fn merge_into(self, skipped: &mut Skipped, diagnostics: &mut Vec<DiagnosticPayload>) {
+        skipped.add(&self.skipped);
+        let mut files = std::mem::replace(diagnostics, self.diagnostics);
+        diagnostics.append(&mut files);
+    }
+}
+
 /// Builds the filters and checks the roots of a walk (see [`walk`] for the rules).
 pub fn prepare(opts: &WalkOptions, tool: &str) -> Result<Walker> {
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));

@@ -680,9 +680,7 @@ pub fn run(
     if let Some(e) = io_error {
         return Ok(Err(e));
     }
-    stats.skipped.add(&tail.skipped);
-    let mut file_diagnostics = std::mem::replace(&mut diagnostics, tail.diagnostics);
-    diagnostics.append(&mut file_diagnostics);
+    tail.merge_into(&mut stats.skipped, &mut diagnostics);
     let status = if total_count > match_count {
         Status::Partial
     } else if match_count > 0 {

@@ -740,9 +740,8 @@ pub fn run(
     if let Some(e) = io_error {
         return Ok(Err(e));
     }
-    stats.skipped.add(&tail.skipped);
-    let mut diagnostics = tail.diagnostics;
-    diagnostics.append(&mut file_diagnostics);
+    let mut diagnostics = file_diagnostics;
+    tail.merge_into(&mut stats.skipped, &mut diagnostics);
     if stats.files_searched == 0
         && stats.skipped == Skipped::default()
         && !diagnostics
