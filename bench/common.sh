@@ -4,6 +4,7 @@
 #   need_rg        installs ripgrep (cargo install) when `rg` is missing
 #   need_hyperfine installs hyperfine (apt-get) when missing
 #   build_llm      cargo build --release → $LLM
+#   search_peers   all four above, $LLM built unless given
 #   machine        one line: cores, CPU model, date
 #   peak_rss_kb    peak resident memory of a command, in KiB (GNU time; TIME_BIN=path to override)
 set -euo pipefail
@@ -45,9 +46,34 @@ machine() {
   echo "$(nproc) cores, ${cpu:-unknown CPU}, $(date -u +%F)"
 }
 
+# hyperfine_ms FILE INDEX KEY: hyperfine's KEY (median, mean, user, system) of its INDEX-th
+# command, in milliseconds.
+hyperfine_ms() {
+  python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))["results"][int(sys.argv[2])]
+print("%.1f" % (r[sys.argv[3]] * 1000))' "$1" "$2" "$3"
+}
+
 # median_ms FILE INDEX: the median of hyperfine's INDEX-th command, in milliseconds.
 median_ms() {
-  python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"][int(sys.argv[2])]; print("%.1f" % (r["median"]*1000))' "$1" "$2"
+  hyperfine_ms "$1" "$2" median
+}
+
+# thread_counts N…: those of N that are at most the machine's cores.
+thread_counts() {
+  local out="" t cores
+  cores=$(nproc)
+  for t in "$@"; do ((t <= cores)) && out+="$t "; done
+  echo "$out"
+}
+
+# search_peers: the corpora, rg and hyperfine, and $LLM (built unless given): what the search
+# benchmarks need.
+search_peers() {
+  corpora
+  need_rg
+  need_hyperfine
+  [[ -n ${LLM:-} ]] || build_llm
 }
 
 # peak_rss_kb CMD…: runs CMD (stdout discarded) and prints its peak RSS in KiB.

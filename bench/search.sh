@@ -8,10 +8,7 @@
 source "$(dirname "$0")/common.sh"
 RUNS=${RUNS:-10}
 WARMUP=${WARMUP:-3}
-corpora
-need_rg
-need_hyperfine
-[[ -n ${LLM:-} ]] || build_llm
+search_peers
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -103,10 +100,7 @@ if [[ ${SCALING:-1} != 0 ]]; then
     mkdir -p "$big/c$i" && cp -r "$RUST_CORPUS/." "$big/c$i/"
   done
   cores=$(nproc)
-  if [[ -z ${THREADS:-} ]]; then
-    THREADS=""
-    for t in 1 2 4 8 16 32 64; do ((t <= cores)) && THREADS+="$t "; done
-  fi
+  THREADS=${THREADS:-$(thread_counts 1 2 4 8 16 32 64)}
   cd "$big"
   hyperfine -N --output=pipe --warmup 1 --runs "$RUNS" -i --export-json "$tmp/files.json" \
     "$LLM search --files" "rg --files" >/dev/null 2>&1

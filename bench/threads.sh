@@ -13,29 +13,14 @@ source "$(dirname "$0")/common.sh"
 RUNS=${RUNS:-5}
 WARMUP=${WARMUP:-1}
 COPIES=${COPIES:-16}
-corpora
-need_rg
-need_hyperfine
-[[ -n ${LLM:-} ]] || build_llm
+search_peers
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 json_dir=${JSON_DIR:-$tmp}
 mkdir -p "$json_dir"
-cores=$(nproc)
-upto() {
-  local out="" t
-  for t in "$@"; do ((t <= cores)) && out+="$t "; done
-  echo "$out"
-}
-THREADS=${THREADS:-$(upto 1 2 4 8 12 16 24 32 64)}
-BIG_THREADS=${BIG_THREADS:-$(upto 1 4 16)}
+THREADS=${THREADS:-$(thread_counts 1 2 4 8 12 16 24 32 64)}
+BIG_THREADS=${BIG_THREADS:-$(thread_counts 1 4 16)}
 
-# field FILE INDEX KEY: hyperfine's KEY (median, user, system) of its INDEX-th command, in ms.
-field() {
-  python3 -c 'import json, sys
-r = json.load(open(sys.argv[1]))["results"][int(sys.argv[2])]
-print("%.1f" % (r[sys.argv[3]] * 1000))' "$1" "$2" "$3"
-}
 ratio() { python3 -c "print('%.2f' % ($1 / $2))"; }
 
 # table LABEL DIR THREADS NAME LLM_ARGS RG_ARGS … — one hyperfine run per thread count, with the
@@ -66,8 +51,8 @@ table() {
     local f="$json_dir/$label-j$t.json" row="| $t |" srow="| $t |"
     for i in "${!names[@]}"; do
       local l r
-      l=$(field "$f" $((2 * i)) median)
-      r=$(field "$f" $((2 * i + 1)) median)
+      l=$(hyperfine_ms "$f" $((2 * i)) median)
+      r=$(hyperfine_ms "$f" $((2 * i + 1)) median)
       row+=" $l / $r ($(ratio "$l" "$r")) |"
       [[ -n ${base[l$i]:-} ]] || { base[l$i]=$l; base[r$i]=$r; }
       srow+=" $(ratio "${base[l$i]}" "$l")× | $(ratio "${base[r$i]}" "$r")× |"
@@ -75,8 +60,8 @@ table() {
     rows+=("$row")
     speed+=("$srow")
     local lc rc
-    lc=$(python3 -c "print('%.0f' % ($(field "$f" 0 user) + $(field "$f" 0 system)))")
-    rc=$(python3 -c "print('%.0f' % ($(field "$f" 1 user) + $(field "$f" 1 system)))")
+    lc=$(python3 -c "print('%.0f' % ($(hyperfine_ms "$f" 0 user) + $(hyperfine_ms "$f" 0 system)))")
+    rc=$(python3 -c "print('%.0f' % ($(hyperfine_ms "$f" 1 user) + $(hyperfine_ms "$f" 1 system)))")
     cpu+=("| $t | $lc | $rc |")
   done
   echo
@@ -117,8 +102,8 @@ table "rust×$COPIES" "$big" "$BIG_THREADS" \
 cd "$big"
 hyperfine -N --output=pipe --warmup "$WARMUP" --runs "$RUNS" -i --export-json "$json_dir/files.json" \
   "$LLM search --files" "rg --files" >/dev/null 2>&1
-fl=$(field "$json_dir/files.json" 0 median)
-fr=$(field "$json_dir/files.json" 1 median)
+fl=$(hyperfine_ms "$json_dir/files.json" 0 median)
+fr=$(hyperfine_ms "$json_dir/files.json" 1 median)
 cd - >/dev/null
 small_kb=$(cd "$RUST_CORPUS" && peak_rss_kb "$LLM" search --format jsonl self)
 big_kb=$(cd "$big" && peak_rss_kb "$LLM" search --format jsonl self)
