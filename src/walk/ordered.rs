@@ -242,6 +242,11 @@ impl<R, T, E: FnMut(R) -> bool> InOrder<'_, R, T, E> {
         for (i, r, w) in results {
             self.pending.insert(i, (r, w));
         }
+        // The weight is released as the results are handed on, not once the run of them is
+        // (which can be the whole window, written out through a pipe): the workers held back
+        // by it go on while the rest is written. On the 16-core machine, a json search spent
+        // a third of its time with one thread writing and the others waiting.
+        const RELEASE_EVERY: usize = 256 << 10;
         let mut released = 0;
         while let Some((r, w)) = self.pending.remove(&self.want) {
             self.want += 1;
@@ -250,6 +255,9 @@ impl<R, T, E: FnMut(R) -> bool> InOrder<'_, R, T, E> {
                 self.stopped = true;
                 self.pending.clear();
                 break;
+            }
+            if released >= RELEASE_EVERY {
+                self.queue.release(std::mem::take(&mut released));
             }
         }
         self.queue.release(released);
