@@ -100,6 +100,11 @@ pub fn run(args: SearchArgs, printer: &mut Printer) -> io::Result<u8> {
         Vec::new(),
     );
     let mut streamed = json::StreamedArray::new(&draft, "matches")?;
+    // With several workers, this thread hands them the walk's files and their results on in
+    // order: the output is written behind it, so that it never waits on the pipe meanwhile.
+    if opts.threads >= WRITE_BEHIND_THREADS {
+        printer.write_behind()?;
+    }
     let out = printer.out();
     let outcome = search::run(
         &opts,
@@ -261,6 +266,11 @@ fn type_list(printer: &mut Printer) -> io::Result<u8> {
     }
     Ok(0)
 }
+
+/// From this many threads on, a search's output is written by a thread of its own (see
+/// [`Printer::write_behind`]); with fewer, there are not the cores for it to run beside the
+/// workers.
+const WRITE_BEHIND_THREADS: usize = 4;
 
 /// Memory a search frees is given back to the system at once rather than after mimalloc's
 /// delay: a search frees a stream of file buffers and rendered results, and with the delay its

@@ -192,3 +192,79 @@ fn a_walk_held_back_by_its_budget_still_hands_on_every_file_in_order() {
         }
     }
 }
+
+/// A tree whose search output runs to megabytes: 40 files of 1,500 matching lines, each line
+/// its own (so that chunks written out of order or twice would show).
+fn big_output_tree() -> TestEnv {
+    let env = TestEnv::new();
+    for f in 0..40 {
+        let text: String = (0..1500)
+            .map(|l| format!("let needle_{f}_{l} = \"ünïcode {l}\"; // needle again\n"))
+            .collect();
+        env.write(&format!("d{}/f{f}.rs", f % 7), text);
+    }
+    env
+}
+
+/// Several megabytes of output, written behind the search by a thread of its own from four
+/// threads on, are the output of one thread, byte for byte (ids aside), in every format.
+#[test]
+fn output_written_behind_the_search_is_the_output_of_one_thread() {
+    let env = big_output_tree();
+    let redact = |s: String| -> String {
+        let ids =
+            regex::Regex::new(r#""(execution_id|match_id)":"[0-9a-f-]{36}"|"elapsed_ms":[0-9]+"#)
+                .unwrap();
+        ids.replace_all(&s, "ID").into_owned()
+    };
+    for format in [
+        &["--format", "human"][..],
+        &["--json"],
+        &["--format", "jsonl"],
+    ] {
+        let args = |j: &'static str| {
+            let mut a = vec!["search", j, "needle"];
+            a.extend_from_slice(format);
+            a
+        };
+        let one = redact(stdout(&env, &args("-j1")));
+        assert!(one.len() > 3 << 20, "{format:?}: {} bytes", one.len());
+        for j in ["-j4", "-j8"] {
+            let many = redact(stdout(&env, &args(j)));
+            assert!(one == many, "{format:?} {j}: the outputs differ");
+        }
+    }
+}
+
+/// A reader that stops reading (`| head`) ends a search written behind quietly, with exit
+/// code 0, as ripgrep's; a full disk is an error (LLM_E002, exit 2).
+#[test]
+fn output_written_behind_stops_with_its_reader_and_fails_on_a_full_disk() {
+    use std::io::Read;
+    let env = big_output_tree();
+    for format in ["human", "json"] {
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("llm"))
+            .current_dir(env.path())
+            .args(["search", "-j4", "--format", format, "needle"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut head = [0u8; 4096];
+        child.stdout.take().unwrap().read_exact(&mut head).unwrap();
+        // The pipe's read end is closed here.
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{format}: {out:?}");
+        assert!(out.stderr.is_empty(), "{format}: {out:?}");
+    }
+    let full = std::fs::File::create("/dev/full").unwrap();
+    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("llm"))
+        .current_dir(env.path())
+        .args(["search", "-j4", "needle"])
+        .stdout(full)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("LLM_E002"), "{stderr}");
+}
