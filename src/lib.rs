@@ -21,6 +21,7 @@ pub mod hash;
 pub mod indent;
 pub mod journal;
 pub mod lang;
+pub mod memory;
 pub mod mutation;
 pub mod output;
 pub mod paths;

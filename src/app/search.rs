@@ -13,7 +13,7 @@ use std::io::{self, Write};
 
 /// Runs `llm search` and prints its result; returns the exit code.
 pub fn run(args: SearchArgs, printer: &mut Printer) -> io::Result<u8> {
-    purge_at_once();
+    crate::memory::purge_at_once();
     if args.type_list {
         return type_list(printer);
     }
@@ -271,19 +271,3 @@ fn type_list(printer: &mut Printer) -> io::Result<u8> {
 /// [`Printer::write_behind`]); with fewer, there are not the cores for it to run beside the
 /// workers.
 const WRITE_BEHIND_THREADS: usize = 4;
-
-/// Memory a search frees is given back to the system at once rather than after mimalloc's
-/// delay: a search frees a stream of file buffers and rendered results, and with the delay its
-/// peak RSS grew with the size of the tree (16 copies of the Rust corpus, `--format jsonl
-/// -j16`, 16 cores: 171 → 117 MB) at no measurable cost in time. Not for `ast`/`find`, whose
-/// parse trees come and go much faster (the system time of `find` doubled).
-/// `MIMALLOC_PURGE_DELAY` in the environment still wins (to measure other settings).
-fn purge_at_once() {
-    // `mi_option_purge_delay` in mimalloc.h's `mi_option_e`; libmimalloc-sys names no
-    // constant for it.
-    const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
-    if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
-        // SAFETY: sets a plain option; mimalloc reads it when it next purges.
-        unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 0) };
-    }
-}

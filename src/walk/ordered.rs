@@ -122,6 +122,8 @@ where
         if going && !results.is_empty() {
             flush(&mut state, &mut results);
         }
+        // The work is done (what the threads of a big file's outline free as they end, too).
+        crate::memory::keep_freed();
         return out;
     }
     // Items and results travel in batches: one lock and at most one wake-up per batch, not
@@ -172,6 +174,9 @@ where
                         break;
                     }
                 }
+                // No work is left for anyone: what this thread frees as it ends goes with
+                // the process.
+                crate::memory::keep_freed();
             });
         }
         drop(tx);
