@@ -573,11 +573,13 @@ fn a_big_files_outline_is_the_same_in_two_parts_and_whole() {
         let broken = file.starts_with("broken") || *file == "big.c";
         let errors = |d: &Value| d["files"][0]["parse_errors"].as_bool().unwrap_or(false);
         assert_eq!(errors(&data), broken, "{file}");
-        // Two parts, and five (a run's one file takes every thread it is given).
-        for j in ["-j2", "-j5"] {
+        // Two parts, five and twelve (a run's one file takes every thread it is given, and
+        // is checksummed on one more meanwhile).
+        for j in ["-j2", "-j5", "-j12"] {
             let mut parts = t.json(&["find", "--outline", "--json", j, file]).0;
             without_run_ids(&mut parts);
             assert_eq!(parts["data"]["match_count"], count, "{file} {j}");
+            assert_eq!(parts["data"]["files"], data["files"], "{file} {j}");
             assert_eq!(errors(&parts["data"]), broken, "{file} {j}");
             let diagnostics = parts["diagnostics"].as_array().unwrap();
             assert_eq!(diagnostics.len(), broken as usize, "{file} {j}");
