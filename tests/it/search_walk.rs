@@ -194,7 +194,8 @@ fn a_walk_held_back_by_its_budget_still_hands_on_every_file_in_order() {
 }
 
 /// A tree whose search output runs to megabytes: 40 files of 1,500 matching lines, each line
-/// its own (so that chunks written out of order or twice would show).
+/// its own (so that chunks written out of order or twice would show), and two files over 1 MiB
+/// (checksummed on a thread of their own from `-j2` on).
 fn big_output_tree() -> TestEnv {
     let env = TestEnv::new();
     for f in 0..40 {
@@ -202,6 +203,16 @@ fn big_output_tree() -> TestEnv {
             .map(|l| format!("let needle_{f}_{l} = \"ünïcode {l}\"; // needle again\n"))
             .collect();
         env.write(&format!("d{}/f{f}.rs", f % 7), text);
+    }
+    for big in ["d3/zz_big.rs", "d6/zz_big.rs"] {
+        let text: String = (0..30_000)
+            .map(|l| {
+                let hit = if l % 40 == 0 { "needle" } else { "hay" };
+                format!("let {hit}_{l} = \"a line of about forty bytes\";\n")
+            })
+            .collect();
+        assert!(text.len() > 1 << 20);
+        env.write(big, text);
     }
     env
 }
