@@ -19,7 +19,8 @@ pub fn purge_at_once() {
 /// they end) stays with the process, which is about to exit. Each purge is an `madvise` that
 /// interrupts every other core running one of the process's threads, to flush its TLB (a
 /// virtual machine's cores exit to the host for it): 16 workers ending one by one made
-/// hundreds of them, a third of the CPU time of a search on a tree of ten files at `-j16`.
+/// hundreds of them: without them a search on a tree of ten files at `-j16` took a fifth less
+/// CPU time and 30% less time.
 pub fn keep_freed() {
     set_purge_delay(-1);
 }
