@@ -148,7 +148,10 @@ pub fn run(args: SearchArgs, printer: &mut Printer) -> io::Result<u8> {
         if view.stats {
             print_stats(printer.out(), &summary, started.elapsed())?;
         }
-        if !view.no_messages {
+        if !view.no_messages && !summary.diagnostics.is_empty() {
+            // All of stdout first (a writer behind holds up to 2 MiB of it): read through
+            // `2>&1`, the messages come after the matches, not among their last lines.
+            printer.flush()?;
             printer.diagnostics_to_stderr(&summary.diagnostics);
         }
         return Ok(code);

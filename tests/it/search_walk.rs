@@ -279,3 +279,33 @@ fn output_written_behind_stops_with_its_reader_and_fails_on_a_full_disk() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("LLM_E002"), "{stderr}");
 }
+
+/// Human output read through `2>&1`: the messages of a search (here, a path that does not
+/// exist) come after all of its matches, megabytes of them written behind the search.
+#[test]
+fn messages_come_after_the_matches_written_behind_them() {
+    let env = big_output_tree();
+    let llm = assert_cmd::cargo::cargo_bin("llm");
+    for j in ["-j1", "-j4"] {
+        let out = std::process::Command::new("sh")
+            .current_dir(env.path())
+            .arg("-c")
+            .arg(format!(
+                "'{}' search {j} needle . nosuch.rs 2>&1",
+                llm.display()
+            ))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{j}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.len() > 1 << 20, "{j}: {} bytes", text.len());
+        let message = text
+            .find("nosuch.rs")
+            .expect("the missing path is reported");
+        let last_match = text.rfind("needle").unwrap();
+        assert!(
+            message > last_match,
+            "{j}: the message came before the last match"
+        );
+    }
+}
