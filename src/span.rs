@@ -142,6 +142,20 @@ pub fn checksum(bytes: &[u8]) -> String {
     hex(&Sha256::digest(bytes))
 }
 
+/// `work`, and the [`checksum`] of `bytes` computed meanwhile on a thread of its own: for a big
+/// file whose checksum would otherwise be one stream of SHA-256 at the end, with the other
+/// threads done.
+pub fn checksum_beside<R>(bytes: &[u8], work: impl FnOnce() -> R) -> (R, String) {
+    std::thread::scope(|scope| {
+        let hashing = scope.spawn(|| checksum(bytes));
+        let out = work();
+        let sum = hashing
+            .join()
+            .unwrap_or_else(|p| std::panic::resume_unwind(p));
+        (out, sum)
+    })
+}
+
 /// Lowercase hex of some bytes (checksums, span ids, symbol ids).
 pub fn hex(bytes: &[u8]) -> String {
     let mut out = vec![0; bytes.len() * 2];

@@ -13,7 +13,7 @@ use crate::lang::references::references_around;
 use crate::lang::regions::Cut;
 use crate::lang::symbols::{last_segment, symbols_around_with, symbols_with_index};
 use crate::lang::{self, Language, Reference, Symbol, SymbolKind};
-use crate::span::{checksum, LineIndex};
+use crate::span::{checksum, checksum_beside, LineIndex};
 use crate::walk::{self, Candidate, Skipped, WalkOptions};
 use serde::Serialize;
 use std::collections::HashSet;
@@ -489,40 +489,33 @@ fn find_in_file(
     only_file: bool,
     render: Option<Render>,
 ) -> Outcome<FindParsed> {
-    let file = |sum: &mut dyn FnMut() -> String| {
-        find_in_file_with(opts, l, cand, source, only_file, render, sum)
-    };
-    if !want_checksum {
-        return file(&mut String::new);
-    }
     // The run's one big file, parsed on every thread, is checksummed on one more meanwhile:
     // on the 16-core machine, `lib.dom.d.ts`'s checksum (1.3 MB) was 2–4 ms of its outline's
     // end with the other threads done.
-    if only_file && opts.threads > 1 && source.len() >= SPLIT_AT {
-        return std::thread::scope(|s| {
-            let hashing = s.spawn(|| checksum(source));
-            let mut hashing = Some(hashing);
-            file(&mut || {
-                hashing
-                    .take()
-                    .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
-                    .unwrap_or_else(|| checksum(source))
-            })
+    if want_checksum && only_file && opts.threads > 1 && source.len() >= SPLIT_AT {
+        let (mut outcome, sum) = checksum_beside(source, || {
+            find_in_file_with(opts, l, cand, source, false, only_file, render)
         });
+        if let Outcome::Parsed(FindParsed {
+            result: Some(r), ..
+        }) = &mut outcome
+        {
+            r.file.checksum = sum;
+        }
+        return outcome;
     }
-    file(&mut || checksum(source))
+    find_in_file_with(opts, l, cand, source, want_checksum, only_file, render)
 }
 
-/// [`find_in_file`], with `sum` to give the file's checksum when it has a match (or an empty
-/// one when none is wanted).
+/// [`find_in_file`], the file's checksum computed here when `want_checksum`.
 fn find_in_file_with(
     opts: &FindOptions,
     l: &'static Language,
     cand: &Candidate,
     source: &[u8],
+    want_checksum: bool,
     only_file: bool,
     render: Option<Render>,
-    sum: &mut dyn FnMut() -> String,
 ) -> Outcome<FindParsed> {
     let index = LineIndex::new(source);
     // Definitions and references of NAME lie around its occurrences: only those regions are
@@ -609,7 +602,11 @@ fn find_in_file_with(
     let result = (match_count > 0).then(|| FileResult {
         file: FindFile {
             file_path: cand.display.clone(),
-            checksum: sum(),
+            checksum: if want_checksum {
+                checksum(source)
+            } else {
+                String::new()
+            },
             language: l.name,
             match_count,
             parse_errors: errors,

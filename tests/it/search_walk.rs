@@ -51,6 +51,16 @@ fn stdout(env: &TestEnv, args: &[&str]) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
+/// `llm ARGS` prints something, and the same with each of `threads` as with `-j1`.
+fn same_as_one_thread(env: &TestEnv, args: &[&str], threads: &[&str]) {
+    let one = stdout(env, &[args, &["-j1"]].concat());
+    assert!(!one.is_empty(), "{args:?}");
+    for j in threads {
+        let many = stdout(env, &[args, &[*j]].concat());
+        assert_eq!(one, many, "{args:?} {j}");
+    }
+}
+
 /// What a JSON search found: its files (with checksums), its counts and what it skipped,
 /// and the spans of its matches (match ids are fresh on every run).
 fn found(env: &TestEnv, args: &[&str]) -> Value {
@@ -111,12 +121,7 @@ fn many_threads_walk_the_files_of_one_thread_in_the_same_order() {
         &["search", "-c", "needle", "--hidden"],
     ];
     for args in argsets {
-        let one = stdout(&env, &[args, &["-j1"]].concat());
-        assert!(!one.is_empty(), "{args:?}");
-        for j in ["-j2", "-j3", "-j8", "-j32"] {
-            let many = stdout(&env, &[args, &[j]].concat());
-            assert_eq!(one, many, "{args:?} {j}");
-        }
+        same_as_one_thread(&env, args, &["-j2", "-j3", "-j8", "-j32"]);
     }
     // The JSON `data` too: files and checksums, counts, and what was skipped (the FIFO).
     let one = found(&env, &["search", "--json", "needle", "-j1"]);
@@ -184,12 +189,7 @@ fn a_walk_held_back_by_its_budget_still_hands_on_every_file_in_order() {
         &["ast", "-l", "rust", "(function_item name: (identifier) @n)"],
     ];
     for args in argsets {
-        let one = stdout(&env, &[args, &["-j1"]].concat());
-        assert!(!one.is_empty(), "{args:?}");
-        for j in ["-j2", "-j4", "-j7"] {
-            let many = stdout(&env, &[args, &[j]].concat());
-            assert_eq!(one, many, "{args:?} {j}");
-        }
+        same_as_one_thread(&env, args, &["-j2", "-j4", "-j7"]);
     }
 }
 

@@ -11,7 +11,7 @@ use super::{FileResult, Mode, Renderer, SearchFile, SearchOptions, WholeFile};
 use crate::envelope::{DiagnosticPayload, Level};
 use crate::error::{Code, Error};
 use crate::hash::Partial;
-use crate::span::{checksum, hex};
+use crate::span::{checksum, checksum_beside, hex};
 use crate::walk::Candidate;
 use grep_searcher::{BinaryDetection, Searcher, SearcherBuilder};
 
@@ -326,20 +326,16 @@ pub(super) fn search_file(s: &Shared<'_>, w: &mut Worker, cand: &Candidate) -> F
     // busy alone for the last 12 ms of a 47 ms json search).
     let apart = want_checksum && opts.threads > 1 && large.len() >= HASH_APART;
     let outcome = if apart {
-        std::thread::scope(|scope| {
-            let hashing = scope.spawn(|| checksum(&large));
-            let mut outcome = search_bytes(s, w, cand, &large, Hash::Apart, None);
-            let sum = hashing
-                .join()
-                .unwrap_or_else(|p| std::panic::resume_unwind(p));
-            if let FileOutcome::Searched {
-                result: Some(r), ..
-            } = &mut outcome
-            {
-                r.file.checksum = sum;
-            }
-            outcome
-        })
+        let (mut outcome, sum) = checksum_beside(&large, || {
+            search_bytes(s, w, cand, &large, Hash::Apart, None)
+        });
+        if let FileOutcome::Searched {
+            result: Some(r), ..
+        } = &mut outcome
+        {
+            r.file.checksum = sum;
+        }
+        outcome
     } else {
         search_bytes(s, w, cand, &large, Hash::Now, None)
     };
