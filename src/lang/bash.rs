@@ -30,7 +30,7 @@ pub static BASH: Language = Language {
         root_kind: "program",
         walk: None,
         regions: Some(super::shell::regions),
-        halves: None,
+        split: None,
         name_node: None,
         body: None,
         is_reference: None,

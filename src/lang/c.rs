@@ -40,7 +40,7 @@ pub static C: Language = Language {
         root_kind: "translation_unit",
         walk: None,
         regions: None,
-        halves: None,
+        split: None,
         name_node: None,
         body: Some(body),
         is_reference: None,

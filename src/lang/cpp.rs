@@ -48,7 +48,7 @@ pub static CPP: Language = Language {
         root_kind: "translation_unit",
         walk: None,
         regions: None,
-        halves: None,
+        split: None,
         name_node: Some(|_, n| innermost(n)),
         body: None,
         is_reference: None,

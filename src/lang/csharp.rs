@@ -42,7 +42,7 @@ pub static CSHARP: Language = Language {
         root_kind: "compilation_unit",
         walk: None,
         regions: None,
-        halves: None,
+        split: None,
         name_node: None,
         body: None,
         is_reference: None,

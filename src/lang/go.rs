@@ -46,7 +46,7 @@ pub static GO: Language = Language {
         root_kind: "source_file",
         walk: None,
         regions: Some(|src| super::brace::regions(&LEXICON, src)),
-        halves: None,
+        split: None,
         name_node: None,
         // `type T struct {…}`: the struct's braces.
         body: Some(|_, node| {

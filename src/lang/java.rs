@@ -40,7 +40,7 @@ pub static JAVA: Language = Language {
         root_kind: "program",
         walk: None,
         regions: Some(|src| super::brace::regions(&LEXICON, src)),
-        halves: None,
+        split: None,
         name_node: None,
         body: None,
         is_reference: None,

@@ -34,7 +34,7 @@ pub static JAVASCRIPT: Language = Language {
         root_kind: "program",
         walk: None,
         regions: Some(|src| super::brace::regions(&LEXICON, src)),
-        halves: None,
+        split: None,
         name_node: None,
         body: Some(body),
         is_reference: None,

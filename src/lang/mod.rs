@@ -143,10 +143,11 @@ pub struct Rules {
     /// (see [`regions`]; not Bash's), and a file with syntax errors is read item by item (see
     /// `symbols.rs`). Without it files are parsed whole.
     pub regions: Option<fn(&[u8]) -> regions::Regions>,
-    /// Optional speed-up for a language without `regions`: a big file cut in two for its
-    /// outline, each part parsed on a thread of its own (the ranges of each part; `None`: no
-    /// cut). Ruby's cuts between two members of a class (`ruby_cut.rs`).
-    pub halves: Option<Halves>,
+    /// Optional speed-up for a language without `regions`: a big file cut in at most the
+    /// number of parts asked for its outline, each part parsed on a thread of its own (the
+    /// ranges of each part; `None`: no cut). Ruby's cuts between members of a class
+    /// (`ruby_cut.rs`).
+    pub split: Option<Split>,
     /// The identifier a captured `@name` node stands for (Rust impl: the type's last segment).
     pub name_node: Option<for<'t> fn(SymbolKind, Node<'t>) -> Node<'t>>,
     /// The body `llm patch --body` replaces, when it is not the definition's `body` field.
@@ -163,8 +164,8 @@ pub struct Rules {
 /// The name of the type a definition outside any symbol belongs to, from its node and the source.
 pub type Owner = fn(Node, &[u8]) -> Option<String>;
 
-/// See [`Rules::halves`].
-pub type Halves = fn(&[u8]) -> Option<Vec<Vec<std::ops::Range<usize>>>>;
+/// See [`Rules::split`].
+pub type Split = fn(&[u8], usize) -> Option<Vec<Vec<std::ops::Range<usize>>>>;
 
 /// Which comments before a definition document it.
 #[derive(Clone, Copy)]

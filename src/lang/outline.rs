@@ -20,11 +20,11 @@ impl Language {
     /// `then` of the symbols of a big file's outline, as [`super::symbols_with_index`] gives
     /// them from a whole-file parse, when a cheaper way applies: the file is mostly data (see
     /// [`Language::parse_outline`]), or, with `parts` > 1, its items split in that many parts
-    /// (two when cut inside a block or by a language's `halves` rule) that parse without a
-    /// syntax error (see [`Language::split_parts`]). Parts of whole items are each a forest of
-    /// their own: `then` gets each part's symbols on its thread (parent indices within the
-    /// part), in order; else it gets them all. The trees are put in `trees` (for the caller to
-    /// drop). `None`: parse the file whole.
+    /// (two when cut inside a block; at most that many by a language's `split` rule) that
+    /// parse without a syntax error (see [`Language::split_parts`]). Parts of whole items are
+    /// each a forest of their own: `then` gets each part's symbols on its thread (parent
+    /// indices within the part), in order; else it gets them all. The trees are put in `trees`
+    /// (for the caller to drop). `None`: parse the file whole.
     pub fn outline_symbols<T: Send>(
         &self,
         source: &[u8],
@@ -77,8 +77,8 @@ impl Language {
         }
         let parts = match regions.or_else(|| self.rules.regions.map(|scan| scan(source))) {
             Some(regions) => self.split_parts(source, &regions, parts)?,
-            // Without regions, a language may still cut a file in two (Ruby: `ruby_cut`).
-            None => (self.rules.halves?)(source)?,
+            // Without regions, a language may still cut a file in parts (Ruby: `ruby_cut`).
+            None => (self.rules.split?)(source, parts)?,
         };
         self.symbols_of_parts(source, index, file_path, &parts, trees, then)
     }
@@ -506,6 +506,8 @@ mod tests {
             ("python", "def f():\n    pass\n\nclass C:\n    def m(self):\n        x = 1\n\n", true),
             // One item holding most of the file: block halves, nested in one pass.
             ("javascript", "", false),
+            // Ruby's cut (no regions): runs of a class's members, nested in one pass.
+            ("ruby", "", false),
         ];
         for ((lang, unit, items), n) in cases.into_iter().flat_map(|c| [(c, 2), (c, 5)]) {
             let l = by_name(lang).unwrap();
@@ -515,6 +517,13 @@ mod tests {
                 ))
                 .unwrap();
                 format!("/** M. */\n;(function () {{\n{body}}}.call(this));\n").into_bytes()
+            } else if lang == "ruby" {
+                let body = String::from_utf8(big(
+                    "  # Doc of mNN.\n  def mNN(x)\n    x + 1\n  end\n\n  C = 1\n  def self.k\n  end\n",
+                ))
+                .unwrap();
+                format!("# A.\nclass A < B\n  attr_reader :a\n{body}end\n\nclass Z\nend\n")
+                    .into_bytes()
             } else {
                 big(unit)
             };
@@ -530,8 +539,12 @@ mod tests {
             let parts = l
                 .outline_symbols(&src, &index, "f", n, &mut trees, &|s| s)
                 .unwrap_or_else(|| panic!("{lang}: no parts"));
-            // Block halves are two, nested at once.
-            let (results, parsed) = if items { (n, n) } else { (1, 2) };
+            // Block halves are two, nested at once; Ruby's parts as many as asked.
+            let (results, parsed) = match (items, lang) {
+                (true, _) => (n, n),
+                (false, "ruby") => (1, n),
+                (false, _) => (1, 2),
+            };
             assert_eq!(parts.len(), results, "{lang}, {n} parts");
             assert_eq!(trees.len(), parsed, "{lang}, {n} parts");
             assert_eq!(json(&parts.concat()), json(&whole), "{lang}, {n} parts");

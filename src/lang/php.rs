@@ -42,7 +42,7 @@ pub static PHP: Language = Language {
         root_kind: "program",
         walk: None,
         regions: None,
-        halves: None,
+        split: None,
         name_node: None,
         body: None,
         is_reference: None,

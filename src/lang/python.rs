@@ -57,7 +57,7 @@ pub static PYTHON: Language = Language {
             ],
         }),
         regions: Some(regions),
-        halves: None,
+        split: None,
         name_node: None,
         body: None,
         is_reference: None,

@@ -30,7 +30,7 @@ pub static RUBY: Language = Language {
         root_kind: "program",
         walk: None,
         regions: None,
-        halves: Some(super::ruby_cut::halves),
+        split: Some(super::ruby_cut::parts),
         name_node: None,
         body: None,
         is_reference: None,

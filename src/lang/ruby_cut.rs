@@ -1,13 +1,13 @@
-//! Ruby's place to cut a big file's outline parse in two (see `Language::outline_symbols`): a
-//! lexical scan that reads Ruby as tree-sitter-ruby does — strings with `#{}` interpolation,
+//! Ruby's places to cut a big file's outline parse in parts (see `Language::outline_symbols`):
+//! a lexical scan that reads Ruby as tree-sitter-ruby does — strings with `#{}` interpolation,
 //! heredocs, percent literals, regexps, `?c` characters, symbols, comments, `=begin` blocks,
-//! `__END__` — and follows `class`/`module`/`def`/`if`/`do`/… blocks to their `end`, to find a
-//! line between two members of a class or module body (or between two top-level items).
+//! `__END__` — and follows `class`/`module`/`def`/`if`/`do`/… blocks to their `end`, to find
+//! lines between two members of a class or module body (or between two top-level items).
 //!
 //! Ruby has no region scanner (`Rules::regions`): this serves only the split outline, so
 //! nothing else about Ruby files changes. A scan that meets anything it cannot place (a
 //! closer without its opener, a literal or block still open at the end) finds no cut, and a
-//! half that has a syntax error sends the file to a whole parse: a misreading costs time.
+//! part that has a syntax error sends the file to a whole parse: a misreading costs time.
 
 use std::ops::Range;
 
@@ -27,38 +27,85 @@ pub struct BlockCut {
     pub close: usize,
 }
 
-/// The two parts of `src` to parse for its outline, cut at [`block_cut`], each at most three
-/// quarters of the file; `None` when there is no such cut.
-pub fn halves(src: &[u8]) -> Option<Vec<Vec<Range<usize>>>> {
-    let halves = block_cut(src)?.parts(src.len());
+/// At most `parts` parts of `src` to parse for its outline, each at most three quarters of the
+/// file; `None` when there is no cut. Two are cut at [`best_cut`]'s line; more at lines of its
+/// container (or of the top level), about evenly spaced in its body: each part holds the
+/// file up to the container's head, one run of its members, and the file from its `end` on
+/// (the first, the file up to its first cut; the last, the file from its cut on). A member is
+/// parsed in one part as in the whole file, with the container's head and `end` around it.
+pub fn parts(src: &[u8], parts: usize) -> Option<Vec<Vec<Range<usize>>>> {
+    let split = any_parts(src, parts)?;
     let most = src.len() / 4 * 3;
-    halves
+    split
         .iter()
         .all(|h| h.iter().map(|r| r.len()).sum::<usize>() <= most)
-        .then_some(halves)
+        .then_some(split)
+}
+
+/// [`parts`] of any size.
+fn any_parts(src: &[u8], parts: usize) -> Option<Vec<Vec<Range<usize>>>> {
+    let all = cuts(src)?;
+    let best = best_cut(src.len(), &all)?;
+    let lines = if parts <= 2 {
+        vec![best.cut]
+    } else {
+        // The cut lines of the container, the one nearest each of `parts - 1` evenly spaced
+        // places in its body.
+        let own: Vec<usize> = (all.iter())
+            .filter(|c| (c.head, c.close) == (best.head, best.close))
+            .map(|c| c.cut)
+            .collect();
+        let body = best.close - best.head;
+        let mut lines: Vec<usize> = (1..parts)
+            .filter_map(|k| {
+                let at = best.head + body * k / parts;
+                own.iter().copied().min_by_key(|&c| c.abs_diff(at))
+            })
+            .collect();
+        lines.dedup();
+        lines
+    };
+    Some(best.parts_at(&lines, src.len()))
 }
 
 impl BlockCut {
     /// The ranges of the two parts of a file of `len` bytes.
+    #[cfg(test)]
     pub fn parts(&self, len: usize) -> Vec<Vec<Range<usize>>> {
-        [
-            [0..self.cut, self.close..len],
-            [0..self.head, self.cut..len],
-        ]
-        .into_iter()
-        .map(|h| h.into_iter().filter(|r| !r.is_empty()).collect())
-        .collect()
+        self.parts_at(&[self.cut], len)
+    }
+
+    /// The ranges of the parts of a file of `len` bytes cut at `lines`, cut lines of this cut's
+    /// container (or of the top level), in order (see [`parts`]).
+    fn parts_at(&self, lines: &[usize], len: usize) -> Vec<Vec<Range<usize>>> {
+        let mut out = Vec::with_capacity(lines.len() + 1);
+        let mut from = 0;
+        for &line in lines {
+            out.push(vec![0..self.head, from..line, self.close..len]);
+            from = line;
+        }
+        out.push(vec![0..self.head, from..len]);
+        // The first part's run starts at 0: it holds the head already.
+        out[0].remove(0);
+        (out.into_iter())
+            .map(|p| p.into_iter().filter(|r| !r.is_empty()).collect())
+            .collect()
     }
 }
 
-/// The cut that leaves the less to parse to the bigger part: a line right after a line that
-/// ends with an `end` closing a member, whose first code is `def`, `class` or `module`, in a
-/// `class` or `module` body (not its first such line: see [`BlockCut::head`]) or at top level.
-/// `None` when there is none, or the scan is not sure of the file.
+/// [`best_cut`] of `src`; `None` when there is none, or the scan is not sure of the file.
+#[cfg(test)]
 pub fn block_cut(src: &[u8]) -> Option<BlockCut> {
-    let n = src.len();
-    cuts(src)?
-        .into_iter()
+    best_cut(src.len(), &cuts(src)?)
+}
+
+/// Of `cuts` of a file of `n` bytes, the one that leaves the less to parse to the bigger part:
+/// each a line right after a line that ends with an `end` closing a member, whose first code is
+/// `def`, `class` or `module`, in a `class` or `module` body (not its first such line: see
+/// [`BlockCut::head`]) or at top level.
+fn best_cut(n: usize, cuts: &[BlockCut]) -> Option<BlockCut> {
+    cuts.iter()
+        .copied()
         .min_by_key(|c| (c.cut + n - c.close).max(c.head + n - c.cut))
 }
 

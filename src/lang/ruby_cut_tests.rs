@@ -1,5 +1,5 @@
 //! Tests of `ruby_cut`: in hostile Ruby, a cut is a member boundary of the whole-file parse
-//! or there is none, and the halves' symbols are the whole parse's.
+//! or there is none, and the parts' symbols are the whole parse's.
 
 use super::*;
 use crate::lang::{by_name, Language};
@@ -66,21 +66,23 @@ fn is_member_boundary(tree: &Tree, src: &[u8], c: BlockCut) -> Result<(), String
     Ok(())
 }
 
-/// The halves of `src` (any size) against its whole parse: the cut is a member boundary and
-/// the halves give the whole parse's symbols, or a half has a syntax error. `None`: no cut,
-/// or the whole file has a syntax error.
+/// The parts of `src` (any size; two, three and five) against its whole parse: every cut is a
+/// member boundary and the parts give the whole parse's symbols, or a part has a syntax error
+/// (`false`). `None`: no cut, or the whole file has a syntax error.
 fn check(src: &[u8], name: &str) -> Option<bool> {
     let l = ruby();
     let whole = l.parse(src);
     let index = LineIndex::new(src);
     if whole.root_node().has_error() {
-        // A file with a syntax error: a half has one too, so that it is parsed whole.
-        if let Some(h) = halves(src) {
-            assert!(
-                h.iter()
-                    .any(|h| l.parse_ranges(src, &index, h).root_node().has_error()),
-                "{name}: halves {h:?} hide the file's syntax error"
-            );
+        // A file with a syntax error: a part has one too, so that it is parsed whole.
+        for n in [2, 3, 5] {
+            if let Some(h) = parts(src, n) {
+                assert!(
+                    h.iter()
+                        .any(|h| l.parse_ranges(src, &index, h).root_node().has_error()),
+                    "{name}: parts {h:?} hide the file's syntax error"
+                );
+            }
         }
         return None;
     }
@@ -89,27 +91,28 @@ fn check(src: &[u8], name: &str) -> Option<bool> {
             panic!("{name}: {c:?}: {e}");
         }
     }
-    let c = block_cut(src)?;
-    let halves = c.parts(src.len());
-    let Some(split) = l.symbols_of_parts(src, &index, name, &halves, &mut Vec::new(), &|s| s)
-    else {
-        return Some(false); // a half has a syntax error
-    };
-    let split = split.concat();
     let whole = crate::lang::symbols(l, src, &whole, name);
     let key = |s: &crate::lang::Symbol| serde_json::to_string(s).unwrap();
-    let (split, whole): (Vec<String>, Vec<String>) = (
-        split.iter().map(key).collect(),
-        whole.iter().map(key).collect(),
-    );
-    if let Some(k) = (0..split.len().max(whole.len())).find(|&k| split.get(k) != whole.get(k)) {
-        panic!(
-            "{name}: halves {halves:?}: symbol {k} of {} split, {} whole:\n{:?}\n{:?}",
-            split.len(),
-            whole.len(),
-            split.get(k),
-            whole.get(k)
-        );
+    let whole: Vec<String> = whole.iter().map(key).collect();
+    for n in [2, 3, 5] {
+        let split_at = any_parts(src, n)?;
+        if n == 2 {
+            assert_eq!(split_at, block_cut(src)?.parts(src.len()));
+        }
+        let Some(split) = l.symbols_of_parts(src, &index, name, &split_at, &mut Vec::new(), &|s| s)
+        else {
+            return Some(false); // a part has a syntax error
+        };
+        let split: Vec<String> = split.concat().iter().map(key).collect();
+        if let Some(k) = (0..split.len().max(whole.len())).find(|&k| split.get(k) != whole.get(k)) {
+            panic!(
+                "{name}: parts {split_at:?}: symbol {k} of {} split, {} whole:\n{:?}\n{:?}",
+                split.len(),
+                whole.len(),
+                split.get(k),
+                whole.get(k)
+            );
+        }
     }
     Some(true)
 }
@@ -220,7 +223,7 @@ fn hostile_ruby_is_cut_at_member_boundaries_or_not_at_all() {
             "the test's own Ruby has an error:\n{src}"
         );
         // Every cut (the best one near the middle, others in and around it) is a member
-        // boundary, and the halves give the whole parse's symbols.
+        // boundary, and the parts give the whole parse's symbols.
         assert_eq!(check(src.as_bytes(), "h.rb"), Some(true), "{src}");
         seen += cuts(src.as_bytes()).unwrap().len();
         // The middle twice, alone in a class, and at top level.
@@ -290,12 +293,12 @@ fn the_ruby_fixture_splits_as_it_parses() {
     assert_ne!(check(&src, "symbols.rb"), Some(false));
 }
 
-/// Every Ruby file under `LLM_REGIONS_CORPUS`: its cut (any size of file) is a member boundary
-/// of the whole parse, and its halves give the whole parse's symbols.
-/// `LLM_REGIONS_CORPUS=DIR cargo test --lib ruby_halves_on_a_corpus -- --ignored`.
+/// Every Ruby file under `LLM_REGIONS_CORPUS`: its cuts (any size of file) are member boundaries
+/// of the whole parse, and its parts give the whole parse's symbols.
+/// `LLM_REGIONS_CORPUS=DIR cargo test --lib ruby_parts_on_a_corpus -- --ignored`.
 #[test]
 #[ignore]
-fn ruby_halves_on_a_corpus() {
+fn ruby_parts_on_a_corpus() {
     let dir = std::env::var("LLM_REGIONS_CORPUS").expect("LLM_REGIONS_CORPUS=DIR");
     let (mut files, mut cut, mut compared, mut unsure) = (0, 0, 0, 0);
     for (p, l, src) in crate::lang::source_files(Path::new(&dir)) {
@@ -314,7 +317,7 @@ fn ruby_halves_on_a_corpus() {
             }
             Some(false) => {
                 cut += 1;
-                eprintln!("a half has a syntax error: {}", p.display());
+                eprintln!("a part has a syntax error: {}", p.display());
             }
             None => {}
         }
@@ -342,6 +345,7 @@ proptest::proptest! {
             proptest::prop_assert!(c.head <= c.cut && c.cut < c.close && c.close <= src.len());
             proptest::prop_assert_eq!(src[c.cut - 1], b'\n');
         }
-        let _ = halves(src);
+        let _ = parts(src, 2);
+        let _ = parts(src, 5);
     }
 }

@@ -80,7 +80,7 @@ pub static RUST: Language = Language {
             ],
         }),
         regions: Some(regions),
-        halves: None,
+        split: None,
         name_node: Some(name_node),
         body: Some(body),
         is_reference: Some(is_reference),

@@ -41,7 +41,7 @@ const fn rules(keywords: super::keywords::Table, braced: &'static [&'static str]
         root_kind: "program",
         walk: None,
         regions: Some(|src| super::brace::regions(&super::ecmascript::LEXICON, src)),
-        halves: None,
+        split: None,
         name_node: None,
         body: Some(body),
         is_reference: None,

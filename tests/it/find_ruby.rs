@@ -1,5 +1,6 @@
-//! `llm find --outline` of big Ruby files, which are parsed in two halves on two threads (cut
-//! between two methods of a class by `lang::ruby_cut`): the outline is the one a whole parse
+//! `llm find --outline` of big Ruby files, which are parsed in parts on threads of their own
+//! (cut between methods of a class by `lang::ruby_cut`; as many parts as `-j`, one per 32 KiB
+//! of the file, two at least): the outline is the one a whole parse
 //! (`-j 1`) gives, whatever the file holds around the cut — heredocs and `=begin` blocks with
 //! `def`/`end` lines, percent literals, interpolation holding `end`, CRLF, a BOM, multibyte
 //! names — and a file with a syntax error is still reported as one.
@@ -7,13 +8,16 @@
 use crate::util::TestEnv;
 use serde_json::Value;
 
-/// A kpeg-like parser class of 64 KiB and more: hundreds of small methods, hostile ones among
+/// Methods of [`big_class`].
+const RULES: usize = 1800;
+
+/// A kpeg-like parser class of 200 KiB and more: hundreds of small methods, hostile ones among
 /// them.
 fn big_class() -> String {
     let mut src = String::from(
         "# coding: UTF-8\n# frozen_string_literal: true\n\n##\n# A generated parser.\nclass Big::Parser\n  # :stopdoc:\n\n    def initialize(str)\n      @str = str\n    end\n\n",
     );
-    for k in 0..600 {
+    for k in 0..RULES {
         let body = match k % 6 {
             0 => format!(
                 "      x = <<~EOS + <<-'RAW'\n        end\n      def fake_{k}\n      EOS\n      class Nope\n      RAW\n      x\n"
@@ -70,42 +74,48 @@ fn names(v: &Value) -> Vec<String> {
 }
 
 #[test]
-fn a_big_ruby_outline_parsed_in_halves_equals_the_whole_parse() {
+fn a_big_ruby_outline_parsed_in_parts_equals_the_whole_parse() {
     let src = big_class();
-    assert!(src.len() > 64 * 1024, "{} bytes", src.len());
+    assert!(src.len() > 200 * 1024, "{} bytes", src.len());
     let env = TestEnv::new();
     env.write("big.rb", &src);
     env.write("big_crlf.rb", src.replace('\n', "\r\n"));
     env.write("big_bom.rb", format!("\u{feff}{src}"));
     for file in ["big.rb", "big_crlf.rb", "big_bom.rb"] {
-        let split = outline(&env, file, &["-j", "2"]);
-        assert_eq!(split, outline(&env, file, &["-j", "1"]), "{file}");
+        let whole = outline(&env, file, &["-j", "1"]);
         assert_eq!(
-            split["data"]["files"][0]["parse_errors"],
+            whole["data"]["files"][0]["parse_errors"],
             Value::Null,
             "{file}"
         );
-        // The class, `initialize`, 600 rules and the endless method; no `fake_…`, `Nope` or
+        // The class, `initialize`, the rules and the endless method; no `fake_…`, `Nope` or
         // `not_a_method` (heredoc and comment text).
-        let names = names(&split);
-        assert_eq!(names.len(), 603, "{file}: {names:?}");
+        let names = names(&whole);
+        assert_eq!(names.len(), RULES + 3, "{file}: {names:?}");
         assert_eq!(names[0], "Parser");
-        assert_eq!(names[602], "Parser::ünï_end");
+        assert_eq!(names[RULES + 2], "Parser::ünï_end");
         assert!(
             names
                 .iter()
                 .all(|n| !n.contains("fake") && !n.contains("Nope") && !n.contains("not_a")),
             "{file}: {names:?}"
         );
+        // Two parts, three, and seven (one per 32 KiB).
+        for j in ["2", "3", "12"] {
+            assert_eq!(outline(&env, file, &["-j", j]), whole, "{file} -j{j}");
+        }
     }
 }
 
 #[test]
 fn a_big_ruby_file_with_a_syntax_error_is_outlined_as_a_whole_parse_reads_it() {
-    let src = big_class().replacen("def _rule_400\n", "def _rule_400(\n", 1);
+    // The error in the second half, and in the fifth of seven parts.
+    let src = big_class().replacen("def _rule_1100\n", "def _rule_1100(\n", 1);
     let env = TestEnv::new();
     env.write("broken.rb", &src);
-    let split = outline(&env, "broken.rb", &["-j", "2"]);
-    assert_eq!(split, outline(&env, "broken.rb", &["-j", "1"]));
-    assert_eq!(split["data"]["files"][0]["parse_errors"], true, "{split:#}");
+    let whole = outline(&env, "broken.rb", &["-j", "1"]);
+    assert_eq!(whole["data"]["files"][0]["parse_errors"], true, "{whole:#}");
+    for j in ["2", "12"] {
+        assert_eq!(outline(&env, "broken.rb", &["-j", j]), whole, "-j{j}");
+    }
 }
