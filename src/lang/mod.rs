@@ -37,6 +37,7 @@ pub mod symbols;
 mod tags;
 mod typescript;
 
+pub use pruning::{Opener, Pruning};
 pub use references::{references, RefContext, Reference};
 pub use symbols::{symbols, Symbol, SymbolKind};
 

@@ -1,10 +1,12 @@
 //! Which subtrees a walk looking for nodes of some kinds may leave unopened. The grammar's
-//! `node-types.json` tells which kinds a node of each kind can hold ([`Language::may_contain`]:
-//! `llm ast` opens no other node); the tokens every node of a kind holds (its keywords, a `{`:
-//! `keywords.rs`) tell more: when every way down from a node to a target passes a node of a
-//! kind that holds one of some words or a `{`, a node whose text shows none of them holds no
-//! target. The symbol walk ([`Pruning`]) then opens, in a TypeScript declaration file, the
-//! interfaces but not their members' types: a third of the nodes instead of all of them.
+//! `node-types.json` tells which kinds a node of each kind can hold ([`Language::may_contain`]);
+//! the tokens every node of a kind holds (its keywords, a `{`: `keywords.rs`) tell more: when
+//! every way down from a node to a target passes a node of a kind that holds one of some words
+//! or a `{`, a node whose text shows none of them holds no target. The symbol walk
+//! ([`Pruning`]) then opens, in a TypeScript declaration file, the interfaces but not their
+//! members' types: a third of the nodes instead of all of them. `llm ast`'s bare-kind walk
+//! ([`Pruning::for_kinds`]) opens a C function's body but not the statements in it that hold no
+//! `{`, when it looks for functions.
 
 use super::Language;
 use std::collections::{HashMap, HashSet};
@@ -150,6 +152,7 @@ pub struct Pruning {
 }
 
 impl Pruning {
+    /// For the symbol query's pattern roots.
     fn new(lang: &Language) -> Option<Pruning> {
         let ts = lang.ts();
         let (kinds, wildcard) = lang.symbol_tags().root_kinds();
@@ -160,6 +163,13 @@ impl Pruning {
             .iter()
             .filter_map(|&k| ts.node_kind_for_id(k))
             .collect();
+        Pruning::for_kinds(lang, &roots)
+    }
+
+    /// What a walk looking for the nodes of the `roots` kinds may leave unopened (`llm ast`'s
+    /// bare-kind queries); `None` when the grammar's `node-types.json` does not read.
+    pub fn for_kinds(lang: &Language, roots: &[&str]) -> Option<Pruning> {
+        let ts = lang.ts();
         let keywords = |kind: &str| {
             (lang.rules.keywords.iter())
                 .find(|(k, _)| *k == kind)
@@ -173,8 +183,8 @@ impl Pruning {
             lang.rules.braced.contains(&kind) || keywords(kind).iter().any(|w| words.contains(w))
         };
         let graph = KindGraph::new(lang)?;
-        let mut may = graph.reach(lang, &roots, &|_| false);
-        let mut blind = graph.reach(lang, &roots, &witnessed);
+        let mut may = graph.reach(lang, roots, &|_| false);
+        let mut blind = graph.reach(lang, roots, &witnessed);
         // Anonymous nodes (tokens; rarely an alias of a rule with children) are opened.
         for id in 0..ts.node_kind_count() as u16 {
             if !ts.node_kind_is_named(id) {

@@ -420,6 +420,28 @@ fn bare_kind_walk_agrees_with_the_query_engine() {
         spans(r#"((function_item) @f (#not-eq? @f "")) ((identifier) @i (#not-eq? @i ""))"#);
     assert!(bare.len() > 20);
     assert_eq!(bare, engine);
+    // C: the walk for functions opens only what holds a `{` (a GNU nested function inside a
+    // statement expression too), and whatever holds a syntax error.
+    t.write(
+        "c/nested.c",
+        "int f(void) {\n  int x = ({ int g(int a) { return a; } g(1); });\n  return x;\n}\nstruct S { int a; };\nint h(int a) { if (a) { return a; } return 0 }\nint k(void) { return 1; }\n",
+    );
+    let c_spans = |q: &str| -> Vec<String> {
+        let (v, _) = t.json(&["ast", "--json", "-l", "c", q, "c"]);
+        matches(&v)
+            .into_iter()
+            .map(|m| m.span["span_id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let bare = c_spans("(function_definition) @f");
+    assert_eq!(bare.len(), 4, "{bare:?}");
+    assert_eq!(
+        bare,
+        c_spans(r#"((function_definition) @f (#not-eq? @f ""))"#)
+    );
+    let bare = c_spans("(struct_specifier) @s");
+    assert_eq!(bare, c_spans(r#"((struct_specifier) @s (#not-eq? @s ""))"#));
+    assert_eq!(bare.len(), 1);
 }
 
 #[test]

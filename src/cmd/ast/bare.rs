@@ -3,7 +3,7 @@
 
 use super::{AstCapture, AstMatch, Collected, Compiled};
 use crate::envelope::new_id;
-use crate::lang::{self, Language};
+use crate::lang::{self, Language, Opener, Pruning};
 use crate::span::{FileSpans, LineIndex};
 use tree_sitter::{Node, Tree};
 
@@ -12,9 +12,10 @@ use tree_sitter::{Node, Tree};
 pub struct Bare {
     pub patterns: Vec<(String, Vec<String>)>,
     by_symbol: Vec<Vec<usize>>,
-    /// Per node symbol: whether a node of the kind can hold one of the patterns' kinds (see
-    /// `Language::may_contain`); `None`: open every node.
-    pub(super) may_contain: Option<Vec<bool>>,
+    /// Which nodes can hold one of the patterns' kinds: by their kind (see
+    /// `Language::may_contain`), and by whether their text shows a keyword or `{` that every
+    /// way down to such a node passes (see `lang::Pruning`); `None`: open every node.
+    pub(super) pruning: Option<Pruning>,
 }
 
 impl Bare {
@@ -29,7 +30,7 @@ impl Bare {
         }
         let kinds: Vec<&str> = patterns.iter().map(|(k, _)| k.as_str()).collect();
         Bare {
-            may_contain: prune.then(|| lang.may_contain(&kinds)),
+            pruning: prune.then(|| Pruning::for_kinds(lang, &kinds)).flatten(),
             patterns,
             by_symbol,
         }
@@ -94,7 +95,7 @@ pub(super) fn bare_matches(
             });
         }
     };
-    match (hits, &bare.may_contain) {
+    match (hits, &bare.pruning) {
         (Some(hits), _) => lang::walk_hits(
             tree,
             hits,
@@ -106,25 +107,23 @@ pub(super) fn bare_matches(
                 }
             },
         ),
-        // Nodes that cannot hold a match are not opened, unless error recovery was at work.
-        (None, Some(may)) if !tree.root_node().has_error() => walk_kinds(
-            tree,
-            bare,
-            |kind| may.get(kind as usize).copied().unwrap_or(true),
-            visit,
-        ),
-        (None, _) => walk_kinds(tree, bare, |_| true, visit),
+        // Nodes that cannot hold a match are not opened; those that hold a syntax error are.
+        (None, Some(pruning)) => {
+            let mut opener = Opener::new(pruning, source, tree);
+            walk_kinds(tree, bare, |node| opener.open(node), visit)
+        }
+        (None, None) => walk_kinds(tree, bare, |_| true, visit),
     }
 }
 
 /// Visits, in document order, every node whose kind a pattern names, with those patterns;
-/// opens the root and each node whose kind `open` allows. Each node costs one lookup of its
-/// kind: positions are asked only of the nodes visited (most of a scan's time outside the
-/// parser is this walk).
+/// opens the root and each node `open` allows (asked in document order). Most nodes cost one
+/// lookup of their kind: positions are asked only of the nodes visited and of those whose
+/// kind leaves `open` to their text (most of a scan's time outside the parser is this walk).
 fn walk_kinds<'t>(
     tree: &'t Tree,
     bare: &Bare,
-    open: impl Fn(u16) -> bool,
+    mut open: impl FnMut(Node<'t>) -> bool,
     mut visit: impl FnMut(Node<'t>, &[usize]),
 ) {
     let mut cursor = tree.walk();
@@ -136,7 +135,7 @@ fn walk_kinds<'t>(
         if !patterns.is_empty() {
             visit(node, patterns);
         }
-        if (std::mem::take(&mut root) || open(kind)) && cursor.goto_first_child() {
+        if (std::mem::take(&mut root) || open(node)) && cursor.goto_first_child() {
             continue;
         }
         loop {
@@ -147,5 +146,103 @@ fn walk_kinds<'t>(
                 break 'outer;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+    use std::path::Path;
+
+    /// The byte ranges of the nodes of `kind` that the walk finds, pruned or opening every node.
+    fn found(
+        lang: &Language,
+        tree: &Tree,
+        source: &[u8],
+        kind: &str,
+        pruned: bool,
+    ) -> Vec<(usize, usize)> {
+        let bare = Bare::new(lang, vec![(kind.to_string(), vec!["x".into()])], pruned);
+        let mut out = Vec::new();
+        let visit = |node: Node, _: &[usize]| out.push((node.start_byte(), node.end_byte()));
+        match &bare.pruning {
+            Some(p) if pruned => {
+                let mut opener = Opener::new(p, source, tree);
+                walk_kinds(tree, &bare, |n| opener.open(n), visit);
+            }
+            _ => walk_kinds(tree, &bare, |_| true, visit),
+        }
+        out
+    }
+
+    /// Every named kind met in `source`'s tree, each looked for alone: the pruned walk finds
+    /// what the walk that opens every node finds. Returns how many kinds were compared.
+    pub(crate) fn check(lang: &Language, source: &[u8], name: &str) -> usize {
+        let tree = lang.parse(source);
+        let mut kinds = BTreeSet::new();
+        let mut cursor = tree.walk();
+        'outer: loop {
+            let n = cursor.node();
+            if n.is_named() && !n.is_error() && !n.is_missing() {
+                kinds.insert(n.kind().to_string());
+            }
+            if cursor.goto_first_child() {
+                continue;
+            }
+            loop {
+                if cursor.goto_next_sibling() {
+                    continue 'outer;
+                }
+                if !cursor.goto_parent() {
+                    break 'outer;
+                }
+            }
+        }
+        for kind in &kinds {
+            let all = found(lang, &tree, source, kind, false);
+            assert!(!all.is_empty(), "{name}: {kind}");
+            assert_eq!(
+                found(lang, &tree, source, kind, true),
+                all,
+                "{name}: {kind}"
+            );
+        }
+        kinds.len()
+    }
+
+    /// Each language's fixture, whole, cut off in its middle, and with a line broken in its
+    /// first third (trees with syntax errors: the walk opens what holds one).
+    #[test]
+    fn the_pruned_walk_finds_every_node_of_a_kind() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        for lang in lang::ALL {
+            let src = std::fs::read(dir.join(lang.fixture)).unwrap();
+            assert!(check(lang, &src, lang.fixture) > 20, "{}", lang.fixture);
+            let cut = &src[..src.len() / 2];
+            check(lang, cut, lang.fixture);
+            let third = src.len() / 3;
+            let line = memchr::memchr(b'\n', &src[third..]).map_or(third, |k| third + k);
+            let broken = [&b" ) ( { \""[..], b"\n) @ ( ]\n", b"\n}}}\n"]
+                .iter()
+                .map(|junk| [&src[..line], junk, &src[line..]].concat())
+                .find(|b| lang.parse(b).root_node().has_error())
+                .unwrap_or_else(|| panic!("{}: no syntax error", lang.fixture));
+            check(lang, &broken, lang.fixture);
+        }
+    }
+
+    /// Over a corpus: `LLM_REGIONS_CORPUS=DIR cargo test --release --lib
+    /// the_pruned_walk_on_a_corpus -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn the_pruned_walk_on_a_corpus() {
+        let dir = std::env::var_os("LLM_REGIONS_CORPUS").expect("LLM_REGIONS_CORPUS=DIR");
+        let (mut files, mut kinds) = (0, 0);
+        for (p, l, src) in lang::source_files(Path::new(&dir)) {
+            kinds += check(l, &src, &p.display().to_string());
+            files += 1;
+        }
+        eprintln!("{files} files, {kinds} kinds: the pruned walk finds every node");
     }
 }

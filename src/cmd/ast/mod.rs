@@ -564,7 +564,7 @@ pub fn prepare(opts: &AstOptions) -> Result<Prepared> {
         for c in &mut compiled {
             (c.prefilter, c.cut) = (None, None);
             if let Some(b) = c.bare.as_mut() {
-                b.may_contain = None;
+                b.pruning = None;
             }
         }
     }
