@@ -1,5 +1,5 @@
 //! Which subtrees a walk looking for nodes of some kinds may leave unopened. The grammar's
-//! `node-types.json` tells which kinds a node of each kind can hold ([`Language::may_contain`]);
+//! `node-types.json` tells which kinds a node of each kind can hold (`Language::may_contain`);
 //! the tokens every node of a kind holds (its keywords, a `{`: `keywords.rs`) tell more: when
 //! every way down from a node to a target passes a node of a kind that holds one of some words
 //! or a `{`, a node whose text shows none of them holds no target. The symbol walk
@@ -18,7 +18,9 @@ impl Language {
     /// one of the `targets` kinds, as the grammar's `node-types.json` says (every kind when a
     /// target can sit inside an extra such as a comment, which can appear anywhere). A walk
     /// looking for the targets need not open the other nodes: in a Rust macro's token tree there
-    /// is never a `call_expression`. ERROR nodes (outside the table) can hold anything.
+    /// is never a `call_expression`. ERROR nodes (outside the table) can hold anything. (What
+    /// [`Pruning`] builds on; the tests check it against the nestings of real files.)
+    #[cfg(test)]
     pub fn may_contain(&self, targets: &[&str]) -> Vec<bool> {
         match KindGraph::new(self) {
             Some(g) => g.reach(self, targets, &|_| false),

@@ -12,9 +12,10 @@ use tree_sitter::{Node, Tree};
 pub struct Bare {
     pub patterns: Vec<(String, Vec<String>)>,
     by_symbol: Vec<Vec<usize>>,
-    /// Which nodes can hold one of the patterns' kinds: by their kind (see
-    /// `Language::may_contain`), and by whether their text shows a keyword or `{` that every
-    /// way down to such a node passes (see `lang::Pruning`); `None`: open every node.
+    /// Which nodes can hold one of the patterns' kinds: by their kind (what the grammar's
+    /// `node-types.json` says it can hold), and by whether their text shows a keyword or `{`
+    /// that every way down to such a node passes (see `lang::Pruning`); `None`: open every
+    /// node.
     pub(super) pruning: Option<Pruning>,
 }
 
@@ -178,7 +179,7 @@ mod tests {
 
     /// Every named kind met in `source`'s tree, each looked for alone: the pruned walk finds
     /// what the walk that opens every node finds. Returns how many kinds were compared.
-    pub(crate) fn check(lang: &Language, source: &[u8], name: &str) -> usize {
+    fn check(lang: &Language, source: &[u8], name: &str) -> usize {
         let tree = lang.parse(source);
         let mut kinds = BTreeSet::new();
         let mut cursor = tree.walk();
