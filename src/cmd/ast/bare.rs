@@ -181,25 +181,26 @@ mod tests {
     /// what the walk that opens every node finds. Returns how many kinds were compared.
     fn check(lang: &Language, source: &[u8], name: &str) -> usize {
         let tree = lang.parse(source);
+        // The walk that opens every node, looking for every named kind of the grammar.
+        let ts = lang.ts();
+        let every: Vec<(String, Vec<String>)> = (0..ts.node_kind_count() as u16)
+            .filter(|&id| ts.node_kind_is_named(id))
+            .filter_map(|id| ts.node_kind_for_id(id))
+            .filter(|k| *k != "ERROR")
+            .map(|k| (k.to_string(), Vec::new()))
+            .collect();
+        let every = Bare::new(lang, every, false);
         let mut kinds = BTreeSet::new();
-        let mut cursor = tree.walk();
-        'outer: loop {
-            let n = cursor.node();
-            if n.is_named() && !n.is_error() && !n.is_missing() {
-                kinds.insert(n.kind().to_string());
-            }
-            if cursor.goto_first_child() {
-                continue;
-            }
-            loop {
-                if cursor.goto_next_sibling() {
-                    continue 'outer;
+        walk_kinds(
+            &tree,
+            &every,
+            |_| true,
+            |n, _| {
+                if !n.is_missing() {
+                    kinds.insert(n.kind().to_string());
                 }
-                if !cursor.goto_parent() {
-                    break 'outer;
-                }
-            }
-        }
+            },
+        );
         for kind in &kinds {
             let all = found(lang, &tree, source, kind, false);
             assert!(!all.is_empty(), "{name}: {kind}");
