@@ -67,6 +67,10 @@ pub struct Lexicon {
     pub data_open: u8,
     /// Node kinds whose inside may be skipped: the strings and array literals the gaps are in.
     pub data_kinds: &'static [&'static str],
+    /// Where strings joined by `+` (`"…" +\n"…"`, a generated table's way) may be skipped as
+    /// one string: the node kinds whose children, or `kind.field`s whose child, may be a `+`
+    /// expression (a variable's value, an argument). None: strings are never joined (Rust).
+    pub join_slots: &'static [&'static str],
     /// Suffixes an integer literal may carry (`u8`, `L`).
     pub int_suffixes: &'static [&'static str],
     /// A line break after a value ends a statement (Go): inside an array literal, a value that
@@ -79,7 +83,19 @@ pub struct Lexicon {
 }
 
 /// A string or array literal's inside shorter than this is parsed as it is (not worth a gap).
-const MIN_GAP: usize = 32;
+pub(super) const MIN_GAP: usize = 32;
+
+/// Data an outline's parse need not read (see `Language::parse_outline`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Gap {
+    /// A long string's inside, an array literal's, or, for strings joined by `+`, from the
+    /// first one's inside to the last one's.
+    pub range: Range<usize>,
+    /// Joined strings: each one's inside (empty for one literal). Left out of a parse, the
+    /// range reads as one string; a range too short to leave out holds line breaks that no
+    /// blank string can, so then each inside is blanked alone.
+    pub joined: Vec<Range<usize>>,
+}
 
 /// The scanner's position in a file.
 struct Scan<'a> {
@@ -88,7 +104,7 @@ struct Scan<'a> {
     /// (see [`Scan::new`]): a token starting with any other is a word, a blank or a byte.
     special: [bool; 256],
     src: &'a [u8],
-    gaps: Vec<Range<usize>>,
+    gaps: Vec<Gap>,
     /// A comment or string still open at the end of the file.
     open: bool,
 }
@@ -97,7 +113,7 @@ struct Scan<'a> {
 enum Token {
     Space,
     Comment,
-    /// A string; `Some` when its inside is plain data (a candidate gap).
+    /// A string; `Some` when its inside is plain data (a candidate gap, when long enough).
     Str(Option<Range<usize>>),
     Word,
     Byte(u8),
@@ -289,7 +305,7 @@ impl<'a> Scan<'a> {
                 }
             }
             if self.at(j, q.close) {
-                let inside = (q.gap && plain && j - body >= MIN_GAP).then_some(body..j);
+                let inside = (q.gap && plain).then_some(body..j);
                 return (Token::Str(inside), j + q.close.len());
             }
             match src[j] {
@@ -307,6 +323,51 @@ impl<'a> Scan<'a> {
         }
         self.open = true;
         (Token::Str(None), j.min(n))
+    }
+
+    /// The strings of quote `q` joined by `+` to the plain one whose inside is `first` and which
+    /// ends at `end`: each one's inside (`first` alone when none is joined), and the end of
+    /// the last. Only blanks between them; where a line break ends a statement (Go), none
+    /// before a `+`.
+    fn joined(
+        &mut self,
+        q: &'static Quote,
+        first: Range<usize>,
+        end: usize,
+    ) -> (Vec<Range<usize>>, usize) {
+        let src = self.src;
+        let blanks = |mut j: usize, breaks: bool| {
+            while j < src.len()
+                && (matches!(src[j], b' ' | b'\t' | b'\r') || (breaks && src[j] == b'\n'))
+            {
+                j += 1;
+            }
+            j
+        };
+        let (mut insides, mut end) = (vec![first], end);
+        loop {
+            let plus = blanks(end, !self.lex.newline_ends_values);
+            if src.get(plus) != Some(&b'+') || matches!(src.get(plus + 1), Some(b'+' | b'=')) {
+                break;
+            }
+            let next = blanks(plus + 1, true);
+            if !self.quote_at(next).is_some_and(|n| std::ptr::eq(n, q)) {
+                break;
+            }
+            let open = self.open;
+            match self.string(next, q) {
+                (Token::Str(Some(inside)), after) => {
+                    insides.push(inside);
+                    end = after;
+                }
+                // Not data: the scan reads it again.
+                _ => {
+                    self.open = open;
+                    break;
+                }
+            }
+        }
+        (insides, end)
     }
 
     /// Code from `i` up to its unmatched `}` (a template literal's `${…}`): after that `}`.
@@ -548,9 +609,10 @@ pub fn regions(lex: &'static Lexicon, src: &[u8]) -> Regions {
     scan(lex, src, false).0
 }
 
-/// The insides of the file's long strings and of its array literals that hold only numbers
-/// and strings, in order: what a whole-file outline need not parse.
-pub fn gaps(lex: &'static Lexicon, src: &[u8]) -> Vec<Range<usize>> {
+/// The insides of the file's long strings (and of strings joined by `+`) and of its array
+/// literals that hold only numbers and strings, in order: what a whole-file outline need not
+/// parse.
+pub fn gaps(lex: &'static Lexicon, src: &[u8]) -> Vec<Gap> {
     scan(lex, src, true).1
 }
 
@@ -643,7 +705,7 @@ pub fn lexicon(language: &str) -> Option<&'static Lexicon> {
 }
 
 /// [`regions`], and [`gaps`] when `data` says so.
-pub(super) fn scan(lex: &'static Lexicon, src: &[u8], data: bool) -> (Regions, Vec<Range<usize>>) {
+pub(super) fn scan(lex: &'static Lexicon, src: &[u8], data: bool) -> (Regions, Vec<Gap>) {
     let n = src.len();
     let mut scan = Scan::new(lex, src);
     let mut starts: Vec<(usize, Option<super::regions::Body>)> = vec![(0, None)];
@@ -666,16 +728,37 @@ pub(super) fn scan(lex: &'static Lexicon, src: &[u8], data: bool) -> (Regions, V
         if data && src[i] == lex.data_open {
             if let Some(end) = scan.data(i) {
                 if end - i - 2 >= MIN_GAP {
-                    scan.gaps.push(i + 1..end - 1);
+                    scan.gaps.push(Gap {
+                        range: i + 1..end - 1,
+                        joined: Vec::new(),
+                    });
                     i = end;
                     last = if lex.data_open == b'[' { b']' } else { b'}' };
                     continue;
                 }
             }
         }
-        let (t, next) = scan.token(i, last);
+        let (t, mut next) = scan.token(i, last);
         match &t {
-            Token::Str(Some(inside)) if data => scan.gaps.push(inside.clone()),
+            Token::Str(Some(inside)) if data => {
+                let q = scan.quote_at(i).expect("a plain string opens with a quote");
+                let (joined, end) = match lex.join_slots {
+                    [] => (vec![inside.clone()], next),
+                    _ => scan.joined(q, inside.clone(), next),
+                };
+                next = end;
+                match joined.len() {
+                    1 if inside.len() >= MIN_GAP => scan.gaps.push(Gap {
+                        range: inside.clone(),
+                        joined: Vec::new(),
+                    }),
+                    1 => {}
+                    _ => scan.gaps.push(Gap {
+                        range: joined[0].start..joined[joined.len() - 1].end,
+                        joined,
+                    }),
+                }
+            }
             Token::Comment => comments.push(i..next),
             Token::Byte(b'{' | b'(' | b'[') => depth += 1,
             Token::Byte(b'}' | b')' | b']') => depth = depth.saturating_sub(1),
@@ -715,8 +798,58 @@ mod tests {
     fn gap_texts(lang: &str, src: &str) -> Vec<String> {
         super::gaps(super::lexicon(lang).unwrap(), src.as_bytes())
             .iter()
-            .map(|g| src[g.clone()].to_string())
+            .map(|g| src[g.range.clone()].to_string())
             .collect()
+    }
+
+    /// The gaps of strings joined by `+`: each one's insides.
+    fn joined_texts(lang: &str, src: &str) -> Vec<Vec<String>> {
+        super::gaps(super::lexicon(lang).unwrap(), src.as_bytes())
+            .iter()
+            .filter(|g| !g.joined.is_empty())
+            .map(|g| {
+                assert_eq!(g.range.start, g.joined[0].start);
+                assert_eq!(g.range.end, g.joined.last().unwrap().end);
+                g.joined
+                    .iter()
+                    .map(|r| src[r.clone()].to_string())
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn strings_joined_by_plus_are_one_gap() {
+        let long = "x".repeat(40);
+        let go = format!(
+            "package p\n\nconst a = \"{long}\" +\n\t\"b\" + \"\" +\n\t\"{long}\"\nvar c = \"{long}\"\n+ \"{long}\"\nvar d = \"c\" + 'e' + `f` + \"g\"\n"
+        );
+        assert_eq!(
+            joined_texts("go", &go),
+            [vec![long.clone(), "b".into(), "".into(), long.clone()]],
+            "Go: no line break before a `+`, and one quote throughout"
+        );
+        // The long strings not joined are gaps alone.
+        assert_eq!(gap_texts("go", &go).len(), 3);
+        let java = format!(
+            "class A {{\n  String a = \"{long}\"\n    + \"{long}\"+\"x\";\n  String b = \"{long}\" + \"\"\"\n    text\"\"\";\n  String c = \"{long}\" + 'c' + (\"{long}\" += \"y\") + \"{long}\" ++ \"z\";\n}}\n"
+        );
+        assert_eq!(
+            joined_texts("java", &java),
+            [vec![long.clone(), long.clone(), "x".into()]],
+            "Java: not a text block, a char, `+=` or `++`"
+        );
+        let js = format!("const a = '{long}' + \"{long}\" + `{long}`;\nconst b = \"{long}\" + \"\\x4\";\nconst c = \"{long}\" + /* no */ \"{long}\";\n");
+        assert!(
+            joined_texts("javascript", &js).is_empty(),
+            "JavaScript: one quote, no template, valid escapes, no comment"
+        );
+        let rust = format!("const A: &str = \"{long}\" + \"{long}\";\n");
+        assert!(
+            joined_texts("rust", &rust).is_empty(),
+            "Rust joins no strings"
+        );
+        assert_eq!(gap_texts("rust", &rust).len(), 2);
     }
 
     #[test]

@@ -118,6 +118,13 @@ pub(super) static LEXICON: Lexicon = Lexicon {
         "raw_string_literal",
         "literal_value",
     ],
+    join_slots: &[
+        "expression_list",
+        "argument_list",
+        "literal_element",
+        "binary_expression",
+        "parenthesized_expression",
+    ],
     int_suffixes: &[],
     newline_ends_values: true,
     comment_cuts: false,

@@ -6,7 +6,7 @@
 //! in one pass over both ([`Language::outline_symbols`]). A file parsed whole is read in runs
 //! of its root's children the same way ([`Language::symbols_of_tree_runs`]).
 
-use super::brace::Lexicon;
+use super::brace::{Gap, Lexicon, MIN_GAP};
 use super::regions::Regions;
 use super::symbols::{finish, nested, number, prepare_part, prepare_run, Prepared, Seen, Symbol};
 use super::Language;
@@ -249,10 +249,14 @@ impl Language {
     /// strings and data arrays (see `brace::gaps`): a generated table of a megabyte then
     /// parses in milliseconds, every position kept. The biggest gaps are left out of the parse
     /// (tree-sitter's included ranges, which cost per token as many as there are: a few), the
-    /// others blanked out in a copy of the file (line breaks kept). Each gap must then sit in
-    /// one string or array literal (its inside, a list of numbers and strings, parses there as
-    /// the whole-file parse reads it), and the tree must have no syntax error. `None`: not
-    /// worth it (small file, little data), or that check failed: parse the file as it is.
+    /// others blanked out in a copy of the file (line breaks kept). A long run of strings
+    /// joined by `+` (a table of Java's `GB18030.java`, Go's `zipdata.go`) is left out from
+    /// the first one's inside to the last one's: the parse reads one string, where the whole
+    /// parse reads a `+` expression of strings, which defines nothing either. Each gap must
+    /// then sit in one string or array literal (its inside, a list of numbers and strings,
+    /// parses there as the whole-file parse reads it; a joined run's string where a `+`
+    /// expression can be), and the tree must have no syntax error. `None`: not worth it
+    /// (small file, little data), or that check failed: parse the file as it is.
     pub fn parse_outline(&self, source: &[u8], index: &LineIndex) -> Option<Tree> {
         let lexicon = super::brace::lexicon(self.name)?;
         if source.len() < OUTLINE_GAPS_AT {
@@ -267,23 +271,45 @@ impl Language {
         source: &[u8],
         index: &LineIndex,
         lexicon: &Lexicon,
-        gaps: &[Range<usize>],
+        gaps: &[Gap],
     ) -> Option<Tree> {
-        let skipped: usize = gaps.iter().map(|g| g.len()).sum();
+        // At most 64 gaps are this big.
+        let left_out = (source.len() / 64).max(4096);
+        let read = read_gaps(gaps, left_out, left_out);
+        let skipped: usize = read.iter().map(|g| g.range.len()).sum();
         if skipped * 4 < source.len() {
             return None;
         }
-        // At most 64 gaps are this big.
-        let left_out = (source.len() / 64).max(4096);
+        if let Some(tree) = self.parse_without(source, index, lexicon, &read) {
+            return Some(tree);
+        }
+        // Joined strings where the check wants none (`"a" + "b".length()`): each one alone.
+        if !read.iter().any(|g| g.joined) {
+            return None;
+        }
+        let alone = read_gaps(gaps, left_out, usize::MAX);
+        self.parse_without(source, index, lexicon, &alone)
+    }
+
+    /// The tree of `source` with the `gaps` (see [`read_gaps`]) left out of the parse or
+    /// blanked; `None` when it has a syntax error or a gap is not where the check of
+    /// [`gaps_hold`] wants it.
+    fn parse_without(
+        &self,
+        source: &[u8],
+        index: &LineIndex,
+        lexicon: &Lexicon,
+        gaps: &[ReadGap],
+    ) -> Option<Tree> {
         let mut blank = source.to_vec();
         let mut ranges = Vec::new();
         let mut at = 0;
         for g in gaps {
-            if g.len() >= left_out {
-                ranges.push(at..g.start);
-                at = g.end;
+            if g.left_out {
+                ranges.push(at..g.range.start);
+                at = g.range.end;
             } else {
-                for b in &mut blank[g.clone()] {
+                for b in &mut blank[g.range.clone()] {
                     if *b != b'\n' {
                         *b = b' ';
                     }
@@ -297,8 +323,7 @@ impl Language {
             ranges.retain(|r| !r.is_empty());
             self.parse_ranges(&blank, index, &ranges)
         };
-        (!tree.root_node().has_error() && gaps_hold(&tree, gaps, lexicon.data_kinds))
-            .then_some(tree)
+        (!tree.root_node().has_error() && gaps_hold(&tree, gaps, lexicon)).then_some(tree)
     }
 
     /// `source` cut in `parts` groups of whole items of about equal size: the trees of a big
@@ -425,21 +450,62 @@ fn children_cuts(root: tree_sitter::Node, runs: usize) -> Vec<usize> {
     cuts
 }
 
-/// Whether each gap (in order) lies in one node of the `kinds` (a string or array literal),
-/// between its opening leaf, which ends where the gap starts, and its closing leaf, which
-/// starts where the gap ends, with only that node's own leaves (a string's content) between.
-fn gaps_hold(tree: &Tree, gaps: &[Range<usize>], kinds: &[&str]) -> bool {
+/// A gap as a parse reads it: left out (tree-sitter's included ranges, which cost per token as
+/// many as there are: a few) or blanked (line breaks kept); strings joined by `+` read as one
+/// string (`joined`) are left out.
+struct ReadGap {
+    range: Range<usize>,
+    left_out: bool,
+    joined: bool,
+}
+
+/// The `gaps` as a parse reads them: those of `left_out` bytes or more left out; strings
+/// joined by `+` as one when of `join_from` bytes or more (a shorter run holds line breaks
+/// that a blanked string cannot), else each of their insides long enough to be a gap.
+fn read_gaps(gaps: &[Gap], left_out: usize, join_from: usize) -> Vec<ReadGap> {
+    let mut read = Vec::with_capacity(gaps.len());
+    for g in gaps {
+        let joined = !g.joined.is_empty();
+        if !joined || g.range.len() >= join_from {
+            read.push(ReadGap {
+                range: g.range.clone(),
+                left_out: joined || g.range.len() >= left_out,
+                joined,
+            });
+        } else {
+            read.extend(
+                (g.joined.iter())
+                    .filter(|r| r.len() >= MIN_GAP)
+                    .map(|r| ReadGap {
+                        range: r.clone(),
+                        left_out: r.len() >= left_out,
+                        joined: false,
+                    }),
+            );
+        }
+    }
+    read
+}
+
+/// Whether each gap (in order) lies in one node of the lexicon's `data_kinds` (a string or
+/// array literal), between its opening leaf, which ends where the gap starts, and its closing
+/// leaf, which starts where the gap ends, with only that node's own leaves (a string's
+/// content) between. A joined gap's string must also sit where a `+` expression can (one of
+/// the `join_slots`: a variable's value, an argument), which the whole file has there: not a
+/// Go struct tag or an import's path, where only a string parses.
+fn gaps_hold(tree: &Tree, gaps: &[ReadGap], lexicon: &Lexicon) -> bool {
     let mut g = 0;
-    // The parents of the cursor's node, and the literal that holds gap `g` once opened.
-    let mut parents: Vec<tree_sitter::Node> = Vec::new();
+    // The parents of the cursor's node, each with its field in its own parent, and the
+    // literal that holds gap `g` once opened.
+    let mut parents: Vec<(tree_sitter::Node, Option<&str>)> = Vec::new();
     let mut opened: Option<usize> = None;
     let mut cursor = tree.walk();
     loop {
         let node = cursor.node();
         if node.child_count() == 0 && g < gaps.len() {
-            let parent = parents.last().map(|p| (p.id(), p.kind()));
+            let parent = parents.last().map(|p| (p.0.id(), p.0.kind()));
             let (start, end) = (node.start_byte(), node.end_byte());
-            let gap = &gaps[g];
+            let gap = &gaps[g].range;
             match opened {
                 Some(id) if parent.map(|p| p.0) != Some(id) => return false,
                 Some(_) if start == gap.end => {
@@ -451,18 +517,24 @@ fn gaps_hold(tree: &Tree, gaps: &[Range<usize>], kinds: &[&str]) -> bool {
                 None => {}
             }
             if let (None, Some(gap)) = (opened, gaps.get(g)) {
-                if end == gap.start {
+                if end == gap.range.start {
                     match parent {
-                        Some((id, kind)) if kinds.contains(&kind) => opened = Some(id),
+                        Some((id, kind)) if lexicon.data_kinds.contains(&kind) => {
+                            if gap.joined && !in_join_slot(&parents, lexicon.join_slots) {
+                                return false;
+                            }
+                            opened = Some(id);
+                        }
                         _ => return false,
                     }
-                } else if end > gap.start {
+                } else if end > gap.range.start {
                     return false;
                 }
             }
         }
+        let field = cursor.field_name();
         if cursor.goto_first_child() {
-            parents.push(node);
+            parents.push((node, field));
             continue;
         }
         loop {
@@ -475,6 +547,19 @@ fn gaps_hold(tree: &Tree, gaps: &[Range<usize>], kinds: &[&str]) -> bool {
             parents.pop();
         }
     }
+}
+
+/// Whether the last of `parents` (a string) sits in one of the `slots`: its parent's kind, or
+/// that kind and the string's field (`variable_declarator.value`).
+fn in_join_slot(parents: &[(tree_sitter::Node, Option<&str>)], slots: &[&str]) -> bool {
+    let [.., (parent, _), (_, field)] = parents else {
+        return false;
+    };
+    let kind = parent.kind();
+    slots.iter().any(|slot| match slot.split_once('.') {
+        Some((k, f)) => k == kind && *field == Some(f),
+        None => *slot == kind,
+    })
 }
 
 #[cfg(test)]
@@ -491,6 +576,117 @@ mod tests {
             k += 1;
         }
         text.into_bytes()
+    }
+
+    /// A long run of strings joined by `+` is left out as one string where a `+` expression
+    /// can be (a value, an argument, a return), each string alone elsewhere (a method's
+    /// object), and not where only a string parses (a Go struct tag, an object's key): the
+    /// outline is the whole parse's, or the whole file is parsed.
+    #[test]
+    fn strings_joined_by_plus_are_read_as_one_where_an_expression_can_be() {
+        let run = |q: &str, sep: &str| {
+            (0..120)
+                .map(|k| format!("{q}{k:0>40}{q}"))
+                .collect::<Vec<_>>()
+                .join(sep)
+        };
+        let (go, java) = (run("\"", " +\n\t"), run("\"", "\n        + "));
+        let (ts, js) = (run("'", " +\n  "), run("\"", " + "));
+        // (language, unit, how many runs each unit joins; whether the first reading holds)
+        let cases = [
+            ("go", format!("// ZNN is data.\nconst ZNN = {go}\n\nfunc FNN() string {{\n\treturn f({go}, ({go}))\n}}\n\ntype TNN struct{{ A int }}\n"), 3, true),
+            ("java", format!("class TNN {{\n    static final String Z = {java};\n    String m() {{ return g({java}); }}\n    int n() {{ return ({java}).length(); }}\n}}\n"), 3, true),
+            ("typescript", format!("export const ZNN = {ts};\nexport function fNN(): string {{\n  return g({ts});\n}}\nconst oNN = {{ k: {ts} }};\n"), 3, true),
+            ("javascript", format!("var ZNN = {js};\nfunction fNN() {{\n  return {js};\n}}\n"), 2, true),
+            // The object of a call: each string alone.
+            ("java", format!("class TNN {{\n    int n() {{ return {java}.length(); }}\n}}\n"), 1, false),
+        ];
+        for (lang, unit, runs, first) in &cases {
+            let l = by_name(lang).unwrap();
+            let src = big(unit);
+            let index = LineIndex::new(&src);
+            let lexicon = crate::lang::brace::lexicon(lang).unwrap();
+            let gaps = crate::lang::brace::gaps(lexicon, &src);
+            let left_out = (src.len() / 64).max(4096);
+            let read = super::read_gaps(&gaps, left_out, left_out);
+            let joined = read.iter().filter(|g| g.joined).count();
+            // As many units as `big` wrote.
+            let (mut units, mut len) = (0, 0);
+            while len < src.len() {
+                len += unit.replace("NN", &units.to_string()).len();
+                units += 1;
+            }
+            assert_eq!(joined, runs * units, "{lang}: {joined} runs");
+            assert_eq!(
+                l.parse_without(&src, &index, lexicon, &read).is_some(),
+                *first,
+                "{lang}: {unit}"
+            );
+            let tree = l
+                .parse_outline(&src, &index)
+                .unwrap_or_else(|| panic!("{lang}: parsed whole"));
+            let whole = l.parse(&src);
+            assert!(!whole.root_node().has_error(), "{lang}");
+            let json = |syms: Vec<Symbol>| {
+                (syms.iter())
+                    .map(|s| serde_json::to_string(s).unwrap())
+                    .collect::<Vec<_>>()
+            };
+            let (a, b) = (
+                json(symbols(l, &src, &tree, "f")),
+                json(symbols(l, &src, &whole, "f")),
+            );
+            assert!(a.len() >= 8, "{lang}: {} symbols", a.len());
+            assert_eq!(a, b, "{lang}: {unit}");
+        }
+        for (lang, unit) in [
+            ("go", format!("type SNN struct {{\n\tA int {go}\n}}\n")),
+            ("javascript", format!("var pNN = {{ {js}: 1 }};\n")),
+        ] {
+            let l = by_name(lang).unwrap();
+            let src = big(&unit);
+            assert!(l.parse(&src).root_node().has_error(), "{lang}");
+            let index = LineIndex::new(&src);
+            assert!(l.parse_outline(&src, &index).is_none(), "{lang}: {unit}");
+        }
+    }
+
+    /// Every run of strings joined by `+` in a corpus read as one string, whatever its length
+    /// (and every other gap as the outline reads it): where that parse holds, its symbols are
+    /// the whole parse's.
+    /// `LLM_REGIONS_CORPUS=DIR cargo test --lib joined_strings_on_a_corpus -- --ignored`.
+    #[test]
+    #[ignore]
+    fn joined_strings_on_a_corpus() {
+        let dir = std::env::var("LLM_REGIONS_CORPUS").expect("LLM_REGIONS_CORPUS=DIR");
+        let (mut files, mut joined, mut compared) = (0, 0, 0);
+        for (p, l, src) in crate::lang::source_files(std::path::Path::new(&dir)) {
+            let Some(lexicon) = crate::lang::brace::lexicon(l.name) else {
+                continue;
+            };
+            files += 1;
+            let gaps = crate::lang::brace::gaps(lexicon, &src);
+            let read = super::read_gaps(&gaps, (src.len() / 64).max(4096), 0);
+            let runs = read.iter().filter(|g| g.joined).count();
+            if runs == 0 {
+                continue;
+            }
+            let index = LineIndex::new(&src);
+            let Some(tree) = l.parse_without(&src, &index, lexicon, &read) else {
+                continue;
+            };
+            compared += 1;
+            joined += runs;
+            let json = |syms: Vec<Symbol>| {
+                (syms.iter())
+                    .map(|s| serde_json::to_string(s).unwrap())
+                    .collect::<Vec<_>>()
+            };
+            let whole = json(symbols(l, &src, &l.parse(&src), "f"));
+            assert_eq!(json(symbols(l, &src, &tree, "f")), whole, "{}", p.display());
+        }
+        eprintln!("{files} files; {compared} compared, with {joined} runs of joined strings");
+        assert!(compared > 0);
     }
 
     /// The outline's symbols in parts (each part's nested and numbered after the one before;

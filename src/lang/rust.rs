@@ -477,6 +477,7 @@ pub(super) static LEXICON: Lexicon = Lexicon {
     item_ends: b"",
     data_open: b'[',
     data_kinds: &["string_literal", "array_expression", "token_tree"],
+    join_slots: &[],
     int_suffixes: &[
         "u128", "u16", "u32", "u64", "u8", "usize", "i128", "i16", "i32", "i64", "i8", "isize",
     ],

@@ -364,6 +364,87 @@ fn an_outline_skips_data_tables_and_still_sees_their_errors() {
     }
 }
 
+/// Rows of each table of [`java_joined_tables`].
+const ROWS: usize = 50;
+
+/// A generated Java class of 64 KiB and more (as `GB18030.java`): 40 tables written as strings
+/// joined by `+`, each with a method after it. Each table is long enough to be left out of the
+/// outline's parse (a 64th of the file, and 4 KiB).
+fn java_joined_tables() -> String {
+    let row = format!("\"{}\"", "\\u0080".repeat(16));
+    let run = vec![row; ROWS].join(" +\n        ");
+    assert!(run.len() > 4096 && run.len() * 40 * 5 / 4 < run.len() * 64);
+    let mut src = String::from("package p;\n\nclass Tables {\n");
+    for k in 0..40 {
+        src.push_str(&format!(
+            "    /** Table {k}. */\n    static final String T{k} =\n        {run};\n\n    static char f{k}(int i) {{\n        return T{k}.charAt(i);\n    }}\n\n"
+        ));
+    }
+    src.push_str("}\n");
+    src
+}
+
+#[test]
+fn an_outline_reads_strings_joined_by_plus_as_one_and_still_sees_their_errors() {
+    let good = java_joined_tables();
+    assert!(good.len() > 64 * 1024);
+    let t = TestEnv::new();
+    t.write("Good.java", &good);
+    t.write("Crlf.java", good.replace('\n', "\r\n"));
+    // A `+` missing between two strings of a run, and a run where no expression can be.
+    let row_end = good.find("\" +\n").unwrap() + 1;
+    t.write(
+        "Bad.java",
+        format!("{}{}", &good[..row_end], &good[row_end + 2..]),
+    );
+    t.write(
+        "Case.java",
+        good.replacen(
+            "return T0.charAt(i);",
+            "switch (i) { case \"a\" + \"b\": }",
+            1,
+        ),
+    );
+    for file in ["Good.java", "Crlf.java", "Bad.java", "Case.java"] {
+        let (v, _) = t.json(&["find", "--outline", "--json", file]);
+        let d = &v["data"];
+        let broken = file == "Bad.java";
+        assert_eq!(
+            d["files"][0]["parse_errors"].as_bool(),
+            broken.then_some(true),
+            "{file}"
+        );
+        if broken {
+            continue;
+        }
+        assert_eq!(
+            d["match_count"], 81,
+            "{file}: the class, 40 fields, 40 methods"
+        );
+        let m = d["matches"][0]["children"].as_array().unwrap();
+        // The last method and field where the text has them, the field with its doc comment.
+        let f = m.iter().find(|s| s["name"] == "f39").unwrap();
+        let line = good
+            .lines()
+            .position(|l| l == "    static char f39(int i) {")
+            .unwrap()
+            + 1;
+        assert_eq!(f["name_span"]["start_line"], line, "{file}");
+        assert_eq!(f["span"]["end_line"], line + 2, "{file}");
+        let t39 = m.iter().find(|s| s["name"] == "T39").unwrap();
+        assert_eq!(
+            t39["span"]["start_line"],
+            line - ROWS - 3,
+            "{file}: the doc comment"
+        );
+        assert_eq!(
+            t39["span"]["end_line"],
+            line - 2,
+            "{file}: the end of the run"
+        );
+    }
+}
+
 /// A Go file whose whole-file parse lets a broken `type` declaration swallow the next function
 /// (`type x = … 0` then `func () foo()`), padded with items that do not hold `func` or `type`
 /// so that a region parse around those words reads little of it.
