@@ -1,9 +1,10 @@
 //! The shared lexical scanner of brace languages (Go, Java, JavaScript, TypeScript): a language
 //! describes its comments, quotes and item keywords as data (a [`Lexicon`]), and one scanner
 //! reads any of them. It gives the file's top-level items ([`regions`]) and its big literal
-//! data: the insides of long strings and of brackets holding only numbers and strings
-//! ([`gaps`]), which a whole-file outline need not parse (see `Language::parse_outline`).
-//! Rust's items come from its own scanner; its data from this one, with a Rust lexicon.
+//! data: the insides of long strings (of runs of joined strings too) and of brackets holding
+//! only numbers and strings ([`gaps`]), which a whole-file outline need not parse (see
+//! `Language::parse_outline`). Rust's and Python's items come from scanners of their own; their
+//! data from this one, with a lexicon each.
 
 use super::regions::Regions;
 use std::ops::Range;
@@ -42,8 +43,8 @@ impl Quote {
 pub struct Lexicon {
     /// Line comment openers (`//`).
     pub line_comments: &'static [&'static str],
-    /// Block comment delimiters (`/*`, `*/`), and whether they nest (Rust).
-    pub block_comment: (&'static str, &'static str),
+    /// Block comment delimiters (`/*`, `*/`; Python has none), and whether they nest (Rust).
+    pub block_comment: Option<(&'static str, &'static str)>,
     pub nested_comments: bool,
     /// String forms, the longer openers first (`"""` before `"`).
     pub quotes: &'static [Quote],
@@ -67,10 +68,11 @@ pub struct Lexicon {
     pub data_open: u8,
     /// Node kinds whose inside may be skipped: the strings and array literals the gaps are in.
     pub data_kinds: &'static [&'static str],
-    /// Where strings joined by `+` (`"…" +\n"…"`, a generated table's way) may be skipped as
-    /// one string: the node kinds whose children, or `kind.field`s whose child, may be a `+`
-    /// expression (a variable's value, an argument). None: strings are never joined (Rust).
-    pub join_slots: &'static [&'static str],
+    /// How strings are joined into one (`"…" +\n"…"`, a generated table's way), which an
+    /// outline may skip as one string; `None`: never (Rust).
+    pub join: Option<Join>,
+    /// Bytes of a string's prefix that make it code (Python's `f'{x}'`): no data.
+    pub code_prefixes: &'static [u8],
     /// Suffixes an integer literal may carry (`u8`, `L`).
     pub int_suffixes: &'static [&'static str],
     /// A line break after a value ends a statement (Go): inside an array literal, a value that
@@ -80,6 +82,28 @@ pub struct Lexicon {
     /// `{…}` block still documents the statement after it. Not in Go, whose blocks hold their
     /// statements in a list that a leading comment stays outside of.
     pub comment_cuts: bool,
+}
+
+/// How a language joins strings into one expression.
+pub struct Join {
+    /// What stands between two joined strings: `+`, or nothing (Python's `'a' 'b'`).
+    pub with: &'static str,
+    /// Where a line break may stand between them.
+    pub breaks: Breaks,
+    /// Where joined strings may be read as one: the node kinds whose children, or
+    /// `kind.field`s whose child, may be a joined expression (a variable's value, an
+    /// argument), as one string is.
+    pub slots: &'static [&'static str],
+}
+
+/// Where a line break may stand between joined strings.
+pub enum Breaks {
+    /// Anywhere (Java, JavaScript).
+    Anywhere,
+    /// After the `+` only: one after a string ends the statement (Go).
+    AfterJoiner,
+    /// Inside brackets only (Python).
+    InBrackets,
 }
 
 /// A string or array literal's inside shorter than this is parsed as it is (not worth a gap).
@@ -148,7 +172,7 @@ impl<'a> Scan<'a> {
     fn new(lex: &'static Lexicon, src: &'a [u8]) -> Scan<'a> {
         let mut special = [false; 256];
         let firsts = (lex.line_comments.iter().copied())
-            .chain([lex.block_comment.0])
+            .chain(lex.block_comment.map(|b| b.0))
             .chain(lex.quotes.iter().map(|q| q.open));
         for s in firsts {
             special[s.as_bytes()[0] as usize] = true;
@@ -200,8 +224,8 @@ impl<'a> Scan<'a> {
                 memchr::memchr(b'\n', &src[i..]).map_or(n, |k| i + k),
             );
         }
-        let (bo, bc) = lex.block_comment;
-        if self.at(i, bo) && !lex.nested_comments {
+        let (bo, bc) = lex.block_comment.unwrap_or(("", ""));
+        if !bo.is_empty() && self.at(i, bo) && !lex.nested_comments {
             let body = i + bo.len();
             return match memchr::memmem::find(&src[body..], bc.as_bytes()) {
                 Some(k) => (Token::Comment, body + k + bc.len()),
@@ -211,7 +235,7 @@ impl<'a> Scan<'a> {
                 }
             };
         }
-        if self.at(i, bo) {
+        if !bo.is_empty() && self.at(i, bo) {
             let mut nest = 1;
             let mut j = i + bo.len();
             while j < n && nest > 0 {
@@ -275,7 +299,8 @@ impl<'a> Scan<'a> {
         let (src, n) = (self.src, self.src.len());
         let body = i + q.open.len();
         let mut j = body;
-        let mut plain = true;
+        let prefix = src[..i].iter().rev().take_while(|&&b| is_word(b));
+        let mut plain = !prefix.take(3).any(|b| self.lex.code_prefixes.contains(b));
         // The bytes that can end the string or change how it reads: the others are skipped
         // at once.
         let mut stops = [0u8; 4];
@@ -325,17 +350,23 @@ impl<'a> Scan<'a> {
         (Token::Str(None), j.min(n))
     }
 
-    /// The strings of quote `q` joined by `+` to the plain one whose inside is `first` and which
-    /// ends at `end`: each one's inside (`first` alone when none is joined), and the end of
-    /// the last. Only blanks between them; where a line break ends a statement (Go), none
-    /// before a `+`.
+    /// The strings of quote `q` joined (see [`Join`]) to the plain one whose inside is
+    /// `first` and which ends at `end`, `in_brackets` or not: each one's inside (`first` alone
+    /// when none is joined), and the end of the last. Only blanks between them.
     fn joined(
         &mut self,
+        join: &Join,
         q: &'static Quote,
         first: Range<usize>,
         end: usize,
+        in_brackets: bool,
     ) -> (Vec<Range<usize>>, usize) {
         let src = self.src;
+        let (before, after) = match join.breaks {
+            Breaks::Anywhere => (true, true),
+            Breaks::AfterJoiner => (false, true),
+            Breaks::InBrackets => (in_brackets, in_brackets),
+        };
         let blanks = |mut j: usize, breaks: bool| {
             while j < src.len()
                 && (matches!(src[j], b' ' | b'\t' | b'\r') || (breaks && src[j] == b'\n'))
@@ -346,11 +377,14 @@ impl<'a> Scan<'a> {
         };
         let (mut insides, mut end) = (vec![first], end);
         loop {
-            let plus = blanks(end, !self.lex.newline_ends_values);
-            if src.get(plus) != Some(&b'+') || matches!(src.get(plus + 1), Some(b'+' | b'=')) {
-                break;
+            let mut next = blanks(end, before);
+            if !join.with.is_empty() {
+                // One `+`: not `++` or `+=`.
+                if !self.at(next, join.with) || matches!(src.get(next + 1), Some(b'+' | b'=')) {
+                    break;
+                }
+                next = blanks(next + join.with.len(), after);
             }
-            let next = blanks(plus + 1, true);
             if !self.quote_at(next).is_some_and(|n| std::ptr::eq(n, q)) {
                 break;
             }
@@ -583,9 +617,8 @@ pub(super) fn char_or_lifetime_end(src: &[u8], i: usize) -> usize {
 /// Whether a comment begins at `i`.
 fn starts_comment(lex: &Lexicon, src: &[u8], i: usize) -> bool {
     let rest = &src[i..];
-    lex.line_comments
-        .iter()
-        .chain(std::iter::once(&lex.block_comment.0))
+    (lex.line_comments.iter().copied())
+        .chain(lex.block_comment.map(|b| b.0))
         .any(|c| rest.starts_with(c.as_bytes()))
 }
 
@@ -697,6 +730,7 @@ pub fn block_cut(lex: &'static Lexicon, src: &[u8]) -> Option<(usize, usize, usi
 pub fn lexicon(language: &str) -> Option<&'static Lexicon> {
     match language {
         "rust" => Some(&super::rust::LEXICON),
+        "python" => Some(&super::python::LEXICON),
         "go" => Some(&super::go::LEXICON),
         "java" => Some(&super::java::LEXICON),
         "javascript" | "typescript" | "tsx" => Some(&super::ecmascript::LEXICON),
@@ -742,9 +776,9 @@ pub(super) fn scan(lex: &'static Lexicon, src: &[u8], data: bool) -> (Regions, V
         match &t {
             Token::Str(Some(inside)) if data => {
                 let q = scan.quote_at(i).expect("a plain string opens with a quote");
-                let (joined, end) = match lex.join_slots {
-                    [] => (vec![inside.clone()], next),
-                    _ => scan.joined(q, inside.clone(), next),
+                let (joined, end) = match &lex.join {
+                    Some(join) => scan.joined(join, q, inside.clone(), next, depth > 0),
+                    None => (vec![inside.clone()], next),
                 };
                 next = end;
                 match joined.len() {
@@ -819,7 +853,7 @@ mod tests {
     }
 
     #[test]
-    fn strings_joined_by_plus_are_one_gap() {
+    fn joined_strings_are_one_gap() {
         let long = "x".repeat(40);
         let go = format!(
             "package p\n\nconst a = \"{long}\" +\n\t\"b\" + \"\" +\n\t\"{long}\"\nvar c = \"{long}\"\n+ \"{long}\"\nvar d = \"c\" + 'e' + `f` + \"g\"\n"
@@ -844,6 +878,19 @@ mod tests {
             joined_texts("javascript", &js).is_empty(),
             "JavaScript: one quote, no template, valid escapes, no comment"
         );
+        let python = format!(
+            "a = ('{long}'\n     '{long}' '')\nb = '{long}' '{long}'\nc = '{long}'\n'{long}'\nd = ['{long}' f'{long}', rb'{long}' \"{long}\", '''{long}''']\n"
+        );
+        assert_eq!(
+            joined_texts("python", &python),
+            [
+                vec![long.clone(), long.clone(), "".into()],
+                vec![long.clone(), long.clone()]
+            ],
+            "Python: a line break in brackets only, one quote, no f-string"
+        );
+        // `c`'s two, `d`'s first, its raw bytes, its "…" and its '''…''' (`f'…'` is code).
+        assert_eq!(gap_texts("python", &python).len(), 8);
         let rust = format!("const A: &str = \"{long}\" + \"{long}\";\n");
         assert!(
             joined_texts("rust", &rust).is_empty(),
@@ -963,6 +1010,11 @@ mod tests {
             "/// Doc NN {{\npub static TABLE_NN: [i32; 121] = [\n    {n}-1,\n];\npub const S_NN: &str = \"{long}\";\nfn f_NN() -> &'static str {{\n    let _c = '{{';\n    r#\"raw {{ \"# }}\n",
             n = numbers(60),
         );
+        let python = format!(
+            "# Table NN {{ is a table.\nTABLE_NN = [\n    {n}-1,\n]\nS_NN = '{single}'\nT_NN = (\"{long}\"\n        \"{long}\")\n\n\ndef f_NN(x):\n    \"\"\"Doc {{ '''.\"\"\"\n    return f'{{x}} {single}'\n\n\nclass C_NN:\n    y = r'\\d {single}'\n",
+            n = numbers(60),
+            single = long.replace('\'', "\\'"),
+        );
         let java = java.replace("\\x41", "\\u0041");
         for (lang, unit) in [
             ("go", &go),
@@ -973,6 +1025,7 @@ mod tests {
             ),
             ("java", &java),
             ("rust", &rust),
+            ("python", &python),
         ] {
             for (bom, crlf) in [(false, false), (true, true)] {
                 outline_equals_whole(lang, &big(unit, bom, crlf));

@@ -2,7 +2,7 @@
 //! `const f = () => {…}`, the owner of `Foo.prototype.f = …`, their identifier kinds and the
 //! text the shared scanner (`brace`) reads.
 
-use super::brace::{Lexicon, Quote};
+use super::brace::{Breaks, Join, Lexicon, Quote};
 use super::symbols::SymbolKind as K;
 use tree_sitter::Node;
 
@@ -65,7 +65,7 @@ pub(super) fn owner(node: Node, source: &[u8]) -> Option<String> {
 /// (or a decorator) in column 0 begins an item.
 pub(super) static LEXICON: Lexicon = Lexicon {
     line_comments: &["//"],
-    block_comment: ("/*", "*/"),
+    block_comment: Some(("/*", "*/")),
     nested_comments: false,
     quotes: &[
         Quote::escaped_line("\"", true),
@@ -104,15 +104,20 @@ pub(super) static LEXICON: Lexicon = Lexicon {
     item_ends: b"});]a\"",
     data_open: b'[',
     data_kinds: &["string", "array"],
-    join_slots: &[
-        "variable_declarator.value",
-        "assignment_expression.right",
-        "pair.value",
-        "arguments",
-        "return_statement",
-        "binary_expression",
-        "parenthesized_expression",
-    ],
+    join: Some(Join {
+        with: "+",
+        breaks: Breaks::Anywhere,
+        slots: &[
+            "variable_declarator.value",
+            "assignment_expression.right",
+            "pair.value",
+            "arguments",
+            "return_statement",
+            "binary_expression",
+            "parenthesized_expression",
+        ],
+    }),
+    code_prefixes: &[],
     int_suffixes: &["n"],
     newline_ends_values: false,
     comment_cuts: true,

@@ -1,7 +1,7 @@
 //! Go: grammar, extensions and the symbol query in `queries/go.scm`. A method is named after
 //! its receiver's type (`Buffer.Write`), which is its parent though it is declared outside it.
 
-use super::brace::{Lexicon, Quote};
+use super::brace::{Breaks, Join, Lexicon, Quote};
 use super::symbols::SymbolKind as K;
 use super::{Cache, Doc, Language, Rules};
 use tree_sitter::Node;
@@ -92,7 +92,7 @@ fn receiver_type(node: Node, source: &[u8]) -> Option<String> {
 /// column 0; a line break after a value ends a statement.
 pub(super) static LEXICON: Lexicon = Lexicon {
     line_comments: &["//"],
-    block_comment: ("/*", "*/"),
+    block_comment: Some(("/*", "*/")),
     nested_comments: false,
     quotes: &[
         Quote::escaped_line("\"", true),
@@ -118,13 +118,18 @@ pub(super) static LEXICON: Lexicon = Lexicon {
         "raw_string_literal",
         "literal_value",
     ],
-    join_slots: &[
-        "expression_list",
-        "argument_list",
-        "literal_element",
-        "binary_expression",
-        "parenthesized_expression",
-    ],
+    join: Some(Join {
+        with: "+",
+        breaks: Breaks::AfterJoiner,
+        slots: &[
+            "expression_list",
+            "argument_list",
+            "literal_element",
+            "binary_expression",
+            "parenthesized_expression",
+        ],
+    }),
+    code_prefixes: &[],
     int_suffixes: &[],
     newline_ends_values: true,
     comment_cuts: false,

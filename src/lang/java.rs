@@ -1,7 +1,7 @@
 //! Java: grammar, extension and the symbol query in `queries/java.scm`. Annotations are part of
 //! a declaration's `modifiers`; Javadoc (`/** … */`) right above belongs to its span.
 
-use super::brace::{Lexicon, Quote};
+use super::brace::{Breaks, Join, Lexicon, Quote};
 use super::symbols::SymbolKind as K;
 use super::{Cache, Doc, Language, Rules};
 
@@ -57,7 +57,7 @@ pub static JAVA: Language = Language {
 /// begins an item in column 0.
 pub(super) static LEXICON: Lexicon = Lexicon {
     line_comments: &["//"],
-    block_comment: ("/*", "*/"),
+    block_comment: Some(("/*", "*/")),
     nested_comments: false,
     quotes: &[
         Quote {
@@ -96,14 +96,19 @@ pub(super) static LEXICON: Lexicon = Lexicon {
     item_ends: b"};",
     data_open: b'{',
     data_kinds: &["string_literal", "array_initializer"],
-    join_slots: &[
-        "variable_declarator.value",
-        "assignment_expression.right",
-        "argument_list",
-        "return_statement",
-        "binary_expression",
-        "parenthesized_expression",
-    ],
+    join: Some(Join {
+        with: "+",
+        breaks: Breaks::Anywhere,
+        slots: &[
+            "variable_declarator.value",
+            "assignment_expression.right",
+            "argument_list",
+            "return_statement",
+            "binary_expression",
+            "parenthesized_expression",
+        ],
+    }),
+    code_prefixes: &[],
     int_suffixes: &["L", "l"],
     newline_ends_values: false,
     comment_cuts: true,

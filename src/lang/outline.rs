@@ -520,7 +520,12 @@ fn gaps_hold(tree: &Tree, gaps: &[ReadGap], lexicon: &Lexicon) -> bool {
                 if end == gap.range.start {
                     match parent {
                         Some((id, kind)) if lexicon.data_kinds.contains(&kind) => {
-                            if gap.joined && !in_join_slot(&parents, lexicon.join_slots) {
+                            if gap.joined
+                                && !in_join_slot(
+                                    &parents,
+                                    lexicon.join.as_ref().map_or(&[], |j| j.slots),
+                                )
+                            {
                                 return false;
                             }
                             opened = Some(id);
@@ -578,12 +583,13 @@ mod tests {
         text.into_bytes()
     }
 
-    /// A long run of strings joined by `+` is left out as one string where a `+` expression
-    /// can be (a value, an argument, a return), each string alone elsewhere (a method's
-    /// object), and not where only a string parses (a Go struct tag, an object's key): the
-    /// outline is the whole parse's, or the whole file is parsed.
+    /// A long run of strings joined by `+` (or, in Python, written one after the other) is
+    /// left out as one string where a joined expression can be (a value, an argument, a
+    /// return), each string alone elsewhere (a method's object), and not where only a string
+    /// parses (a Go struct tag, an object's key): the outline is the whole parse's, or the
+    /// whole file is parsed.
     #[test]
-    fn strings_joined_by_plus_are_read_as_one_where_an_expression_can_be() {
+    fn joined_strings_are_read_as_one_where_an_expression_can_be() {
         let run = |q: &str, sep: &str| {
             (0..120)
                 .map(|k| format!("{q}{k:0>40}{q}"))
@@ -592,12 +598,16 @@ mod tests {
         };
         let (go, java) = (run("\"", " +\n\t"), run("\"", "\n        + "));
         let (ts, js) = (run("'", " +\n  "), run("\"", " + "));
+        let py = run("'", "\n        ");
         // (language, unit, how many runs each unit joins; whether the first reading holds)
         let cases = [
             ("go", format!("// ZNN is data.\nconst ZNN = {go}\n\nfunc FNN() string {{\n\treturn f({go}, ({go}))\n}}\n\ntype TNN struct{{ A int }}\n"), 3, true),
             ("java", format!("class TNN {{\n    static final String Z = {java};\n    String m() {{ return g({java}); }}\n    int n() {{ return ({java}).length(); }}\n}}\n"), 3, true),
             ("typescript", format!("export const ZNN = {ts};\nexport function fNN(): string {{\n  return g({ts});\n}}\nconst oNN = {{ k: {ts} }};\n"), 3, true),
             ("javascript", format!("var ZNN = {js};\nfunction fNN() {{\n  return {js};\n}}\n"), 2, true),
+            ("python", format!("ZNN = ({py})\n\n\ndef fNN():\n    \"\"\"Doc.\"\"\"\n    return g({py}, k={py})\n\n\nclass CNN:\n    x = {{'k': \"a\" {py}}}\n"), 4, true),
+            // The value of a subscript: each string alone.
+            ("python", format!("def fNN():\n    return ({py}[0])\n"), 1, false),
             // The object of a call: each string alone.
             ("java", format!("class TNN {{\n    int n() {{ return {java}.length(); }}\n}}\n"), 1, false),
         ];
@@ -651,9 +661,9 @@ mod tests {
         }
     }
 
-    /// Every run of strings joined by `+` in a corpus read as one string, whatever its length
-    /// (and every other gap as the outline reads it): where that parse holds, its symbols are
-    /// the whole parse's.
+    /// Every file of a corpus with data an outline may skip, read with every run of joined
+    /// strings as one string whatever its length (and every other gap as the outline reads
+    /// it): where that parse holds, its symbols are the whole parse's.
     /// `LLM_REGIONS_CORPUS=DIR cargo test --lib joined_strings_on_a_corpus -- --ignored`.
     #[test]
     #[ignore]
@@ -668,7 +678,7 @@ mod tests {
             let gaps = crate::lang::brace::gaps(lexicon, &src);
             let read = super::read_gaps(&gaps, (src.len() / 64).max(4096), 0);
             let runs = read.iter().filter(|g| g.joined).count();
-            if runs == 0 {
+            if read.is_empty() {
                 continue;
             }
             let index = LineIndex::new(&src);

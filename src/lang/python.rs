@@ -1,6 +1,7 @@
 //! Python: grammar, extensions, aliases, the symbol query and the rules that attach decorators
 //! and make defs inside classes methods.
 
+use super::brace::{Breaks, Join, Lexicon, Quote};
 use super::references::RefContext;
 use super::regions::{Body, Regions};
 use super::symbols::SymbolKind as K;
@@ -404,3 +405,62 @@ fn string_end(src: &[u8], i: usize, q: u8) -> usize {
     }
     n
 }
+
+/// Python's text for the shared scanner (`brace`), which finds the data an outline's parse
+/// skips: long strings (one run of adjacent strings, `'…'\n'…'` in brackets, as one), lists of
+/// plain numbers and strings. The items are this file's `regions`.
+pub(super) static LEXICON: Lexicon = Lexicon {
+    line_comments: &["#"],
+    block_comment: None,
+    nested_comments: false,
+    quotes: &[
+        Quote {
+            open: "'''",
+            close: "'''",
+            escapes: true,
+            multiline: true,
+            interpolation: None,
+            gap: true,
+        },
+        Quote {
+            open: "\"\"\"",
+            close: "\"\"\"",
+            escapes: true,
+            multiline: true,
+            interpolation: None,
+            gap: true,
+        },
+        Quote::escaped_line("'", true),
+        Quote::escaped_line("\"", true),
+    ],
+    char_or_lifetime: false,
+    raw_hash_strings: false,
+    regex_literals: false,
+    items: false,
+    item_starts: &[],
+    item_ends: b"",
+    data_open: b'[',
+    data_kinds: &["string", "list"],
+    join: Some(Join {
+        with: "",
+        breaks: Breaks::InBrackets,
+        slots: &[
+            "concatenated_string",
+            "pair.value",
+            "assignment.right",
+            "keyword_argument.value",
+            "argument_list",
+            "expression_list",
+            "list",
+            "tuple",
+            "parenthesized_expression",
+            "return_statement",
+            "binary_operator",
+        ],
+    }),
+    // An f-string's `{…}` is code.
+    code_prefixes: b"fF",
+    int_suffixes: &[],
+    newline_ends_values: false,
+    comment_cuts: false,
+};

@@ -459,7 +459,7 @@ fn raw_string_end(src: &[u8], mut i: usize, hashes: usize) -> Option<usize> {
 /// skips (the items are this file's `regions`).
 pub(super) static LEXICON: Lexicon = Lexicon {
     line_comments: &["//"],
-    block_comment: ("/*", "*/"),
+    block_comment: Some(("/*", "*/")),
     nested_comments: true,
     quotes: &[Quote {
         open: "\"",
@@ -477,7 +477,8 @@ pub(super) static LEXICON: Lexicon = Lexicon {
     item_ends: b"",
     data_open: b'[',
     data_kinds: &["string_literal", "array_expression", "token_tree"],
-    join_slots: &[],
+    join: None,
+    code_prefixes: &[],
     int_suffixes: &[
         "u128", "u16", "u32", "u64", "u8", "usize", "i128", "i16", "i32", "i64", "i8", "isize",
     ],
