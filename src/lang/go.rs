@@ -127,6 +127,7 @@ pub(super) static LEXICON: Lexicon = Lexicon {
             "literal_element",
             "binary_expression",
             "parenthesized_expression",
+            "type_conversion_expression.operand",
         ],
     }),
     code_prefixes: &[],

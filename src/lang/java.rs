@@ -106,6 +106,8 @@ pub(super) static LEXICON: Lexicon = Lexicon {
             "return_statement",
             "binary_expression",
             "parenthesized_expression",
+            "array_initializer",
+            "ternary_expression",
         ],
     }),
     code_prefixes: &[],

@@ -456,6 +456,8 @@ pub(super) static LEXICON: Lexicon = Lexicon {
             "parenthesized_expression",
             "return_statement",
             "binary_operator",
+            "attribute.object",
+            "conditional_expression",
         ],
     }),
     // An f-string's `{…}` is code.
