@@ -112,7 +112,7 @@ pub(super) const MIN_GAP: usize = 32;
 /// Data an outline's parse need not read (see `Language::parse_outline`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Gap {
-    /// A long string's inside, an array literal's, or, for strings joined by `+`, from the
+    /// A long string's inside, an array literal's, or, for a run of joined strings, from the
     /// first one's inside to the last one's.
     pub range: Range<usize>,
     /// Joined strings: each one's inside (empty for one literal). Left out of a parse, the
@@ -362,7 +362,7 @@ impl<'a> Scan<'a> {
         in_brackets: bool,
     ) -> (Vec<Range<usize>>, usize) {
         let src = self.src;
-        let (before, after) = match join.breaks {
+        let (break_before, break_after) = match join.breaks {
             Breaks::Anywhere => (true, true),
             Breaks::AfterJoiner => (false, true),
             Breaks::InBrackets => (in_brackets, in_brackets),
@@ -377,22 +377,22 @@ impl<'a> Scan<'a> {
         };
         let (mut insides, mut end) = (vec![first], end);
         loop {
-            let mut next = blanks(end, before);
+            let mut next = blanks(end, break_before);
             if !join.with.is_empty() {
                 // One `+`: not `++` or `+=`.
                 if !self.at(next, join.with) || matches!(src.get(next + 1), Some(b'+' | b'=')) {
                     break;
                 }
-                next = blanks(next + join.with.len(), after);
+                next = blanks(next + join.with.len(), break_after);
             }
             if !self.quote_at(next).is_some_and(|n| std::ptr::eq(n, q)) {
                 break;
             }
             let open = self.open;
             match self.string(next, q) {
-                (Token::Str(Some(inside)), after) => {
+                (Token::Str(Some(inside)), string_end) => {
                     insides.push(inside);
-                    end = after;
+                    end = string_end;
                 }
                 // Not data: the scan reads it again.
                 _ => {
@@ -642,7 +642,7 @@ pub fn regions(lex: &'static Lexicon, src: &[u8]) -> Regions {
     scan(lex, src, false).0
 }
 
-/// The insides of the file's long strings (and of strings joined by `+`) and of its array
+/// The insides of the file's long strings (and of runs of joined strings) and of its array
 /// literals that hold only numbers and strings, in order: what a whole-file outline need not
 /// parse.
 pub fn gaps(lex: &'static Lexicon, src: &[u8]) -> Vec<Gap> {
@@ -836,7 +836,7 @@ mod tests {
             .collect()
     }
 
-    /// The gaps of strings joined by `+`: each one's insides.
+    /// The gaps of runs of joined strings: each one's insides.
     fn joined_texts(lang: &str, src: &str) -> Vec<Vec<String>> {
         super::gaps(super::lexicon(lang).unwrap(), src.as_bytes())
             .iter()

@@ -249,14 +249,15 @@ impl Language {
     /// strings and data arrays (see `brace::gaps`): a generated table of a megabyte then
     /// parses in milliseconds, every position kept. The biggest gaps are left out of the parse
     /// (tree-sitter's included ranges, which cost per token as many as there are: a few), the
-    /// others blanked out in a copy of the file (line breaks kept). A long run of strings
-    /// joined by `+` (a table of Java's `GB18030.java`, Go's `zipdata.go`) is left out from
-    /// the first one's inside to the last one's: the parse reads one string, where the whole
-    /// parse reads a `+` expression of strings, which defines nothing either. Each gap must
-    /// then sit in one string or array literal (its inside, a list of numbers and strings,
-    /// parses there as the whole-file parse reads it; a joined run's string where a `+`
-    /// expression can be), and the tree must have no syntax error. `None`: not worth it
-    /// (small file, little data), or that check failed: parse the file as it is.
+    /// others blanked out in a copy of the file (line breaks kept). A long run of joined
+    /// strings (a table of Java's `GB18030.java` or Go's `zipdata.go`, strings joined by `+`;
+    /// Python's `topics.py`, strings one after the other) is left out from the first one's
+    /// inside to the last one's: the parse reads one string, where the whole parse reads an
+    /// expression of strings, which defines nothing either. Each gap must then sit in one
+    /// string or array literal (its inside, a list of numbers and strings, parses there as the
+    /// whole-file parse reads it; a joined run's string where a joined expression can be),
+    /// and the tree must have no syntax error. `None`: not worth it (small file, little data),
+    /// or that check failed: parse the file as it is.
     pub fn parse_outline(&self, source: &[u8], index: &LineIndex) -> Option<Tree> {
         let lexicon = super::brace::lexicon(self.name)?;
         if source.len() < OUTLINE_GAPS_AT {
@@ -451,8 +452,8 @@ fn children_cuts(root: tree_sitter::Node, runs: usize) -> Vec<usize> {
 }
 
 /// A gap as a parse reads it: left out (tree-sitter's included ranges, which cost per token as
-/// many as there are: a few) or blanked (line breaks kept); strings joined by `+` read as one
-/// string (`joined`) are left out.
+/// many as there are: a few) or blanked (line breaks kept); a run of joined strings read as
+/// one string (`joined`) is left out.
 struct ReadGap {
     range: Range<usize>,
     left_out: bool,
@@ -480,9 +481,9 @@ fn join_from(gaps: &[Gap], left_out: usize) -> usize {
     shorter.last().copied().unwrap_or(left_out)
 }
 
-/// The `gaps` as a parse reads them: those of `left_out` bytes or more left out; strings
-/// joined by `+` as one when of `join_from` bytes or more (a shorter run holds line breaks
-/// that a blanked string cannot), else each of their insides long enough to be a gap.
+/// The `gaps` as a parse reads them: those of `left_out` bytes or more left out; a run of
+/// joined strings as one when of `join_from` bytes or more (a shorter run holds line breaks
+/// that a blanked string cannot), else each of its insides long enough to be a gap.
 fn read_gaps(gaps: &[Gap], left_out: usize, join_from: usize) -> Vec<ReadGap> {
     let mut read = Vec::with_capacity(gaps.len());
     for g in gaps {
@@ -511,9 +512,9 @@ fn read_gaps(gaps: &[Gap], left_out: usize, join_from: usize) -> Vec<ReadGap> {
 /// Whether each gap (in order) lies in one node of the lexicon's `data_kinds` (a string or
 /// array literal), between its opening leaf, which ends where the gap starts, and its closing
 /// leaf, which starts where the gap ends, with only that node's own leaves (a string's
-/// content) between. A joined gap's string must also sit where a `+` expression can (one of
-/// the `join_slots`: a variable's value, an argument), which the whole file has there: not a
-/// Go struct tag or an import's path, where only a string parses.
+/// content) between. A joined gap's string must also sit where a joined expression can (one
+/// of the lexicon's `Join::slots`: a variable's value, an argument), which the whole file has
+/// there: not a Go struct tag or an import's path, where only a string parses.
 fn gaps_hold(tree: &Tree, gaps: &[ReadGap], lexicon: &Lexicon) -> bool {
     let mut g = 0;
     // The parents of the cursor's node, each with its field in its own parent, and the
