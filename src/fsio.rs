@@ -457,3 +457,46 @@ pub fn remove_created(target: &Target) {
     let _ = rustix::fs::unlinkat(&*target.dir, &target.name, AtFlags::empty());
     sync_dir(&target.dir);
 }
+
+/// Waits, at most `bound`, until no program has the file of `handle` (opened read-only) open
+/// for writing: a file replaced by rename may still get writes through a handle another
+/// program opened before the rename (an appender between its open and its write). Linux tells
+/// through a read lease, which is refused while the file is open for writing anywhere (its
+/// owner's files, on file systems that give leases). Whether none has it open now; `true` where
+/// that cannot be known.
+pub fn writers_gone(handle: &File, bound: std::time::Duration) -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        let fd = handle.as_raw_fd();
+        // A lease broken while held signals its holder: with a signal ignored by default.
+        // (`F_SETSIG`, which the libc crate leaves out on Linux.)
+        const F_SETSIG: libc::c_int = 10;
+        // SAFETY: fcntl on a descriptor this function borrows, with integer arguments.
+        unsafe { libc::fcntl(fd, F_SETSIG, libc::SIGURG) };
+        let start = std::time::Instant::now();
+        let mut pause = std::time::Duration::from_micros(100);
+        loop {
+            // SAFETY: as above.
+            if unsafe { libc::fcntl(fd, libc::F_SETLEASE, libc::F_RDLCK) } == 0 {
+                // SAFETY: as above.
+                unsafe { libc::fcntl(fd, libc::F_SETLEASE, libc::F_UNLCK) };
+                return true;
+            }
+            let busy = std::io::Error::last_os_error().raw_os_error() == Some(libc::EAGAIN);
+            if !busy {
+                return true;
+            }
+            if start.elapsed() >= bound {
+                return false;
+            }
+            std::thread::sleep(pause);
+            pause = (pause * 2).min(std::time::Duration::from_millis(10));
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = (handle, bound);
+        true
+    }
+}

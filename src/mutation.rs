@@ -1055,6 +1055,10 @@ impl Prepared {
         let mut foreign = Vec::new();
         for (i, (f, h)) in self.files.iter().zip(&held).enumerate() {
             if let (Some(h), Some(before)) = (h, &f.before) {
+                // A program that opened the file before the rename (an appender between its
+                // open and its write) may still write to the old one: what it writes while it
+                // has it open, up to a second, is seen.
+                fsio::writers_gone(h, std::time::Duration::from_secs(1));
                 if let Some((mut d, sum)) = overtaken(&self.top, f, h, before) {
                     d.tool = self.tool.to_string();
                     diagnostics.push(d);

@@ -125,6 +125,71 @@ fn a_symlink_swapped_in_for_a_directory_never_leads_a_write_outside() {
     assert!(inside > 0, "some writes must succeed inside");
 }
 
+/// Whether the file system of `path` (a file its owner opens read-only) gives leases.
+fn leases_work(path: &Path) -> bool {
+    use std::os::fd::AsRawFd;
+    let f = std::fs::File::open(path).unwrap();
+    // SAFETY: fcntl on an open descriptor, with integer arguments.
+    let ok = unsafe { libc::fcntl(f.as_raw_fd(), libc::F_SETLEASE, libc::F_RDLCK) } == 0;
+    if ok {
+        // SAFETY: as above.
+        unsafe { libc::fcntl(f.as_raw_fd(), libc::F_SETLEASE, libc::F_UNLCK) };
+    }
+    ok
+}
+
+/// A program that opened the file before `llm` replaced it and writes later through that
+/// handle (an appender between its open and its write) writes to the replaced file: `llm`
+/// waits while the file is open for writing, so the write is reported (LLM_E114) and its bytes
+/// kept; on a machine so slow that the write comes first, the edit is refused instead.
+#[test]
+fn a_write_through_a_handle_opened_before_the_replace_is_reported() {
+    let env = TestEnv::new();
+    env.write("t.txt", "word alpha\n");
+    let path = env.path().join("t.txt");
+    if !leases_work(&path) {
+        eprintln!("no leases on this file system: nothing to check");
+        return;
+    }
+    let mut w = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&path)
+        .unwrap();
+    let late = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(300));
+        w.write_all(b"late line\n").unwrap();
+    });
+    let started = Instant::now();
+    let out = env
+        .llm(&[
+            "transform",
+            "t.txt",
+            "--old",
+            "word alpha",
+            "--new",
+            "word beta",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    late.join().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let now = std::fs::read_to_string(&path).unwrap();
+    if v["status"] == "ok" {
+        assert!(v.to_string().contains("LLM_E114"), "{v}");
+        assert!(started.elapsed() >= Duration::from_millis(300));
+        let kept: String = std::fs::read_dir(env.path().join(".llm/objects"))
+            .unwrap()
+            .flatten()
+            .map(|e| std::fs::read_to_string(e.path()).unwrap_or_default())
+            .collect();
+        assert!(kept.contains("word alpha\nlate line\n"), "{kept}");
+        assert_eq!(now, "word beta\n");
+    } else {
+        assert!(now.contains("late line"), "{v}");
+    }
+}
+
 #[test]
 fn a_plain_appender_racing_transforms_loses_nothing_unreported() {
     let env = TestEnv::new();
