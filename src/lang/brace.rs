@@ -37,6 +37,15 @@ impl Quote {
             gap,
         }
     }
+
+    /// A string closed by its opener that may run over several lines, with `\` escapes
+    /// (Python's `'''…'''`, Java's text blocks, Rust's `"…"`).
+    pub const fn escaped_block(delimiter: &'static str, gap: bool) -> Quote {
+        Quote {
+            multiline: true,
+            ..Quote::escaped_line(delimiter, gap)
+        }
+    }
 }
 
 /// What the scanner needs to know about a language's text.

@@ -60,14 +60,7 @@ pub(super) static LEXICON: Lexicon = Lexicon {
     block_comment: Some(("/*", "*/")),
     nested_comments: false,
     quotes: &[
-        Quote {
-            open: "\"\"\"",
-            close: "\"\"\"",
-            escapes: true,
-            multiline: true,
-            interpolation: None,
-            gap: false,
-        },
+        Quote::escaped_block("\"\"\"", false),
         Quote::escaped_line("\"", true),
         Quote::escaped_line("'", false),
     ],

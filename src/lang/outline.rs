@@ -594,6 +594,13 @@ mod tests {
     use crate::lang::{by_name, symbols, Symbol};
     use crate::span::LineIndex;
 
+    /// Each symbol as JSON: what the outline prints of it.
+    fn json(syms: &[Symbol]) -> Vec<String> {
+        (syms.iter())
+            .map(|s| serde_json::to_string(s).unwrap())
+            .collect()
+    }
+
     /// `unit` (with `NN` numbered) repeated past 100 KiB.
     fn big(unit: &str) -> Vec<u8> {
         let mut text = String::new();
@@ -659,14 +666,9 @@ mod tests {
                 .unwrap_or_else(|| panic!("{lang}: parsed whole"));
             let whole = l.parse(&src);
             assert!(!whole.root_node().has_error(), "{lang}");
-            let json = |syms: Vec<Symbol>| {
-                (syms.iter())
-                    .map(|s| serde_json::to_string(s).unwrap())
-                    .collect::<Vec<_>>()
-            };
             let (a, b) = (
-                json(symbols(l, &src, &tree, "f")),
-                json(symbols(l, &src, &whole, "f")),
+                json(&symbols(l, &src, &tree, "f")),
+                json(&symbols(l, &src, &whole, "f")),
             );
             assert!(a.len() >= 8, "{lang}: {} symbols", a.len());
             assert_eq!(a, b, "{lang}: {unit}");
@@ -748,13 +750,13 @@ mod tests {
             };
             compared += 1;
             joined += runs;
-            let json = |syms: Vec<Symbol>| {
-                (syms.iter())
-                    .map(|s| serde_json::to_string(s).unwrap())
-                    .collect::<Vec<_>>()
-            };
-            let whole = json(symbols(l, &src, &l.parse(&src), "f"));
-            assert_eq!(json(symbols(l, &src, &tree, "f")), whole, "{}", p.display());
+            let whole = json(&symbols(l, &src, &l.parse(&src), "f"));
+            assert_eq!(
+                json(&symbols(l, &src, &tree, "f")),
+                whole,
+                "{}",
+                p.display()
+            );
         }
         eprintln!("{files} files; {compared} compared, with {joined} runs of joined strings");
         assert!(compared > 0);
@@ -795,11 +797,6 @@ mod tests {
                 big(unit)
             };
             let index = LineIndex::new(&src);
-            let json = |syms: &[Symbol]| {
-                syms.iter()
-                    .map(|s| serde_json::to_string(s).unwrap())
-                    .collect::<Vec<_>>()
-            };
             let whole = symbols(l, &src, &l.parse(&src), "f");
             assert!(whole.iter().any(|s| s.symbol_id != whole[0].symbol_id));
             let mut trees = Vec::new();
@@ -845,7 +842,6 @@ mod tests {
             };
             assert!(split, "runs across a definition");
             assert_eq!(runs.len(), n, "{n} runs");
-            let json = |s: &[Symbol]| serde_json::to_string(s).unwrap();
             assert_eq!(json(&runs.concat()), json(&whole), "{n} runs");
         }
         // Many small children for their text: one walk is cheaper than each run passing
