@@ -72,7 +72,7 @@ modified\t'By last modification time'
 accessed\t'By last access time'
 created\t'By creation time'
 none\t'Path order, as the default'"
-complete -c llm -n "__fish_llm_using_subcommand search" -s M -l max-columns -d 'In human output, do not print lines longer than NUM bytes (a summary instead)' -r
+complete -c llm -n "__fish_llm_using_subcommand search" -s M -l max-columns -d 'In human output, do not print lines longer than NUM bytes (a summary instead; 0: no limit)' -r
 complete -c llm -n "__fish_llm_using_subcommand search" -s j -l threads -d 'Number of threads (0 = one per core)' -r
 complete -c llm -n "__fish_llm_using_subcommand search" -l format -d 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)' -r -f -a "human\t''
 json\t''
@@ -90,7 +90,7 @@ complete -c llm -n "__fish_llm_using_subcommand search" -s v -l invert-match -d 
 complete -c llm -n "__fish_llm_using_subcommand search" -s o -l only-matching -d 'Human output: print each match\'s text alone on its line (JSON matches already span only the match)'
 complete -c llm -n "__fish_llm_using_subcommand search" -s q -l quiet -d 'Print nothing; exit 0 at the first match, 1 when there is none, 2 on error'
 complete -c llm -n "__fish_llm_using_subcommand search" -s U -l multiline -d 'Let matches span lines (`\\n` can be matched; spans cover every line)'
-complete -c llm -n "__fish_llm_using_subcommand search" -l multiline-dotall -d 'With -U, make `.` match newlines too'
+complete -c llm -n "__fish_llm_using_subcommand search" -l multiline-dotall -d 'With -U, make `.` match newlines too (without -U it changes nothing, as in ripgrep)'
 complete -c llm -n "__fish_llm_using_subcommand search" -l crlf -d 'Accepted for ripgrep compatibility: `$` already matches before `\\r\\n`'
 complete -c llm -n "__fish_llm_using_subcommand search" -s P -l pcre2 -d 'PCRE2 syntax: look-around, backreferences (`(\\w+) \\1`), possessive quantifiers. Named groups are `(?<name>…)`; `-r` refers to them as `$name` or `${name}`'
 complete -c llm -n "__fish_llm_using_subcommand search" -l no-unicode -d 'ASCII-only `\\w`, `\\d`, `\\s`, `\\b` and case folding'

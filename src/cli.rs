@@ -184,8 +184,8 @@ pub struct SearchArgs {
     /// Let matches span lines (`\n` can be matched; spans cover every line).
     #[arg(short = 'U', long)]
     pub multiline: bool,
-    /// With -U, make `.` match newlines too.
-    #[arg(long, requires = "multiline")]
+    /// With -U, make `.` match newlines too (without -U it changes nothing, as in ripgrep).
+    #[arg(long)]
     pub multiline_dotall: bool,
     /// Accepted for ripgrep compatibility: `$` already matches before `\r\n`.
     #[arg(long)]
@@ -318,7 +318,8 @@ pub struct SearchArgs {
     /// Like --sort, in reverse (newest first for times).
     #[arg(long, value_name = "SORTBY", value_enum, overrides_with = "sort")]
     pub sortr: Option<SortBy>,
-    /// In human output, do not print lines longer than NUM bytes (a summary instead).
+    /// In human output, do not print lines longer than NUM bytes (a summary instead; 0: no
+    /// limit).
     #[arg(short = 'M', long, value_name = "NUM")]
     pub max_columns: Option<usize>,
     /// Group matches under a file heading (default on a terminal).
@@ -1260,7 +1261,7 @@ impl SearchArgs {
             } else {
                 None
             },
-            max_columns: self.max_columns,
+            max_columns: self.max_columns.filter(|&m| m > 0),
             only_matching: self.only_matching,
             null: self.null,
             with_filename: if self.with_filename {
@@ -1312,9 +1313,10 @@ impl SearchArgs {
             Mode::FilesWithoutMatch
         } else if self.files_with_matches {
             Mode::FilesWithMatches
-        } else if self.count {
+        } else if self.count && !self.only_matching {
             Mode::CountLines
-        } else if self.count_matches {
+        } else if self.count || self.count_matches {
+            // `-c -o` counts matches, as in ripgrep.
             Mode::CountMatches
         } else {
             Mode::Matches
@@ -1350,7 +1352,7 @@ impl SearchArgs {
             word: self.word_regexp,
             line: self.line_regexp,
             multiline: self.multiline,
-            multiline_dotall: self.multiline_dotall,
+            multiline_dotall: self.multiline_dotall && self.multiline,
             pcre2: self.pcre2,
             invert: self.invert_match,
             text: self.text,
@@ -1364,7 +1366,8 @@ impl SearchArgs {
             max_count: self.max_count,
             max_results: self.max_results,
             mode,
-            replace: self.replace,
+            // The lines of -v hold no match to replace: printed as they are, as in ripgrep.
+            replace: self.replace.filter(|_| !self.invert_match),
             threads: crate::walk::thread_count(self.threads),
             first_match_only: false,
         })

@@ -329,25 +329,8 @@ pub fn prepare(opts: &WalkOptions, tool: &str) -> Result<Walker> {
                 );
             }
             Ok(meta) if meta.is_file() => {
-                // Named files are searched whatever the filters say, as in ripgrep.
-                if let Some(max) = opts.max_filesize {
-                    if meta.len() > max {
-                        out.tally.skipped.too_large += 1;
-                        out.tally.diagnostics.push(
-                            Error::new(
-                                Code::FileTooLarge,
-                                format!(
-                                    "{shown} is {} bytes, larger than --max-filesize {max}",
-                                    meta.len()
-                                ),
-                                "raise --max-filesize or drop it",
-                            )
-                            .with_file(shown)
-                            .diagnostic(Level::Warning),
-                        );
-                        continue;
-                    }
-                }
+                // Named files are searched whatever the filters say (--max-filesize too),
+                // as in ripgrep.
                 out.explicit.push(Candidate {
                     path: root.clone(),
                     display: shown,

@@ -27,7 +27,7 @@ pub fn run(args: SearchArgs, printer: &mut Printer) -> io::Result<u8> {
     let format = printer.format;
     let pretty = printer.tty || view.pretty;
     if view.quiet {
-        return quiet(&mut opts, printer, query);
+        return quiet(&mut opts, printer, query, view.no_messages);
     }
     let started = std::time::Instant::now();
 
@@ -198,19 +198,30 @@ fn search_data(
     }
 }
 
-/// `-q`: the search stops at the first match; nothing is printed, in any format (errors go
-/// to stderr). The exit code says what was found.
+/// `-q`: the search stops at the first match; nothing is printed on stdout, in any format
+/// (problems go to stderr, unless `--no-messages`). As in ripgrep, a match means exit 0 even
+/// when a path failed: the question `-q` answers is whether there is a match.
 fn quiet(
     opts: &mut SearchOptions,
     printer: &mut Printer,
     query: serde_json::Value,
+    no_messages: bool,
 ) -> io::Result<u8> {
     if opts.mode == search::Mode::Matches {
         opts.mode = search::Mode::FilesWithMatches;
     }
     opts.max_results = None;
     match search::run(opts, false, None, &mut |_| Ok(())) {
-        Ok(Ok(s)) => Ok(query_exit_code(s.status, &s.diagnostics)),
+        Ok(Ok(s)) => {
+            if !no_messages {
+                printer.diagnostics_to_stderr(&s.diagnostics);
+            }
+            Ok(if s.status == Status::Ok {
+                0
+            } else {
+                query_exit_code(s.status, &s.diagnostics)
+            })
+        }
         Ok(Err(e)) => Err(e),
         Err(e) => {
             // The failure still goes to stderr, as a human line.

@@ -727,6 +727,14 @@ fn filters_globs_types_hidden_ignore() {
     assert_eq!(e.data.unwrap().files[0].file_path, "ignored.rs");
     let (e, _) = search(&env, &["--max-filesize", "1", "hit"]);
     assert_eq!(e.data.unwrap().stats.skipped.too_large, 3);
+    // --max-filesize too (rg: `rg --max-filesize 1 hit a.rs` searches a.rs).
+    let (e, code) = search(&env, &["--max-filesize", "1", "hit", "a.rs", "."]);
+    let data = e.data.unwrap();
+    assert_eq!(code, 0);
+    assert_eq!(data.files[0].file_path, "a.rs");
+    assert_eq!(data.stats.skipped.too_large, 3);
+    let (out, _, code) = human(&env, &["--max-filesize", "1", "-l", "hit", "a.rs"]);
+    assert_eq!((out.as_str(), code), ("a.rs\n", 0));
 }
 
 #[test]

@@ -92,7 +92,7 @@ fn rgignore_is_honoured() {
 }
 
 #[test]
-fn no_files_searched_is_an_error_naming_the_filters() {
+fn no_files_searched_names_the_filters_an_error_only_for_the_default_path() {
     // rg: "No files were searched, which means ripgrep probably applied a filter you didn't
     // expect." and exit 2.
     let env = TestEnv::new();
@@ -119,6 +119,18 @@ fn no_files_searched_is_an_error_naming_the_filters() {
     // --hidden lifts the filter.
     let (out, _, _) = human(&env, &["--hidden", "-l", "x"]);
     assert_eq!(out, ".hidden\na.rs\n");
+    // Named paths that hold nothing to search: nothing found (exit 1, as rg), with the same
+    // message as a warning.
+    std::fs::create_dir(env.path().join("empty")).unwrap();
+    let (out, err, code) = human(&env, &["-t", "py", "x", "a.rs", "empty"]);
+    assert_eq!((out.as_str(), code), ("a.rs:1:1:x\n", 0), "{err}");
+    let (out, err, code) = human(&env, &["-t", "py", "x", "empty", "."]);
+    assert_eq!((out.as_str(), code), ("", 1));
+    assert!(err.contains("warning[SEARCH_E005]"), "{err}");
+    assert!(err.contains("--type py"), "{err}");
+    let (e, code) = search(&env, &["-t", "py", "x", "."]);
+    assert_eq!((e.status.as_str(), code), ("no_matches", 1));
+    assert_eq!(e.diagnostics[0].code.as_deref(), Some("SEARCH_E005"));
 }
 
 #[test]
@@ -340,6 +352,32 @@ fn quiet_prints_nothing_in_any_format() {
         assert_eq!(out.status.code(), Some(2));
         assert!(out.stdout.is_empty());
         assert!(String::from_utf8_lossy(&out.stderr).contains("SEARCH_E001"));
+        // A missing path is reported on stderr; a match elsewhere still means exit 0 (rg:
+        // `-q` answers whether there is a match), and without one the error exits 2.
+        for (pat, code) in [("Sherlock", 0), ("nope", 2)] {
+            let out = env
+                .llm(&[
+                    "search", "--format", format, "-q", pat, "sherlock", "nosuch",
+                ])
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(code), "{format} {pat}");
+            assert!(out.stdout.is_empty());
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(err.contains("LLM_E004") && err.contains("nosuch"), "{err}");
+        }
+        let out = env
+            .llm(&[
+                "search",
+                "-q",
+                "--no-messages",
+                "nope",
+                "sherlock",
+                "nosuch",
+            ])
+            .output()
+            .unwrap();
+        assert_eq!((out.status.code(), out.stderr.len()), (Some(2), 0));
     }
 }
 
@@ -570,6 +608,9 @@ fn human_only_flags_leave_json_as_it_is() {
     assert_eq!(out, "a.txt:  lead x\nb.txt:x\n");
     let (out, _, _) = human(&env, &["-0", "x"]);
     assert_eq!(out, "a.txt\x001:8:  lead x\nb.txt\x001:1:x\n");
+    // With headings, the NUL replaces the newline after the path (rg).
+    let (out, _, _) = human(&env, &["--heading", "-0", "x"]);
+    assert_eq!(out, "a.txt\x001:8:  lead x\n\nb.txt\x001:1:x\n");
     let (out, _, _) = human(&env, &["-b", "--trim", "x"]);
     assert_eq!(out, "a.txt:1:8:0:lead x\nb.txt:1:1:0:x\n");
     // -p: headings and colour, as ripgrep's --pretty.
@@ -808,4 +849,37 @@ fn a_non_utf8_path_argument_is_searched_without_a_panic() {
     assert_eq!(out.status.code(), Some(0));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["data"]["match_count"], 1);
+}
+
+#[test]
+fn flags_that_combine_as_in_ripgrep() {
+    // Found by running rg 13 and llm on the same fixtures.
+    let env = TestEnv::new();
+    env.write("z.txt", "foo foo foo\nbar\n");
+    env.write("x.txt", "a1\nfoo\nb\n");
+    // -c -o counts matches, not lines (rg: 3), in every format.
+    let (out, _, _) = human(&env, &["-c", "-o", "foo", "z.txt"]);
+    assert_eq!(out, "3\n");
+    let (e, _) = search(&env, &["-c", "-o", "foo", "z.txt"]);
+    assert_eq!(e.data.unwrap().files[0].match_count, 3);
+    let (lines, _) = jsonl(&env, &["-c", "-o", "foo", "z.txt"]);
+    assert_eq!(lines.last().unwrap()["data"]["files"][0]["match_count"], 3);
+    // -v -r: the lines printed hold no match, so nothing is replaced (rg prints them as
+    // they are); no `replacement` in JSON either.
+    let (out, _, _) = human(&env, &["-v", "-r", "X", "foo", "x.txt"]);
+    assert_eq!(out, "1:a1\n3:b\n");
+    let (e, _) = search(&env, &["-v", "-r", "X", "foo", "x.txt"]);
+    let d = e.data.unwrap();
+    assert_eq!(d.match_count, 2);
+    assert!(d.matches.iter().all(|m| m.replacement.is_none()));
+    // -M 0: no limit (rg).
+    let long = format!("{} foo\n", "y".repeat(300));
+    env.write("long.txt", &long);
+    let (out, _, _) = human(&env, &["-M", "0", "foo", "long.txt"]);
+    assert_eq!(out, format!("1:302:{long}"));
+    let (out, _, _) = human(&env, &["-M", "10", "foo", "long.txt"]);
+    assert_eq!(out, "1:302:[Omitted long line with 1 matches]\n");
+    // --multiline-dotall without -U changes nothing (rg accepts it).
+    let (out, err, code) = human(&env, &["--multiline-dotall", "a.", "x.txt"]);
+    assert_eq!((out.as_str(), code), ("1:1:a1\n", 0), "{err}");
 }

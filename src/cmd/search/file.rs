@@ -303,20 +303,13 @@ pub(super) fn search_file(s: &Shared<'_>, w: &mut Worker, cand: &Candidate) -> F
         large.reserve_exact(want);
     }
     // Never more than --max-filesize (a file that grew since it was listed).
-    let limit = opts
-        .walk
-        .max_filesize
-        .map_or(u64::MAX, |m| m.saturating_add(1));
+    let limit = max_size(opts, cand).map_or(u64::MAX, |m| m.saturating_add(1));
     if let Err(e) = (&mut file).take(limit).read_to_end(&mut large) {
         w.large = large;
         return unreadable(cand, &e);
     }
     drop(file);
-    if opts
-        .walk
-        .max_filesize
-        .is_some_and(|m| large.len() as u64 > m)
-    {
+    if max_size(opts, cand).is_some_and(|m| large.len() as u64 > m) {
         w.large = large;
         return FileOutcome::Skipped(SkipReason::TooLarge, None);
     }
@@ -449,23 +442,22 @@ fn stream_bytes(
         Ok(f) => f,
         Err(outcome) => return outcome,
     };
-    let limit = s
-        .opts
-        .walk
-        .max_filesize
-        .map_or(u64::MAX, |m| m.saturating_add(1));
+    let limit = max_size(s.opts, cand).map_or(u64::MAX, |m| m.saturating_add(1));
     let mut bytes = Vec::new();
     if let Err(e) = file.take(limit).read_to_end(&mut bytes) {
         return unreadable(cand, &e);
     }
-    if s.opts
-        .walk
-        .max_filesize
-        .is_some_and(|m| bytes.len() as u64 > m)
-    {
+    if max_size(s.opts, cand).is_some_and(|m| bytes.len() as u64 > m) {
         return FileOutcome::Skipped(SkipReason::TooLarge, None);
     }
     search_bytes(s, w, cand, &bytes, Hash::Now, Some(sink))
+}
+
+/// `--max-filesize` for this file: none for a file named on the command line, which is
+/// searched whatever the filters say, as in ripgrep. A walked file that grew past it since
+/// it was listed is read no further.
+fn max_size(opts: &SearchOptions, cand: &Candidate) -> Option<u64> {
+    opts.walk.max_filesize.filter(|_| !cand.explicit)
 }
 
 /// Opens a file to search; a FIFO, socket or device (a named one was already refused by the
@@ -495,11 +487,7 @@ fn list_file(s: &Shared<'_>, cand: &Candidate, file: Option<std::fs::File>) -> F
     };
     let mut size = 0;
     if let Some(file) = file {
-        let limit = s
-            .opts
-            .walk
-            .max_filesize
-            .map_or(u64::MAX, |m| m.saturating_add(1));
+        let limit = max_size(s.opts, cand).map_or(u64::MAX, |m| m.saturating_add(1));
         let mut bytes = Vec::new();
         if let Err(e) = file.take(limit).read_to_end(&mut bytes) {
             return unreadable(cand, &e);

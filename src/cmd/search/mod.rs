@@ -749,7 +749,12 @@ pub fn run(
             .any(|d| d.level == crate::envelope::Level::Error)
         && opts.mode != Mode::Files
     {
-        return Err(no_files_searched(opts));
+        // As in ripgrep: a failure when the paths were the default (the current directory),
+        // a warning beside "nothing found" (exit 1) when they were named.
+        if opts.walk.paths.is_empty() {
+            return Err(no_files_searched(opts));
+        }
+        diagnostics.push(no_files_searched(opts).diagnostic(crate::envelope::Level::Warning));
     }
     let status = if stopped_early || total_count > match_count {
         Status::Partial

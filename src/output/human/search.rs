@@ -230,7 +230,7 @@ impl SearchHuman {
             Mode::Matches => {}
         }
         if self.heading && !r.continued {
-            writeln!(out, "{path}{}", if self.null { "\0" } else { "" })?;
+            write!(out, "{path}{}", self.after_path("\n"))?;
         }
         let prefix = if self.heading || !self.show_path {
             String::new()
