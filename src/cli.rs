@@ -137,7 +137,8 @@ pub struct SearchArgs {
     /// the first positional argument is a path instead.
     #[arg(value_name = "PATTERN", required_unless_present_any = ["regexp", "type_list", "pattern_files", "files"])]
     pub pattern: Option<String>,
-    /// Files or directories to search (default: the current directory).
+    /// Files or directories to search (default: the current directory, never standard
+    /// input); `-` is standard input, read to its end and shown as `<stdin>`.
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
     /// A pattern to search for (repeatable; a line matching any of them matches). Use it for
@@ -1345,6 +1346,7 @@ impl SearchArgs {
                 one_file_system: self.one_file_system,
                 max_filesize: self.max_filesize,
                 sort,
+                stdin: None,
             },
             fixed_strings: self.fixed_strings,
             ignore_case: self.ignore_case,

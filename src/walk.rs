@@ -56,6 +56,39 @@ pub struct WalkOptions {
     pub one_file_system: bool,
     /// Order of the files (`None`: by path); `true` reverses.
     pub sort: Option<(SortKey, bool)>,
+    /// The file that holds what was read from standard input for a `-` path (see
+    /// [`spool_stdin`]): shown as `<stdin>`.
+    pub stdin: Option<PathBuf>,
+}
+
+/// The name standard input goes by in results, as in ripgrep.
+pub const STDIN_NAME: &str = "<stdin>";
+
+/// A path `-` means standard input, as in ripgrep: it is read to its end into a temporary
+/// file, which takes the `-`'s place (every `-` is the same input) and lives as long as the
+/// returned handle. Without a `-` path, standard input is never read: with no path, the
+/// current directory is searched, where ripgrep would guess from what stdin is — a guess that
+/// makes it wait for ever under programs that leave stdin an open pipe.
+pub fn spool_stdin(opts: &mut WalkOptions) -> Result<Option<tempfile::TempPath>> {
+    if !opts.paths.iter().any(|p| p.as_os_str() == "-") {
+        return Ok(None);
+    }
+    let failed = |e: std::io::Error| {
+        Error::new(
+            Code::PathUnreadable,
+            format!("could not read standard input: {e}"),
+            "pipe the text in, or save it to a file and name the file",
+        )
+    };
+    let mut file = tempfile::NamedTempFile::new().map_err(failed)?;
+    std::io::copy(&mut std::io::stdin().lock(), &mut file).map_err(failed)?;
+    let path = file.into_temp_path();
+    for p in opts.paths.iter_mut().filter(|p| p.as_os_str() == "-") {
+        *p = path.to_path_buf();
+    }
+    opts.paths.dedup();
+    opts.stdin = Some(path.to_path_buf());
+    Ok(Some(path))
 }
 
 /// What `--sort` orders files by.
@@ -313,7 +346,11 @@ pub fn prepare(opts: &WalkOptions, tool: &str) -> Result<Walker> {
         sort: opts.sort,
     };
     for root in roots {
-        let shown = display_path_from(&out.cwd, root);
+        let shown = if opts.stdin.as_deref() == Some(root.as_path()) {
+            STDIN_NAME.to_string()
+        } else {
+            display_path_from(&out.cwd, root)
+        };
         match std::fs::metadata(root) {
             Ok(meta) if !meta.is_file() && !meta.is_dir() => {
                 // A FIFO would block the open, a device never end: named or not, skipped.

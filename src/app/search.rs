@@ -22,8 +22,13 @@ pub fn run(args: SearchArgs, printer: &mut Printer) -> io::Result<u8> {
         Ok(o) => o,
         Err(e) => return crate::fail_query(printer, "search", serde_json::Value::Null, &e),
     };
-    let single_file = opts.walk.paths.len() == 1 && opts.walk.paths[0].is_file();
     let query = opts.query_echo();
+    // `-`: standard input, read into a file that lasts the run.
+    let _stdin = match crate::walk::spool_stdin(&mut opts.walk) {
+        Ok(s) => s,
+        Err(e) => return crate::fail_query(printer, "search", query, &e),
+    };
+    let single_file = opts.walk.paths.len() == 1 && opts.walk.paths[0].is_file();
     let format = printer.format;
     let pretty = printer.tty || view.pretty;
     if view.quiet {

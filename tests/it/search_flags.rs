@@ -5,7 +5,7 @@
 //! format: human, json (checked envelope, spans against the bytes) and jsonl.
 
 use crate::search::{human, search};
-use crate::util::{check_span, TestEnv};
+use crate::util::{check_span, sha, TestEnv};
 use serde_json::Value;
 
 /// ripgrep's `sherlock` fixture, the corpus of its tests.
@@ -882,4 +882,64 @@ fn flags_that_combine_as_in_ripgrep() {
     // --multiline-dotall without -U changes nothing (rg accepts it).
     let (out, err, code) = human(&env, &["--multiline-dotall", "a.", "x.txt"]);
     assert_eq!((out.as_str(), code), ("1:1:a1\n", 0), "{err}");
+}
+
+#[test]
+fn a_dash_path_is_standard_input_and_no_path_never_reads_it() {
+    let env = TestEnv::new();
+    env.write("f.txt", "a in a file\n");
+    let piped = |args: &[&str], input: &str| {
+        let out = env
+            .llm(&[&["search"], args].concat())
+            .write_stdin(input)
+            .output()
+            .unwrap();
+        (
+            String::from_utf8(out.stdout).unwrap(),
+            out.status.code().unwrap(),
+        )
+    };
+    // rg: `printf 'a\nb\nab\n' | rg -n a -` prints 1:a and 3:ab; with a file too, stdin's
+    // lines are under `<stdin>`.
+    assert_eq!(
+        piped(&["a", "-"], "a\nb\nab\r\n"),
+        ("1:1:a\n3:1:ab\n".into(), 0)
+    );
+    assert_eq!(
+        piped(&["a", "-", "f.txt"], "xa\n"),
+        ("<stdin>:1:2:xa\nf.txt:1:1:a in a file\n".into(), 0)
+    );
+    assert_eq!(piped(&["-c", "zzz", "-"], "a\n"), (String::new(), 1));
+    let (out, _) = piped(&["--format", "json", "b", "-"], "a\nb\n");
+    let e: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(e["query"]["paths"][0], "-");
+    let span = &e["data"]["matches"][0]["span"];
+    assert_eq!(
+        (&span["file_path"], &span["byte_start"]),
+        (&"<stdin>".into(), &2.into())
+    );
+    assert_eq!(e["data"]["files"][0]["checksum"], sha(b"a\nb\n"));
+    // No path: the directory, even with a pipe on stdin that never closes (rg would wait).
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("llm"))
+        .current_dir(env.path())
+        .args(["search", "a"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let held = child.stdin.take();
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > std::time::Duration::from_secs(30) {
+            child.kill().unwrap();
+            panic!("llm search with no path waited on stdin");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    drop(held);
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "f.txt:1:1:a in a file\n"
+    );
 }
