@@ -291,20 +291,22 @@ pub struct SearchArgs {
     /// Skip files larger than this (bytes, or with a K, M or G suffix).
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     pub max_filesize: Option<u64>,
-    /// Only list the files with at least one match.
-    #[arg(short = 'l', long)]
+    /// Only list the files with at least one match. Of -l, --files-without-match, -c and
+    /// --count-matches, the last given wins, as in ripgrep.
+    #[arg(short = 'l', long, overrides_with_all = ["files_without_match", "count", "count_matches"])]
     pub files_with_matches: bool,
     /// Only list the files searched that have no match.
-    #[arg(long, conflicts_with_all = ["files_with_matches", "count", "count_matches", "files"])]
+    #[arg(long, overrides_with_all = ["files_with_matches", "count", "count_matches"])]
     pub files_without_match: bool,
-    /// List the files that would be searched (with checksums in JSON), without searching.
-    #[arg(long, conflicts_with_all = ["files_with_matches", "count", "count_matches"])]
+    /// List the files that would be searched (with checksums in JSON), without searching
+    /// (-l, -c and the like then change nothing).
+    #[arg(long)]
     pub files: bool,
     /// Only show the number of matching lines per file.
-    #[arg(short = 'c', long, conflicts_with = "files_with_matches")]
+    #[arg(short = 'c', long, overrides_with_all = ["files_with_matches", "files_without_match", "count_matches"])]
     pub count: bool,
     /// Only show the number of matches per file.
-    #[arg(long, conflicts_with_all = ["files_with_matches", "count"])]
+    #[arg(long, overrides_with_all = ["files_with_matches", "files_without_match", "count"])]
     pub count_matches: bool,
     /// With -c/--count-matches, also list the files searched that have no match (count 0).
     #[arg(long)]

@@ -271,6 +271,13 @@ fn after_context_past_max_count_shows_matching_lines_as_matches() {
     let d = e.data.unwrap();
     assert_eq!(d.match_count, 1);
     assert_eq!(d.matches[0].context_after, ["e", "d"]);
+    // Also where an earlier match's after-context holds the line (rg: `-n -A3 -m2 m` on
+    // m m x m y prints 1:m 2:m 3-x 4:m 5-y).
+    env.write("g.txt", "m\nm\nx\nm\ny\n");
+    let (out, _, _) = human(&env, &["-A3", "-m2", "m", "g.txt"]);
+    assert_eq!(out, "1:1:m\n2:1:m\n3-x\n4:1:m\n5-y\n");
+    let (out, _, _) = human(&env, &["-A2", "-m2", "-w", "m", "g.txt"]);
+    assert_eq!(out, "1:1:m\n2:1:m\n3-x\n4:1:m\n");
 }
 
 // ---- the flags ----
@@ -879,6 +886,26 @@ fn flags_that_combine_as_in_ripgrep() {
     assert_eq!(out, format!("1:302:{long}"));
     let (out, _, _) = human(&env, &["-M", "10", "foo", "long.txt"]);
     assert_eq!(out, "1:302:[Omitted long line with 1 matches]\n");
+    // Of -l, --files-without-match, -c and --count-matches the last wins; --files wins over
+    // them all (rg).
+    let (out, _, _) = human(&env, &["-l", "-c", "foo", "z.txt"]);
+    assert_eq!(out, "1\n");
+    let (out, _, _) = human(&env, &["-c", "-l", "foo", "z.txt"]);
+    assert_eq!(out, "z.txt\n");
+    let (out, _, _) = human(&env, &["-c", "--count-matches", "foo", "z.txt"]);
+    assert_eq!(out, "3\n");
+    let (out, _, _) = human(
+        &env,
+        &["-l", "--files-without-match", "foo", "x.txt", "z.txt"],
+    );
+    assert_eq!(out, "");
+    let (out, _, _) = human(
+        &env,
+        &["--files-without-match", "-l", "foo", "x.txt", "z.txt"],
+    );
+    assert_eq!(out, "x.txt\nz.txt\n");
+    let (out, _, _) = human(&env, &["--files", "-l", "z.txt"]);
+    assert_eq!(out, "z.txt\n");
     // --multiline-dotall without -U changes nothing (rg accepts it).
     let (out, err, code) = human(&env, &["--multiline-dotall", "a.", "x.txt"]);
     assert_eq!((out.as_str(), code), ("1:1:a1\n", 0), "{err}");

@@ -585,8 +585,10 @@ fn collect_lines(matches: &[SearchMatch]) -> BTreeMap<usize, Line<'_>> {
         for (i, text) in m.context_after.iter().enumerate() {
             let no = last + 1 + i;
             let (offset, len) = at(offsets.after.get(i));
+            // A hit past -m prints as a match, also where an earlier match's context put
+            // the line in as context.
             match m.after_hits.iter().find(|h| h.0 == no) {
-                Some(&(_, col)) if !lines.contains_key(&no) => {
+                Some(&(_, col)) if !matches!(lines.get(&no), Some(Line::Match { .. })) => {
                     add(&mut lines, no, text, (col, col, None), (offset, len));
                 }
                 _ => {
