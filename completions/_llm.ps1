@@ -102,6 +102,8 @@ Register-ArgumentCompleter -Native -CommandName 'llm' -ScriptBlock {
             [CompletionResult]::new('--multiline', '--multiline', [CompletionResultType]::ParameterName, 'Let matches span lines (`\n` can be matched; spans cover every line)')
             [CompletionResult]::new('--multiline-dotall', '--multiline-dotall', [CompletionResultType]::ParameterName, 'With -U, make `.` match newlines too (without -U it changes nothing, as in ripgrep)')
             [CompletionResult]::new('--crlf', '--crlf', [CompletionResultType]::ParameterName, 'Accepted for ripgrep compatibility: `$` already matches before `\r\n`')
+            [CompletionResult]::new('--no-config', '--no-config', [CompletionResultType]::ParameterName, 'Accepted for ripgrep compatibility: llm reads no configuration file')
+            [CompletionResult]::new('--vimgrep', '--vimgrep', [CompletionResultType]::ParameterName, 'Human output: every match on a line of its own, `path:line:col:text` (a line with two matches prints twice; with -o, the match''s text), for editors'' quickfix lists')
             [CompletionResult]::new('-P', '-P ', [CompletionResultType]::ParameterName, 'PCRE2 syntax: look-around, backreferences (`(\w+) \1`), possessive quantifiers. Named groups are `(?<name>…)`; `-r` refers to them as `$name` or `${name}`')
             [CompletionResult]::new('--pcre2', '--pcre2', [CompletionResultType]::ParameterName, 'PCRE2 syntax: look-around, backreferences (`(\w+) \1`), possessive quantifiers. Named groups are `(?<name>…)`; `-r` refers to them as `$name` or `${name}`')
             [CompletionResult]::new('--no-unicode', '--no-unicode', [CompletionResultType]::ParameterName, 'ASCII-only `\w`, `\d`, `\s`, `\b` and case folding')

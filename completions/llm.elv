@@ -98,6 +98,8 @@ set edit:completion:arg-completer[llm] = {|@words|
             cand --multiline 'Let matches span lines (`\n` can be matched; spans cover every line)'
             cand --multiline-dotall 'With -U, make `.` match newlines too (without -U it changes nothing, as in ripgrep)'
             cand --crlf 'Accepted for ripgrep compatibility: `$` already matches before `\r\n`'
+            cand --no-config 'Accepted for ripgrep compatibility: llm reads no configuration file'
+            cand --vimgrep 'Human output: every match on a line of its own, `path:line:col:text` (a line with two matches prints twice; with -o, the match''s text), for editors'' quickfix lists'
             cand -P 'PCRE2 syntax: look-around, backreferences (`(\w+) \1`), possessive quantifiers. Named groups are `(?<name>…)`; `-r` refers to them as `$name` or `${name}`'
             cand --pcre2 'PCRE2 syntax: look-around, backreferences (`(\w+) \1`), possessive quantifiers. Named groups are `(?<name>…)`; `-r` refers to them as `$name` or `${name}`'
             cand --no-unicode 'ASCII-only `\w`, `\d`, `\s`, `\b` and case folding'

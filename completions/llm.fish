@@ -92,6 +92,8 @@ complete -c llm -n "__fish_llm_using_subcommand search" -s q -l quiet -d 'Print 
 complete -c llm -n "__fish_llm_using_subcommand search" -s U -l multiline -d 'Let matches span lines (`\\n` can be matched; spans cover every line)'
 complete -c llm -n "__fish_llm_using_subcommand search" -l multiline-dotall -d 'With -U, make `.` match newlines too (without -U it changes nothing, as in ripgrep)'
 complete -c llm -n "__fish_llm_using_subcommand search" -l crlf -d 'Accepted for ripgrep compatibility: `$` already matches before `\\r\\n`'
+complete -c llm -n "__fish_llm_using_subcommand search" -l no-config -d 'Accepted for ripgrep compatibility: llm reads no configuration file'
+complete -c llm -n "__fish_llm_using_subcommand search" -l vimgrep -d 'Human output: every match on a line of its own, `path:line:col:text` (a line with two matches prints twice; with -o, the match\'s text), for editors\' quickfix lists'
 complete -c llm -n "__fish_llm_using_subcommand search" -s P -l pcre2 -d 'PCRE2 syntax: look-around, backreferences (`(\\w+) \\1`), possessive quantifiers. Named groups are `(?<name>…)`; `-r` refers to them as `$name` or `${name}`'
 complete -c llm -n "__fish_llm_using_subcommand search" -l no-unicode -d 'ASCII-only `\\w`, `\\d`, `\\s`, `\\b` and case folding'
 complete -c llm -n "__fish_llm_using_subcommand search" -s a -l text -d 'Search binary files as text: no NUL detection, and patterns may match NUL'

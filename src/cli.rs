@@ -191,6 +191,13 @@ pub struct SearchArgs {
     /// Accepted for ripgrep compatibility: `$` already matches before `\r\n`.
     #[arg(long)]
     pub crlf: bool,
+    /// Accepted for ripgrep compatibility: llm reads no configuration file.
+    #[arg(long)]
+    pub no_config: bool,
+    /// Human output: every match on a line of its own, `path:line:col:text` (a line with two
+    /// matches prints twice; with -o, the match's text), for editors' quickfix lists.
+    #[arg(long)]
+    pub vimgrep: bool,
     /// PCRE2 syntax: look-around, backreferences (`(\w+) \1`), possessive quantifiers.
     /// Named groups are `(?<name>…)`; `-r` refers to them as `$name` or `${name}`.
     #[arg(short = 'P', long)]
@@ -1281,6 +1288,7 @@ impl SearchArgs {
             no_messages: self.no_messages,
             pretty: self.pretty,
             quiet: self.quiet,
+            vimgrep: self.vimgrep,
         }
     }
 

@@ -906,6 +906,15 @@ fn flags_that_combine_as_in_ripgrep() {
     assert_eq!(out, "x.txt\nz.txt\n");
     let (out, _, _) = human(&env, &["--files", "-l", "z.txt"]);
     assert_eq!(out, "z.txt\n");
+    // --vimgrep: a line per match, always with the path (rg 13's output); --no-config is
+    // accepted.
+    env.write("v.txt", "foo x foo\r\nbar\n");
+    let (out, _, _) = human(&env, &["--vimgrep", "--no-config", "foo", "v.txt"]);
+    assert_eq!(out, "v.txt:1:1:foo x foo\nv.txt:1:7:foo x foo\n");
+    let (out, _, _) = human(&env, &["--vimgrep", "-o", "-r", "Z", "foo", "v.txt"]);
+    assert_eq!(out, "v.txt:1:1:Z\nv.txt:1:7:Z\n");
+    let (e, _) = search(&env, &["--vimgrep", "foo", "v.txt"]);
+    assert_eq!(e.data.unwrap().match_count, 2);
     // --multiline-dotall without -U changes nothing (rg accepts it).
     let (out, err, code) = human(&env, &["--multiline-dotall", "a.", "x.txt"]);
     assert_eq!((out.as_str(), code), ("1:1:a1\n", 0), "{err}");

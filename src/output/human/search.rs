@@ -38,6 +38,8 @@ pub struct SearchView {
     pub pretty: bool,
     /// `-q`: nothing printed.
     pub quiet: bool,
+    /// `--vimgrep`: each match on a line of its own, with its path, line and column.
+    pub vimgrep: bool,
 }
 
 /// Streams search results as text. [`SearchHuman::body`] renders one file on any thread;
@@ -61,6 +63,7 @@ pub struct SearchHuman {
     pub columns: bool,
     pub byte_offset: bool,
     pub trim: bool,
+    pub vimgrep: bool,
     /// A file was printed (separators go between files). Atomic so that the printer can be
     /// shared with the threads that render bodies.
     printed_any: AtomicBool,
@@ -100,13 +103,16 @@ impl SearchHuman {
         single_file: bool,
         invert: bool,
     ) -> Self {
-        let show_path = view.with_filename.unwrap_or(!single_file);
+        let show_path = view.vimgrep || view.with_filename.unwrap_or(!single_file);
         SearchHuman {
             style,
-            heading: heading && show_path && (!single_file || view.with_filename == Some(true)),
+            heading: heading
+                && show_path
+                && !view.vimgrep
+                && (!single_file || view.with_filename == Some(true)),
             max_columns: view.max_columns,
             mode,
-            context,
+            context: context && !view.vimgrep,
             single_file,
             show_path,
             null: view.null,
@@ -115,6 +121,7 @@ impl SearchHuman {
             columns: view.line_numbers && !invert,
             byte_offset: view.byte_offset,
             trim: view.trim,
+            vimgrep: view.vimgrep,
             printed_any: AtomicBool::new(false),
         }
     }
@@ -184,6 +191,7 @@ impl SearchHuman {
             && self.max_columns.is_none()
             && !self.null
             && !self.only_matching
+            && !self.vimgrep
             && self.columns
             && !self.byte_offset
             && !self.trim
@@ -242,6 +250,9 @@ impl SearchHuman {
         } else {
             (self.after_path(":"), self.after_path("-"))
         };
+        if self.vimgrep {
+            return self.vimgrep_lines(out, &prefix, match_sep, matches);
+        }
         if self.only_matching && !self.context {
             return self.only_matches(out, &prefix, match_sep, matches);
         }
@@ -379,6 +390,33 @@ impl SearchHuman {
                 writeln!(out, "{}", self.style.matched(self.trimmed(line)))?;
                 offset += piece.len();
             }
+        }
+        Ok(())
+    }
+
+    /// `--vimgrep`: one `path:line:col:text` per match, the text its line's (its own with -o,
+    /// its replacement with -r -o), the first line of a multiline one.
+    fn vimgrep_lines(
+        &self,
+        out: &mut impl Write,
+        prefix: &str,
+        sep: &str,
+        matches: &[SearchMatch],
+    ) -> io::Result<()> {
+        for m in matches {
+            let text = if self.only_matching {
+                let t = m.replacement.as_deref().unwrap_or(&m.matched_text);
+                t.split('\n').next().unwrap_or(t)
+            } else {
+                m.line_text.as_str()
+            };
+            let text = text.strip_suffix('\r').unwrap_or(text);
+            let line = self.style.line_no(&m.span.start_line.to_string());
+            write!(out, "{prefix}{sep}{line}:")?;
+            if self.columns {
+                write!(out, "{}:", m.span.start_col + 1)?;
+            }
+            writeln!(out, "{}", self.trimmed(text))?;
         }
         Ok(())
     }
