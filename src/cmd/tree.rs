@@ -34,7 +34,16 @@ pub struct TreeNode {
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub error: bool,
     pub children: Vec<TreeNode>,
+    /// Its children are [`MAX_DEPTH`] levels below the node shown and are left out (`--at`
+    /// inside it shows them).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub deeper: bool,
 }
+
+/// Levels of the tree shown below the root (or the `--at` node). Each level is a frame of the
+/// recursion that builds, prints and frees the tree; a file of 20,000 nested brackets
+/// overflowed the stack.
+pub const MAX_DEPTH: usize = 256;
 
 /// A node on the path from the root to `--at`.
 #[derive(Debug, Clone, Serialize)]
@@ -89,7 +98,7 @@ pub fn run(opts: &TreeOptions) -> Result<TreeData> {
         display: &display,
     };
     let (path, root) = match opts.at {
-        None => (None, ctx.build(&mut tree.walk())),
+        None => (None, ctx.build(&mut tree.walk(), 0)),
         Some((line, col)) => {
             let off = index
                 .line_range(line)
@@ -133,7 +142,7 @@ pub fn run(opts: &TreeOptions) -> Result<TreeData> {
             let target = path.last().unwrap().span.range();
             let node = smallest_named(tree.root_node(), target.clone());
             c2.reset(node);
-            let mut root = ctx.build(&mut c2);
+            let mut root = ctx.build(&mut c2, 0);
             root.field = path.last().unwrap().field.clone();
             (Some(path), root)
         }
@@ -168,13 +177,14 @@ impl Ctx<'_> {
         }
     }
 
-    fn build(&self, c: &mut TreeCursor) -> TreeNode {
+    fn build(&self, c: &mut TreeCursor, depth: usize) -> TreeNode {
         let node = c.node();
         let mut children = Vec::new();
-        if c.goto_first_child() {
+        let deeper = depth == MAX_DEPTH && node.named_child_count() > 0;
+        if !deeper && c.goto_first_child() {
             loop {
                 if c.node().is_named() || c.node().is_missing() {
-                    children.push(self.build(c));
+                    children.push(self.build(c, depth + 1));
                 }
                 if !c.goto_next_sibling() {
                     break;
@@ -190,6 +200,7 @@ impl Ctx<'_> {
                 .then(|| String::from_utf8_lossy(&self.source[node.byte_range()]).into_owned()),
             error: node.is_error() || node.is_missing(),
             children,
+            deeper,
         }
     }
 }

@@ -118,6 +118,9 @@ pub enum Breaks {
 /// A string or array literal's inside shorter than this is parsed as it is (not worth a gap).
 pub(super) const MIN_GAP: usize = 32;
 
+/// Array literals nested deeper than this are not read as data (see `Scan::data`).
+const MAX_DATA_DEPTH: usize = 256;
+
 /// Data an outline's parse need not read (see `Language::parse_outline`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Gap {
@@ -435,8 +438,13 @@ impl<'a> Scan<'a> {
     /// An array literal opened at `i` that holds only numbers, strings and array literals of
     /// the same bracket, comma-separated: its end. The inside parses as those elements wherever
     /// an empty literal parses (the gap check in `Language::parse_outline` makes sure that the
-    /// brackets are an array literal's).
-    fn data(&mut self, i: usize) -> Option<usize> {
+    /// brackets are an array literal's). `depth`: the literals it is nested in; past
+    /// [`MAX_DATA_DEPTH`] it is no data (a table is never that deep, and each level is a
+    /// frame of this recursion).
+    fn data(&mut self, i: usize, depth: usize) -> Option<usize> {
+        if depth >= MAX_DATA_DEPTH {
+            return None;
+        }
         let (src, lex) = (self.src, self.lex);
         let close = if lex.data_open == b'[' { b']' } else { b'}' };
         let mut j = i + 1;
@@ -476,7 +484,7 @@ impl<'a> Scan<'a> {
                     after_value = true;
                 }
                 Token::Byte(c) if c == lex.data_open => {
-                    j = self.data(j)?;
+                    j = self.data(j, depth + 1)?;
                     after_value = true;
                     continue;
                 }
@@ -769,7 +777,7 @@ pub(super) fn scan(lex: &'static Lexicon, src: &[u8], data: bool) -> (Regions, V
             decorator = src[i] == b'@';
         }
         if data && src[i] == lex.data_open {
-            if let Some(end) = scan.data(i) {
+            if let Some(end) = scan.data(i, 0) {
                 if end - i - 2 >= MIN_GAP {
                     scan.gaps.push(Gap {
                         range: i + 1..end - 1,

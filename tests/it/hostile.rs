@@ -446,3 +446,78 @@ fn a_big_file_cut_off_in_a_data_array_string_is_outlined() {
         }
     }
 }
+
+#[test]
+fn deeply_nested_brackets_neither_overflow_the_stack_nor_hang() {
+    // 60,000 nested brackets: the outline of a file over 64 KiB read them as nested data
+    // tables, one stack frame per level, and aborted (stack overflow); `ast --tree` built
+    // and printed its tree one frame per level too.
+    let env = TestEnv::new();
+    let depth = 60_000;
+    let deep = |open: &str, close: &str| open.repeat(depth) + &close.repeat(depth);
+    env.write(
+        "deep.py",
+        format!("def f():\n    pass\n\nx = {}\n", deep("[", "]")),
+    );
+    env.write(
+        "deep.go",
+        format!(
+            "package p\n\nfunc f() {{}}\n\nvar x = [][]int{}\n",
+            deep("{", "}")
+        ),
+    );
+    env.write(
+        "open.js",
+        format!("function f() {{}}\nvar x = {}\n", "[".repeat(depth)),
+    );
+    for (file, name) in [("deep.py", "f"), ("deep.go", "f"), ("open.js", "f")] {
+        for j in ["-j1", "-j4"] {
+            let out = env
+                .llm(&["find", "--outline", "--json", j, file])
+                .output()
+                .unwrap();
+            assert!(
+                out.status.code().is_some_and(|c| c < 2),
+                "{file} {j}: {:?} {}",
+                out.status,
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            assert_eq!(v["data"]["matches"][0]["name"], name, "{file}");
+        }
+    }
+    // --tree shows 256 levels, then says where the rest is.
+    let out = env
+        .llm(&["ast", "--tree", "deep.py", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // (Deeper than serde_json parses by default: the nesting is counted in the text.)
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.matches("\"deeper\":true").count(), 1);
+    let at = text.find("\"deeper\":true").unwrap();
+    assert!(text[at..].starts_with("\"deeper\":true}"));
+    assert!(text[..at].matches("\"children\":[").count() > 256);
+    let out = env.llm(&["ast", "--tree", "deep.py"]).output().unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("levels down: `--at LINE:COL`"));
+    // A query for ERROR nodes on a file whose one ERROR node has 60,000 children (an
+    // unclosed bracket): each found once, as the query engine finds them.
+    let out = env
+        .llm(&["ast", "-l", "javascript", "--json", "(ERROR) @e", "open.js"])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let spans: Vec<_> = v["data"]["matches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["captures"][0]["span"]["start_line"].clone())
+        .collect();
+    assert!(!spans.is_empty());
+    assert_eq!(out.status.code(), Some(0));
+}

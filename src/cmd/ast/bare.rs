@@ -12,6 +12,8 @@ use tree_sitter::{Node, Tree};
 pub struct Bare {
     pub patterns: Vec<(String, Vec<String>)>,
     by_symbol: Vec<Vec<usize>>,
+    /// The patterns naming `ERROR`, whose symbol lies outside the grammar's tables.
+    error: Vec<usize>,
     /// Which nodes can hold one of the patterns' kinds: by their kind (what the grammar's
     /// `node-types.json` says it can hold), and by whether their text shows a keyword or `{`
     /// that every way down to such a node passes (see `lang::Pruning`); `None`: open every
@@ -24,26 +26,49 @@ impl Bare {
     pub(super) fn new(lang: &Language, patterns: Vec<(String, Vec<String>)>, prune: bool) -> Bare {
         // Kinds are compared by symbol: several symbols (aliases) can share a name.
         let mut by_symbol = vec![Vec::new(); lang.ts().node_kind_count()];
+        let mut error = Vec::new();
         for (i, (kind, _)) in patterns.iter().enumerate() {
+            if kind == ERROR {
+                error.push(i);
+            }
             for id in lang.kind_ids(kind) {
                 by_symbol[id as usize].push(i);
             }
         }
-        let kinds: Vec<&str> = patterns.iter().map(|(k, _)| k.as_str()).collect();
+        // An ERROR node lies only in nodes that hold an error, which the pruned walk always
+        // opens.
+        let kinds: Vec<&str> = (patterns.iter().map(|(k, _)| k.as_str()))
+            .filter(|k| *k != ERROR)
+            .collect();
         Bare {
             pruning: prune.then(|| Pruning::for_kinds(lang, &kinds)).flatten(),
             patterns,
             by_symbol,
+            error,
         }
+    }
+
+    /// Whether the walk answers a query for `kind`: a named kind of the grammar, or `ERROR`.
+    /// (`MISSING` is left to the query engine.)
+    pub(super) fn walks(lang: &Language, kind: &str) -> bool {
+        kind == ERROR || !lang.kind_ids(kind).is_empty()
     }
 
     /// The patterns naming a node's kind (empty for most nodes).
     fn of(&self, kind: u16) -> &[usize] {
+        if kind == ERROR_SYMBOL {
+            return &self.error;
+        }
         self.by_symbol
             .get(kind as usize)
             .map_or(&[][..], |v| v.as_slice())
     }
 }
+
+const ERROR: &str = "ERROR";
+
+/// tree-sitter's symbol of an ERROR node (`ts_builtin_sym_error`).
+const ERROR_SYMBOL: u16 = u16::MAX;
 
 /// Matches of a bare-kinds query by a plain tree walk: every named node of a listed kind, once
 /// per pattern naming it — what the query engine returns. With `hits` (sorted; each match
@@ -210,6 +235,21 @@ mod tests {
                 "{name}: {kind}"
             );
         }
+        // ERROR nodes, walked where the query engine finds them.
+        use tree_sitter::StreamingIterator;
+        let query = tree_sitter::Query::new(&ts, "(ERROR) @e").unwrap();
+        let mut cursor = tree_sitter::QueryCursor::new();
+        let mut engine = Vec::new();
+        let mut it = cursor.matches(&query, tree.root_node(), source);
+        while let Some(m) = it.next() {
+            engine.extend(
+                m.captures()
+                    .iter()
+                    .map(|c| (c.node.start_byte(), c.node.end_byte())),
+            );
+        }
+        assert_eq!(found(lang, &tree, source, "ERROR", false), engine, "{name}");
+        assert_eq!(found(lang, &tree, source, "ERROR", true), engine, "{name}");
         kinds.len()
     }
 

@@ -258,10 +258,11 @@ pub fn compile(src: &str, langs: &[&'static Language]) -> Result<Vec<Compiled>> 
                 ok.push(Compiled {
                     by_items: cut.is_some(),
                     lang: l,
-                    // ERROR and MISSING are no node kinds of the grammar's tables: the query
-                    // engine finds them.
+                    // MISSING is no node kind of the grammar's tables: the query engine finds
+                    // it (ERROR is walked too: the query engine takes time quadratic in the
+                    // children of an ERROR node, a whole file's after an unclosed bracket).
                     bare: literals::bare_kinds(src, n)
-                        .filter(|b| b.iter().all(|(k, _)| !l.kind_ids(k).is_empty()))
+                        .filter(|b| b.iter().all(|(k, _)| Bare::walks(l, k)))
                         .map(|b| Bare::new(l, b, prefilter.is_none())),
                     prefilter,
                     cut,

@@ -95,5 +95,13 @@ fn node(out: &mut impl Write, style: &Style, n: &TreeNode, depth: usize) -> io::
     for c in &n.children {
         node(out, style, c, depth + 1)?;
     }
+    if n.deeper {
+        writeln!(
+            out,
+            "{}… {} levels down: `--at LINE:COL` shows what lies below",
+            "  ".repeat(depth + 1),
+            crate::cmd::tree::MAX_DEPTH
+        )?;
+    }
     Ok(())
 }
