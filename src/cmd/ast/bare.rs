@@ -237,7 +237,7 @@ mod tests {
         }
         // ERROR nodes, walked where the query engine finds them.
         use tree_sitter::StreamingIterator;
-        let query = tree_sitter::Query::new(&ts, "(ERROR) @e").unwrap();
+        let query = tree_sitter::Query::new(ts, "(ERROR) @e").unwrap();
         let mut cursor = tree_sitter::QueryCursor::new();
         let mut engine = Vec::new();
         let mut it = cursor.matches(&query, tree.root_node(), source);
