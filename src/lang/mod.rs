@@ -388,6 +388,23 @@ pub fn discard(tree: Tree) {
     std::mem::forget(tree);
 }
 
+/// [`word_hits`] in the parts of `source` that `tree` was parsed from (one item's, for a tree
+/// of one item: a file read item by item is then scanned once in all, not once per item),
+/// sorted by start.
+pub(crate) fn parsed_word_hits(tree: &Tree, source: &[u8], words: &[&str]) -> Vec<Range<usize>> {
+    let mut hits = Vec::new();
+    for r in tree.included_ranges() {
+        let start = r.start_byte.min(source.len());
+        let part = &source[start..r.end_byte.min(source.len())];
+        hits.extend(
+            word_hits(part, words)
+                .into_iter()
+                .map(|h| h.start + start..h.end + start),
+        );
+    }
+    hits
+}
+
 /// Where `words` occur in `hay` as whole words (see [`literals::whole_word`]), sorted by start.
 pub fn word_hits(hay: &[u8], words: &[&str]) -> Vec<Range<usize>> {
     let mut out: Vec<Range<usize>> = words

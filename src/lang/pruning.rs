@@ -200,13 +200,11 @@ impl Pruning {
     /// The witnesses in the text `tree` was parsed from (the parts of `source` it spans), in
     /// order.
     fn witnesses(&self, source: &[u8], tree: &Tree) -> Vec<Range<usize>> {
-        let mut hits = Vec::new();
+        let mut hits = super::parsed_word_hits(tree, source, &self.words);
         for r in tree.included_ranges() {
             let start = r.start_byte.min(source.len());
             let part = &source[start..r.end_byte.min(source.len())];
-            let at = |h: Range<usize>| h.start + start..h.end + start;
-            hits.extend(super::word_hits(part, &self.words).into_iter().map(at));
-            hits.extend(memchr::memchr_iter(b'{', part).map(|i| at(i..i + 1)));
+            hits.extend(memchr::memchr_iter(b'{', part).map(|i| start + i..start + i + 1));
         }
         hits.sort_unstable_by_key(|h| h.start);
         hits

@@ -380,7 +380,7 @@ fn collect_raw<'t>(
         // Definitions hold their keyword; the rest sit right under a known parent kind.
         None => {
             let table = lang.keywordless_table();
-            let hits = super::word_hits(source, walk.definition_words);
+            let hits = super::parsed_word_hits(tree, source, walk.definition_words);
             super::walk_hits(
                 tree,
                 &hits,
