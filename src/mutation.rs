@@ -380,10 +380,15 @@ pub fn prepare(changes: &[Change], opts: &MutationOptions) -> Result<Prepared, E
         };
         let (after, placed) = match &change.content {
             Content::Edits(edits) => {
+                // An edit that puts back the bytes it replaces changes nothing, also in a file
+                // whose lines end both ways (its `\n`s are not made the file's ending).
                 let adapted: Vec<Edit> = edits
                     .iter()
                     .map(|e| Edit {
-                        new_content: adapt(&e.new_content),
+                        new_content: match old.get(e.byte_start..e.byte_end) {
+                            Some(was) if was == e.new_content.as_slice() => was.to_vec(),
+                            _ => adapt(&e.new_content),
+                        },
                         ..e.clone()
                     })
                     .collect();

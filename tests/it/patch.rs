@@ -826,3 +826,57 @@ fn lone_top_level_insert_takes_the_languages_blank_lines() {
     assert_eq!(code, 0, "{v}");
     assert_eq!(env.read("b.rb"), b"def h\n  1\nend\n\ndef g\n  2\nend\n");
 }
+
+#[test]
+fn a_body_replaced_by_its_own_text_keeps_mixed_line_endings() {
+    // A file whose lines end both ways: the body's own text, as sent (CRLF and LF mixed) or
+    // with LF only, leaves every byte as it was, with or without --raw-line-endings; the
+    // whole definition likewise.
+    let env = TestEnv::new();
+    let src =
+        "function f() {\r\n  let a = 1;\n  let b = 2;\r\n  return a + b;\n}\r\nfunction g() {}\n";
+    env.write("m.js", src);
+    let body = "{\r\n  let a = 1;\n  let b = 2;\r\n  return a + b;\n}";
+    let whole = "function f() {\r\n  let a = 1;\n  let b = 2;\r\n  return a + b;\n}";
+    for (action, text) in [
+        ("--body", body.to_string()),
+        ("--body", body.replace('\r', "")),
+        ("--replace", whole.to_string()),
+        ("--replace", whole.replace("\r\n", "\n")),
+    ] {
+        for raw in [false, true] {
+            let mut args = vec!["--file", "m.js", "--symbol", "f", "--with-text", &text];
+            if action == "--body" {
+                args.push("--body");
+            }
+            if raw {
+                args.push("--raw-line-endings");
+            }
+            let (v, code) = patch(&env, &args);
+            assert_eq!(code, 0, "{v}");
+            assert_eq!(
+                String::from_utf8(env.read("m.js")).unwrap(),
+                src,
+                "{action} {text:?} raw {raw}"
+            );
+        }
+    }
+    // A real change still takes the file's dominant ending (here LF: three of five lines).
+    let (v, code) = patch(
+        &env,
+        &[
+            "--file",
+            "m.js",
+            "--symbol",
+            "f",
+            "--body",
+            "--with-text",
+            "{\r\n  return 3;\r\n}",
+        ],
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        String::from_utf8(env.read("m.js")).unwrap(),
+        "function f() {\n  return 3;\n}\r\nfunction g() {}\n"
+    );
+}

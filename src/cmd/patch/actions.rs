@@ -102,7 +102,10 @@ pub fn edit_for(
     let indent = indent_of(src, s.span.byte_start);
     let text = clean(text);
     match action {
-        Action::Replace if holds(src, s.span.range(), &text) => Ok(Edit::new(s.span.range(), text)),
+        // The text already there (line endings and blank edges aside): its bytes, as they are.
+        Action::Replace if holds(src, s.span.range(), &text) => {
+            Ok(Edit::new(s.span.range(), &src[s.span.range()]))
+        }
         Action::Replace => {
             let new = indent::reindent(&text, &indent, &unit, true);
             Ok(Edit::new(s.span.range(), new))
@@ -205,7 +208,7 @@ fn body_edit(
         .with_span(s.span.clone())
     })?;
     if holds(src, body.range(), text) {
-        return Ok(Edit::new(body.range(), text.to_string()));
+        return Ok(Edit::new(body.range(), &src[body.range()]));
     }
     let inner = format!("{indent}{}", unit.repeat(1));
     if python {
