@@ -617,10 +617,15 @@ fn introduced_syntax_errors(
     // `symbols_of_items`): the whole-file recovery of an error elsewhere can swallow a new one.
     let mut after_errors = after_errors;
     if let (false, Some(scan)) = (before_errors.is_empty(), language.rules.regions) {
-        let old: Vec<_> = placed.iter().map(|p| p.old.clone()).collect();
         let new: Vec<_> = placed.iter().map(|p| p.new.clone()).collect();
-        before_errors = edited_item_errors(language, before, scan, &old);
-        after_errors = edited_item_errors(language, after, scan, &new);
+        let after_items = edited_items(after, scan, &new);
+        // Before, the same items: an inserted comment joins the item after it, whose error
+        // (there before) is then judged on both sides.
+        let old: Vec<_> = (placed.iter().map(|p| p.old.clone()))
+            .chain(after_items.iter().map(|r| unshifted(r, placed)))
+            .collect();
+        before_errors = item_errors(language, before, &edited_items(before, scan, &old));
+        after_errors = item_errors(language, after, &after_items);
         if after_errors.is_empty() {
             return Vec::new();
         }
@@ -690,28 +695,47 @@ fn introduced_syntax_errors(
         .collect()
 }
 
-/// The syntax errors of the top-level items of `source` that touch one of `edited`, each item
-/// parsed alone.
-fn edited_item_errors(
-    language: &Language,
+/// The ranges of the top-level items of `source` that touch one of `edited`.
+fn edited_items(
     source: &[u8],
     scan: fn(&[u8]) -> lang::regions::Regions,
     edited: &[Range<usize>],
+) -> Vec<Range<usize>> {
+    (scan(source).items.into_iter())
+        .map(|i| i.range)
+        .filter(|r| edited.iter().any(|e| r.start <= e.end && e.start <= r.end))
+        .collect()
+}
+
+/// The syntax errors of `items` of `source`, each parsed alone.
+fn item_errors(
+    language: &Language,
+    source: &[u8],
+    items: &[Range<usize>],
 ) -> Vec<lang::SyntaxError> {
     let index = LineIndex::new(source);
-    scan(source)
-        .items
+    items
         .iter()
-        .filter(|i| {
-            edited
-                .iter()
-                .any(|e| i.range.start <= e.end && e.start <= i.range.end)
-        })
-        .flat_map(|i| {
-            let tree = language.parse_ranges(source, &index, std::slice::from_ref(&i.range));
-            lang::syntax_errors(&tree)
+        .flat_map(|r| {
+            lang::syntax_errors(&language.parse_ranges(source, &index, std::slice::from_ref(r)))
         })
         .collect()
+}
+
+/// Where `range` of the file after the edits `placed` lay before them: the inverse of
+/// [`shifted`], an end inside an edit's new text taken to that edit's old range.
+fn unshifted(range: &Range<usize>, placed: &[edit::Placed]) -> Range<usize> {
+    let back = |x: usize, end: bool| {
+        let mut delta = 0isize;
+        for p in placed.iter().filter(|p| p.new.start <= x) {
+            if x < p.new.end {
+                return if end { p.old.end } else { p.old.start };
+            }
+            delta += p.old.len() as isize - p.new.len() as isize;
+        }
+        x.saturating_add_signed(delta)
+    };
+    back(range.start, false)..back(range.end, true)
 }
 
 /// Where `range` of the file before the edits `placed` lies after them (a range outside every

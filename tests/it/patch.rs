@@ -880,3 +880,61 @@ fn a_body_replaced_by_its_own_text_keeps_mixed_line_endings() {
         "function f() {\n  return 3;\n}\r\nfunction g() {}\n"
     );
 }
+
+#[test]
+fn an_insert_beside_an_item_before_a_broken_one_is_not_blamed_for_its_error() {
+    // The file already has an error in `g`; a comment inserted after `f` joins `g` (as the
+    // comment before an item does), whose error must not read as new. A broken insert still
+    // is.
+    let env = TestEnv::new();
+    for (file, src, symbol, text) in [
+        (
+            "a.js",
+            "function f() {\n  return 1;\n}\n\nfunction g( {\n}\n",
+            "f",
+            "// x",
+        ),
+        ("s.sh", "f()\n{\n  :\n}\n\ng()", "f", "# x"),
+        (
+            "a.rs",
+            "fn f() -> u32 {\n    1\n}\n\nfn g( {\n}\n",
+            "f",
+            "/// Doc.",
+        ),
+    ] {
+        env.write(file, src);
+        let (v, code) = patch(
+            &env,
+            &[
+                "--file",
+                file,
+                "--symbol",
+                symbol,
+                "--insert-after",
+                "--with-text",
+                text,
+            ],
+        );
+        assert_eq!(code, 0, "{file}: {v}");
+        let after = String::from_utf8(env.read(file)).unwrap();
+        assert!(after.contains(&format!("\n{text}\n")), "{file}: {after}");
+        env.write(file, src);
+    }
+    let (v, code) = patch(
+        &env,
+        &[
+            "--file",
+            "a.js",
+            "--symbol",
+            "f",
+            "--insert-after",
+            "--with-text",
+            "function h( {}",
+        ],
+    );
+    assert_eq!((code, v["status"].as_str()), (1, Some("rejected")), "{v}");
+    assert_eq!(
+        String::from_utf8(env.read("a.js")).unwrap(),
+        "function f() {\n  return 1;\n}\n\nfunction g( {\n}\n"
+    );
+}
