@@ -532,3 +532,37 @@ fn rendered_output_is_the_same_at_any_thread_count() {
         .collect();
     assert!(paths.windows(2).all(|w| w[0] <= w[1]), "{paths:?}");
 }
+
+#[test]
+fn a_pattern_without_a_capture_reports_its_node_as_match() {
+    // `(function_definition)` alone matches, but a match without captures had nothing to
+    // report: the run said `no_matches`. Each such pattern's node is now `@match`, as if it
+    // were written `(function_definition) @match`; patterns with captures keep theirs.
+    let t = env();
+    let spans = |q: &str| -> Vec<(String, Value)> {
+        let (v, code) = t.json(&["ast", "--json", "-l", "python", q]);
+        assert_eq!(code, 0, "{q}: {v}");
+        matches(&v)
+            .into_iter()
+            .flat_map(|m| m.captures)
+            .map(|c| (c.name, c.span["byte_start"].clone()))
+            .collect()
+    };
+    let bare = spans("(function_definition)");
+    let named = spans("(function_definition) @match");
+    assert!(bare.len() > 3);
+    assert_eq!(bare, named);
+    // With a comment after it, in an alternation, a quantifier, beside a captured pattern.
+    assert_eq!(spans("(function_definition) ; every def\n"), named);
+    assert_eq!(
+        spans("[(function_definition) (class_definition)]").len(),
+        named.len() + spans("(class_definition) @c").len()
+    );
+    let mixed = spans("(function_definition)\n(class_definition name: (identifier) @class)");
+    assert!(mixed.iter().any(|(n, _)| n == "match") && mixed.iter().any(|(n, _)| n == "class"));
+    let (out, _) = (
+        t.llm(&["ast", "-l", "python", "\"def\""]).output().unwrap(),
+        (),
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("@match def"));
+}

@@ -233,6 +233,71 @@ pub struct Compiled {
     pub by_items: bool,
 }
 
+/// The capture a pattern that names none reports its node as.
+pub const BARE_PATTERN_CAPTURE: &str = "match";
+
+/// `src` with ` @match` after the root of each pattern that captures nothing (`(function_item)`
+/// alone matches, but a match without captures has nothing to report); `None` when every
+/// pattern captures something.
+fn capture_bare_patterns(src: &str, query: &Query) -> Option<String> {
+    use tree_sitter::CaptureQuantifier;
+    let bare: Vec<usize> = (0..query.pattern_count())
+        .filter(|&i| (query.capture_quantifiers(i).iter()).all(|q| *q == CaptureQuantifier::Zero))
+        .collect();
+    if bare.is_empty() {
+        return None;
+    }
+    let mut out = src.to_string();
+    for &i in bare.iter().rev() {
+        let at = root_end(src, query.start_byte_for_pattern(i))?;
+        out.insert_str(at, &format!(" @{BARE_PATTERN_CAPTURE}"));
+    }
+    Some(out)
+}
+
+/// The end of the node expression that starts a pattern at `start` (`(…)`, `[…]`, `"…"`, a
+/// word), and of the quantifier after it.
+fn root_end(src: &str, start: usize) -> Option<usize> {
+    let b = src.as_bytes();
+    let mut i = start;
+    let mut depth = 0usize;
+    loop {
+        match *b.get(i)? {
+            b'"' => {
+                i += 1;
+                while *b.get(i)? != b'"' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b';' => {
+                while b.get(i).is_some_and(|&c| c != b'\n') {
+                    i += 1;
+                }
+                continue;
+            }
+            b'(' | b'[' => depth += 1,
+            b')' | b']' => depth = depth.checked_sub(1)?,
+            c if depth == 0 && (c.is_ascii_alphanumeric() || c == b'_') => {
+                while b
+                    .get(i + 1)
+                    .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')
+                {
+                    i += 1;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+        if depth == 0 {
+            break;
+        }
+    }
+    while matches!(b.get(i), Some(b'?' | b'*' | b'+')) {
+        i += 1;
+    }
+    Some(i)
+}
+
 /// Compiles `src` for each language in `langs` (or every registered one). Languages whose
 /// grammar rejects it are dropped; if none accepts it, the error names each language's problem.
 pub fn compile(src: &str, langs: &[&'static Language]) -> Result<Vec<Compiled>> {
@@ -244,7 +309,20 @@ pub fn compile(src: &str, langs: &[&'static Language]) -> Result<Vec<Compiled>> 
     let mut ok = Vec::new();
     let mut errs = Vec::new();
     for l in &tried {
-        match Query::new(l.ts(), src) {
+        let mut src = src;
+        let captured;
+        let compiled = match Query::new(l.ts(), src) {
+            Ok(q) => match capture_bare_patterns(src, &q) {
+                Some(with) => {
+                    captured = with;
+                    src = &captured;
+                    Query::new(l.ts(), src)
+                }
+                None => Ok(q),
+            },
+            Err(e) => Err(e),
+        };
+        match compiled {
             Ok(query) => {
                 let n = query.pattern_count();
                 let prefilter = literals::prefilter(src, n, l.rules.keywords);
