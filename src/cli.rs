@@ -490,7 +490,8 @@ llm ast '(call_expression function: (field_expression field: (field_identifier) 
 llm ast --tree src/lib.rs --at 12:4"
 )]
 pub struct AstArgs {
-    /// Tree-sitter query. With --query-file or --tree, the first positional argument is a path.
+    /// Tree-sitter query (a pattern without a capture reports its node as `@match`). With
+    /// --query-file or --tree, the first positional argument is a path.
     #[arg(value_name = "QUERY", required_unless_present_any = ["query_file", "tree"])]
     pub query: Option<String>,
     /// Files or directories to search (default: the current directory).
