@@ -915,6 +915,11 @@ fn flags_that_combine_as_in_ripgrep() {
     assert_eq!(out, "v.txt:1:1:Z\nv.txt:1:7:Z\n");
     let (e, _) = search(&env, &["--vimgrep", "foo", "v.txt"]);
     assert_eq!(e.data.unwrap().match_count, 2);
+    // -o prints an empty match, or an empty replacement, as an empty text (rg).
+    let (out, _, _) = human(&env, &["-o", "-r", "", "foo", "z.txt"]);
+    assert_eq!(out, "1:1:\n1:5:\n1:9:\n");
+    let (out, _, _) = human(&env, &["-o", "x*", "x.txt"]);
+    assert_eq!(out.lines().filter(|l| l.starts_with("1:")).count(), 3);
     // --multiline-dotall without -U changes nothing (rg accepts it).
     let (out, err, code) = human(&env, &["--multiline-dotall", "a.", "x.txt"]);
     assert_eq!((out.as_str(), code), ("1:1:a1\n", 0), "{err}");

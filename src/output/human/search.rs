@@ -369,7 +369,11 @@ impl SearchHuman {
         for m in matches {
             let text = m.replacement.as_deref().unwrap_or(&m.matched_text);
             let mut offset = m.span.byte_start;
-            for (i, piece) in text.split_inclusive('\n').enumerate() {
+            // An empty text (`-r ''`, an empty match) is one empty line, as in rg.
+            let pieces = text
+                .split_inclusive('\n')
+                .chain(text.is_empty().then_some(""));
+            for (i, piece) in pieces.enumerate() {
                 let line = piece.strip_suffix('\n').unwrap_or(piece);
                 let line = line.strip_suffix('\r').unwrap_or(line);
                 write!(out, "{prefix}{sep}")?;
