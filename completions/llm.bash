@@ -491,7 +491,7 @@ _llm() {
             return 0
             ;;
         llm__subcmd__history)
-            opts="-h -V --limit --prune --root --format --json --color --help --version"
+            opts="-h -V --limit --prune --root --allow-outside-root --format --json --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -857,7 +857,7 @@ _llm() {
             return 0
             ;;
         llm__subcmd__undo)
-            opts="-h -V --dry-run --root --format --json --color --help --version"
+            opts="-h -V --dry-run --root --allow-outside-root --format --json --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -299,6 +299,7 @@ complete -c llm -n "__fish_llm_using_subcommand history" -l color -d 'When to us
 always\t''
 never\t''"
 complete -c llm -n "__fish_llm_using_subcommand history" -l prune -d 'Empty the journal (every record and pre-image); nothing can be undone afterwards'
+complete -c llm -n "__fish_llm_using_subcommand history" -l allow-outside-root -d 'Let recovery and undo act on an operation that ran with --allow-outside-root (its record names files outside the root); without it such a record is refused (LLM_E122)'
 complete -c llm -n "__fish_llm_using_subcommand history" -l json -d 'Shorthand for `--format json`'
 complete -c llm -n "__fish_llm_using_subcommand history" -s h -l help -d 'Print help'
 complete -c llm -n "__fish_llm_using_subcommand history" -s V -l version -d 'Print version'
@@ -310,6 +311,7 @@ complete -c llm -n "__fish_llm_using_subcommand undo" -l color -d 'When to use c
 always\t''
 never\t''"
 complete -c llm -n "__fish_llm_using_subcommand undo" -l dry-run -d 'Show the unified diff of the undo; change nothing'
+complete -c llm -n "__fish_llm_using_subcommand undo" -l allow-outside-root -d 'Let recovery and undo act on an operation that ran with --allow-outside-root (its record names files outside the root); without it such a record is refused (LLM_E122)'
 complete -c llm -n "__fish_llm_using_subcommand undo" -l json -d 'Shorthand for `--format json`'
 complete -c llm -n "__fish_llm_using_subcommand undo" -s h -l help -d 'Print help'
 complete -c llm -n "__fish_llm_using_subcommand undo" -s V -l version -d 'Print version'

@@ -1468,6 +1468,10 @@ pub struct HistoryArgs {
     /// Workspace root (its journal is at git's top level above it, else here).
     #[arg(long, value_name = "DIR", default_value = ".")]
     pub root: PathBuf,
+    /// Let recovery and undo act on an operation that ran with --allow-outside-root (its
+    /// record names files outside the root); without it such a record is refused (LLM_E122).
+    #[arg(long)]
+    pub allow_outside_root: bool,
 }
 
 /// `llm undo [EXECUTION_ID] [--dry-run]`
@@ -1494,6 +1498,10 @@ pub struct UndoArgs {
     /// Workspace root (its journal is at git's top level above it, else here).
     #[arg(long, value_name = "DIR", default_value = ".")]
     pub root: PathBuf,
+    /// Let recovery and undo act on an operation that ran with --allow-outside-root (its
+    /// record names files outside the root); without it such a record is refused (LLM_E122).
+    #[arg(long)]
+    pub allow_outside_root: bool,
 }
 
 /// The clap command, for `llm generate` (completions and man pages).

@@ -76,6 +76,8 @@ codes! {
     UndoChanged = "LLM_E118", Rejected, "llm undo: a file of the operation changed since (its checksum is not the operation's after-checksum); nothing was changed";
     UndoUnknown = "LLM_E119", Error, "llm undo: no such operation in the journal, or nothing left to undo";
     UndoAlready = "LLM_E120", Rejected, "llm undo: the operation was already undone, or was rolled back after a crash";
+    JournalTarget = "LLM_E121", Error, "the target is inside the journal (.llm/ at the workspace's top level), which only llm itself writes";
+    JournalUntrusted = "LLM_E122", Error, "a journal record asks for what its run cannot do (a path outside the root without --allow-outside-root here), or a kept pre-image does not hold its checksum's bytes; nothing was restored";
     // ast
     InvalidQuery = "AST_E001", Error, "the tree-sitter query does not compile for any language it was tried on";
     UnknownLanguage = "AST_E002", Error, "a --lang name is not a registered language";

@@ -272,7 +272,7 @@ pub fn prepare(changes: &[Change], opts: &MutationOptions) -> Result<Prepared, E
     let top = store::workspace_top(&root.named);
     if !opts.dry_run {
         // An interrupted run is completed or rolled back before anything is read.
-        crate::journal::recover::at(&top)?;
+        crate::journal::recover::at(&top, opts.allow_outside_root)?;
     }
     let mut files = Vec::with_capacity(changes.len());
     let mut reports = Vec::with_capacity(changes.len());
@@ -306,6 +306,20 @@ pub fn prepare(changes: &[Change], opts: &MutationOptions) -> Result<Prepared, E
             }
             _ => display,
         };
+        // The journal and its kept bytes are llm's own: a mutation that wrote them could make a
+        // later undo or recovery write anything, anywhere it was allowed to.
+        let at = match &target {
+            Some(t) => t.real.clone(),
+            None => lexical_absolute(&change.path),
+        };
+        if store::in_store(&top, &at) {
+            return Err(Error::new(
+                Code::JournalTarget,
+                format!("{display} is inside the journal (.llm/), which only llm writes"),
+                "edit files of the tree, not .llm/; `llm history` and `llm undo` read the journal",
+            )
+            .with_file(&display));
+        }
         let real = target.as_ref().map(|t| t.real.clone());
         if real.is_some()
             && files
@@ -567,6 +581,25 @@ pub fn valid_checksum(expected: &str, display: &str) -> Result<(), Error> {
         "pass the `checksum` a query reported for the file (e.g. `llm search --json` data.files[].checksum), or drop the option",
     )
     .with_file(display))
+}
+
+/// `path` made absolute against the current directory, `.` and `..` taken lexically (for a
+/// path whose directories do not exist yet).
+fn lexical_absolute(path: &Path) -> PathBuf {
+    let mut out = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let parts: Vec<_> = out.components().collect();
+    let mut clean = PathBuf::new();
+    for c in parts {
+        match c {
+            Component::ParentDir => {
+                clean.pop();
+            }
+            Component::CurDir => {}
+            c => clean.push(c),
+        }
+    }
+    out = clean;
+    out
 }
 
 /// Syntax errors in `after` that `before` did not have: more errors than before, or any error
@@ -922,7 +955,7 @@ impl Prepared {
             }
         }
         // The journal is locked first (then the directories, always in that order).
-        let journal = crate::journal::open_for_commit(&self.top)?;
+        let journal = crate::journal::open_for_commit(&self.top, self.root.allows_outside())?;
         let mut order: Vec<usize> = (0..self.files.len()).collect();
         let dir_of = |i: &usize| self.files[*i].target().real.parent().map(Path::to_path_buf);
         order.sort_by_key(dir_of);

@@ -89,6 +89,11 @@ fn open_dir(at: impl AsFd, name: &OsStr) -> rustix::io::Result<OwnedFd> {
 }
 
 impl Root {
+    /// Whether writes outside the named root are allowed (`--allow-outside-root`).
+    pub fn allows_outside(&self) -> bool {
+        self.path != self.named
+    }
+
     /// Opens the workspace root (it must be an existing directory). With `allow_outside`, the
     /// filesystem root `/` is the confinement instead.
     pub fn open(root: &Path, allow_outside: bool) -> Result<Root, Error> {

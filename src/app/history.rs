@@ -12,7 +12,12 @@ pub fn run(args: HistoryArgs, printer: &mut Printer) -> io::Result<u8> {
         "prune": args.prune,
         "root": args.root.to_string_lossy(),
     });
-    let data = match crate::journal::undo::history(&args.root, args.limit, args.prune) {
+    let data = match crate::journal::undo::history(
+        &args.root,
+        args.limit,
+        args.prune,
+        args.allow_outside_root,
+    ) {
         Ok(d) => d,
         Err(e) => return crate::fail_query(printer, "history", query, &e),
     };

@@ -12,7 +12,12 @@ pub fn run(args: UndoArgs, printer: &mut Printer) -> io::Result<u8> {
         .unwrap_or_else(|_| args.root.clone())
         .display()
         .to_string();
-    let env = match crate::journal::undo::undo(&args.root, args.id.as_deref(), args.dry_run) {
+    let env = match crate::journal::undo::undo(
+        &args.root,
+        args.id.as_deref(),
+        args.dry_run,
+        args.allow_outside_root,
+    ) {
         Ok((data, diags)) => {
             let n = data.mutation.files.len();
             let message = format!(

@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 use std::ffi::OsString;
 use std::fs::File;
 use std::io::Write;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 /// One file of a journaled operation.
@@ -137,19 +138,24 @@ impl Journal {
     pub fn open(top: &Path, create: bool) -> Result<Option<Journal>, Error> {
         let base = top.join(".llm");
         let dir = base.join("journal");
+        // Never through a symlink planted in the workspace: checked before anything is made.
+        for d in [&base, &dir, &base.join("objects")] {
+            store::real_dir_or_absent(d).map_err(journal_error)?;
+        }
         if !create && !dir.is_dir() {
             return Ok(None);
         }
         std::fs::create_dir_all(&dir)
             .map_err(|e| journal_error(format!("{}: {e}", dir.display())))?;
         let ignore = base.join(".gitignore");
-        if !ignore.exists() {
+        if std::fs::symlink_metadata(&ignore).is_err() {
             std::fs::write(&ignore, "*\n").map_err(journal_error)?;
         }
         let lock = std::fs::OpenOptions::new()
             .create(true)
             .truncate(false)
             .write(true)
+            .custom_flags(libc::O_NOFOLLOW)
             .open(base.join("lock"))
             .map_err(journal_error)?;
         rustix::fs::flock(&lock, rustix::fs::FlockOperation::LockExclusive)
@@ -236,6 +242,27 @@ impl Journal {
         self.base.join("objects").join(sum)
     }
 
+    /// The bytes kept as `sum`, checked against it: a pre-image that does not hold its
+    /// checksum's bytes (damaged, or written by another program) is never restored.
+    pub fn object_bytes(&self, sum: &str, file_path: &str) -> Result<Vec<u8>, Error> {
+        let bytes = std::fs::read(self.object(sum)).map_err(|e| {
+            journal_error(format!(
+                "the pre-image of {file_path} is missing from .llm/objects ({e})"
+            ))
+        })?;
+        if crate::span::checksum(&bytes) != sum.to_ascii_lowercase() {
+            return Err(Error::new(
+                Code::JournalUntrusted,
+                format!(
+                    "the pre-image of {file_path} in .llm/objects/{sum} does not hold the bytes of its checksum; nothing was restored"
+                ),
+                "the journal's copy is damaged: restore the file from version control",
+            )
+            .with_file(file_path));
+        }
+        Ok(bytes)
+    }
+
     /// Empties the journal: every record and every object. Returns how many records went.
     pub fn prune_all(&self) -> usize {
         let mut n = 0;
@@ -314,7 +341,63 @@ impl Journal {
 }
 
 fn read_record(p: &Path) -> Option<Record> {
-    serde_json::from_slice(&std::fs::read(p).ok()?).ok()
+    let record: Record = serde_json::from_slice(&std::fs::read(p).ok()?).ok()?;
+    record.well_formed().then_some(record)
+}
+
+/// An absolute path of plain names (no `.` or `..`), as llm records real paths.
+fn plain_absolute(p: &str) -> bool {
+    use std::path::Component;
+    let p = Path::new(p);
+    p.is_absolute()
+        && p.components()
+            .all(|c| matches!(c, Component::RootDir | Component::Normal(_)))
+}
+
+fn is_sha256(s: &str) -> bool {
+    s.len() == 64 && s.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+impl Record {
+    /// What llm writes: an execution id of hex digits and dashes (temp file names are made
+    /// from it), checksums of 64 hex digits (object names), absolute paths. Anything else in
+    /// `.llm/journal/` was not written by llm and is ignored.
+    fn well_formed(&self) -> bool {
+        let sums = |f: &FileRecord| {
+            [&f.before_checksum, &f.after_checksum, &f.foreign_checksum]
+                .into_iter()
+                .flatten()
+                .all(|s| is_sha256(s))
+        };
+        !self.execution_id.is_empty()
+            && self.execution_id.len() <= 64
+            && (self.execution_id.bytes()).all(|b| b.is_ascii_hexdigit() || b == b'-')
+            && (self.files.iter()).all(|f| sums(f) && plain_absolute(&f.path))
+            && self.created_dirs.iter().all(|d| plain_absolute(d))
+    }
+
+    /// Refuses a record that reaches outside its workspace's root when this run may not: only
+    /// a run given --allow-outside-root acts on one (a record planted in `.llm/` could
+    /// otherwise make recovery or undo write anywhere).
+    pub fn check_reach(&self, top: &Path, allow_outside_root: bool) -> Result<(), Error> {
+        let outside = (self.files.iter().map(|f| Path::new(&f.path)))
+            .chain(self.created_dirs.iter().map(Path::new))
+            .find(|p| !p.starts_with(top));
+        match outside {
+            Some(p) if !allow_outside_root => Err(Error::new(
+                Code::JournalUntrusted,
+                format!(
+                    "operation {} touched {} outside {}; nothing was restored",
+                    self.execution_id,
+                    p.display(),
+                    top.display()
+                ),
+                "if you ran it with --allow-outside-root, pass --allow-outside-root here too; \
+if you did not, remove its record from .llm/journal/",
+            )),
+            _ => Ok(()),
+        }
+    }
 }
 
 fn sync(dir: &Path) {
@@ -387,12 +470,12 @@ pub struct Active {
 
 /// Opens and locks the journal of `top` for a commit and resolves any interrupted run; `None`
 /// when journaling is off. Taken before the files' directory locks (always in that order).
-pub fn open_for_commit(top: &Path) -> Result<Option<Journal>, Error> {
+pub fn open_for_commit(top: &Path, allow_outside_root: bool) -> Result<Option<Journal>, Error> {
     if !enabled() {
         return Ok(None);
     }
     let journal = Journal::open(top, true)?.expect("created");
-    recover::run(&journal)?;
+    recover::run(&journal, allow_outside_root)?;
     Ok(Some(journal))
 }
 

@@ -13,7 +13,7 @@ use crate::paths::Root;
 use std::path::Path;
 
 /// Resolves every pending record of the (locked) journal. Returns the records resolved.
-pub fn run(journal: &Journal) -> Result<Vec<Record>, Error> {
+pub fn run(journal: &Journal, allow_outside_root: bool) -> Result<Vec<Record>, Error> {
     // Every writer holds the lock: a temp file of the journal's own is a torn write.
     for dir in [journal.dir.clone(), journal.base.join("objects")] {
         if let Ok(rd) = std::fs::read_dir(&dir) {
@@ -39,7 +39,8 @@ pub fn run(journal: &Journal) -> Result<Vec<Record>, Error> {
             let _ = std::fs::remove_file(path);
             continue;
         }
-        resolve(journal, &mut record)?;
+        record.check_reach(&journal.top, allow_outside_root)?;
+        resolve(journal, &mut record, allow_outside_root)?;
         journal.put(&journal.final_path(&record), &record)?;
         let _ = std::fs::remove_file(path);
         sync(&journal.dir);
@@ -50,14 +51,14 @@ pub fn run(journal: &Journal) -> Result<Vec<Record>, Error> {
 
 /// Resolves the journal of `top`, if there is one, and releases it (the first step of every
 /// mutating command).
-pub fn at(top: &Path) -> Result<(), Error> {
+pub fn at(top: &Path, allow_outside_root: bool) -> Result<(), Error> {
     if !super::enabled() || !top.join(".llm/journal").is_dir() {
         return Ok(());
     }
     if let Some(j) = Journal::open(top, false)? {
         // Cheap when nothing is pending: one directory listing.
         if j.entries().iter().any(|e| e.2) {
-            run(&j)?;
+            run(&j, allow_outside_root)?;
         }
     }
     Ok(())
@@ -71,14 +72,17 @@ enum State {
     Other,
 }
 
-fn resolve(journal: &Journal, record: &mut Record) -> Result<(), Error> {
+fn resolve(journal: &Journal, record: &mut Record, allow_outside_root: bool) -> Result<(), Error> {
+    // Outside the workspace only when both the run and this one were allowed to (paths are
+    // resolved under the root: a symlink cannot lead out either).
+    let outside = record.allow_outside_root && allow_outside_root;
     let root = Root::open(
-        if record.allow_outside_root {
+        if outside {
             Path::new("/")
         } else {
             &journal.top
         },
-        record.allow_outside_root,
+        outside,
     )?;
     let mut states = Vec::with_capacity(record.files.len());
     for f in &record.files {
@@ -106,12 +110,7 @@ fn resolve(journal: &Journal, record: &mut Record) -> Result<(), Error> {
             match &f.before_checksum {
                 None => fsio::remove_created(&target),
                 Some(sum) => {
-                    let bytes = std::fs::read(journal.object(sum)).map_err(|e| {
-                        super::journal_error(format!(
-                            "the pre-image of {} is missing from .llm/objects ({e})",
-                            f.file_path
-                        ))
-                    })?;
+                    let bytes = journal.object_bytes(sum, &f.file_path)?;
                     let keep = target
                         .open()
                         .ok()

@@ -74,7 +74,12 @@ fn undone_by(records: &[Record]) -> HashMap<String, String> {
 }
 
 /// Lists the journal (after recovering interrupted runs); `prune` empties it.
-pub fn history(root: &Path, limit: Option<usize>, prune: bool) -> Result<HistoryData, Error> {
+pub fn history(
+    root: &Path,
+    limit: Option<usize>,
+    prune: bool,
+    allow_outside_root: bool,
+) -> Result<HistoryData, Error> {
     let top = top_of(root)?;
     let shown = top.join(".llm").join("journal").display().to_string();
     let Some(journal) = Journal::open(&top, false)? else {
@@ -86,7 +91,7 @@ pub fn history(root: &Path, limit: Option<usize>, prune: bool) -> Result<History
             pruned: prune.then_some(0),
         });
     };
-    let recovered = recover::run(&journal)?
+    let recovered = recover::run(&journal, allow_outside_root)?
         .into_iter()
         .map(|r| r.execution_id)
         .collect();
@@ -145,6 +150,7 @@ pub fn undo(
     root: &Path,
     id: Option<&str>,
     dry_run: bool,
+    allow_outside_root: bool,
 ) -> Result<(UndoData, Vec<DiagnosticPayload>), Error> {
     let top = top_of(root)?;
     let journal = Journal::open(&top, false)?.ok_or_else(|| {
@@ -154,7 +160,7 @@ pub fn undo(
             "run a mutating command (transform, patch, write, apply) first; `llm history` lists what can be undone",
         )
     })?;
-    recover::run(&journal)?;
+    recover::run(&journal, allow_outside_root)?;
     let records = journal.records();
     let by = undone_by(&records);
     let record = match id {
@@ -213,13 +219,15 @@ pub fn undo(
         )
         .rejected());
     }
+    record.check_reach(&top, allow_outside_root)?;
     // The guard: every file must be as the operation left it.
-    let root_path = if record.allow_outside_root {
+    let outside = record.allow_outside_root && allow_outside_root;
+    let root_path = if outside {
         PathBuf::from("/")
     } else {
         top.clone()
     };
-    let droot = crate::paths::Root::open(&root_path, record.allow_outside_root)?;
+    let droot = crate::paths::Root::open(&root_path, outside)?;
     let mut changed = Vec::new();
     for f in &record.files {
         let now = droot
@@ -268,16 +276,7 @@ pub fn undo(
         let path = path_for(&f.path);
         let restore = f.foreign_checksum.as_ref().or(f.before_checksum.as_ref());
         let bytes = match restore {
-            Some(sum) => Some(std::fs::read(journal.object(sum)).map_err(|e| {
-                Error::new(
-                    Code::JournalFailed,
-                    format!(
-                        "the pre-image of {} is missing from .llm/objects ({e})",
-                        f.file_path
-                    ),
-                    "the journal was pruned or edited; restore the file by other means (git)",
-                )
-            })?),
+            Some(sum) => Some(journal.object_bytes(sum, &f.file_path)?),
             None => None,
         };
         changes.push(match (bytes, &f.after_checksum) {
@@ -301,7 +300,7 @@ pub fn undo(
     super::set_undoes(&rid);
     let opts = MutationOptions {
         root: root_path,
-        allow_outside_root: record.allow_outside_root,
+        allow_outside_root: record.allow_outside_root && allow_outside_root,
         dry_run,
         force: true,
         match_line_endings: false,

@@ -25,6 +25,23 @@ pub fn workspace_top(root: &Path) -> PathBuf {
         .to_path_buf()
 }
 
+/// Whether `path` (absolute) lies in the `.llm/` store of the workspace at `top`.
+pub fn in_store(top: &Path, path: &Path) -> bool {
+    path.starts_with(top.join(".llm"))
+}
+
+/// Fails when `dir` exists but is no real directory (a symlink planted in the workspace would
+/// send the store's writes elsewhere).
+pub fn real_dir_or_absent(dir: &Path) -> std::io::Result<()> {
+    match std::fs::symlink_metadata(dir) {
+        Ok(m) if !m.is_dir() => Err(std::io::Error::other(format!(
+            "{} is not a directory (a symlink?)",
+            dir.display()
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// Keeps `bytes` as `.llm/objects/<sha256>` under `top` (durably: written to a temp name,
 /// fsynced, renamed); returns the blob's path. A blob already there is not written again.
 pub fn keep(top: &Path, bytes: &[u8]) -> std::io::Result<PathBuf> {
@@ -32,16 +49,11 @@ pub fn keep(top: &Path, bytes: &[u8]) -> std::io::Result<PathBuf> {
     let objects = base.join("objects");
     // Never through a symlink planted in the workspace.
     for d in [&base, &objects] {
-        if std::fs::symlink_metadata(d).is_ok_and(|m| !m.is_dir()) {
-            return Err(std::io::Error::other(format!(
-                "{} is not a directory (a symlink?)",
-                d.display()
-            )));
-        }
+        real_dir_or_absent(d)?;
     }
     std::fs::create_dir_all(&objects)?;
     let ignore = base.join(".gitignore");
-    if !ignore.exists() {
+    if std::fs::symlink_metadata(&ignore).is_err() {
         std::fs::write(&ignore, "*\n")?;
     }
     let path = objects.join(checksum(bytes));

@@ -637,3 +637,161 @@ fn retention_past_the_limit_drops_to_ninety_percent() {
     assert_eq!(history(&env).len(), 19);
     assert_eq!(objects(), 19);
 }
+
+/// A record as llm writes it, for `path` (absolute), created by the operation with `after`.
+fn planted(id: &str, status: &str, path: &str, after: &str) -> String {
+    serde_json::json!({
+        "execution_id": id, "seq": 99, "command": "write", "args": "x",
+        "time": "2026-11-27T10:10:36Z", "status": status, "allow_outside_root": true,
+        "files": [{"file_path": "v", "path": path, "before_checksum": null,
+                   "after_checksum": after, "before_lines": 0, "after_lines": 1,
+                   "before_mode": null, "after_mode": 420}]
+    })
+    .to_string()
+}
+
+#[test]
+fn the_journal_is_no_target_and_its_records_and_objects_are_not_trusted_blindly() {
+    // A fuzzing run made `llm undo` and `llm history` delete or overwrite a file outside the
+    // root, through a record written into .llm/ (by a mutation, or shipped in a clone).
+    let env = TestEnv::new();
+    let outside = tempfile::tempdir().unwrap();
+    let victim = outside.path().join("victim.txt");
+    std::fs::write(&victim, "precious\n").unwrap();
+    let victim_sum = crate::util::sha(b"precious\n");
+    env.write("a.txt", "one\ntwo\n");
+    applied(
+        &env,
+        &["transform", "a.txt", "--old", "one", "--new", "ONE"],
+        "",
+    );
+    // 1. No mutation writes into .llm/ (LLM_E121), by write, transform or apply.
+    let record = planted(
+        "deadbeef-0000-0000-0000-000000000009",
+        "done",
+        victim.to_str().unwrap(),
+        &victim_sum,
+    );
+    let name = ".llm/journal/0000000099-deadbeef-0000-0000-0000-000000000009.json";
+    let (v, code) = run(&env, &["write", name, "--content", &record], "");
+    assert_eq!(
+        (code, v["error"]["code"].as_str()),
+        (2, Some("LLM_E121")),
+        "{v}"
+    );
+    let objects: Vec<_> = std::fs::read_dir(env.path().join(".llm/objects"))
+        .unwrap()
+        .flatten()
+        .collect();
+    let object = format!(".llm/objects/{}", objects[0].file_name().to_string_lossy());
+    let (v, code) = run(
+        &env,
+        &["transform", &object, "--old", "one", "--new", "x"],
+        "",
+    );
+    assert_eq!(
+        (code, v["error"]["code"].as_str()),
+        (2, Some("LLM_E121")),
+        "{v}"
+    );
+    let batch = format!("{{\"op\":\"delete\",\"file_path\":\"{object}\"}}\n");
+    let (v, code) = run(&env, &["apply"], &batch);
+    assert_eq!(code, 2, "{v}");
+    assert!(v.to_string().contains("LLM_E121"), "{v}");
+    // 2. A record put there by other means that reaches outside the root: undo refuses it
+    // (LLM_E122) unless given --allow-outside-root; the file outside is untouched.
+    env.write(name, &record);
+    let (v, code) = undo(&env, &["deadbeef"]);
+    assert_eq!(
+        (code, v["error"]["code"].as_str()),
+        (2, Some("LLM_E122")),
+        "{v}"
+    );
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
+    // A path with `..` is no record llm writes: ignored.
+    let dotted = format!(
+        "{}/../{}/victim.txt",
+        env.path().display(),
+        outside.path().display()
+    );
+    env.write(
+        name,
+        &planted(
+            "deadbeef-0000-0000-0000-000000000009",
+            "done",
+            &dotted,
+            &victim_sum,
+        ),
+    );
+    let (v, code) = undo(&env, &["deadbeef"]);
+    assert_eq!(
+        (code, v["error"]["code"].as_str()),
+        (2, Some("LLM_E119")),
+        "{v}"
+    );
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
+    // 3. An interrupted run's record reaching outside: recovery refuses it too.
+    std::fs::remove_file(env.path().join(name)).unwrap();
+    let pending = ".llm/journal/0000000099-deadbeef-0000-0000-0000-000000000009.pending.json";
+    env.write(
+        pending,
+        &planted(
+            "deadbeef-0000-0000-0000-000000000009",
+            "pending",
+            victim.to_str().unwrap(),
+            &victim_sum,
+        ),
+    );
+    let (v, code) = run(&env, &["history"], "");
+    assert_eq!(
+        (code, v["error"]["code"].as_str()),
+        (2, Some("LLM_E122")),
+        "{v}"
+    );
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
+    std::fs::remove_file(env.path().join(pending)).unwrap();
+    // 4. A kept pre-image that does not hold its checksum's bytes is never restored.
+    std::fs::write(env.path().join(&object), "CORRUPT\n").unwrap();
+    let (v, code) = undo(&env, &[]);
+    assert_eq!(
+        (code, v["error"]["code"].as_str()),
+        (2, Some("LLM_E122")),
+        "{v}"
+    );
+    assert_eq!(read(&env, "a.txt"), "ONE\ntwo\n");
+}
+
+#[test]
+fn a_journal_directory_that_is_a_symlink_is_refused_before_anything_is_made() {
+    let env = TestEnv::new();
+    let outside = tempfile::tempdir().unwrap();
+    env.write("a.txt", "one\n");
+    std::os::unix::fs::symlink(outside.path(), env.path().join(".llm")).unwrap();
+    let (v, code) = run(
+        &env,
+        &["transform", "a.txt", "--old", "one", "--new", "two"],
+        "",
+    );
+    assert_eq!(
+        (code, v["error"]["code"].as_str()),
+        (2, Some("LLM_E117")),
+        "{v}"
+    );
+    assert_eq!(read(&env, "a.txt"), "one\n");
+    assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 0);
+    // .llm/journal as the symlink.
+    std::fs::remove_file(env.path().join(".llm")).unwrap();
+    std::fs::create_dir(env.path().join(".llm")).unwrap();
+    std::os::unix::fs::symlink(outside.path(), env.path().join(".llm/journal")).unwrap();
+    let (v, code) = run(
+        &env,
+        &["transform", "a.txt", "--old", "one", "--new", "two"],
+        "",
+    );
+    assert_eq!(
+        (code, v["error"]["code"].as_str()),
+        (2, Some("LLM_E117")),
+        "{v}"
+    );
+    assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 0);
+}
