@@ -716,7 +716,7 @@ fn the_journal_is_no_target_and_its_records_and_objects_are_not_trusted_blindly(
     );
     env.write(
         name,
-        &planted(
+        planted(
             "deadbeef-0000-0000-0000-000000000009",
             "done",
             &dotted,
@@ -735,7 +735,7 @@ fn the_journal_is_no_target_and_its_records_and_objects_are_not_trusted_blindly(
     let pending = ".llm/journal/0000000099-deadbeef-0000-0000-0000-000000000009.pending.json";
     env.write(
         pending,
-        &planted(
+        planted(
             "deadbeef-0000-0000-0000-000000000009",
             "pending",
             victim.to_str().unwrap(),
