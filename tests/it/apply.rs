@@ -680,3 +680,87 @@ fn model_style_diffs_bare_hunk_headers_and_code_fences() {
         .unwrap()
         .contains("return 0"));
 }
+
+#[test]
+fn malformed_cut_off_and_mode_changing_diffs_change_nothing() {
+    // Found by a fuzzing run: each of these was applied in part, with status ok.
+    let env = TestEnv::new();
+    env.write("a.txt", "one\ntwo\nthree\nfour\n");
+    env.write("keep.txt", "important\ndata\n");
+    env.write("s.sh", "#!/bin/sh\necho hi\n");
+    let before = tree(env.path());
+    let code_of = |v: &Value| v["error"]["code"].as_str().map(str::to_string);
+    for (diff, code, what) in [
+        // A line that is no hunk line before the header's counts are met.
+        (
+            "--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-one\nxyz\n+ONE\n",
+            "APPLY_E001",
+            "starts with none of",
+        ),
+        // Cut off: both sides short of the counts, or the last line without its newline.
+        (
+            "--- a/a.txt\n+++ b/a.txt\n@@ -1,4 +1,4 @@\n one\n-two\n",
+            "APPLY_E001",
+            "was it cut off?",
+        ),
+        (
+            "--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n one\n-two\n+TW",
+            "APPLY_E001",
+            "was it cut off?",
+        ),
+        // A deletion that shows no line of a file that has some.
+        (
+            "diff --git a/keep.txt b/keep.txt\ndeleted file mode 100644\n",
+            "APPLY_E003",
+            "deletes a file of 0 lines",
+        ),
+        // Modes git never writes for a file: setuid, a symlink.
+        (
+            "diff --git a/s.sh b/s.sh\nold mode 100644\nnew mode 104755\n",
+            "APPLY_E001",
+            "mode 104755",
+        ),
+        (
+            "diff --git a/l b/l\nnew file mode 120000\n--- /dev/null\n+++ b/l\n@@ -0,0 +1 @@\n+/etc/passwd\n",
+            "APPLY_E001",
+            "mode 120000",
+        ),
+    ] {
+        let (v, _) = apply(&env, &[], diff);
+        assert_eq!(code_of(&v).as_deref(), Some(code), "{diff:?}: {v}");
+        assert!(v.to_string().contains(what), "{diff:?}: {v}");
+        assert_eq!(tree(env.path()), before, "{diff:?}");
+    }
+    // Still applied: counts that are met before trailing prose; the executable bit; an empty
+    // file deleted without a hunk (git writes none for it).
+    let (v, code) = apply(
+        &env,
+        &[],
+        "--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n one\n-two\n+TWO\nThat is all.\n",
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        String::from_utf8(env.read("a.txt")).unwrap(),
+        "one\nTWO\nthree\nfour\n"
+    );
+    let (v, code) = apply(
+        &env,
+        &[],
+        "diff --git a/s.sh b/s.sh\nold mode 100644\nnew mode 100755\n",
+    );
+    assert_eq!(code, 0, "{v}");
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(env.path().join("s.sh"))
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o7777, 0o755);
+    env.write("empty.txt", "");
+    let (v, code) = apply(
+        &env,
+        &[],
+        "diff --git a/empty.txt b/empty.txt\ndeleted file mode 100644\n",
+    );
+    assert_eq!(code, 0, "{v}");
+    assert!(!env.path().join("empty.txt").exists());
+}

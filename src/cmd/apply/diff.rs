@@ -329,6 +329,33 @@ pub fn unfence(text: &str) -> &str {
 }
 
 /// `@@ -a,b +c,d @@` → a.
+/// A git mode line's mode: git records only 100644 and 100755 for a file (a symlink, 120000,
+/// or a submodule, 160000, is no file llm writes; any other bits, setuid included, no mode git
+/// writes).
+fn git_mode(m: &str, line: usize) -> Result<u32, Error> {
+    match m.trim() {
+        "100644" => Ok(0o644),
+        "100755" => Ok(0o755),
+        other => Err(bad(
+            line,
+            format!("mode {other} is not a regular file's mode in git (100644 or 100755)"),
+            "symlinks (120000) and submodules (160000) are not applied: leave them out of the diff; fix any other mode to 100644 or 100755",
+        )),
+    }
+}
+
+/// The line counts of `@@ -a,b +c,d @@` (a count left out is 1); `None` for a bare `@@`.
+fn hunk_counts(line: &str) -> Option<(usize, usize)> {
+    let rest = line.strip_prefix("@@ -")?;
+    let (old, rest) = rest.split_once(" +")?;
+    let new = rest.split(' ').next()?;
+    let count = |r: &str| match r.split_once(',') {
+        Some((_, c)) => c.parse().ok(),
+        None => r.parse::<usize>().ok().map(|_| 1),
+    };
+    Some((count(old)?, count(new)?))
+}
+
 fn hunk_start(line: &str) -> Option<usize> {
     let rest = line.strip_prefix("@@ -")?;
     let num: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
@@ -403,8 +430,14 @@ pub fn parse_unified(text: &str) -> Result<Vec<FilePatch>, Error> {
                 patch_line: i + 1,
                 ..Default::default()
             };
+            let counts = hunk_counts(l);
+            let header_line = i + 1;
             i += 1;
             let mut last_side = ' ';
+            // Lines of each side read so far: a line that is no hunk line ends the hunk only
+            // once the header's counts are met (counts are not trusted beyond that: diffs
+            // written by hand or by a model often miscount).
+            let (mut old_seen, mut new_seen) = (0usize, 0usize);
             while i < lines.len() {
                 let l = lines[i];
                 if is_hunk_header(l)
@@ -415,9 +448,18 @@ pub fn parse_unified(text: &str) -> Result<Vec<FilePatch>, Error> {
                     break;
                 }
                 match l.chars().next() {
-                    Some(' ') => hunk.lines.push(Line::Context(l[1..].to_string())),
-                    Some('-') => hunk.lines.push(Line::Remove(l[1..].to_string())),
-                    Some('+') => hunk.lines.push(Line::Add(l[1..].to_string())),
+                    Some(' ') => {
+                        hunk.lines.push(Line::Context(l[1..].to_string()));
+                        (old_seen, new_seen) = (old_seen + 1, new_seen + 1);
+                    }
+                    Some('-') => {
+                        hunk.lines.push(Line::Remove(l[1..].to_string()));
+                        old_seen += 1;
+                    }
+                    Some('+') => {
+                        hunk.lines.push(Line::Add(l[1..].to_string()));
+                        new_seen += 1;
+                    }
                     Some('\\') => {
                         match last_side {
                             '-' => hunk.old_no_newline = true,
@@ -430,11 +472,43 @@ pub fn parse_unified(text: &str) -> Result<Vec<FilePatch>, Error> {
                         i += 1;
                         continue;
                     }
-                    None => hunk.lines.push(Line::Context(String::new())),
-                    Some(_) => break,
+                    None => {
+                        hunk.lines.push(Line::Context(String::new()));
+                        (old_seen, new_seen) = (old_seen + 1, new_seen + 1);
+                    }
+                    Some(_) => match counts {
+                        Some((o, n)) if old_seen < o || new_seen < n => {
+                            return Err(bad(
+                                i + 1,
+                                &format!(
+                                    "a line inside the hunk of line {header_line} starts with none of ' ', '-', '+' (the hunk has {old_seen} of its {o} old and {new_seen} of its {n} new lines)"
+                                ),
+                                "prefix each line of a hunk with ' ' (context), '-' (removed) or '+' (added); an empty context line may be ' ' alone",
+                            ))
+                        }
+                        _ => break,
+                    },
                 }
                 last_side = l.chars().next().unwrap_or(' ');
                 i += 1;
+            }
+            // The input ends inside a hunk: both sides short of the header's counts, or its
+            // last line cut before its newline. Applying what came would half apply it.
+            if i == lines.len() {
+                let short = counts.is_some_and(|(o, n)| old_seen < o && new_seen < n);
+                let cut = !text.ends_with('\n') && !lines[lines.len() - 1].starts_with('\\');
+                if short || (cut && !hunk.lines.is_empty()) {
+                    return Err(bad(
+                        lines.len(),
+                        &format!(
+                            "the diff ends inside the hunk of line {header_line}{}: was it cut off?",
+                            counts.map_or(String::new(), |(o, n)| format!(
+                                " ({old_seen} of its {o} old and {new_seen} of its {n} new lines)"
+                            ))
+                        ),
+                        "send the whole diff (a final newline after its last line), or fix the hunk's @@ counts",
+                    ));
+                }
             }
             while hunk.lines.last() == Some(&Line::Context(String::new())) {
                 hunk.lines.pop();
@@ -449,9 +523,9 @@ pub fn parse_unified(text: &str) -> Result<Vec<FilePatch>, Error> {
                 h.rename_to = Some(p.to_string());
             } else if let Some(m) = l.strip_prefix("new file mode ") {
                 h.new_file = true;
-                h.mode = u32::from_str_radix(m.trim(), 8).ok().map(|m| m & 0o7777);
+                h.mode = Some(git_mode(m, i + 1)?);
             } else if let Some(m) = l.strip_prefix("new mode ") {
-                h.mode = u32::from_str_radix(m.trim(), 8).ok().map(|m| m & 0o7777);
+                h.mode = Some(git_mode(m, i + 1)?);
             } else if l.starts_with("deleted file mode") {
                 h.deleted = true;
             } else if l.starts_with("Binary files ") || l.starts_with("GIT binary patch") {

@@ -365,7 +365,9 @@ fn unplaced(
 /// Checks that a file to delete holds what the diff says it removes (line endings and
 /// trailing whitespace aside).
 pub fn check_deleted(bytes: &[u8], fp: &FilePatch, display: &str) -> Result<(), Error> {
-    if fp.hunks.is_empty() {
+    // A Codex `*** Delete File` has no lines; a unified diff shows every line it deletes
+    // (git: none only for an empty file).
+    if fp.hunks.is_empty() && (fp.codex || bytes.is_empty()) {
         return Ok(());
     }
     let text = String::from_utf8_lossy(bytes);
