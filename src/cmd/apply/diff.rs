@@ -480,7 +480,7 @@ pub fn parse_unified(text: &str) -> Result<Vec<FilePatch>, Error> {
                         Some((o, n)) if old_seen < o || new_seen < n => {
                             return Err(bad(
                                 i + 1,
-                                &format!(
+                                format!(
                                     "a line inside the hunk of line {header_line} starts with none of ' ', '-', '+' (the hunk has {old_seen} of its {o} old and {new_seen} of its {n} new lines)"
                                 ),
                                 "prefix each line of a hunk with ' ' (context), '-' (removed) or '+' (added); an empty context line may be ' ' alone",
@@ -500,7 +500,7 @@ pub fn parse_unified(text: &str) -> Result<Vec<FilePatch>, Error> {
                 if short || (cut && !hunk.lines.is_empty()) {
                     return Err(bad(
                         lines.len(),
-                        &format!(
+                        format!(
                             "the diff ends inside the hunk of line {header_line}{}: was it cut off?",
                             counts.map_or(String::new(), |(o, n)| format!(
                                 " ({old_seen} of its {o} old and {new_seen} of its {n} new lines)"
