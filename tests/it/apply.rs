@@ -755,6 +755,18 @@ fn malformed_cut_off_and_mode_changing_diffs_change_nothing() {
         .permissions()
         .mode();
     assert_eq!(mode & 0o7777, 0o755);
+    // A batch line with a key twice: which one was meant is unclear (transform refuses it too).
+    let (v, code) = apply(
+        &env,
+        &[],
+        "{\"op\":\"write\",\"file_path\":\"keep.txt\",\"file_path\":\"a.txt\",\"content\":\"Z\\n\",\"overwrite\":true}\n",
+    );
+    assert_eq!(code, 2, "{v}");
+    assert!(v.to_string().contains("duplicate key `file_path`"), "{v}");
+    assert_eq!(
+        String::from_utf8(env.read("a.txt")).unwrap(),
+        "one\nTWO\nthree\nfour\n"
+    );
     env.write("empty.txt", "");
     let (v, code) = apply(
         &env,

@@ -65,6 +65,13 @@ pub fn run(
                 "write one JSON object per line",
             ));
         }
+        if let Some(e) = crate::cmd::transform::request::duplicate_key(line.as_bytes()) {
+            return Err(bad(
+                line_no,
+                e,
+                "send each field once: with two values, which one is meant is unclear",
+            ));
+        }
         let Some(op) = v.get("op").and_then(Value::as_str) else {
             return Err(bad(
                 line_no,

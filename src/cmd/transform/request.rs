@@ -139,6 +139,19 @@ pub fn parse(text: &[u8], origin: &str) -> Result<Parsed, Error> {
 /// Refuses an object with the same key twice anywhere in the input: JSON parsers keep one of
 /// them silently, so which position or text was meant is a contradiction.
 fn no_duplicate_keys(text: &[u8], origin: &str) -> Result<(), Error> {
+    match duplicate_key(text) {
+        Some(e) => Err(Error::new(
+            Code::BadRequest,
+            format!("{origin}: {e}"),
+            "send each field once: with two values, which one is meant is unclear",
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The first key given twice in one object of the JSON `text` (its message, with the
+/// position), if any; a syntax error is left to the parse itself.
+pub(crate) fn duplicate_key(text: &[u8]) -> Option<String> {
     use serde::de::{Deserializer, MapAccess, SeqAccess, Visitor};
     struct Unique;
     impl<'de> Deserialize<'de> for Unique {
@@ -188,16 +201,12 @@ fn no_duplicate_keys(text: &[u8], origin: &str) -> Result<(), Error> {
     for item in serde_json::Deserializer::from_slice(text).into_iter::<Unique>() {
         if let Err(e) = item {
             if e.is_data() {
-                return Err(Error::new(
-                    Code::BadRequest,
-                    format!("{origin}: {e}"),
-                    "send each field once: with two values, which one is meant is unclear",
-                ));
+                return Some(e.to_string());
             }
             break; // a syntax error: reported with its position by the parse itself
         }
     }
-    Ok(())
+    None
 }
 
 fn bad_item(origin: &str, i: usize, wanted: &str) -> Error {
