@@ -226,19 +226,27 @@ pub fn read_all(file: &File, display: &str) -> Result<Vec<u8>, Error> {
         )
         .with_file(display)
     };
-    f.seek(std::io::SeekFrom::Start(0)).map_err(fail)?;
-    let hint = file.metadata().map(|m| m.len()).unwrap_or(0);
-    let mut buf = Vec::with_capacity(hint.min(MAX_TARGET_BYTES) as usize);
-    f.take(MAX_TARGET_BYTES + 1)
-        .read_to_end(&mut buf)
-        .map_err(fail)?;
-    if buf.len() as u64 > MAX_TARGET_BYTES {
-        return Err(Error::new(
+    let too_large = || {
+        Error::new(
             Code::TargetTooLarge,
             format!("{display} is larger than {MAX_TARGET_BYTES} bytes"),
             "edit it with another tool; llm reads whole files into memory",
         )
-        .with_file(display));
+        .with_file(display)
+    };
+    f.seek(std::io::SeekFrom::Start(0)).map_err(fail)?;
+    let hint = file.metadata().map(|m| m.len()).unwrap_or(0);
+    // Refused before reading when its size says so (a 2 GiB file took 2 GiB of memory to be
+    // refused); the bounded read still catches one that grows.
+    if hint > MAX_TARGET_BYTES {
+        return Err(too_large());
+    }
+    let mut buf = Vec::with_capacity(hint as usize);
+    f.take(MAX_TARGET_BYTES + 1)
+        .read_to_end(&mut buf)
+        .map_err(fail)?;
+    if buf.len() as u64 > MAX_TARGET_BYTES {
+        return Err(too_large());
     }
     Ok(buf)
 }

@@ -428,7 +428,10 @@ pub fn prepare(changes: &[Change], opts: &MutationOptions) -> Result<Prepared, E
         // A change that leaves the file byte-identical cannot introduce an error (a body sent
         // back as it is, in a file with an error the grammar already saw).
         let unchanged = before.is_some() && after[..] == old[..];
-        let language = change.language.or_else(|| lang::for_path(&change.path));
+        // By the name, else by the real file's (a link named `le` to `e.rs` holds Rust).
+        let language = (change.language)
+            .or_else(|| lang::for_path(&change.path))
+            .or_else(|| real.as_deref().and_then(lang::for_path));
         if let Some(language) = language.filter(|_| !deleting && !unchanged) {
             let old_tree = change
                 .tree

@@ -112,8 +112,11 @@ fn write(opts: &WriteOptions) -> Result<WriteOutcome, Error> {
         _ => Path::new("."),
     };
     let missing_dirs = root.missing_dirs(parent, &display)?;
+    let mut language = language;
     if missing_dirs.is_empty() {
-        root.resolve(&opts.path, &display)?;
+        let target = root.resolve(&opts.path, &display)?;
+        // A link's name may say nothing of the file it leads to (`le` → `e.rs`).
+        language = language.or_else(|| lang::for_content(&target.real, &opts.content));
     } else if !opts.parents {
         return Err(Error::new(
             Code::ParentMissing,

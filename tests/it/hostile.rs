@@ -521,3 +521,66 @@ fn deeply_nested_brackets_neither_overflow_the_stack_nor_hang() {
     assert!(!spans.is_empty());
     assert_eq!(out.status.code(), Some(0));
 }
+
+#[test]
+fn a_file_over_the_size_limit_is_refused_before_it_is_read() {
+    // A sparse 2 GiB file: refused by its size (before, it was read whole — 2 GiB of memory —
+    // and then refused).
+    let env = TestEnv::new();
+    let f = std::fs::File::create(env.path().join("huge.txt")).unwrap();
+    f.set_len(2 << 30).unwrap();
+    for args in [
+        &["show", "--json", "huge.txt:1"][..],
+        &[
+            "transform",
+            "--json",
+            "huge.txt",
+            "--old",
+            "a",
+            "--new",
+            "b",
+        ],
+    ] {
+        let out = env.llm(args).output().unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert!(v.to_string().contains("LLM_E115"), "{args:?}: {v}");
+    }
+}
+
+#[test]
+fn a_write_through_a_link_is_checked_in_the_language_of_the_file_it_leads_to() {
+    let env = TestEnv::new();
+    env.write("e.rs", "fn a() {}\n");
+    std::os::unix::fs::symlink("e.rs", env.path().join("le")).unwrap();
+    let out = env
+        .llm(&[
+            "write",
+            "--json",
+            "le",
+            "--content",
+            "fn c( {",
+            "--overwrite",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert_eq!(env.read("e.rs"), b"fn a() {}\n");
+    let out = env
+        .llm(&[
+            "write",
+            "--json",
+            "le",
+            "--content",
+            "fn c() {}\n",
+            "--overwrite",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(env.read("e.rs"), b"fn c() {}\n");
+}
