@@ -767,6 +767,23 @@ fn malformed_cut_off_and_mode_changing_diffs_change_nothing() {
         String::from_utf8(env.read("a.txt")).unwrap(),
         "one\nTWO\nthree\nfour\n"
     );
+    // Plain `diff -u foo.c.orig foo.c`: one file under two spellings, patched where it is
+    // (the new name first), never moved; only git's headers say a file moved.
+    env.write("foo.c", "a\nb\n");
+    let (v, code) = apply(
+        &env,
+        &[],
+        "--- foo.c.orig\n+++ foo.c\n@@ -1,2 +1,2 @@\n a\n-b\n+B\n",
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(String::from_utf8(env.read("foo.c")).unwrap(), "a\nB\n");
+    let (v, code) = apply(
+        &env,
+        &[],
+        "--- a/foo.c\n+++ b/bar.c\n@@ -1,2 +1,2 @@\n a\n-B\n+b\n",
+    );
+    assert_eq!(code, 0, "{v}");
+    assert!(env.path().join("foo.c").exists() && !env.path().join("bar.c").exists());
     env.write("empty.txt", "");
     let (v, code) = apply(
         &env,

@@ -617,6 +617,17 @@ fn finish(h: Headers, hunks: Vec<Hunk>, line: usize) -> Result<Option<FilePatch>
             "give `--- a/PATH` and `+++ b/PATH` lines",
         ));
     };
+    // Only git says a file moved (`rename from`/`rename to`, or `diff --git a/x b/y`): a plain
+    // `diff -u foo.c.orig foo.c` names two spellings of one file, and the one that exists is
+    // patched, as patch(1) does (the new name first).
+    let plain = h.git.is_none() && h.rename_from.is_none();
+    let (path, to) = match (&to, kind == Kind::Update && plain) {
+        (Some(t), true) if *t != path => {
+            let new_exists = std::path::Path::new(t).exists();
+            (if new_exists { t.clone() } else { path }, None)
+        }
+        _ => (path, to),
+    };
     let move_to = match kind {
         Kind::Update => to.filter(|t| *t != path).map(PathBuf::from),
         _ => None,
