@@ -114,7 +114,16 @@ fn options(args: ShowArgs) -> Result<ShowOptions, Error> {
                         .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
             });
             if let Some((file, lines)) = looks_like_range {
-                if std::path::Path::new(file).is_file() {
+                let path = std::path::Path::new(file);
+                if path.exists() && !path.is_file() {
+                    return Err(Error::new(
+                        Code::NotAFile,
+                        format!("{file} is not a regular file (a directory, FIFO, socket or device)"),
+                        "show lines of a regular file; `llm show --skeleton DIR` outlines a directory",
+                    )
+                    .with_file(file));
+                }
+                if path.is_file() {
                     return Err(Error::new(
                         Code::ShowBadRange,
                         format!("{file}:{lines}: the line numbers are too large"),

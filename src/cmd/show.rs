@@ -119,7 +119,13 @@ pub struct ShowOutcome {
 pub fn run(opts: &ShowOptions) -> Result<ShowOutcome, Error> {
     let mut diagnostics = Vec::new();
     let mut views = match &opts.target {
-        Target::Range { file, start, end } => vec![range_view(file, *start, *end, opts.context)?],
+        Target::Range { file, start, end } => vec![range_view(
+            file,
+            *start,
+            *end,
+            opts.context,
+            &mut diagnostics,
+        )?],
         Target::Symbol { selector, paths } => {
             symbol_views(selector, paths, opts.context, &mut diagnostics)?
         }
@@ -207,8 +213,24 @@ fn range_view(
     start: usize,
     end: usize,
     context: usize,
+    diagnostics: &mut Vec<DiagnosticPayload>,
 ) -> Result<View, Error> {
     let src = read(file)?;
+    if std::str::from_utf8(&src.bytes).is_err() {
+        // `text` then holds U+FFFD where the file has bytes that are no UTF-8: not its bytes.
+        let mut d = Error::new(
+            Code::NotUtf8,
+            format!(
+                "{} is not valid UTF-8: its text is shown lossily",
+                src.display
+            ),
+            "read the bytes with another tool; the span's offsets are the file's",
+        )
+        .with_file(&src.display)
+        .diagnostic(crate::envelope::Level::Warning);
+        d.tool = "show".into();
+        diagnostics.push(d);
+    }
     let count = src.index.line_count();
     if start == 0 || start > end || start > count {
         return Err(Error::new(

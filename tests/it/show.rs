@@ -237,3 +237,25 @@ fn a_file_alone_is_shown_whole_and_cut_by_max_bytes() {
         "llm show a.txt:3-3"
     );
 }
+
+#[test]
+fn a_range_of_a_file_that_is_not_utf8_warns_and_a_fifo_is_not_a_file() {
+    let env = TestEnv::new();
+    env.write("lat.txt", b"caf\xe9\n".as_slice());
+    let (v, code) = env.json(&["show", "--json", "lat.txt:1"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["diagnostics"][0]["code"], "LLM_E009", "{v}");
+    assert_eq!(v["data"]["views"][0]["span"]["byte_end"], 5);
+    let fifo = env.path().join("ff");
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let (v, code) = env.json(&["show", "--json", "ff:1"]);
+    assert_eq!(
+        (code, v["error"]["code"].as_str()),
+        (2, Some("LLM_E108")),
+        "{v}"
+    );
+}
