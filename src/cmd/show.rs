@@ -231,6 +231,23 @@ fn range_view(
         d.tool = "show".into();
         diagnostics.push(d);
     }
+    if src.bytes.is_empty() && (start, end) == (1, usize::MAX) {
+        // The whole of an empty file: no lines.
+        let mut v = src.view("range", 1, 0);
+        v.language = lang::for_path(file).map(|l| l.name);
+        return Ok(v);
+    }
+    if src.bytes.is_empty() {
+        return Err(Error::new(
+            Code::ShowBadRange,
+            format!(
+                "{}:{start}-{end}: the file is empty (no lines)",
+                src.display
+            ),
+            format!("`llm show {}` shows it whole", src.display),
+        )
+        .with_file(&src.display));
+    }
     let count = src.index.line_count();
     if start == 0 || start > end || start > count {
         return Err(Error::new(

@@ -784,6 +784,21 @@ fn malformed_cut_off_and_mode_changing_diffs_change_nothing() {
     );
     assert_eq!(code, 0, "{v}");
     assert!(env.path().join("foo.c").exists() && !env.path().join("bar.c").exists());
+    // A BOM before the patch (Windows tools) is no part of it; a move onto itself is refused.
+    let (v, code) = apply(
+        &env,
+        &[],
+        "\u{feff}--- a/foo.c\n+++ b/foo.c\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n",
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(String::from_utf8(env.read("foo.c")).unwrap(), "a\nc\n");
+    let (v, code) = apply(
+        &env,
+        &[],
+        "{\"op\":\"move\",\"from\":\"foo.c\",\"to\":\"./foo.c\"}\n",
+    );
+    assert_eq!(code, 2, "{v}");
+    assert!(v.to_string().contains("to itself"), "{v}");
     env.write("empty.txt", "");
     let (v, code) = apply(
         &env,

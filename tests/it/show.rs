@@ -258,4 +258,18 @@ fn a_range_of_a_file_that_is_not_utf8_warns_and_a_fifo_is_not_a_file() {
         (2, Some("LLM_E108")),
         "{v}"
     );
+    // An empty file has no line 1; whole, it shows nothing.
+    env.write("empty.txt", "");
+    let (v, code) = env.json(&["show", "--json", "empty.txt:1"]);
+    assert_eq!(
+        (code, v["error"]["code"].as_str()),
+        (2, Some("SHOW_E002")),
+        "{v}"
+    );
+    let (v, code) = env.json(&["show", "--json", "empty.txt"]);
+    assert_eq!(
+        (code, v["data"]["views"][0]["text"].as_str()),
+        (0, Some("")),
+        "{v}"
+    );
 }

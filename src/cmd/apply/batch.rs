@@ -176,6 +176,13 @@ fn move_file(
     let to = text(v, &["to", "new_path"])
         .map(PathBuf::from)
         .ok_or_else(|| bad(line, "`move` needs `to`", "name the destination in `to`"))?;
+    if display_path(&from) == display_path(&to) {
+        return Err(bad(
+            line,
+            format!("`move` from {} to itself", display_path(&from)),
+            "name another destination in `to`, or drop the line",
+        ));
+    }
     stage.expect(&from, text(v, &["expected_checksum"]).as_deref())?;
     let bytes = stage.remove(&from, "move")?;
     stage.put(&to, bytes, true)?;

@@ -283,7 +283,8 @@ pub fn run(opts: &ApplyOptions) -> Result<(ApplyResult, String, Vec<DiagnosticPa
             "pass the patch as UTF-8 text",
         )
     })?;
-    let text = diff::unfence(text);
+    // A BOM some Windows tools put first is no part of the patch.
+    let text = diff::unfence(text.strip_prefix('\u{feff}').unwrap_or(text));
     if text.trim().is_empty() {
         return Err(Error::new(
             Code::ApplyEmpty,
