@@ -77,7 +77,7 @@ codes! {
     UndoUnknown = "LLM_E119", Error, "llm undo: no such operation in the journal, or nothing left to undo";
     UndoAlready = "LLM_E120", Rejected, "llm undo: the operation was already undone, or was rolled back after a crash";
     JournalTarget = "LLM_E121", Error, "the target is inside the journal (.llm/ at the workspace's top level), which only llm itself writes";
-    JournalUntrusted = "LLM_E122", Error, "a journal record asks for what its run cannot do (a path outside the root without --allow-outside-root here), or a kept pre-image does not hold its checksum's bytes; nothing was restored";
+    JournalUntrusted = "LLM_E122", Error, "a journal record or pre-image llm cannot trust (damaged or not written by llm, a path outside the root without --allow-outside-root here, bytes that do not hold their checksum): not acted on";
     // ast
     InvalidQuery = "AST_E001", Error, "the tree-sitter query does not compile for any language it was tried on";
     UnknownLanguage = "AST_E002", Error, "a --lang name is not a registered language";

@@ -21,6 +21,20 @@ pub fn run(args: HistoryArgs, printer: &mut Printer) -> io::Result<u8> {
         Ok(d) => d,
         Err(e) => return crate::fail_query(printer, "history", query, &e),
     };
+    // Records that could not be read are left out of the list: said, not silently.
+    let diagnostics: Vec<_> = (data.ignored.iter())
+        .map(|f| {
+            let mut d = crate::error::Error::new(
+                crate::error::Code::JournalUntrusted,
+                format!("{f} is no journal record llm can read (damaged, cut short, or not written by llm): ignored"),
+                "remove it if it is not needed; the operations it held cannot be undone with llm",
+            )
+            .with_file(f)
+            .diagnostic(crate::envelope::Level::Warning);
+            d.tool = "history".into();
+            d
+        })
+        .collect();
     let status = if data.operations.is_empty() && data.pruned.is_none() {
         Status::NoMatches
     } else {
@@ -30,10 +44,12 @@ pub fn run(args: HistoryArgs, printer: &mut Printer) -> io::Result<u8> {
         Format::Human => {
             let style = crate::output::human::Style { on: printer.color };
             crate::output::human::history::print(printer.out(), &style, &data)?;
+            printer.flush()?;
+            printer.diagnostics_to_stderr(&diagnostics);
         }
         Format::Json => {
             let pretty = printer.tty;
-            let env = JsonResponse::new("history", status, query, data, Vec::new());
+            let env = JsonResponse::new("history", status, query, data, diagnostics);
             json::envelope(printer.out(), &env, pretty)?;
         }
         Format::Jsonl => {
@@ -42,7 +58,7 @@ pub fn run(args: HistoryArgs, printer: &mut Printer) -> io::Result<u8> {
                 json::tagged_line(printer.out(), "operation", op)?;
             }
             data.operations.clear();
-            let env = JsonResponse::new("history", status, query, data, Vec::new());
+            let env = JsonResponse::new("history", status, query, data, diagnostics);
             json::tagged_line(printer.out(), "summary", &env)?;
         }
     }

@@ -228,6 +228,14 @@ impl Journal {
         Ok(())
     }
 
+    /// The done records' files that are no record as llm writes them (see [`Record`]).
+    pub fn unreadable(&self) -> Vec<String> {
+        (self.entries().into_iter())
+            .filter(|e| !e.2 && read_record(&e.1).is_none())
+            .map(|e| e.1.display().to_string())
+            .collect()
+    }
+
     /// Every done (or rolled-back) record, oldest first.
     pub fn records(&self) -> Vec<Record> {
         self.entries()

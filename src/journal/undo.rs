@@ -36,6 +36,10 @@ pub struct HistoryData {
     /// Records removed by --prune.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pruned: Option<usize>,
+    /// Files in the journal that are no record as llm writes them (damaged, cut short, or
+    /// written by another program): ignored, and reported.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ignored: Vec<String>,
 }
 
 /// `llm undo`'s result.
@@ -89,6 +93,7 @@ pub fn history(
             total: 0,
             recovered: Vec::new(),
             pruned: prune.then_some(0),
+            ignored: Vec::new(),
         });
     };
     let recovered = recover::run(&journal, allow_outside_root)?
@@ -103,6 +108,7 @@ pub fn history(
             total: 0,
             recovered,
             pruned: Some(n),
+            ignored: Vec::new(),
         });
     }
     let records = journal.records();
@@ -129,6 +135,7 @@ pub fn history(
         total,
         recovered,
         pruned: None,
+        ignored: journal.unreadable(),
     })
 }
 

@@ -750,6 +750,16 @@ fn the_journal_is_no_target_and_its_records_and_objects_are_not_trusted_blindly(
     );
     assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
     std::fs::remove_file(env.path().join(pending)).unwrap();
+    // A record cut short is ignored, and said to be (it was silently left out).
+    env.write(name, &record[..100]);
+    let (v, code) = run(&env, &["history"], "");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["diagnostics"][0]["code"], "LLM_E122", "{v}");
+    assert!(
+        v["data"]["ignored"][0].as_str().unwrap().ends_with(name),
+        "{v}"
+    );
+    std::fs::remove_file(env.path().join(name)).unwrap();
     // 4. A kept pre-image that does not hold its checksum's bytes is never restored.
     std::fs::write(env.path().join(&object), "CORRUPT\n").unwrap();
     let (v, code) = undo(&env, &[]);
