@@ -784,6 +784,20 @@ fn malformed_cut_off_and_mode_changing_diffs_change_nothing() {
     );
     assert_eq!(code, 0, "{v}");
     assert!(env.path().join("foo.c").exists() && !env.path().join("bar.c").exists());
+    // Hunks out of order: the note says where the lines are and why they may not go there
+    // (it said the patch has "one" where the file has "one").
+    env.write("o.txt", "one\ntwo\nthree\n");
+    let (v, code) = apply(
+        &env,
+        &[],
+        "--- a/o.txt\n+++ b/o.txt\n@@ -2 +2 @@\n-two\n+TWO\n@@ -1 +1 @@\n-one\n+ONE\n",
+    );
+    assert_eq!(code, 1, "{v}");
+    assert!(v.to_string().contains("hunks apply in order"), "{v}");
+    assert_eq!(
+        String::from_utf8(env.read("o.txt")).unwrap(),
+        "one\ntwo\nthree\n"
+    );
     // A BOM before the patch (Windows tools) is no part of it; a move onto itself is refused.
     let (v, code) = apply(
         &env,

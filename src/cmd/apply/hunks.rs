@@ -331,18 +331,26 @@ fn unplaced(
         let diff = old
             .iter()
             .zip(&lines[s..])
-            .position(|(p, f)| !same(3, f.text, p))
-            .unwrap_or(score.min(old.len().saturating_sub(1)));
-        let file_line = lines.get(s + diff).map_or("(end of file)", |l| l.text);
-        let note = format!(
-            "closest region: lines {}-{} ({score} of {} lines alike); first difference at line {}: the patch has {:?}, the file has {:?}",
-            s + 1,
-            (s + old.len()).min(lines.len()),
-            old.len(),
-            s + diff + 1,
-            old.get(diff).copied().unwrap_or(""),
-            file_line
-        );
+            .position(|(p, f)| !same(3, f.text, p));
+        let note = match diff {
+            // All alike, but where this hunk may not go: before the end of the previous one
+            // (or before its `@@` line).
+            None => format!(
+                "its lines are at lines {}-{}, before line {} where it may start (hunks apply in order, each after the one before and after its `@@` line): order the hunks by line, or merge those that overlap",
+                s + 1,
+                (s + old.len()).min(lines.len()),
+                cursor + 1
+            ),
+            Some(diff) => format!(
+                "closest region: lines {}-{} ({score} of {} lines alike); first difference at line {}: the patch has {:?}, the file has {:?}",
+                s + 1,
+                (s + old.len()).min(lines.len()),
+                old.len(),
+                s + diff + 1,
+                old.get(diff).copied().unwrap_or(""),
+                lines.get(s + diff).map_or("(end of file)", |l| l.text)
+            ),
+        };
         let mut region = String::new();
         for l in lines.iter().skip(s).take(old.len()) {
             region.push_str(l.text);
