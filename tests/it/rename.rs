@@ -283,3 +283,73 @@ fn a_missing_in_path_stops_the_rename() {
     );
     assert_eq!(env.read("a.rs"), src.as_bytes());
 }
+
+/// Renames `symbol` (of `kind`) in `file` to `new`; the files' contents after it.
+fn renamed(env: &TestEnv, file: &str, symbol: &str, kind: &str, new: &str) -> String {
+    let (v, code) = env.patch(&[
+        "--file", file, "--symbol", symbol, "--kind", kind, "--rename", new,
+    ]);
+    assert_eq!(code, 0, "{v}");
+    String::from_utf8(env.read(file)).unwrap()
+}
+
+#[test]
+fn renames_follow_what_the_syntax_says_a_name_is() {
+    // Found by a correctness run: each of these was renamed (or left) wrongly.
+    let env = TestEnv::new();
+    // Python: `timeout=` in a call names the callee's parameter.
+    env.write("cfg.py", "def timeout():\n    return 5\n");
+    env.write(
+        "run.py",
+        "import subprocess\nfrom cfg import timeout\n\n\ndef go():\n    return subprocess.run([\"true\"], timeout=timeout())\n",
+    );
+    renamed(&env, "cfg.py", "timeout", "function", "default_timeout");
+    assert_eq!(
+        String::from_utf8(env.read("run.py")).unwrap(),
+        "import subprocess\nfrom cfg import default_timeout\n\n\ndef go():\n    return subprocess.run([\"true\"], timeout=default_timeout())\n"
+    );
+    // TypeScript: a key stays a key; a shorthand keeps its key and takes the new value.
+    env.write(
+        "a.ts",
+        "export function load(p: string) { return p; }\nexport const api = { load, other: 1 };\nexport const cfg = { load: 5 };\n",
+    );
+    assert_eq!(
+        renamed(&env, "a.ts", "load", "function", "fetchData"),
+        "export function fetchData(p: string) { return p; }\nexport const api = { load: fetchData, other: 1 };\nexport const cfg = { load: 5 };\n"
+    );
+    // Rust: a getter and its field share a name; a parameter and a shorthand are neither.
+    let rs = "pub struct User { name: String }\nimpl User {\n    pub fn new(name: String) -> Self { User { name } }\n    pub fn name(&self) -> &str { &self.name }\n}\n";
+    env.write("lib.rs", rs);
+    assert_eq!(
+        renamed(&env, "lib.rs", "User::name", "method", "display_name"),
+        rs.replace("pub fn name(", "pub fn display_name(")
+    );
+    env.write("lib.rs", rs);
+    assert_eq!(
+        renamed(&env, "lib.rs", "User::name", "field", "full_name"),
+        "pub struct User { full_name: String }\nimpl User {\n    pub fn new(name: String) -> Self { User { full_name: name } }\n    pub fn name(&self) -> &str { &self.full_name }\n}\n"
+    );
+    // Java: the bare call inside the class is the method; the bare name the field.
+    let java = "class A { int size; int size(){ return size; } int twice(){ return size()*2; } }\nclass B { int size; int get(){ return this.size; } }\n";
+    env.write("A.java", java);
+    assert_eq!(
+        renamed(&env, "A.java", "A.size", "method", "count"),
+        java.replace("int size(){", "int count(){")
+            .replace("size()*2", "count()*2")
+    );
+    // PHP: `$this->name` is the property and `$name` a variable, not the method.
+    let php = "<?php\nclass User {\n    public $name;\n    public function __construct(string $name) { $this->name = $name; }\n    public function name(): string { return $this->name; }\n}\n";
+    env.write("a.php", php);
+    assert_eq!(
+        renamed(&env, "a.php", "User::name", "method", "label"),
+        php.replace("function name()", "function label()")
+    );
+    // C: `l->count` and `q.count` are fields, not the function.
+    let c = "struct L { int count; };\nint count(struct L *l) { return l->count; }\nint main(void) { struct L q; q.count = 1; return count(&q); }\n";
+    env.write("a.c", c);
+    assert_eq!(
+        renamed(&env, "a.c", "count", "function", "total"),
+        c.replace("int count(struct", "int total(struct")
+            .replace("return count(&q)", "return total(&q)")
+    );
+}

@@ -40,6 +40,8 @@ pub(super) struct Found {
 struct Target<'a> {
     /// Its parent type (impl type, class) when it is a member of one.
     owner: Option<&'a str>,
+    /// What it is: a field is never called, a method or function never read as a field.
+    kind: symbols::SymbolKind,
     /// The definition's name span (file and offset).
     def_file: String,
     def_start: usize,
@@ -139,6 +141,116 @@ fn classify(
     }
 }
 
+/// What the syntax around an occurrence says, where it settles the class: `Some(EXCLUDED)` for
+/// a name that cannot be the target there, whatever its qualifier suggests.
+/// - A keyword argument's name (Python `f(timeout=…)`) names a parameter of the callee.
+/// - An object literal's key (`{ load: 5 }`) or a destructuring key is a property name.
+/// - In Rust, Java, PHP, C and C++, `x.f` (`x->f`) read without a call is a field, and a
+///   called one a method or function: a field is never the one, a method never the other.
+/// - A PHP `$name` is a variable.
+fn syntactic_class(
+    language: &lang::Language,
+    tree: &tree_sitter::Tree,
+    bytes: &[u8],
+    range: std::ops::Range<usize>,
+    enclosing: Option<&str>,
+    t: &Target,
+) -> Option<&'static str> {
+    use symbols::SymbolKind;
+    let node = tree
+        .root_node()
+        .descendant_for_byte_range(range.start, range.end)?;
+    let parent = node.parent()?;
+    let field_of = |name: &str| {
+        parent
+            .child_by_field_name(name)
+            .is_some_and(|c| c.byte_range() == node.byte_range())
+    };
+    let callable = matches!(t.kind, SymbolKind::Function | SymbolKind::Method);
+    match parent.kind() {
+        "keyword_argument" if field_of("name") => return Some(EXCLUDED),
+        // A struct literal's or pattern's field (Rust `Line { len: 2 }`, `User { name }`).
+        "field_initializer" | "shorthand_field_initializer" | "field_pattern" if callable => {
+            return Some(EXCLUDED)
+        }
+        "pair" | "pair_pattern" if field_of("key") => return Some(EXCLUDED),
+        "variable_name" if language.name == "php" => return Some(EXCLUDED),
+        _ => {}
+    }
+    if !matches!(language.name, "rust" | "java" | "php" | "c" | "cpp") {
+        return None;
+    }
+    let next = bytes[range.end..]
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .map_or(&[][..], |k| &bytes[range.end + k..]);
+    // A call, or Rust's turbofish before one (`x.f::<T>()`).
+    let called = next.starts_with(b"(") || (language.name == "rust" && next.starts_with(b"::<"));
+    let field = t.kind == SymbolKind::Field;
+    let qualified = qualifier(bytes, range.start);
+    // Java and C++ call a method of the class a member sits in by its bare name; a bare
+    // name not called is a field, a local or a parameter there.
+    if matches!(language.name, "java" | "cpp") && qualified.is_none() && t.owner.is_some() {
+        if callable && !called {
+            return Some(EXCLUDED);
+        }
+        if callable && called {
+            let owner = t.owner.unwrap_or_default();
+            return Some(if inside(enclosing, owner) {
+                CERTAIN
+            } else {
+                EXCLUDED
+            });
+        }
+    }
+    // Rust names a method only through a value or a path, and a field only through a value
+    // or in a struct literal or pattern: a bare name is a local, a parameter or a function.
+    if language.name == "rust" && qualified.is_none() {
+        let field_slot = matches!(
+            parent.kind(),
+            "field_initializer" | "shorthand_field_initializer" | "field_pattern"
+        );
+        if (t.owner.is_some() && callable && !called) || (field && !field_slot) {
+            return Some(EXCLUDED);
+        }
+    }
+    let Some((".", _) | ("->", _)) = qualified else {
+        return None;
+    };
+    // C and C++ call function pointers held in fields: a called field may be the field.
+    let calls_fields = matches!(language.name, "c" | "cpp");
+    ((callable && !called) || (field && called && !calls_fields)).then_some(EXCLUDED)
+}
+
+/// The text that renames a shorthand occurrence, where the name is both a key and a value:
+/// JavaScript's `{ load }` keeps its key (`{ load: fetchData }`), Rust's `User { name }`
+/// renaming the field keeps its value (`User { display_name: name }`). `None`: not one.
+fn shorthand_text(
+    tree: &tree_sitter::Tree,
+    range: std::ops::Range<usize>,
+    old: &str,
+    new: &str,
+    t: &Target,
+) -> Option<String> {
+    let node = tree
+        .root_node()
+        .descendant_for_byte_range(range.start, range.end)?;
+    match node.kind() {
+        "shorthand_property_identifier" if t.kind != symbols::SymbolKind::Field => {
+            Some(format!("{old}: {new}"))
+        }
+        "identifier"
+            if node
+                .parent()
+                .is_some_and(|p| p.kind() == "shorthand_field_initializer")
+                && t.kind == symbols::SymbolKind::Field =>
+        {
+            Some(format!("{new}: {old}"))
+        }
+        _ => None,
+    }
+}
+
 /// Whole-word occurrences of `name` in `bytes`.
 fn words(bytes: &[u8], name: &str) -> Vec<std::ops::Range<usize>> {
     let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80;
@@ -209,6 +321,7 @@ fn rename_core(
             .filter(|_| s.kind == symbols::SymbolKind::Method));
     let target = Target {
         owner,
+        kind: s.kind,
         def_file: s.name_span.file_path.clone(),
         def_start: s.name_span.byte_start,
     };
@@ -279,17 +392,28 @@ fn rename_core(
                     EXCLUDED
                 }
             } else {
-                classify(
-                    &target,
+                syntactic_class(
+                    language,
+                    &tree,
                     &bytes,
-                    r.span.byte_start,
+                    r.span.range(),
                     r.enclosing.as_deref(),
-                    r.context == crate::lang::RefContext::Import,
+                    &target,
                 )
+                .unwrap_or_else(|| {
+                    classify(
+                        &target,
+                        &bytes,
+                        r.span.byte_start,
+                        r.enclosing.as_deref(),
+                        r.context == crate::lang::RefContext::Import,
+                    )
+                })
             };
             let renamed = class == CERTAIN || (class == POSSIBLE && !scope.certain_only);
             if renamed {
-                edits.push(Edit::new(r.span.range(), new));
+                let text = shorthand_text(&tree, r.span.range(), &old, new, &target);
+                edits.push(Edit::new(r.span.range(), text.as_deref().unwrap_or(new)));
             }
             sites.push(RenameSite {
                 span: r.span.clone(),
