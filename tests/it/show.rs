@@ -273,3 +273,39 @@ fn a_range_of_a_file_that_is_not_utf8_warns_and_a_fifo_is_not_a_file() {
         "{v}"
     );
 }
+
+#[test]
+fn show_and_patch_take_the_last_segments_of_a_qualified_name_as_find_does() {
+    let env = TestEnv::new();
+    env.write(
+        "m.py",
+        "class Outer:\n    class Inner:\n        def meth(self):\n            pass\n",
+    );
+    env.write(
+        "a.rs",
+        "mod inner {\n    pub struct X;\n    impl X {\n        pub fn f(&self) {}\n    }\n}\n",
+    );
+    for (target, file, qualified) in [
+        ("Inner.meth", "m.py", "Outer.Inner.meth"),
+        ("X::f", "a.rs", "inner::X::f"),
+    ] {
+        let (v, code) = env.json(&["show", "--json", target, file]);
+        assert_eq!(code, 0, "{v}");
+        assert_eq!(
+            v["data"]["views"][0]["symbol"]["qualified_name"], qualified,
+            "{v}"
+        );
+        let (v, code) = env.json(&[
+            "patch",
+            "--json",
+            "--file",
+            file,
+            "--symbol",
+            target,
+            "--rename",
+            "y",
+            "--dry-run",
+        ]);
+        assert_eq!(code, 0, "{v}");
+    }
+}

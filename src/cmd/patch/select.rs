@@ -23,8 +23,19 @@ fn canon(name: &str) -> String {
     name.replace("::", ".")
 }
 
+/// The name, the qualified name, or its last segments (`Inner.meth` for `Outer.Inner.meth`,
+/// as `llm find` takes it; `::`, `.` and `#` alike).
 fn name_matches(s: &Symbol, wanted: &str) -> bool {
-    s.name == wanted || canon(&s.qualified_name) == canon(wanted)
+    let segments = |n: &str| -> Vec<String> {
+        n.split("::")
+            .flat_map(|p| p.split(['.', '#']))
+            .map(str::to_string)
+            .collect()
+    };
+    let want = segments(wanted);
+    s.name == wanted
+        || canon(&s.qualified_name) == canon(wanted)
+        || (want.len() > 1 && segments(&s.qualified_name).ends_with(&want))
 }
 
 /// `--parent` names the owning type, its qualified name, or the trait/interface a method
