@@ -329,6 +329,15 @@ fn renames_follow_what_the_syntax_says_a_name_is() {
         renamed(&env, "lib.rs", "User::name", "field", "full_name"),
         "pub struct User { full_name: String }\nimpl User {\n    pub fn new(name: String) -> Self { User { full_name: name } }\n    pub fn name(&self) -> &str { &self.full_name }\n}\n"
     );
+    // Rust: a trait method's implementations and its calls on `self` go with it; another
+    // type's inherent method of the same name stays.
+    let tr = "pub trait Shape {\n    fn area(&self) -> f64;\n}\npub struct Sq(f64);\nimpl Shape for Sq {\n    fn area(&self) -> f64 { self.0 }\n}\nimpl Sq {\n    pub fn twice(&self) -> f64 { self.area() * 2.0 }\n}\npub struct Other;\nimpl Other {\n    pub fn area(&self) -> f64 { 1.0 }\n}\n";
+    env.write("shape.rs", tr);
+    assert_eq!(
+        renamed(&env, "shape.rs", "Shape::area", "method", "surface"),
+        tr.replacen("fn area", "fn surface", 2)
+            .replace("self.area()", "self.surface()")
+    );
     // Java: the bare call inside the class is the method; the bare name the field.
     let java = "class A { int size; int size(){ return size; } int twice(){ return size()*2; } }\nclass B { int size; int get(){ return this.size; } }\n";
     env.write("A.java", java);

@@ -42,6 +42,8 @@ struct Target<'a> {
     owner: Option<&'a str>,
     /// What it is: a field is never called, a method or function never read as a field.
     kind: symbols::SymbolKind,
+    /// The trait it is a method of (Rust): its implementations' definitions are renamed too.
+    trait_of: Option<&'a str>,
     /// The definition's name span (file and offset).
     def_file: String,
     def_start: usize,
@@ -203,6 +205,16 @@ fn syntactic_class(
             });
         }
     }
+    // A trait method is called on `self` in any impl of a type that implements the trait.
+    if let (Some(tr), Some((".", Some(q)))) = (t.trait_of, &qualified) {
+        if is_self(q) && called {
+            return Some(if inside(enclosing, tr) {
+                CERTAIN
+            } else {
+                POSSIBLE
+            });
+        }
+    }
     // Rust names a method only through a value or a path, and a field only through a value
     // or in a struct literal or pattern: a bare name is a local, a parameter or a function.
     if language.name == "rust" && qualified.is_none() {
@@ -319,9 +331,15 @@ fn rename_core(
             .parent
             .as_deref()
             .filter(|_| s.kind == symbols::SymbolKind::Method));
+    let trait_of = s
+        .parent_index
+        .map(|p| &syms[p])
+        .filter(|p| p.kind == symbols::SymbolKind::Trait)
+        .map(|p| p.name.as_str());
     let target = Target {
         owner,
         kind: s.kind,
+        trait_of,
         def_file: s.name_span.file_path.clone(),
         def_start: s.name_span.byte_start,
     };
@@ -383,10 +401,21 @@ fn rename_core(
             .parse_around(&bytes, &index, &hits, Cut::Members)
             .tree;
         let refs = crate::lang::references(language, &bytes, &tree, &old, &display);
+        // A trait method's implementations (`impl Shape for Sq { fn area … }`) go with it.
+        let impls: Vec<usize> = match target.trait_of {
+            Some(t) => symbols::symbols_with_index(language, &bytes, &tree, &display, &index)
+                .into_iter()
+                .filter(|s| s.name == old && s.impl_of.as_deref() == Some(t))
+                .map(|s| s.name_span.byte_start)
+                .collect(),
+            None => Vec::new(),
+        };
         let mut edits: Vec<Edit> = Vec::new();
         for r in &refs {
             let class = if r.is_definition {
-                if display == target.def_file && r.span.byte_start == target.def_start {
+                if (display == target.def_file && r.span.byte_start == target.def_start)
+                    || impls.contains(&r.span.byte_start)
+                {
                     CERTAIN
                 } else {
                     EXCLUDED
