@@ -338,6 +338,17 @@ fn renames_follow_what_the_syntax_says_a_name_is() {
         tr.replacen("fn area", "fn surface", 2)
             .replace("self.area()", "self.surface()")
     );
+    // JavaScript: `A.load` through `import * as A` is the module's function.
+    env.write("a.js", "export function load(x) { return x; }\n");
+    env.write(
+        "b.js",
+        "import * as A from \"./a.js\";\nconsole.log(A.load(2));\n",
+    );
+    renamed(&env, "a.js", "load", "function", "fetchIt");
+    assert_eq!(
+        String::from_utf8(env.read("b.js")).unwrap(),
+        "import * as A from \"./a.js\";\nconsole.log(A.fetchIt(2));\n"
+    );
     // Java: the bare call inside the class is the method; the bare name the field.
     let java = "class A { int size; int size(){ return size; } int twice(){ return size()*2; } }\nclass B { int size; int get(){ return this.size; } }\n";
     env.write("A.java", java);

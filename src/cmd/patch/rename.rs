@@ -179,6 +179,16 @@ fn syntactic_class(
         "variable_name" if language.name == "php" => return Some(EXCLUDED),
         _ => {}
     }
+    // `import * as A from "./a"`: `A.load` may be the module's function, whatever the case of
+    // `A` (a capitalised qualifier reads as a type elsewhere).
+    if matches!(language.name, "javascript" | "typescript" | "tsx") && t.owner.is_none() {
+        if let Some((".", Some(q))) = qualifier(bytes, range.start) {
+            let namespace = format!("* as {q} ");
+            if memchr::memmem::find(bytes, namespace.as_bytes()).is_some() {
+                return Some(POSSIBLE);
+            }
+        }
+    }
     if !matches!(language.name, "rust" | "java" | "php" | "c" | "cpp") {
         return None;
     }
