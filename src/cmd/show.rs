@@ -486,6 +486,15 @@ fn skeleton(src: &Source, language: &Language) -> View {
     }
     for (i, s) in syms.iter().enumerate() {
         let start = s.node_span.start_line;
+        // Decorators above the definition (`@property`, `@staticmethod`, TypeScript's), from
+        // the first to the definition, a multi-line one whole, say what it is: kept; doc
+        // comments and attributes are not.
+        let first_char = |n: usize| line(n).iter().copied().find(|c| !c.is_ascii_whitespace());
+        if let Some(first) = (s.span.start_line..start).find(|&n| first_char(n) == Some(b'@')) {
+            keep.extend(
+                (first..start).filter(|&n| !matches!(first_char(n), Some(b'#' | b'/' | b'*'))),
+            );
+        }
         let has_children = parents[i];
         match &s.body_span {
             Some(b) => {

@@ -309,3 +309,19 @@ fn show_and_patch_take_the_last_segments_of_a_qualified_name_as_find_does() {
         assert_eq!(code, 0, "{v}");
     }
 }
+
+#[test]
+fn a_skeleton_keeps_python_decorators() {
+    // `@property` and `@staticmethod` say what a def is; they were dropped.
+    let env = TestEnv::new();
+    env.write(
+        "m.py",
+        "class A:\n    @property\n    def x(self):\n        return 1\n\n    @app.route(\n        \"/x\",\n    )\n    def y(self):\n        return 2\n",
+    );
+    let (v, code) = env.json(&["show", "--json", "--skeleton", "m.py"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        v["data"]["views"][0]["text"],
+        "class A:\n    @property\n    def x(self):\n        …\n    @app.route(\n        \"/x\",\n    )\n    def y(self):\n        …\n"
+    );
+}
