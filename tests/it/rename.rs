@@ -338,6 +338,15 @@ fn renames_follow_what_the_syntax_says_a_name_is() {
         tr.replacen("fn area", "fn surface", 2)
             .replace("self.area()", "self.surface()")
     );
+    // Rust: inline format arguments name the constant (`{{LIMIT}}` and prose do not).
+    env.write(
+        "fmt.rs",
+        "const LIMIT: usize = 3;\nfn f() { println!(\"{LIMIT} {LIMIT:>4} {{LIMIT}} LIMIT\"); }\n",
+    );
+    assert_eq!(
+        renamed(&env, "fmt.rs", "LIMIT", "const", "MAX"),
+        "const MAX: usize = 3;\nfn f() { println!(\"{MAX} {MAX:>4} {{LIMIT}} LIMIT\"); }\n"
+    );
     // JavaScript: `A.load` through `import * as A` is the module's function.
     env.write("a.js", "export function load(x) { return x; }\n");
     env.write(

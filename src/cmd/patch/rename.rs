@@ -273,6 +273,27 @@ fn shorthand_text(
     }
 }
 
+/// Whether `range` is a name in a Rust format string's `{name}` or `{name:…}` (not `{{name}}`)
+/// inside a macro invocation.
+fn is_format_arg(tree: &tree_sitter::Tree, bytes: &[u8], range: std::ops::Range<usize>) -> bool {
+    let opened = range.start >= 1
+        && bytes[range.start - 1] == b'{'
+        && (range.start < 2 || bytes[range.start - 2] != b'{');
+    let closed = matches!(bytes.get(range.end), Some(b'}' | b':'));
+    let mut node = tree
+        .root_node()
+        .descendant_for_byte_range(range.start, range.end);
+    let mut in_macro = false;
+    while let Some(n) = node {
+        if n.kind() == "macro_invocation" {
+            in_macro = true;
+            break;
+        }
+        node = n.parent();
+    }
+    opened && closed && in_macro
+}
+
 /// Whole-word occurrences of `name` in `bytes`.
 fn words(bytes: &[u8], name: &str) -> Vec<std::ops::Range<usize>> {
     let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80;
@@ -480,11 +501,18 @@ fn rename_core(
                     }
                     _ => POSSIBLE,
                 };
+                // Rust's inline format arguments (`println!("{LIMIT}")`) are code: the
+                // macro reads the name from the string.
+                let format_arg = language.name == "rust"
+                    && kind == "string"
+                    && target.owner.is_none()
+                    && is_format_arg(&full, &bytes, w.clone());
                 let wanted = match kind {
                     "comment" => scope.in_comments,
-                    "string" => scope.in_strings,
+                    "string" => scope.in_strings || format_arg,
                     _ => false,
                 };
+                let class = if format_arg { CERTAIN } else { class };
                 let renamed = wanted && class != EXCLUDED;
                 if renamed {
                     edits.push(Edit::new(w.clone(), new));
