@@ -338,6 +338,22 @@ fn renames_follow_what_the_syntax_says_a_name_is() {
         tr.replacen("fn area", "fn surface", 2)
             .replace("self.area()", "self.surface()")
     );
+    // Python and Java: a subclass's override and its calls on `self`/`this` go with the base
+    // method (left, the program ran the base's method silently); another class's stays.
+    let py = "class Base:\n    def area(self):\n        return 0\n\n    def report(self):\n        return self.area()\n\n\nclass Sq(Base):\n    def area(self):\n        return 4\n\n    def twice(self):\n        return self.area() * 2\n\n\nclass Other:\n    def area(self):\n        return 9\n";
+    env.write("shapes.py", py);
+    assert_eq!(
+        renamed(&env, "shapes.py", "Base.area", "method", "surface"),
+        py.replacen("def area", "def surface", 2)
+            .replace("self.area()", "self.surface()")
+    );
+    let java = "class Base { int area() { return 0; } int report() { return this.area(); } }\nclass Sq extends Base { int area() { return 4; } }\nclass Other { int area() { return 9; } }\n";
+    env.write("Base.java", java);
+    assert_eq!(
+        renamed(&env, "Base.java", "Base.area", "method", "surface"),
+        java.replacen("int area()", "int surface()", 2)
+            .replace("this.area()", "this.surface()")
+    );
     // Rust: inline format arguments name the constant (`{{LIMIT}}` and prose do not).
     env.write(
         "fmt.rs",

@@ -294,6 +294,26 @@ fn is_format_arg(tree: &tree_sitter::Tree, bytes: &[u8], range: std::ops::Range<
     opened && closed && in_macro
 }
 
+/// Languages whose class headers name the classes they extend.
+fn subclassing(language: &lang::Language) -> bool {
+    matches!(
+        language.name,
+        "python" | "java" | "javascript" | "typescript" | "tsx"
+    )
+}
+
+/// Whether class `c`'s header names `owner` after its own name (`class Sq(Base):`, `class Sq
+/// extends Base implements Shape {`).
+fn extends(c: &symbols::Symbol, owner: &str) -> bool {
+    let after = c
+        .signature
+        .find(c.name.as_str())
+        .map_or("", |i| &c.signature[i + c.name.len()..]);
+    after
+        .split(|ch: char| !(ch.is_alphanumeric() || ch == '_' || ch == '$'))
+        .any(|w| w == owner)
+}
+
 /// Whole-word occurrences of `name` in `bytes`.
 fn words(bytes: &[u8], name: &str) -> Vec<std::ops::Range<usize>> {
     let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80;
@@ -441,16 +461,40 @@ fn rename_core(
                 .collect(),
             None => Vec::new(),
         };
+        // The owner's subclasses in this file (a header naming it: `class Sq(Base):`, `class Sq
+        // extends Base`): their overrides and their `self.name`/`this.name` go with a method.
+        let (subclasses, overrides) = match target.owner {
+            Some(owner) if subclassing(language) => {
+                let syms = symbols::symbols_with_index(language, &bytes, &tree, &display, &index);
+                let subs: Vec<String> = (syms.iter())
+                    .filter(|c| c.kind == symbols::SymbolKind::Class && extends(c, owner))
+                    .map(|c| c.name.clone())
+                    .collect();
+                let overrides: Vec<usize> = (syms.iter())
+                    .filter(|m| {
+                        m.name == old && m.parent.as_ref().is_some_and(|p| subs.contains(p))
+                    })
+                    .map(|m| m.name_span.byte_start)
+                    .collect();
+                (subs, overrides)
+            }
+            _ => (Vec::new(), Vec::new()),
+        };
         let mut edits: Vec<Edit> = Vec::new();
         for r in &refs {
             let class = if r.is_definition {
                 if (display == target.def_file && r.span.byte_start == target.def_start)
                     || impls.contains(&r.span.byte_start)
+                    || overrides.contains(&r.span.byte_start)
                 {
                     CERTAIN
                 } else {
                     EXCLUDED
                 }
+            } else if matches!(qualifier(&bytes, r.span.byte_start), Some((_, Some(q))) if is_self(&q))
+                && subclasses.iter().any(|c| inside(r.enclosing.as_deref(), c))
+            {
+                CERTAIN
             } else {
                 syntactic_class(
                     language,
