@@ -308,6 +308,15 @@ fn renames_follow_what_the_syntax_says_a_name_is() {
         String::from_utf8(env.read("run.py")).unwrap(),
         "import subprocess\nfrom cfg import default_timeout\n\n\ndef go():\n    return subprocess.run([\"true\"], timeout=default_timeout())\n"
     );
+    // …but a dataclass field's keyword in its constructor call is the field.
+    env.write(
+        "d.py",
+        "from dataclasses import dataclass\n\n\n@dataclass\nclass Point:\n    x: int\n\n\np = Point(x=1)\nprint(p.x)\n",
+    );
+    assert_eq!(
+        renamed(&env, "d.py", "Point.x", "field", "px"),
+        "from dataclasses import dataclass\n\n\n@dataclass\nclass Point:\n    px: int\n\n\np = Point(px=1)\nprint(p.px)\n"
+    );
     // TypeScript: a key stays a key; a shorthand keeps its key and takes the new value.
     env.write(
         "a.ts",

@@ -145,7 +145,8 @@ fn classify(
 
 /// What the syntax around an occurrence says, where it settles the class: `Some(EXCLUDED)` for
 /// a name that cannot be the target there, whatever its qualifier suggests.
-/// - A keyword argument's name (Python `f(timeout=…)`) names a parameter of the callee.
+/// - A keyword argument's name (Python `f(timeout=…)`) names a parameter of the callee (for
+///   a field, maybe a dataclass's: left to the qualifier rules).
 /// - An object literal's key (`{ load: 5 }`) or a destructuring key is a property name.
 /// - In Rust, Java, PHP, C and C++, `x.f` (`x->f`) read without a call is a field, and a
 ///   called one a method or function: a field is never the one, a method never the other.
@@ -170,7 +171,10 @@ fn syntactic_class(
     };
     let callable = matches!(t.kind, SymbolKind::Function | SymbolKind::Method);
     match parent.kind() {
-        "keyword_argument" if field_of("name") => return Some(EXCLUDED),
+        // (A field may be one: `Point(x=1)` for a dataclass's `x`.)
+        "keyword_argument" if field_of("name") && t.kind != SymbolKind::Field => {
+            return Some(EXCLUDED)
+        }
         // A struct literal's or pattern's field (Rust `Line { len: 2 }`, `User { name }`).
         "field_initializer" | "shorthand_field_initializer" | "field_pattern" if callable => {
             return Some(EXCLUDED)
