@@ -310,7 +310,7 @@ pub fn prepare(changes: &[Change], opts: &MutationOptions) -> Result<Prepared, E
         // later undo or recovery write anything, anywhere it was allowed to.
         let at = match &target {
             Some(t) => t.real.clone(),
-            None => lexical_absolute(&change.path),
+            None => crate::walk::absolute(&change.path),
         };
         if store::in_store(&top, &at) {
             return Err(Error::new(
@@ -575,7 +575,7 @@ pub fn changed_since_read(display: &str, expected: &str, found: &str, remediatio
 }
 
 pub fn valid_checksum(expected: &str, display: &str) -> Result<(), Error> {
-    if expected.len() == 64 && expected.bytes().all(|b| b.is_ascii_hexdigit()) {
+    if crate::span::is_sha256(expected) {
         return Ok(());
     }
     Err(Error::new(
@@ -584,25 +584,6 @@ pub fn valid_checksum(expected: &str, display: &str) -> Result<(), Error> {
         "pass the `checksum` a query reported for the file (e.g. `llm search --json` data.files[].checksum), or drop the option",
     )
     .with_file(display))
-}
-
-/// `path` made absolute against the current directory, `.` and `..` taken lexically (for a
-/// path whose directories do not exist yet).
-fn lexical_absolute(path: &Path) -> PathBuf {
-    let mut out = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-    let parts: Vec<_> = out.components().collect();
-    let mut clean = PathBuf::new();
-    for c in parts {
-        match c {
-            Component::ParentDir => {
-                clean.pop();
-            }
-            Component::CurDir => {}
-            c => clean.push(c),
-        }
-    }
-    out = clean;
-    out
 }
 
 /// Syntax errors in `after` that `before` did not have: more errors than before, or any error

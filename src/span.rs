@@ -137,6 +137,11 @@ fn first8(state: &[u32; 8]) -> [u8; 8] {
     out
 }
 
+/// Whether `s` spells a SHA-256 as [`checksum`] does (64 hexadecimal digits, either case).
+pub fn is_sha256(s: &str) -> bool {
+    s.len() == 64 && s.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
 /// SHA-256 of some bytes as 64 lowercase hex digits: the `checksum` of a file.
 pub fn checksum(bytes: &[u8]) -> String {
     hex(&Sha256::digest(bytes))

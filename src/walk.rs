@@ -793,6 +793,16 @@ fn normalized_display(cwd: &Path, path: &Path) -> String {
     }
 }
 
+/// `path` made absolute against the current directory, then [`normalize`]d (for a path whose
+/// directories may not exist yet).
+pub fn absolute(path: &Path) -> PathBuf {
+    if path.is_absolute() {
+        normalize(path)
+    } else {
+        normalize(&std::env::current_dir().unwrap_or_default().join(path))
+    }
+}
+
 /// Lexical normalisation: drops `.` components and folds `..` into its parent.
 pub fn normalize(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();

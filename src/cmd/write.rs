@@ -9,7 +9,7 @@ use crate::error::{Code, Error};
 use crate::lang::{self, Language};
 use crate::mutation::{self, Change, Content, Existence, MutationOptions, MutationResult};
 use crate::span::LineIndex;
-use crate::walk::{display_path, normalize};
+use crate::walk::{absolute, display_path};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -620,14 +620,6 @@ fn remove_dirs(opts: &WriteOptions, created: &[PathBuf]) {
         for d in created {
             root.remove_empty_dir(d);
         }
-    }
-}
-
-fn absolute(path: &Path) -> PathBuf {
-    if path.is_absolute() {
-        normalize(path)
-    } else {
-        normalize(&std::env::current_dir().unwrap_or_default().join(path))
     }
 }
 

@@ -228,21 +228,23 @@ impl Journal {
         Ok(())
     }
 
-    /// The done records' files that are no record as llm writes them (see [`Record`]).
-    pub fn unreadable(&self) -> Vec<String> {
-        (self.entries().into_iter())
-            .filter(|e| !e.2 && read_record(&e.1).is_none())
-            .map(|e| e.1.display().to_string())
-            .collect()
-    }
-
     /// Every done (or rolled-back) record, oldest first.
     pub fn records(&self) -> Vec<Record> {
-        self.entries()
-            .into_iter()
-            .filter(|e| !e.2)
-            .filter_map(|(_, p, _)| read_record(&p))
-            .collect()
+        self.read_done().0
+    }
+
+    /// Every done (or rolled-back) record, oldest first, and the files among them that are
+    /// no record as llm writes them (see [`Record`]), read once.
+    pub fn read_done(&self) -> (Vec<Record>, Vec<String>) {
+        let mut records = Vec::new();
+        let mut unreadable = Vec::new();
+        for (_, p, _) in self.entries().into_iter().filter(|e| !e.2) {
+            match read_record(&p) {
+                Some(r) => records.push(r),
+                None => unreadable.push(p.display().to_string()),
+            }
+        }
+        (records, unreadable)
     }
 
     /// The path of the object holding `sum`.
@@ -362,10 +364,6 @@ fn plain_absolute(p: &str) -> bool {
             .all(|c| matches!(c, Component::RootDir | Component::Normal(_)))
 }
 
-fn is_sha256(s: &str) -> bool {
-    s.len() == 64 && s.bytes().all(|b| b.is_ascii_hexdigit())
-}
-
 impl Record {
     /// What llm writes: an execution id of hex digits and dashes (temp file names are made
     /// from it), checksums of 64 hex digits (object names), absolute paths. Anything else in
@@ -375,7 +373,7 @@ impl Record {
             [&f.before_checksum, &f.after_checksum, &f.foreign_checksum]
                 .into_iter()
                 .flatten()
-                .all(|s| is_sha256(s))
+                .all(|s| crate::span::is_sha256(s))
         };
         !self.execution_id.is_empty()
             && self.execution_id.len() <= 64

@@ -111,7 +111,7 @@ pub fn history(
             ignored: Vec::new(),
         });
     }
-    let records = journal.records();
+    let (records, ignored) = journal.read_done();
     let by = undone_by(&records);
     let total = records.len();
     let operations = records
@@ -135,7 +135,7 @@ pub fn history(
         total,
         recovered,
         pruned: None,
-        ignored: journal.unreadable(),
+        ignored,
     })
 }
 

@@ -552,35 +552,12 @@ fn a_write_through_a_link_is_checked_in_the_language_of_the_file_it_leads_to() {
     let env = TestEnv::new();
     env.write("e.rs", "fn a() {}\n");
     std::os::unix::fs::symlink("e.rs", env.path().join("le")).unwrap();
-    let out = env
-        .llm(&[
-            "write",
-            "--json",
-            "le",
-            "--content",
-            "fn c( {",
-            "--overwrite",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
-    );
+    let write =
+        |content: &str| env.json(&["write", "--json", "le", "--content", content, "--overwrite"]);
+    let (v, code) = write("fn c( {");
+    assert_eq!((code, v["status"].as_str()), (1, Some("rejected")), "{v}");
     assert_eq!(env.read("e.rs"), b"fn a() {}\n");
-    let out = env
-        .llm(&[
-            "write",
-            "--json",
-            "le",
-            "--content",
-            "fn c() {}\n",
-            "--overwrite",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0));
+    let (v, code) = write("fn c() {}\n");
+    assert_eq!(code, 0, "{v}");
     assert_eq!(env.read("e.rs"), b"fn c() {}\n");
 }

@@ -776,32 +776,23 @@ fn a_journal_directory_that_is_a_symlink_is_refused_before_anything_is_made() {
     let env = TestEnv::new();
     let outside = tempfile::tempdir().unwrap();
     env.write("a.txt", "one\n");
+    // A transform is refused (LLM_E117), the file unchanged, nothing made out there.
+    let refused = || {
+        let args = ["transform", "a.txt", "--old", "one", "--new", "two"];
+        let (v, code) = run(&env, &args, "");
+        assert_eq!(
+            (code, v["error"]["code"].as_str()),
+            (2, Some("LLM_E117")),
+            "{v}"
+        );
+        assert_eq!(read(&env, "a.txt"), "one\n");
+        assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 0);
+    };
     std::os::unix::fs::symlink(outside.path(), env.path().join(".llm")).unwrap();
-    let (v, code) = run(
-        &env,
-        &["transform", "a.txt", "--old", "one", "--new", "two"],
-        "",
-    );
-    assert_eq!(
-        (code, v["error"]["code"].as_str()),
-        (2, Some("LLM_E117")),
-        "{v}"
-    );
-    assert_eq!(read(&env, "a.txt"), "one\n");
-    assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 0);
+    refused();
     // .llm/journal as the symlink.
     std::fs::remove_file(env.path().join(".llm")).unwrap();
     std::fs::create_dir(env.path().join(".llm")).unwrap();
     std::os::unix::fs::symlink(outside.path(), env.path().join(".llm/journal")).unwrap();
-    let (v, code) = run(
-        &env,
-        &["transform", "a.txt", "--old", "one", "--new", "two"],
-        "",
-    );
-    assert_eq!(
-        (code, v["error"]["code"].as_str()),
-        (2, Some("LLM_E117")),
-        "{v}"
-    );
-    assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 0);
+    refused();
 }

@@ -98,6 +98,15 @@ fn inside(enclosing: Option<&str>, owner: &str) -> bool {
     enclosing.is_some_and(|e| e.split([':', '.']).any(|seg| seg == owner))
 }
 
+/// What follows `at` in `bytes`, blanks skipped.
+fn after_blanks(bytes: &[u8], at: usize) -> &[u8] {
+    let rest = &bytes[at..];
+    &rest[rest
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(rest.len())..]
+}
+
 /// The class of an occurrence at `at` in `bytes` (not a definition).
 fn classify(
     t: &Target,
@@ -109,8 +118,7 @@ fn classify(
     let after = bytes[at..]
         .iter()
         .position(|b| !b.is_ascii_alphanumeric() && *b != b'_');
-    let called = after
-        .is_some_and(|k| bytes[at + k..].iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'('));
+    let called = after.is_some_and(|k| after_blanks(bytes, at + k).starts_with(b"("));
     match (qualifier(bytes, at), t.owner) {
         // Unqualified: a free symbol's own name; for a member, a call is something else.
         (None, None) => CERTAIN,
@@ -143,14 +151,19 @@ fn classify(
     }
 }
 
-/// What the syntax around an occurrence says, where it settles the class: `Some(EXCLUDED)` for
-/// a name that cannot be the target there, whatever its qualifier suggests.
-/// - A keyword argument's name (Python `f(timeout=…)`) names a parameter of the callee (for
-///   a field, maybe a dataclass's: left to the qualifier rules).
-/// - An object literal's key (`{ load: 5 }`) or a destructuring key is a property name.
-/// - In Rust, Java, PHP, C and C++, `x.f` (`x->f`) read without a call is a field, and a
-///   called one a method or function: a field is never the one, a method never the other.
-/// - A PHP `$name` is a variable.
+/// What the syntax around an occurrence says, where it settles the class before the qualifier
+/// rules of [`classify`] (`None`: it does not).
+/// - Excluded: a keyword argument's name (Python `f(timeout=…)`: a parameter of the callee;
+///   for a field, maybe a dataclass's, left to `classify`), an object literal's or
+///   destructuring key (`{ load: 5 }`), a Rust struct literal's or pattern's field for a
+///   function or method, a PHP `$name`.
+/// - `import * as A`: `A.load` is possible for a free function, whatever the case of `A`.
+/// - Java and C++: a bare call inside the owner's class is the method (certain), outside it
+///   and uncalled not (excluded).
+/// - A Rust trait method called on `self`: certain inside the trait, possible elsewhere.
+/// - Rust: a bare name is never a method or a field (but in a struct literal or pattern).
+/// - Rust, Java, PHP, C, C++: `x.f` (`x->f`) read without a call is a field, a called one a
+///   method or function; a field is never the one, a method never the other.
 fn syntactic_class(
     language: &lang::Language,
     tree: &tree_sitter::Tree,
@@ -183,10 +196,11 @@ fn syntactic_class(
         "variable_name" if language.name == "php" => return Some(EXCLUDED),
         _ => {}
     }
+    let qualified = qualifier(bytes, range.start);
     // `import * as A from "./a"`: `A.load` may be the module's function, whatever the case of
     // `A` (a capitalised qualifier reads as a type elsewhere).
     if matches!(language.name, "javascript" | "typescript" | "tsx") && t.owner.is_none() {
-        if let Some((".", Some(q))) = qualifier(bytes, range.start) {
+        if let Some((".", Some(q))) = &qualified {
             let namespace = format!("* as {q} ");
             if memchr::memmem::find(bytes, namespace.as_bytes()).is_some() {
                 return Some(POSSIBLE);
@@ -196,14 +210,10 @@ fn syntactic_class(
     if !matches!(language.name, "rust" | "java" | "php" | "c" | "cpp") {
         return None;
     }
-    let next = bytes[range.end..]
-        .iter()
-        .position(|b| !b.is_ascii_whitespace())
-        .map_or(&[][..], |k| &bytes[range.end + k..]);
     // A call, or Rust's turbofish before one (`x.f::<T>()`).
+    let next = after_blanks(bytes, range.end);
     let called = next.starts_with(b"(") || (language.name == "rust" && next.starts_with(b"::<"));
     let field = t.kind == SymbolKind::Field;
-    let qualified = qualifier(bytes, range.start);
     // Java and C++ call a method of the class a member sits in by its bare name; a bare
     // name not called is a field, a local or a parameter there.
     if matches!(language.name, "java" | "cpp") && qualified.is_none() && t.owner.is_some() {
@@ -455,41 +465,36 @@ fn rename_core(
         let tree = language
             .parse_around(&bytes, &index, &hits, Cut::Members)
             .tree;
-        let refs = crate::lang::references(language, &bytes, &tree, &old, &display);
-        // A trait method's implementations (`impl Shape for Sq { fn area … }`) go with it.
-        let impls: Vec<usize> = match target.trait_of {
-            Some(t) => symbols::symbols_with_index(language, &bytes, &tree, &display, &index)
-                .into_iter()
-                .filter(|s| s.name == old && s.impl_of.as_deref() == Some(t))
-                .map(|s| s.name_span.byte_start)
-                .collect(),
-            None => Vec::new(),
-        };
+        let file_syms = symbols::symbols_with_index(language, &bytes, &tree, &display, &index);
+        let refs = crate::lang::references::references_with(
+            language, &bytes, &tree, &old, &display, &index, &file_syms,
+        );
         // The owner's subclasses in this file (a header naming it: `class Sq(Base):`, `class Sq
         // extends Base`): their overrides and their `self.name`/`this.name` go with a method.
-        let (subclasses, overrides) = match target.owner {
-            Some(owner) if subclassing(language) => {
-                let syms = symbols::symbols_with_index(language, &bytes, &tree, &display, &index);
-                let subs: Vec<String> = (syms.iter())
-                    .filter(|c| c.kind == symbols::SymbolKind::Class && extends(c, owner))
-                    .map(|c| c.name.clone())
-                    .collect();
-                let overrides: Vec<usize> = (syms.iter())
-                    .filter(|m| {
-                        m.name == old && m.parent.as_ref().is_some_and(|p| subs.contains(p))
-                    })
-                    .map(|m| m.name_span.byte_start)
-                    .collect();
-                (subs, overrides)
-            }
-            _ => (Vec::new(), Vec::new()),
+        let subclasses: Vec<&str> = match target.owner {
+            Some(owner) if subclassing(language) => (file_syms.iter())
+                .filter(|c| c.kind == symbols::SymbolKind::Class && extends(c, owner))
+                .map(|c| c.name.as_str())
+                .collect(),
+            _ => Vec::new(),
         };
+        // Definitions that go with the target: a trait method's in the trait's impls (`impl
+        // Shape for Sq { fn area … }`), a class method's overrides in those subclasses.
+        let with_target: Vec<usize> = (file_syms.iter())
+            .filter(|m| {
+                m.name == old
+                    && (target
+                        .trait_of
+                        .is_some_and(|t| m.impl_of.as_deref() == Some(t))
+                        || m.parent.as_deref().is_some_and(|p| subclasses.contains(&p)))
+            })
+            .map(|m| m.name_span.byte_start)
+            .collect();
         let mut edits: Vec<Edit> = Vec::new();
         for r in &refs {
             let class = if r.is_definition {
                 if (display == target.def_file && r.span.byte_start == target.def_start)
-                    || impls.contains(&r.span.byte_start)
-                    || overrides.contains(&r.span.byte_start)
+                    || with_target.contains(&r.span.byte_start)
                 {
                     CERTAIN
                 } else {
