@@ -321,16 +321,18 @@ fn json_matches_spans_and_files_on_awkward_files() {
 
 /// File checksums are hashed two streams at once, each file's carried beside the next ones'
 /// as far as its blocks last: files of every size around SHA-256's 64-byte blocks, files a
-/// block apart, a file read in chunks (over 128 KiB) and one with no match, searched on one to
-/// five threads, each get their own file's checksum (`check_envelope` compares each with
-/// SHA-256 of the file).
+/// block apart, a file read in chunks (over 128 KiB), one streamed (over 16 MiB) and one with
+/// no match, searched on one to five threads, each get their own file's checksum
+/// (`check_envelope` compares each with SHA-256 of the file).
 #[test]
 fn json_checksums_of_files_of_every_size_on_several_threads() {
     let env = TestEnv::new();
     // Files over 1 MiB are checksummed beside their search, after files left pending.
+    // The last, 17 MiB, is read whole by the printing thread, which streams its matches.
     let sizes = [
         0, 7, 55, 56, 63, 64, 65, 119, 120, 128, 129, 200, 1000, 4096, 5000, 64, 3, 70_000, 129,
         300_000, 640, 64, 10, 131_073, 9, 2_000, 100, 1_500_000, 5, 1_048_577, 2_100_000, 77,
+        17_825_792,
     ];
     let mut expected = Vec::new();
     for (k, &size) in sizes.iter().enumerate() {

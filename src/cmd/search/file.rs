@@ -301,6 +301,10 @@ pub(super) fn search_file(s: &Shared<'_>, w: &mut Worker, cand: &Candidate) -> F
     if let Ok(meta) = file.metadata() {
         let want = (meta.len() as usize + 1).saturating_sub(large.len());
         large.reserve_exact(want);
+        // Mapped in with one call rather than one page fault per 4 KiB as the read fills it:
+        // the Rust corpus's 6.5 MB `parser.c` alone, human, on the 16-core machine 9.3 → 7.8
+        // ms (rg 5.4), on 2 cores 15.8 → 14.6 ms.
+        crate::memory::prefault(large.spare_capacity_mut());
     }
     // Never more than --max-filesize (a file that grew since it was listed).
     let limit = max_size(opts, cand).map_or(u64::MAX, |m| m.saturating_add(1));
@@ -443,7 +447,10 @@ fn stream_bytes(
         Err(outcome) => return outcome,
     };
     let limit = max_size(s.opts, cand).map_or(u64::MAX, |m| m.saturating_add(1));
-    let mut bytes = Vec::new();
+    // Room for all of it at once, mapped in with one call (see `search_file`'s large files).
+    let size = file.metadata().map_or(0, |m| m.len().min(limit));
+    let mut bytes = Vec::with_capacity(size as usize + 1);
+    crate::memory::prefault(bytes.spare_capacity_mut());
     if let Err(e) = file.take(limit).read_to_end(&mut bytes) {
         return unreadable(cand, &e);
     }
