@@ -495,12 +495,38 @@ fn skeleton(src: &Source, language: &Language) -> View {
                 (first..start).filter(|&n| !matches!(first_char(n), Some(b'#' | b'/' | b'*'))),
             );
         }
+        // The lines that open and close what holds the definition without being one (Go's
+        // `type (` … `)`, C's `extern "C" {` … `}`, Python's `if TYPE_CHECKING:`): kept, so
+        // that the definition is seen where it stands.
+        let root = tree.root_node();
+        let mut n = root.descendant_for_byte_range(s.node_span.byte_start, s.node_span.byte_end);
+        while let Some(p) = n.and_then(|n| n.parent()).filter(|p| p.id() != root.id()) {
+            n = Some(p);
+            // A body is its definition's (a class's first statement is not its opening line).
+            let body = p.parent().and_then(|o| o.child_by_field_name("body"));
+            if body.is_some_and(|b| b.id() == p.id()) {
+                continue;
+            }
+            let first = src.index.position(p.start_byte()).0;
+            // The line of its last byte (an end at a line's start belongs to the line before).
+            let last = src.index.position(p.end_byte().saturating_sub(1)).0;
+            if first < start {
+                keep.insert(first);
+                if last > start && closes_only(line(last)) {
+                    keep.insert(last);
+                }
+            }
+        }
         let has_children = parents[i];
         match &s.body_span {
             Some(b) => {
                 let before_body = &line(b.start_line)[..b.start_col.min(line(b.start_line).len())];
+                // A body that starts a line of its own is left out of the header (Python's
+                // suite), unless that line opens it (`{` after a Rust `where` clause).
+                let opens = matches!(src.bytes.get(b.byte_start), Some(b'{' | b'('));
                 let header_end = if before_body.iter().all(|c| c.is_ascii_whitespace())
                     && b.start_line > start
+                    && !opens
                 {
                     b.start_line - 1
                 } else {

@@ -608,14 +608,25 @@ pub(super) fn nested(lang: &Language, source: &[u8], parts: Vec<Vec<Prepared>>) 
         let parent = parent_index.map(|i| &out[i]);
         let kind = refine_kind(lang, d.kind, parent.map(|p| p.kind));
         let name = d.name;
-        // A definition outside its type (Go method, C++ `A::f`) names it as its owner.
+        // A definition outside its type (Go method, C++ `A::f`) names it as its owner; inside
+        // a namespace or module, the owner is that module's (C++ `namespace ns { int A::f() }`
+        // is `ns::A::f`), unless it starts from the global scope (`::A::f`).
+        let sep = lang.path_separator;
         let owner = match (parent, lang.rules.owner) {
             (None, Some(f)) => f(node, source),
+            (Some(p), Some(f)) if p.kind == SymbolKind::Module => {
+                f(node, source).map(|o| match o.strip_prefix(sep) {
+                    Some(global) => global.to_string(),
+                    None => format!("{}{sep}{o}", p.qualified_name),
+                })
+            }
             _ => None,
-        };
+        }
+        .map(|o| o.strip_prefix(sep).map(str::to_string).unwrap_or(o))
+        .filter(|o| !o.is_empty());
         let qualified_name = match (parent, &owner) {
-            (Some(p), _) => format!("{}{}{}", p.qualified_name, lang.path_separator, name),
-            (None, Some(o)) => format!("{o}{}{name}", lang.path_separator),
+            (_, Some(o)) => format!("{o}{sep}{name}"),
+            (Some(p), None) => format!("{}{sep}{}", p.qualified_name, name),
             (None, None) => name.clone(),
         };
         let impl_of = match (kind, parent) {
@@ -626,16 +637,11 @@ pub(super) fn nested(lang: &Language, source: &[u8], parts: Vec<Vec<Prepared>>) 
             _ => None,
         };
         out.push(Symbol {
-            parent: parent.map(|p| p.name.clone()).or_else(|| {
-                let o = owner.as_deref()?;
-                Some(
-                    o.rsplit(lang.path_separator)
-                        .next()
-                        .unwrap_or(o)
-                        .to_string(),
-                )
-            }),
-            parent_qualified: parent.map(|p| p.qualified_name.clone()).or(owner),
+            parent: match owner.as_deref() {
+                Some(o) => Some(o.rsplit(sep).next().unwrap_or(o).to_string()),
+                None => parent.map(|p| p.name.clone()),
+            },
+            parent_qualified: owner.or_else(|| parent.map(|p| p.qualified_name.clone())),
             impl_of,
             depth: stack.len(),
             name,

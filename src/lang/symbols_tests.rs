@@ -108,6 +108,31 @@ mod tests {
         let s = syms("cpp", "void geom::Shape::draw() {}\n");
         assert_eq!(s[0].qualified_name, "geom::Shape::draw");
         assert_eq!(s[0].parent.as_deref(), Some("Shape"));
+        // Inside a namespace, the class is the namespace's, unless named from the global
+        // scope; the definition still nests under the namespace in the outline.
+        let s = syms(
+            "cpp",
+            "namespace ns {\nvoid Shape::draw() {}\nvoid ::Top::go() {}\nvoid free() {}\n}\n",
+        );
+        let names: Vec<_> = s
+            .iter()
+            .map(|s| {
+                (
+                    s.qualified_name.as_str(),
+                    s.parent.as_deref(),
+                    s.parent_index,
+                )
+            })
+            .collect();
+        assert_eq!(
+            names,
+            vec![
+                ("ns", None, None),
+                ("ns::Shape::draw", Some("Shape"), Some(0)),
+                ("Top::go", Some("Top"), Some(0)),
+                ("ns::free", Some("ns"), Some(0)),
+            ]
+        );
     }
 
     #[test]

@@ -325,3 +325,51 @@ fn a_skeleton_keeps_python_decorators() {
         "class A:\n    @property\n    def x(self):\n        …\n    @app.route(\n        \"/x\",\n    )\n    def y(self):\n        …\n"
     );
 }
+
+/// What holds a definition without being one keeps its opening and closing lines (Go's
+/// `type (` … `)`, Python's `if TYPE_CHECKING:`), and a body opened by a `{` on a line of its
+/// own (after a Rust `where` clause) keeps that line: they were dropped without a `…`.
+#[test]
+fn a_skeleton_keeps_the_lines_that_open_what_holds_a_definition() {
+    let env = TestEnv::new();
+    env.write(
+        "w.rs",
+        "fn f<T>(x: T) -> T\nwhere\n    T: Clone,\n{\n    x.clone()\n}\n\nimpl<T> S<T>\nwhere\n    T: Copy,\n{\n    fn g(&self) {}\n}\n",
+    );
+    env.write(
+        "g.go",
+        "package p\n\ntype (\n\tA struct {\n\t\tx int\n\t}\n\tB interface {\n\t\tM()\n\t}\n)\n\nfunc F() {\n\treturn\n}\n",
+    );
+    env.write(
+        "t.py",
+        "import typing\nif typing.TYPE_CHECKING:\n    def f():\n        return 1\n",
+    );
+    let text = |file: &str| {
+        let (v, code) = env.json(&["show", "--json", "--skeleton", file]);
+        assert_eq!(code, 0, "{v}");
+        let view = &v["data"]["views"][0];
+        (
+            view["text"].as_str().unwrap().to_string(),
+            view["line_numbers"].clone(),
+        )
+    };
+    let (rust, numbers) = text("w.rs");
+    assert_eq!(
+        rust,
+        "fn f<T>(x: T) -> T\nwhere\n    T: Clone,\n{\n    …\n}\nimpl<T> S<T>\nwhere\n    T: Copy,\n{\n    fn g(&self) {}\n}\n"
+    );
+    assert_eq!(
+        numbers,
+        serde_json::json!([1, 2, 3, 4, null, 6, 8, 9, 10, 11, 12, 13])
+    );
+    let (go, _) = text("g.go");
+    assert_eq!(
+        go,
+        "type (\n\tA struct {\n\t\tx int\n\t}\n\tB interface {\n\t\tM()\n\t}\n)\nfunc F() {\n\t…\n}\n"
+    );
+    let (python, _) = text("t.py");
+    assert_eq!(
+        python,
+        "if typing.TYPE_CHECKING:\n    def f():\n        …\n"
+    );
+}
