@@ -5,6 +5,7 @@ use super::symbols::{last_segment, symbols_around_with, symbols_with_index, Symb
 use super::Language;
 use crate::span::{LineIndex, Span};
 use serde::{Deserialize, Serialize};
+use std::ops::Range;
 use tree_sitter::{Node, Tree};
 
 /// How a reference uses the name.
@@ -25,6 +26,8 @@ pub enum RefContext {
     Keyword,
     /// Any other identifier occurrence.
     Identifier,
+    /// A name in a Rust format string read by its macro (`println!("{inc}")`, `{inc:>5}`).
+    FormatArg,
 }
 
 /// One occurrence of a name as an identifier.
@@ -71,7 +74,8 @@ pub fn references_with(
     syms: &[Symbol],
 ) -> Vec<Reference> {
     let nodes = reference_nodes(lang, source, tree, name);
-    references_of(lang, source, &nodes, file_path, index, syms)
+    let args = format_args(lang, source, tree, name);
+    references_of(lang, source, &nodes, &args, file_path, index, syms)
 }
 
 /// [`references`] computing only the symbols they need: those whose definitions hold one of
@@ -91,19 +95,59 @@ pub fn references_around(
     index: &LineIndex,
 ) -> Vec<Reference> {
     let nodes = reference_nodes(lang, source, tree, name);
-    if nodes.is_empty() {
+    let args = format_args(lang, source, tree, name);
+    if nodes.is_empty() && args.is_empty() {
         return Vec::new();
     }
     let targeted = lang.rules.regions.is_some()
         && !tree.root_node().has_error()
         && !nodes.iter().any(|&n| in_a_prefix(lang, n));
     let syms = if targeted {
-        let ranges: Vec<_> = nodes.iter().map(|n| n.byte_range()).collect();
+        let ranges: Vec<_> = (nodes.iter().map(|n| n.byte_range()))
+            .chain(args.iter().cloned())
+            .collect();
         symbols_around_with(lang, source, tree, file_path, index, &ranges)
     } else {
         symbols_with_index(lang, source, tree, file_path, index)
     };
-    references_of(lang, source, &nodes, file_path, index, &syms)
+    references_of(lang, source, &nodes, &args, file_path, index, &syms)
+}
+
+/// Rust's inline format arguments naming `name`'s last segment (`println!("{inc}")`,
+/// `format!("{inc:>5}")`; not `{{inc}}`): code that the macro reads from its string, in file
+/// order. Other languages have none.
+fn format_args(lang: &Language, source: &[u8], tree: &Tree, name: &str) -> Vec<Range<usize>> {
+    let want = last_segment(name).as_bytes();
+    if lang.name != "rust" || want.is_empty() {
+        return Vec::new();
+    }
+    memchr::memmem::find_iter(source, want)
+        .map(|at| at..at + want.len())
+        .filter(|r| super::literals::whole_word(source, r))
+        .filter(|r| {
+            let node = tree.root_node().descendant_for_byte_range(r.start, r.end);
+            node.is_some_and(|n| n.kind() == "string_content") && is_format_arg(tree, source, r)
+        })
+        .collect()
+}
+
+/// Whether `range` is a name in a Rust format string's `{name}` or `{name:…}` (not `{{name}}`)
+/// inside a macro invocation.
+pub fn is_format_arg(tree: &Tree, bytes: &[u8], range: &Range<usize>) -> bool {
+    let opened = range.start >= 1
+        && bytes[range.start - 1] == b'{'
+        && (range.start < 2 || bytes[range.start - 2] != b'{');
+    let closed = matches!(bytes.get(range.end), Some(b'}' | b':'));
+    let mut node = tree
+        .root_node()
+        .descendant_for_byte_range(range.start, range.end);
+    while let Some(n) = node {
+        if n.kind() == "macro_invocation" {
+            return opened && closed;
+        }
+        node = n.parent();
+    }
+    false
 }
 
 /// Whether `node` may lie before a definition's node but in its span: inside an attached
@@ -162,19 +206,26 @@ fn reference_nodes<'t>(
     out
 }
 
-/// The references at `nodes`, with their context and enclosing symbol among `syms`.
+/// The references at `nodes` and at the format arguments `args`, in file order, with their
+/// context and enclosing symbol among `syms`.
 fn references_of(
     lang: &Language,
     source: &[u8],
     nodes: &[Node],
+    args: &[Range<usize>],
     file_path: &str,
     index: &LineIndex,
     syms: &[Symbol],
 ) -> Vec<Reference> {
-    nodes
-        .iter()
-        .map(|&node| {
-            let range = node.byte_range();
+    let mut at: Vec<(Range<usize>, Option<Node>)> = (nodes.iter())
+        .map(|&n| (n.byte_range(), Some(n)))
+        .chain(args.iter().map(|r| (r.clone(), None)))
+        .collect();
+    if !args.is_empty() {
+        at.sort_by_key(|(r, _)| r.start);
+    }
+    at.into_iter()
+        .map(|(range, node)| {
             let def = syms.iter().any(|s| s.name_span.range() == range);
             let enclosing = syms
                 .iter()
@@ -187,13 +238,13 @@ fn references_of(
                 span,
                 name: String::from_utf8_lossy(&source[range]).into_owned(),
                 language: lang.name,
-                context: if def {
-                    RefContext::Definition
-                } else {
-                    match lang.rules.ref_context {
+                context: match node {
+                    _ if def => RefContext::Definition,
+                    None => RefContext::FormatArg,
+                    Some(node) => match lang.rules.ref_context {
                         Some(f) => f(node),
                         None => ref_context(node),
-                    }
+                    },
                 },
                 is_definition: def,
                 enclosing: enclosing.map(|s| s.qualified_name.clone()),

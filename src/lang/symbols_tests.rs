@@ -135,6 +135,30 @@ mod tests {
         );
     }
 
+    /// Rust's inline format arguments are references (the macro reads them); `{{R}}`, a
+    /// string outside a macro and a doc comment are not.
+    #[test]
+    fn rust_format_arguments_are_references() {
+        let src = "/// {R}\nfn f(R: u8) {\n    println!(\"{R} {{R}} {R:>2} {}\", R);\n    let s = \"{R}\";\n}\n";
+        let l = by_name("rust").unwrap();
+        let tree = l.parse(src.as_bytes());
+        let refs = references(l, src.as_bytes(), &tree, "R", "f");
+        let got: Vec<(usize, usize, RefContext)> = refs
+            .iter()
+            .map(|r| (r.span.start_line, r.span.start_col, r.context))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (2, 5, RefContext::Identifier),
+                (3, 15, RefContext::FormatArg),
+                (3, 25, RefContext::FormatArg),
+                (3, 36, RefContext::Identifier),
+            ]
+        );
+        assert!(refs.iter().all(|r| r.enclosing.as_deref() == Some("f")));
+    }
+
     #[test]
     fn symbol_ids_are_stable_and_distinct() {
         let a = syms("rust", "fn a() {}\nfn b() {}\n");
@@ -310,8 +334,9 @@ mod around_tests {
             .iter()
             .map(|l| (*l, std::fs::read(dir.join(l.fixture)).unwrap()))
             .collect();
-        let extra: [(&str, &str); 4] = [
+        let extra: [(&str, &str); 5] = [
             ("rust", "#[derive(R)]\n#[cfg(R)]\nfn f() -> R { R }\nmod m { #[R] impl R { fn g(r: R) {} } }\n"),
+            ("rust", "/// {R}\nfn f(R: u8) { println!(\"{R} {{R}} {R:>2} {}\", R); let s = \"{R}\"; }\n"),
             ("python", "@R\n@x.R(R)\ndef f(R):\n    class R:\n        @R\n        def g(self): return R\n"),
             ("typescript", "@R() export class R { @R m(r: R): R { return r; } }\nexport default R;\nexport { R };\n"),
             ("go", "package p\nconst (\n\tR = 1 // R\n\tS = R\n)\ntype R struct{}\nfunc (r R) R() R { return r }\n"),

@@ -287,27 +287,6 @@ fn shorthand_text(
     }
 }
 
-/// Whether `range` is a name in a Rust format string's `{name}` or `{name:…}` (not `{{name}}`)
-/// inside a macro invocation.
-fn is_format_arg(tree: &tree_sitter::Tree, bytes: &[u8], range: std::ops::Range<usize>) -> bool {
-    let opened = range.start >= 1
-        && bytes[range.start - 1] == b'{'
-        && (range.start < 2 || bytes[range.start - 2] != b'{');
-    let closed = matches!(bytes.get(range.end), Some(b'}' | b':'));
-    let mut node = tree
-        .root_node()
-        .descendant_for_byte_range(range.start, range.end);
-    let mut in_macro = false;
-    while let Some(n) = node {
-        if n.kind() == "macro_invocation" {
-            in_macro = true;
-            break;
-        }
-        node = n.parent();
-    }
-    opened && closed && in_macro
-}
-
 /// Languages whose class headers name the classes they extend.
 fn subclassing(language: &lang::Language) -> bool {
     matches!(
@@ -466,9 +445,11 @@ fn rename_core(
             .parse_around(&bytes, &index, &hits, Cut::Members)
             .tree;
         let file_syms = symbols::symbols_with_index(language, &bytes, &tree, &display, &index);
-        let refs = crate::lang::references::references_with(
+        // Format arguments are classed with the other words in strings, below.
+        let mut refs = crate::lang::references::references_with(
             language, &bytes, &tree, &old, &display, &index, &file_syms,
         );
+        refs.retain(|r| r.context != lang::RefContext::FormatArg);
         // The owner's subclasses in this file (a header naming it: `class Sq(Base):`, `class Sq
         // extends Base`): their overrides and their `self.name`/`this.name` go with a method.
         let subclasses: Vec<&str> = match target.owner {
@@ -559,7 +540,7 @@ fn rename_core(
                 let format_arg = language.name == "rust"
                     && kind == "string"
                     && target.owner.is_none()
-                    && is_format_arg(&full, &bytes, w.clone());
+                    && lang::references::is_format_arg(&full, &bytes, &w);
                 let wanted = match kind {
                     "comment" => scope.in_comments,
                     "string" => scope.in_strings || format_arg,
