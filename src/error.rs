@@ -135,6 +135,7 @@ codes! {
     ApplyBadOperation = "APPLY_E004", Error, "a batch line is not a JSON object with a known `op` and that operation's fields";
     ApplyConflict = "APPLY_E005", Rejected, "an operation targets a file an earlier operation of the input deleted or moved away, or creates one that exists";
     ApplyCheckFailed = "APPLY_E006", Rejected, "--check found errors the input introduced; the files were restored";
+    ApplyGitDir = "APPLY_E007", Error, "the input names a path inside a `.git` directory, which a patch may not touch (as `git apply` refuses)";
 }
 
 /// A failure with a stable code and a remediation. Carried up to the printer, which turns it

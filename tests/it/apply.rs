@@ -822,3 +822,164 @@ fn malformed_cut_off_and_mode_changing_diffs_change_nothing() {
     assert_eq!(code, 0, "{v}");
     assert!(!env.path().join("empty.txt").exists());
 }
+
+// ---- real git and diff output, after a differential run against `git apply` ----
+
+/// `git diff -C`'s copy keeps its source (it was applied as a move, deleting it), and is made
+/// from the source as it was even when another part of the diff changes the source.
+#[test]
+fn a_git_copy_keeps_its_source() {
+    let env = TestEnv::new();
+    env.write("a.txt", "1\n2\n3\n");
+    let diff = "diff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-1\n+one\ndiff --git a/a.txt b/b.txt\nsimilarity index 75%\ncopy from a.txt\ncopy to b.txt\n--- a/a.txt\n+++ b/b.txt\n@@ -3 +3,2 @@\n 3\n+4\n";
+    let (v, code) = apply(&env, &[], diff);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(env.read("a.txt"), b"one\n2\n3\n");
+    assert_eq!(env.read("b.txt"), b"1\n2\n3\n4\n");
+    assert_eq!(v["result"]["operations"][1]["op"], "copy");
+}
+
+/// `git format-patch`'s signature (`-- ` and a version line) ends the last hunk: it removed a
+/// line `- ` from the file, or refused the patch.
+#[test]
+fn a_format_patch_signature_is_no_removed_line() {
+    let env = TestEnv::new();
+    env.write("f.txt", "a\nb\nc\n- \nd\n");
+    let patch = "From 1 Mon Sep 17 00:00:00 2001\nSubject: [PATCH] x\n\n---\ndiff --git a/f.txt b/f.txt\n--- a/f.txt\n+++ b/f.txt\n@@ -2,2 +2,3 @@\n b\n+new\n c\n-- \n2.47.3\n\n";
+    let (v, code) = apply(&env, &[], patch);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(env.read("f.txt"), b"a\nb\nnew\nc\n- \nd\n");
+}
+
+/// A patch never writes inside `.git` (a hook there runs at the next commit), as `git apply`.
+#[test]
+fn a_patch_into_dot_git_is_refused() {
+    let env = TestEnv::new();
+    env.write(".git/config", "[core]\n");
+    for diff in [
+        "diff --git a/.git/hooks/pre-commit b/.git/hooks/pre-commit\nnew file mode 100755\n--- /dev/null\n+++ b/.git/hooks/pre-commit\n@@ -0,0 +1,2 @@\n+#!/bin/sh\n+touch pwned\n",
+        "--- a/sub/.GIT/config\n+++ b/sub/.GIT/config\n@@ -1 +1 @@\n-[core]\n+[x]\n",
+        "*** Begin Patch\n*** Update File: .git/config\n@@\n-[core]\n+[core]\n+\thooksPath = /tmp\n*** End Patch\n",
+    ] {
+        let (v, code) = apply(&env, &[], diff);
+        assert_eq!(code, 2, "{v}");
+        assert_eq!(v["error"]["code"], "APPLY_E007", "{v}");
+    }
+    assert!(!env.path().join(".git/hooks").exists());
+    assert_eq!(env.read(".git/config"), b"[core]\n");
+}
+
+/// A file's BOM, which `git diff` shows at the start of line 1, is no part of that line:
+/// hunks touching line 1 of such a file, and its deletion, were refused.
+#[test]
+fn bom_files_take_git_diffs_of_their_first_line() {
+    let env = TestEnv::new();
+    env.write("f.txt", "\u{feff}line1\nline2\nline3\n");
+    env.write("g.txt", "\u{feff}x\ny\n");
+    env.write("h.txt", "\u{feff}old\nz\n");
+    env.write("k.txt", "\u{feff}first\nsecond\n");
+    let diff = "--- a/f.txt\n+++ b/f.txt\n@@ -1,3 +1,3 @@\n \u{feff}line1\n-line2\n+LINE2\n line3\ndiff --git a/g.txt b/g.txt\ndeleted file mode 100644\n--- a/g.txt\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-\u{feff}x\n-y\n--- a/h.txt\n+++ b/h.txt\n@@ -1,2 +1,2 @@\n-\u{feff}old\n+new\n z\n--- a/k.txt\n+++ b/k.txt\n@@ -1,2 +1 @@\n-\u{feff}first\n second\n";
+    let (v, code) = apply(&env, &[], diff);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        env.read("f.txt"),
+        "\u{feff}line1\nLINE2\nline3\n".as_bytes()
+    );
+    assert!(!env.path().join("g.txt").exists());
+    // The new side of line 1 without it: the diff takes the BOM away.
+    assert_eq!(env.read("h.txt"), b"new\nz\n");
+    // Line 1 removed: its BOM goes with it, as in git.
+    assert_eq!(env.read("k.txt"), b"second\n");
+}
+
+/// A new file's lines keep their CRLF endings (no file on disk decides them); a patch sent
+/// with CRLF endings throughout (its headers too) still writes LF.
+#[test]
+fn a_new_file_keeps_the_diffs_crlf_endings() {
+    let env = TestEnv::new();
+    let diff = "diff --git a/n.txt b/n.txt\nnew file mode 100644\n--- /dev/null\n+++ b/n.txt\n@@ -0,0 +1,2 @@\n+one\r\n+two\r\n";
+    let (v, code) = apply(&env, &[], diff);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(env.read("n.txt"), b"one\r\ntwo\r\n");
+    let all_crlf = "--- /dev/null\r\n+++ b/m.txt\r\n@@ -0,0 +1,2 @@\r\n+one\r\n+two\r\n";
+    let (v, code) = apply(&env, &[], all_crlf);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(env.read("m.txt"), b"one\ntwo\n");
+}
+
+/// git quotes paths with bytes beyond printable ASCII (`"caf\303\251.txt"`): they were taken
+/// literally (refused, or a file created under the escaped name).
+#[test]
+fn quoted_git_paths_are_unquoted() {
+    let env = TestEnv::new();
+    env.write("café.txt", "a\n");
+    let diff = "diff --git \"a/caf\\303\\251.txt\" \"b/caf\\303\\251.txt\"\n--- \"a/caf\\303\\251.txt\"\n+++ \"b/caf\\303\\251.txt\"\n@@ -1 +1 @@\n-a\n+b\ndiff --git \"a/t\\303\\251 \\\"x\\\".txt\" \"b/t\\303\\251 \\\"x\\\".txt\"\nnew file mode 100644\n--- /dev/null\n+++ \"b/t\\303\\251 \\\"x\\\".txt\"\n@@ -0,0 +1 @@\n+new\n";
+    let (v, code) = apply(&env, &[], diff);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(env.read("café.txt"), b"b\n");
+    assert_eq!(env.read("té \"x\".txt"), b"new\n");
+}
+
+/// `git diff --no-prefix` parts that hold only headers (a mode change, a new empty file), and
+/// `diff -ruN` output: its missing sides dated at the epoch, its trees named anything.
+#[test]
+fn no_prefix_and_diff_ru_n_parts_apply() {
+    use std::os::unix::fs::PermissionsExt;
+    let env = TestEnv::new();
+    env.write("f.sh", "a\n");
+    env.write("d/old.txt", "x\n");
+    env.write("d/keep.txt", "k\n");
+    let diff = "diff --git f.sh f.sh\nold mode 100644\nnew mode 100755\ndiff --git e.txt e.txt\nnew file mode 100644\nindex 0000000..e69de29\n";
+    let (v, code) = apply(&env, &[], diff);
+    assert_eq!(code, 0, "{v}");
+    let mode = std::fs::metadata(env.path().join("f.sh"))
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o755);
+    assert_eq!(env.read("e.txt"), b"");
+    let ru_n = "diff -ruN old/d/keep.txt new/d/keep.txt\n--- old/d/keep.txt\t2026-01-01 00:00:00.000000000 +0000\n+++ new/d/keep.txt\t2026-01-02 00:00:00.000000000 +0000\n@@ -1 +1 @@\n-k\n+K\ndiff -ruN old/d/new.txt new/d/new.txt\n--- old/d/new.txt\t1970-01-01 00:00:00.000000000 +0000\n+++ new/d/new.txt\t2026-01-01 00:00:00.000000000 +0000\n@@ -0,0 +1 @@\n+hello\ndiff -ruN old/d/old.txt new/d/old.txt\n--- old/d/old.txt\t2026-01-01 00:00:00.000000000 +0000\n+++ new/d/old.txt\t1969-12-31 19:00:00.000000000 -0500\n@@ -1 +0,0 @@\n-x\n";
+    let (v, code) = apply(&env, &[], ru_n);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(env.read("d/keep.txt"), b"K\n");
+    assert_eq!(env.read("d/new.txt"), b"hello\n");
+    assert!(!env.path().join("d/old.txt").exists());
+}
+
+/// Renaming or changing the mode of a file that is not UTF-8 text reads no text: both were
+/// refused as "not UTF-8 text".
+#[test]
+fn binary_files_move_and_change_mode() {
+    use std::os::unix::fs::PermissionsExt;
+    let env = TestEnv::new();
+    env.write("b.bin", b"\x00\xff\x01");
+    env.write("l.txt", b"caf\xe9\n");
+    let diff = "diff --git a/b.bin b/c.bin\nsimilarity index 100%\nrename from b.bin\nrename to c.bin\ndiff --git a/l.txt b/l.txt\nold mode 100644\nnew mode 100755\n";
+    let (v, code) = apply(&env, &[], diff);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(env.read("c.bin"), b"\x00\xff\x01");
+    assert!(!env.path().join("b.bin").exists());
+    let mode = std::fs::metadata(env.path().join("l.txt"))
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o755);
+    assert_eq!(env.read("l.txt"), b"caf\xe9\n");
+}
+
+/// A hunk with counts and no lines is malformed (it was "nothing to write", or with only a
+/// `\ No newline` marker, the file lost its final newline).
+#[test]
+fn a_hunk_without_lines_is_refused() {
+    let env = TestEnv::new();
+    env.write("f.txt", "a\nb\nc\n");
+    for diff in [
+        "--- a/f.txt\n+++ b/f.txt\n@@ -2,1 +2,1 @@\n",
+        "--- a/f.txt\n+++ b/f.txt\n@@ -3 +3 @@\n\\ No newline at end of file\n",
+    ] {
+        let (v, code) = apply(&env, &[], diff);
+        assert_eq!(code, 2, "{v}");
+        assert_eq!(v["error"]["code"], "APPLY_E001", "{v}");
+    }
+    assert_eq!(env.read("f.txt"), b"a\nb\nc\n");
+}

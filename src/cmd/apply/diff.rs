@@ -65,6 +65,10 @@ pub struct FilePatch {
     pub codex: bool,
     /// Permission bits git's `new file mode`/`new mode` gives the file (e.g. `0o755`).
     pub mode: Option<u32>,
+    /// git's `copy from`/`copy to`: `move_to` is made from the file, which stays.
+    pub copy: bool,
+    /// The diff takes the file's BOM away (its first line loses the `U+FEFF` it had).
+    pub drop_bom: bool,
 }
 
 /// The input formats.
@@ -177,6 +181,8 @@ pub fn parse_codex(text: &str) -> Result<Vec<FilePatch>, Error> {
                 hunks: vec![hunk],
                 codex: true,
                 mode: None,
+                copy: false,
+                drop_bom: false,
             });
             continue;
         }
@@ -188,6 +194,8 @@ pub fn parse_codex(text: &str) -> Result<Vec<FilePatch>, Error> {
                 hunks: Vec::new(),
                 codex: true,
                 mode: None,
+                copy: false,
+                drop_bom: false,
             });
             i += 1;
             continue;
@@ -272,6 +280,8 @@ pub fn parse_codex(text: &str) -> Result<Vec<FilePatch>, Error> {
                 hunks,
                 codex: true,
                 mode: None,
+                copy: false,
+                drop_bom: false,
             });
             continue;
         }
@@ -300,15 +310,81 @@ pub fn parse_codex(text: &str) -> Result<Vec<FilePatch>, Error> {
 
 // ---- unified ----
 
-/// The path of a `---`/`+++` line: a tab and what follows (a timestamp) cut, quotes undone;
-/// `None` for `/dev/null`.
-fn diff_path(s: &str) -> Option<String> {
-    let s = s.split('\t').next().unwrap_or(s).trim_end();
-    let s = s
-        .strip_prefix('"')
-        .and_then(|q| q.strip_suffix('"'))
-        .unwrap_or(s);
-    (s != "/dev/null").then(|| s.to_string())
+/// The path of a `---`/`+++` line: a tab and what follows (a timestamp) cut, git's quoting
+/// undone; `None` for `/dev/null`. Also whether its timestamp is the epoch, which `diff -N`
+/// gives a side that does not exist.
+fn diff_path(s: &str) -> (Option<String>, bool) {
+    let (path, stamp) = s.split_once('\t').unwrap_or((s, ""));
+    let path = unquote(path.trim_end());
+    ((path != "/dev/null").then_some(path), is_epoch(stamp))
+}
+
+/// A path as git writes it: in double quotes with C escapes (`"caf\303\251.txt"`) when it
+/// holds bytes other than printable ASCII, else as is.
+fn unquote(s: &str) -> String {
+    let Some(inner) = s.strip_prefix('"').and_then(|q| q.strip_suffix('"')) else {
+        return s.to_string();
+    };
+    let mut out = Vec::with_capacity(inner.len());
+    let b = inner.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] != b'\\' || i + 1 == b.len() {
+            out.push(b[i]);
+            i += 1;
+            continue;
+        }
+        let c = b[i + 1];
+        let octal = |k: usize| b.get(k).is_some_and(|d| (b'0'..=b'7').contains(d));
+        if octal(i + 1) && octal(i + 2) && octal(i + 3) {
+            let v = b[i + 1..i + 4]
+                .iter()
+                .fold(0u32, |v, d| v * 8 + u32::from(d - b'0'));
+            out.push(v as u8);
+            i += 4;
+            continue;
+        }
+        out.push(match c {
+            b'a' => 7,
+            b'b' => 8,
+            b't' => b'\t',
+            b'n' => b'\n',
+            b'v' => 11,
+            b'f' => 12,
+            b'r' => b'\r',
+            other => other,
+        });
+        i += 2;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Whether a `diff` timestamp (`1970-01-01 00:00:00.000000000 +0000`, in any time zone) is
+/// the Unix epoch.
+fn is_epoch(stamp: &str) -> bool {
+    let mut parts = stamp.split_whitespace();
+    let (Some(date), Some(time)) = (parts.next(), parts.next()) else {
+        return false;
+    };
+    let zone = parts.next().unwrap_or("+0000");
+    let day = match date {
+        "1970-01-01" => 0,
+        "1969-12-31" => -1,
+        _ => return false,
+    };
+    let (clock, fraction) = time.split_once('.').unwrap_or((time, "0"));
+    let hms: Vec<i64> = clock.split(':').filter_map(|x| x.parse().ok()).collect();
+    let sign = if zone.starts_with('-') { -1 } else { 1 };
+    let digits = zone.trim_start_matches(['+', '-']);
+    let (Ok(zh), Ok(zm)) = (
+        digits.get(..2).unwrap_or("x").parse::<i64>(),
+        digits.get(2..4).unwrap_or("x").parse::<i64>(),
+    ) else {
+        return false;
+    };
+    hms.len() == 3
+        && fraction.bytes().all(|d| d == b'0')
+        && day * 86_400 + hms[0] * 3600 + hms[1] * 60 + hms[2] - sign * (zh * 3600 + zm * 60) == 0
 }
 
 /// `@@ -a,b +c,d @@`, or a bare `@@` (models write it without line numbers).
@@ -369,8 +445,13 @@ struct Headers {
     new: Option<Option<String>>,
     rename_from: Option<String>,
     rename_to: Option<String>,
+    /// `copy from`/`copy to` (held in `rename_from`/`rename_to`).
+    copy: bool,
     new_file: bool,
     deleted: bool,
+    /// The `---`/`+++` timestamps are the epoch (`diff -N`'s missing side).
+    old_epoch: bool,
+    new_epoch: bool,
     mode: Option<u32>,
     git: Option<(String, String)>,
 }
@@ -380,6 +461,13 @@ struct Headers {
 /// header. Paths lose git's `a/`/`b/` prefixes.
 pub fn parse_unified(text: &str) -> Result<Vec<FilePatch>, Error> {
     let lines = lines_of(text);
+    // An added line keeps a `\r` before its newline (a new file's CRLF endings, which no file
+    // on disk decides), unless the whole patch came with CRLF endings (its headers too).
+    let raw: Vec<&str> = text.split('\n').collect();
+    let headers_crlf = raw
+        .iter()
+        .filter(|l| l.starts_with("@@") || l.starts_with("--- ") || l.starts_with("+++ "))
+        .all(|l| l.ends_with('\r'));
     let mut files = Vec::new();
     let mut h = Headers::default();
     let mut hunks: Vec<Hunk> = Vec::new();
@@ -412,8 +500,9 @@ pub fn parse_unified(text: &str) -> Result<Vec<FilePatch>, Error> {
                 flush(&mut h, &mut hunks, &mut files, i)?;
             }
             in_file = true;
-            h.old = Some(diff_path(&l[4..]));
-            h.new = Some(diff_path(&lines[i + 1][4..]));
+            let (old, old_epoch) = diff_path(&l[4..]);
+            let (new, new_epoch) = diff_path(&lines[i + 1][4..]);
+            (h.old, h.new, h.old_epoch, h.new_epoch) = (Some(old), Some(new), old_epoch, new_epoch);
             i += 2;
             continue;
         }
@@ -440,7 +529,11 @@ pub fn parse_unified(text: &str) -> Result<Vec<FilePatch>, Error> {
             let (mut old_seen, mut new_seen) = (0usize, 0usize);
             while i < lines.len() {
                 let l = lines[i];
-                if is_hunk_header(l)
+                // `git format-patch`'s signature (`-- ` and git's version) after a hunk whose
+                // counts are met, not the removal of a line `- `.
+                let full = counts.is_some_and(|(o, n)| old_seen >= o && new_seen >= n);
+                if (full && l == "-- ")
+                    || is_hunk_header(l)
                     || l.starts_with("diff --git ")
                     || (l.starts_with("--- ")
                         && lines.get(i + 1).is_some_and(|n| n.starts_with("+++ ")))
@@ -457,7 +550,8 @@ pub fn parse_unified(text: &str) -> Result<Vec<FilePatch>, Error> {
                         old_seen += 1;
                     }
                     Some('+') => {
-                        hunk.lines.push(Line::Add(l[1..].to_string()));
+                        let t = if headers_crlf { l } else { raw[i] };
+                        hunk.lines.push(Line::Add(t[1..].to_string()));
                         new_seen += 1;
                     }
                     Some('\\') => {
@@ -513,14 +607,27 @@ pub fn parse_unified(text: &str) -> Result<Vec<FilePatch>, Error> {
             while hunk.lines.last() == Some(&Line::Context(String::new())) {
                 hunk.lines.pop();
             }
+            if hunk.lines.is_empty() && counts.is_some_and(|(o, n)| o + n > 0) {
+                return Err(bad(
+                    header_line,
+                    "the hunk has no lines: its header is followed by no ' ', '-' or '+' line",
+                    "give the hunk's context (' '), removed ('-') and added ('+') lines, or leave the hunk out",
+                ));
+            }
             hunks.push(hunk);
             continue;
         }
         if in_file {
             if let Some(p) = l.strip_prefix("rename from ") {
-                h.rename_from = Some(p.to_string());
+                h.rename_from = Some(unquote(p));
             } else if let Some(p) = l.strip_prefix("rename to ") {
-                h.rename_to = Some(p.to_string());
+                h.rename_to = Some(unquote(p));
+            } else if let Some(p) = l.strip_prefix("copy from ") {
+                h.rename_from = Some(unquote(p));
+                h.copy = true;
+            } else if let Some(p) = l.strip_prefix("copy to ") {
+                h.rename_to = Some(unquote(p));
+                h.copy = true;
             } else if let Some(m) = l.strip_prefix("new file mode ") {
                 h.new_file = true;
                 h.mode = Some(git_mode(m, i + 1)?);
@@ -551,13 +658,40 @@ pub fn parse_unified(text: &str) -> Result<Vec<FilePatch>, Error> {
     Ok(files)
 }
 
-/// `a/x b/y` of a `diff --git` line (paths without spaces, or the same path twice).
+/// `a/x b/y` of a `diff --git` line: each path quoted (`"a/caf\303\251" "b/caf\303\251"`) or
+/// not; without git's prefixes (`--no-prefix`), the same path twice.
 fn split_git(rest: &str) -> Option<(String, String)> {
-    if let Some((a, b)) = rest.split_once(" b/") {
-        let a = a.strip_prefix("a/").unwrap_or(a);
-        return Some((a.to_string(), b.to_string()));
-    }
-    None
+    let (a, b) = if rest.starts_with('"') {
+        let close = (1..rest.len()).find(|&k| {
+            rest.as_bytes()[k] == b'"'
+                && rest.as_bytes()[..k]
+                    .iter()
+                    .rev()
+                    .take_while(|&&c| c == b'\\')
+                    .count()
+                    % 2
+                    == 0
+        })?;
+        (
+            unquote(&rest[..=close]),
+            unquote(rest[close + 1..].trim_start()),
+        )
+    } else if let Some((a, b)) = rest.split_once(" b/") {
+        (a.to_string(), format!("b/{b}"))
+    } else if let Some(at) = rest.find(" \"") {
+        (rest[..at].to_string(), unquote(&rest[at + 1..]))
+    } else {
+        let mid = rest.len() / 2;
+        let same =
+            rest.len() % 2 == 1 && rest.as_bytes()[mid] == b' ' && rest[..mid] == rest[mid + 1..];
+        if !same {
+            return None;
+        }
+        return Some((rest[..mid].to_string(), rest[..mid].to_string()));
+    };
+    let a = a.strip_prefix("a/").map_or(a.clone(), str::to_string);
+    let b = b.strip_prefix("b/").map_or(b.clone(), str::to_string);
+    Some((a, b))
 }
 
 /// `a/x` → `x` when git's prefixes are in use.
@@ -569,9 +703,24 @@ fn strip_git(p: &str, prefix: &str, git: bool) -> String {
     }
 }
 
-fn finish(h: Headers, hunks: Vec<Hunk>, line: usize) -> Result<Option<FilePatch>, Error> {
+fn finish(h: Headers, mut hunks: Vec<Hunk>, line: usize) -> Result<Option<FilePatch>, Error> {
     let old = h.old.clone().flatten();
     let new = h.new.clone().flatten();
+    // `diff -ruN old new`: two trees whose names differ, the paths below them alike; the
+    // tree patched is the current directory (patch -p1), unless the path exists as written.
+    let (old, new) = match (&old, &new, &h.git) {
+        (Some(o), Some(n), None) if !o.starts_with("a/") || !n.starts_with("b/") => {
+            match (o.split_once('/'), n.split_once('/')) {
+                (Some((od, orest)), Some((nd, nrest)))
+                    if od != nd && orest == nrest && !std::path::Path::new(o).exists() =>
+                {
+                    (Some(orest.to_string()), Some(nrest.to_string()))
+                }
+                _ => (old, new),
+            }
+        }
+        _ => (old, new),
+    };
     // git's a/ b/ prefixes: both sides carry them (or one side is /dev/null).
     let git = h.git.is_some()
         || (old.as_deref().is_none_or(|o| o.starts_with("a/"))
@@ -590,8 +739,12 @@ fn finish(h: Headers, hunks: Vec<Hunk>, line: usize) -> Result<Option<FilePatch>
     let old = old.map(|p| strip_git(&p, "a/", git));
     let new = new.map(|p| strip_git(&p, "b/", git));
     let new = if keep_raw { old.clone().or(new) } else { new };
-    let created = h.new_file || (h.old == Some(None));
-    let deleted = h.deleted || (h.new == Some(None));
+    let sides = |keep: fn(&Line) -> bool| hunks.iter().flat_map(|k| &k.lines).any(keep);
+    let has_old = sides(|l| !matches!(l, Line::Add(_)));
+    let has_new = sides(|l| !matches!(l, Line::Remove(_)));
+    // `diff -N` marks the side that does not exist with the epoch, not `/dev/null`.
+    let created = h.new_file || (h.old == Some(None)) || (h.old_epoch && !has_old);
+    let deleted = h.deleted || (h.new == Some(None)) || (h.new_epoch && !has_new && !created);
     let (from, to) = match (&h.rename_from, &h.rename_to) {
         (Some(a), Some(b)) => (Some(a.clone()), Some(b.clone())),
         _ => (
@@ -635,14 +788,62 @@ fn finish(h: Headers, hunks: Vec<Hunk>, line: usize) -> Result<Option<FilePatch>
     if kind == Kind::Update && hunks.is_empty() && move_to.is_none() && h.mode.is_none() {
         return Ok(None);
     }
+    // Added lines keep their `\r` only in a new file; elsewhere the file's endings win.
+    if kind != Kind::Add {
+        for l in hunks.iter_mut().flat_map(|k| &mut k.lines) {
+            if let Line::Add(t) = l {
+                if t.ends_with('\r') {
+                    t.pop();
+                }
+            }
+        }
+    }
+    let drop_bom = kind != Kind::Add && strip_bom(&mut hunks);
     Ok(Some(FilePatch {
         kind,
         path: PathBuf::from(path),
+        copy: h.copy && move_to.is_some(),
         move_to,
         hunks,
         codex: false,
         mode: h.mode,
+        drop_bom,
     }))
+}
+
+/// A file's BOM is kept apart from its first line when a patch is applied: a hunk whose old
+/// side begins with it (`git diff` shows it in line 1) loses it there, and on its new side
+/// where that keeps it. Returns whether the new side drops it.
+fn strip_bom(hunks: &mut [Hunk]) -> bool {
+    let mut dropped = false;
+    for hunk in hunks {
+        let old = hunk.lines.iter_mut().find_map(|l| match l {
+            Line::Context(t) => Some((t, true)),
+            Line::Remove(t) => Some((t, false)),
+            Line::Add(_) => None,
+        });
+        let Some((first, context)) = old.filter(|(t, _)| t.starts_with('\u{feff}')) else {
+            continue;
+        };
+        first.drain(..'\u{feff}'.len_utf8());
+        if context {
+            // The same line begins the new side, BOM and all.
+            continue;
+        }
+        // The new side's first line: with the BOM, or the file loses it (as in git, where it
+        // is part of line 1's bytes).
+        let new = hunk.lines.iter_mut().find_map(|l| match l {
+            Line::Add(t) | Line::Context(t) => Some(t),
+            Line::Remove(_) => None,
+        });
+        match new {
+            Some(t) if t.starts_with('\u{feff}') => {
+                t.drain(..'\u{feff}'.len_utf8());
+            }
+            _ => dropped = true,
+        }
+    }
+    dropped
 }
 
 #[cfg(test)]

@@ -97,6 +97,10 @@ pub fn apply(
     fp: &FilePatch,
     display: &str,
 ) -> Result<(Vec<u8>, Vec<HunkReport>), Error> {
+    // A move or a mode change alone reads no text (the file may be binary).
+    if fp.hunks.is_empty() {
+        return Ok((bytes.to_vec(), Vec::new()));
+    }
     let bom = bytes.starts_with(BOM);
     let body = &bytes[if bom { BOM.len() } else { 0 }..];
     let text = std::str::from_utf8(body).map_err(|e| {
@@ -198,7 +202,7 @@ pub fn apply(
         }
     }
     let mut new = Vec::with_capacity(bytes.len() + 64);
-    if bom {
+    if bom && !fp.drop_bom {
         new.extend_from_slice(BOM);
     }
     for (t, eol) in &out {

@@ -99,6 +99,19 @@ impl Stage {
         let key = Self::key(path);
         if !self.files.contains_key(&key) {
             let display = display_path(path);
+            // As `git apply`: a patch never writes a repository's own files (a hook in
+            // `.git/hooks` runs at the next commit).
+            let git_dir = path
+                .components()
+                .any(|c| c.as_os_str().to_string_lossy().eq_ignore_ascii_case(".git"));
+            if git_dir {
+                return Err(Error::new(
+                    Code::ApplyGitDir,
+                    format!("{display} is inside a .git directory: the input may not touch it"),
+                    "leave the repository's own files (.git/…) out of the patch; change them with git itself",
+                )
+                .with_file(&display));
+            }
             // A file in a directory that does not exist yet has no original.
             let parent = path.parent().filter(|p| !p.as_os_str().is_empty());
             let fresh = match parent {
@@ -158,6 +171,15 @@ impl Stage {
                 "check the path (relative to the current directory); add the file with `*** Add File:`, a `--- /dev/null` diff, or an `op: write` line",
             )
             .with_file(&e.display)),
+        }
+    }
+
+    /// An existing file's content as it was before the input.
+    fn read_original(&mut self, path: &Path, what: &str) -> Result<(Vec<u8>, String), Error> {
+        let e = self.entry(path)?;
+        match &e.original {
+            Some(b) => Ok((b.clone(), e.display.clone())),
+            None => self.read(path, what),
         }
     }
 
@@ -528,11 +550,28 @@ fn file_patch(
             ("delete", None, format!("deleted {display}"))
         }
         Kind::Update => {
-            let (bytes, display) = stage.read(&fp.path, "update")?;
+            // A copy is made from the file as it was (git's preimage), whatever other parts
+            // of the diff do to it.
+            let (bytes, display) = match fp.copy {
+                true => stage.read_original(&fp.path, "copy")?,
+                false => stage.read(&fp.path, "update")?,
+            };
             let (new, mut r) = hunks::apply(&bytes, fp, &display)?;
             let n = r.len();
             reports.append(&mut r);
             match &fp.move_to {
+                Some(to) if fp.copy => {
+                    stage.put(to, new, true)?;
+                    let to = display_path(to);
+                    (
+                        "copy",
+                        Some(to.clone()),
+                        format!(
+                            "copied {display} to {to} ({n} hunk{})",
+                            if n == 1 { "" } else { "s" }
+                        ),
+                    )
+                }
                 Some(to) => {
                     stage.remove(&fp.path, "move")?;
                     stage.put(to, new, true)?;
