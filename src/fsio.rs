@@ -109,6 +109,27 @@ fn open_nonblocking(path: &Path, display: &str) -> Result<File, Error> {
     })
 }
 
+/// A file of llm's own store (`.llm/`: journal records, pre-images, config) that is a regular
+/// file, not a link, and at most `max` bytes: `None` otherwise. Another program can put a
+/// FIFO, a link to /dev/zero or a huge file there; none of them hangs a run or fills memory.
+pub fn read_store_file(path: &Path, max: u64) -> Option<Vec<u8>> {
+    use std::io::Read;
+    let file = rustix::fs::open(
+        path,
+        OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+        Mode::empty(),
+    )
+    .map(File::from)
+    .ok()?;
+    let st = rustix::fs::fstat(&file).ok()?;
+    if FileType::from_raw_mode(st.st_mode) != FileType::RegularFile || st.st_size as u64 > max {
+        return None;
+    }
+    let mut out = Vec::with_capacity(st.st_size as usize);
+    (&file).take(max + 1).read_to_end(&mut out).ok()?;
+    (out.len() as u64 <= max).then_some(out)
+}
+
 /// The first `max` bytes of a regular file, opened without blocking (for sniffing a file's
 /// language: a `#!` line, a header's C++): `None` for a FIFO, a device, a directory or a path
 /// that cannot be read — never a hang, never an unbounded read.

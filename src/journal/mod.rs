@@ -89,7 +89,9 @@ pub struct Limits {
 
 impl Limits {
     fn load(base: &Path) -> Limits {
-        let config = std::fs::read_to_string(base.join("config")).unwrap_or_default();
+        let config = crate::fsio::read_store_file(&base.join("config"), 64 << 10)
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+            .unwrap_or_default();
         let from_config = |key: &str| {
             config.lines().find_map(|l| {
                 let (k, v) = l.split_once('=')?;
@@ -255,11 +257,13 @@ impl Journal {
     /// The bytes kept as `sum`, checked against it: a pre-image that does not hold its
     /// checksum's bytes (damaged, or written by another program) is never restored.
     pub fn object_bytes(&self, sum: &str, file_path: &str) -> Result<Vec<u8>, Error> {
-        let bytes = std::fs::read(self.object(sum)).map_err(|e| {
-            journal_error(format!(
-                "the pre-image of {file_path} is missing from .llm/objects ({e})"
-            ))
-        })?;
+        let bytes =
+            crate::fsio::read_store_file(&self.object(sum), crate::fsio::MAX_TARGET_BYTES)
+                .ok_or_else(|| {
+                    journal_error(format!(
+                        "the pre-image of {file_path} is missing from .llm/objects, or is no regular file of at most 1 GiB"
+                    ))
+                })?;
         if crate::span::checksum(&bytes) != sum.to_ascii_lowercase() {
             return Err(Error::new(
                 Code::JournalUntrusted,
@@ -350,8 +354,18 @@ impl Journal {
     }
 }
 
+/// The largest journal record read: one that lists every file of a big change stays far
+/// below it; a bigger one is not llm's.
+const MAX_RECORD_BYTES: u64 = 64 << 20;
+
 fn read_record(p: &Path) -> Option<Record> {
-    let record: Record = serde_json::from_slice(&std::fs::read(p).ok()?).ok()?;
+    let bytes = crate::fsio::read_store_file(p, MAX_RECORD_BYTES)?;
+    let mut record: Record = serde_json::from_slice(&bytes).ok()?;
+    // Only the nine permission bits are ever restored from a record: anyone who can write
+    // `.llm/` can write one, and setuid, setgid or sticky bits from it would be theirs.
+    for f in &mut record.files {
+        f.before_mode = f.before_mode.map(|m| m & 0o777);
+    }
     record.well_formed().then_some(record)
 }
 

@@ -796,3 +796,73 @@ fn a_journal_directory_that_is_a_symlink_is_refused_before_anything_is_made() {
     std::os::unix::fs::symlink(outside.path(), env.path().join(".llm/journal")).unwrap();
     refused();
 }
+
+/// Files another program puts in `.llm/` where llm reads its own (a FIFO, a link to
+/// /dev/zero, a record over 64 MiB) are skipped, never waited on or read without end; and a
+/// record's setuid, setgid and sticky bits are never restored (an attack run got
+/// `-rwsrwsrwt` from `llm undo` of a hand-edited record).
+#[test]
+fn hostile_journal_files_neither_hang_nor_fill_memory_nor_set_special_bits() {
+    use std::os::unix::fs::PermissionsExt;
+    let env = TestEnv::new();
+    env.write("a.txt", "hello\n");
+    applied(
+        &env,
+        &["transform", "a.txt", "--old", "hello", "--new", "bye"],
+        "",
+    );
+    let journal = env.path().join(".llm/journal");
+    let record = std::fs::read_dir(&journal)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|x| x == "json"))
+        .unwrap();
+    // The record asks for 0o7777 on undo.
+    let mut v: Value = serde_json::from_slice(&std::fs::read(&record).unwrap()).unwrap();
+    v["files"][0]["before_mode"] = 0o7777.into();
+    std::fs::write(&record, v.to_string()).unwrap();
+    let fifo = journal.join("0000000050-aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa.json");
+    let pending = journal.join("0000000051-aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaab.pending.json");
+    let zero = journal.join("0000000052-aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaac.json");
+    let huge = journal.join("0000000053-aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaad.json");
+    for p in [&fifo, &pending] {
+        let c = std::ffi::CString::new(p.to_str().unwrap()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    }
+    std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+    std::fs::File::create(&huge)
+        .unwrap()
+        .set_len(65 << 20)
+        .unwrap();
+    let config = env.path().join(".llm/config");
+    std::os::unix::fs::symlink("/dev/zero", &config).unwrap();
+    // Each command ends, within 60 s (they hung), with its usual answer.
+    let timed = |args: &[&str]| {
+        let out = env
+            .llm(args)
+            .timeout(std::time::Duration::from_secs(60))
+            .output()
+            .unwrap();
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {v}");
+    };
+    timed(&["--json", "history"]);
+    timed(&[
+        "--json",
+        "transform",
+        "a.txt",
+        "--old",
+        "bye",
+        "--new",
+        "ciao",
+    ]);
+    timed(&["--json", "undo"]);
+    timed(&["--json", "undo"]);
+    assert_eq!(read(&env, "a.txt"), "hello\n");
+    let mode = std::fs::metadata(env.path().join("a.txt"))
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o7000, 0, "{mode:o}");
+}
