@@ -423,7 +423,70 @@ pub fn current_umask() -> u32 {
 
 /// Renames a staged temp file over the target (or creates the target when `create` — failing
 /// if something appeared there meanwhile), then fsyncs the directory.
-pub fn install(mut tmp: Staged, target: &Target, create: bool, display: &str) -> Result<(), Error> {
+pub fn install(tmp: Staged, target: &Target, create: bool, display: &str) -> Result<(), Error> {
+    install_over(tmp, target, create, None, display)
+}
+
+/// [`install`] over the file `expected` (its device and inode): the temp file and the target
+/// trade places in one step (`RENAME_EXCHANGE`), and if what came out is not that file — a
+/// program saved its own over the name (write a copy, rename it over) since it was checked —
+/// they trade back and nothing is replaced (`LLM_E102`): a plain rename would have thrown that
+/// program's file away unseen. Without `RENAME_EXCHANGE` (some file systems), a plain rename.
+pub fn install_over(
+    mut tmp: Staged,
+    target: &Target,
+    create: bool,
+    expected: Option<(u64, u64)>,
+    display: &str,
+) -> Result<(), Error> {
+    let name = tmp.name.clone().expect("a staged file not yet installed");
+    if let (Some(want), false) = (expected, create) {
+        let exchange = |a: &std::ffi::OsStr, b: &std::ffi::OsStr| {
+            rustix::fs::renameat_with(&*target.dir, a, &*target.dir, b, RenameFlags::EXCHANGE)
+        };
+        match exchange(&name, &target.name) {
+            Ok(()) => {
+                let out = rustix::fs::statat(&*target.dir, &name, AtFlags::SYMLINK_NOFOLLOW);
+                if out.is_ok_and(|s| (s.st_dev, s.st_ino) == want) {
+                    // The old file now has the temp name: gone with it.
+                    let _ = rustix::fs::unlinkat(&*target.dir, &name, AtFlags::empty());
+                    tmp.name = None;
+                    drop(tmp);
+                    sync_dir(&target.dir);
+                    return Ok(());
+                }
+                // Another program's file: back under its name; ours is removed on drop.
+                let _ = exchange(&name, &target.name);
+                return Err(Error::new(
+                    Code::ConcurrentModification,
+                    format!(
+                        "{display} was replaced by another program while it was being written; nothing was written over it"
+                    ),
+                    "re-read the file and redo the edit on its current content",
+                )
+                .rejected()
+                .with_file(display));
+            }
+            Err(rustix::io::Errno::INVAL | rustix::io::Errno::NOSYS) => {}
+            Err(e) => {
+                return Err(Error::new(
+                    Code::WriteFailed,
+                    format!("could not replace {display}: {}", std::io::Error::from(e)),
+                    "check the directory's permissions and free space",
+                )
+                .with_file(display))
+            }
+        }
+    }
+    install_renamed(tmp, target, create, display)
+}
+
+fn install_renamed(
+    mut tmp: Staged,
+    target: &Target,
+    create: bool,
+    display: &str,
+) -> Result<(), Error> {
     let fail = |e: std::io::Error| {
         Error::new(
             Code::WriteFailed,

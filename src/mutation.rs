@@ -1065,15 +1065,35 @@ impl Prepared {
         for (i, tmp) in staged.into_iter().enumerate() {
             let f = &self.files[i];
             injected_sleep();
+            // The file compared, by its identity: what the rename must take off the name.
+            let expected = held[i]
+                .as_ref()
+                .and_then(|h| rustix::fs::fstat(h).ok())
+                .map(|s| (s.st_dev, s.st_ino));
             let installed = match injected_failure(i, &f.display) {
                 Some(e) => Err(e),
-                None => match (still_same(f, held[i].as_ref()), tmp) {
-                    (false, _) => Err(changed(f)),
-                    (true, Some(tmp)) => {
-                        fsio::install(tmp, f.target(), f.before.is_none(), &f.display)
+                None if !still_same(f, held[i].as_ref()) => Err(changed(f)),
+                None => {
+                    injected_save_over(f.target());
+                    match tmp {
+                        Some(tmp) => fsio::install_over(
+                            tmp,
+                            f.target(),
+                            f.before.is_none(),
+                            expected,
+                            &f.display,
+                        ),
+                        None => {
+                            let aside = match id.as_deref() {
+                                Some(id) => crate::journal::temp_name(id, i, false),
+                                None => {
+                                    format!(".llm-delete-{}-{i}.tmp", std::process::id()).into()
+                                }
+                            };
+                            remove(f.target(), expected, &aside, &f.display)
+                        }
                     }
-                    (true, None) => remove(f.target(), &f.display),
-                },
+                }
             };
             if let Err(e) = installed {
                 let restored = restore(&self.files, &done, id.as_deref());
@@ -1207,6 +1227,28 @@ fn injected_failure(index: usize, display: &str) -> Option<Error> {
 
 /// Test builds only: `LLM_FAILPOINT_SLEEP_MS=N` sleeps N ms before each rename and after the
 /// last one, so a kill test can land inside a commit. Compiled out of release builds.
+/// Test builds only: `LLM_FAILPOINT_SAVE_OVER=TEXT` saves TEXT over each file right before
+/// it is replaced or deleted, as an editor saves (a copy written, then renamed over the name),
+/// so tests can prove such a save is never thrown away. Compiled out of release builds.
+fn injected_save_over(target: &Target) {
+    if !cfg!(debug_assertions) {
+        return;
+    }
+    let Ok(text) = std::env::var("LLM_FAILPOINT_SAVE_OVER") else {
+        return;
+    };
+    let copy = std::ffi::OsString::from(".llm-test-save-over");
+    if let Ok(fd) = rustix::fs::openat(
+        &*target.dir,
+        &copy,
+        rustix::fs::OFlags::WRONLY | rustix::fs::OFlags::CREATE | rustix::fs::OFlags::TRUNC,
+        rustix::fs::Mode::from_raw_mode(0o644),
+    ) {
+        let _ = rustix::io::write(&fd, text.as_bytes());
+        let _ = rustix::fs::renameat(&*target.dir, &copy, &*target.dir, &target.name);
+    }
+}
+
 fn injected_sleep() {
     if !cfg!(debug_assertions) {
         return;
@@ -1219,19 +1261,60 @@ fn injected_sleep() {
     }
 }
 
-/// Removes a file a request deletes (put back from its old content by [`restore`]).
-fn remove(target: &Target, display: &str) -> Result<(), Error> {
-    rustix::fs::unlinkat(&*target.dir, &target.name, rustix::fs::AtFlags::empty()).map_err(
-        |e| {
-            Error::new(
-                Code::WriteFailed,
-                format!("could not remove {display}: {e}"),
-                "check the directory's permissions",
-            )
-            .with_file(display)
-        },
-    )?;
-    fsio::sync_dir(&target.dir);
+/// Removes a file a request deletes (put back from its old content by [`restore`]): the file
+/// `expected` (its device and inode) from its name: first moved aside under
+/// the name `aside`, then unlinked if it is that file; a file another program saved over the
+/// name since it was checked goes back under it instead (`LLM_E102`), where an unlink would
+/// have thrown it away unseen.
+fn remove(
+    target: &Target,
+    expected: Option<(u64, u64)>,
+    aside: &std::ffi::OsStr,
+    display: &str,
+) -> Result<(), Error> {
+    use rustix::fs::{AtFlags, RenameFlags};
+    let failed = |e: rustix::io::Errno| {
+        Error::new(
+            Code::WriteFailed,
+            format!("could not remove {display}: {}", std::io::Error::from(e)),
+            "check the directory's permissions",
+        )
+        .with_file(display)
+    };
+    let dir = &*target.dir;
+    let moved = rustix::fs::renameat_with(dir, &target.name, dir, aside, RenameFlags::NOREPLACE);
+    match (expected, moved) {
+        (Some(want), Ok(())) => {
+            let out = rustix::fs::statat(dir, aside, AtFlags::SYMLINK_NOFOLLOW);
+            if !out.is_ok_and(|s| (s.st_dev, s.st_ino) == want) {
+                let _ = rustix::fs::renameat_with(
+                    dir,
+                    aside,
+                    dir,
+                    &target.name,
+                    RenameFlags::NOREPLACE,
+                );
+                return Err(Error::new(
+                    Code::ConcurrentModification,
+                    format!(
+                        "{display} was replaced by another program while it was being deleted; it was kept"
+                    ),
+                    "re-read the file and decide again",
+                )
+                .rejected()
+                .with_file(display));
+            }
+            rustix::fs::unlinkat(dir, aside, AtFlags::empty()).map_err(failed)?;
+        }
+        // Not moved aside (no file's identity to check, or a file system without
+        // RENAME_NOREPLACE): unlinked by name, as before.
+        (_, Err(e)) if !matches!(e, rustix::io::Errno::INVAL | rustix::io::Errno::NOSYS) => {
+            return Err(failed(e))
+        }
+        (None, Ok(())) => rustix::fs::unlinkat(dir, aside, AtFlags::empty()).map_err(failed)?,
+        (_, Err(_)) => rustix::fs::unlinkat(dir, &target.name, AtFlags::empty()).map_err(failed)?,
+    }
+    fsio::sync_dir(dir);
     Ok(())
 }
 

@@ -301,3 +301,38 @@ fn bytes_written_to_the_old_file_during_the_replace_are_kept_and_reported() {
     assert_eq!(env.read(&blob), kept.as_bytes());
     assert_eq!(env.read(".llm/.gitignore"), b"*\n");
 }
+
+/// A program that saves as editors do (a copy written, then renamed over the name) right
+/// before llm replaces or deletes the file: its save stays, and the request is rejected
+/// (`LLM_E102`) with every file as it was. An attack run lost such saves to `transform`
+/// (about one run in two of 400 edits against a saving loop), reported `ok`.
+#[test]
+fn a_save_renamed_over_the_file_while_it_is_replaced_is_never_thrown_away() {
+    let env = TestEnv::new();
+    env.write("a.txt", "word alpha\n");
+    env.write("b.txt", "word alpha\n");
+    let transform = vec!["transform", "a.txt", "--old", "alpha", "--new", "beta"];
+    let delete = "{\"op\":\"delete\",\"file_path\":\"b.txt\"}\n";
+    for (args, stdin, saved) in [(transform, "", "a.txt"), (vec!["apply"], delete, "b.txt")] {
+        let out = llm()
+            .current_dir(env.path())
+            .env("LLM_FAILPOINT_SAVE_OVER", "saved by an editor\n")
+            .args(&args)
+            .arg("--json")
+            .write_stdin(stdin)
+            .output()
+            .unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(out.status.code(), Some(1), "{v}");
+        assert!(v.to_string().contains("LLM_E102"), "{v}");
+        assert_eq!(env.read(saved), b"saved by an editor\n", "{args:?}");
+    }
+    // Nothing of the runs is left beside the files.
+    let names: Vec<String> = std::fs::read_dir(env.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n != ".llm")
+        .collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+}
