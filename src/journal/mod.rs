@@ -121,8 +121,11 @@ pub fn enabled() -> bool {
 /// `llm` process at a time reads or writes it.
 pub struct Journal {
     pub top: PathBuf,
+    /// `.llm` and `.llm/journal`, reached through their handles (see [`store::StoreDir`]).
     base: PathBuf,
     dir: PathBuf,
+    objects: PathBuf,
+    _held: [store::StoreDir; 3],
     _lock: File,
 }
 
@@ -147,25 +150,37 @@ impl Journal {
         if !create && !dir.is_dir() {
             return Ok(None);
         }
-        std::fs::create_dir_all(&dir)
-            .map_err(|e| journal_error(format!("{}: {e}", dir.display())))?;
-        let ignore = base.join(".gitignore");
-        if std::fs::symlink_metadata(&ignore).is_err() {
-            std::fs::write(&ignore, "*\n").map_err(journal_error)?;
-        }
+        let held = |d: std::io::Result<Option<store::StoreDir>>, shown: &Path| {
+            d.map_err(|e| journal_error(format!("{}: {e}", shown.display())))?
+                .ok_or_else(|| journal_error(format!("{} is gone", shown.display())))
+        };
+        let base_dir = held(store::StoreDir::open(top, ".llm", create), &base)?;
+        let journal_dir = held(
+            store::StoreDir::open(&base_dir.path, "journal", create),
+            &dir,
+        )?;
+        let objects_dir = held(
+            store::StoreDir::open(&base_dir.path, "objects", true),
+            &base.join("objects"),
+        )?;
+        let (base, dir) = (base_dir.path.clone(), journal_dir.path.clone());
+        let objects = objects_dir.path.clone();
+        store::ignore_all(&base).map_err(journal_error)?;
         let lock = std::fs::OpenOptions::new()
             .create(true)
             .truncate(false)
             .write(true)
             .custom_flags(libc::O_NOFOLLOW)
             .open(base.join("lock"))
-            .map_err(journal_error)?;
+            .map_err(|e| journal_error(format!("{}: {e}", top.join(".llm/lock").display())))?;
         rustix::fs::flock(&lock, rustix::fs::FlockOperation::LockExclusive)
             .map_err(|e| journal_error(std::io::Error::from(e)))?;
         Ok(Some(Journal {
             top: top.to_path_buf(),
             base,
             dir,
+            objects,
+            _held: [base_dir, journal_dir, objects_dir],
             _lock: lock,
         }))
     }
@@ -230,6 +245,15 @@ impl Journal {
         Ok(())
     }
 
+    /// A path in `.llm/journal/` as the workspace spells it (not through the handle).
+    fn shown(&self, p: &Path) -> String {
+        let journal = self.top.join(".llm").join("journal");
+        match p.strip_prefix(&self.dir) {
+            Ok(rest) => journal.join(rest).display().to_string(),
+            Err(_) => p.display().to_string(),
+        }
+    }
+
     /// Every done (or rolled-back) record, oldest first.
     pub fn records(&self) -> Vec<Record> {
         self.read_done().0
@@ -243,7 +267,7 @@ impl Journal {
         for (_, p, _) in self.entries().into_iter().filter(|e| !e.2) {
             match read_record(&p) {
                 Some(r) => records.push(r),
-                None => unreadable.push(p.display().to_string()),
+                None => unreadable.push(self.shown(&p)),
             }
         }
         (records, unreadable)
@@ -251,7 +275,7 @@ impl Journal {
 
     /// The path of the object holding `sum`.
     pub fn object(&self, sum: &str) -> PathBuf {
-        self.base.join("objects").join(sum)
+        self.objects.join(sum)
     }
 
     /// The bytes kept as `sum`, checked against it: a pre-image that does not hold its
@@ -285,7 +309,7 @@ impl Journal {
                 n += 1;
             }
         }
-        if let Ok(rd) = std::fs::read_dir(self.base.join("objects")) {
+        if let Ok(rd) = std::fs::read_dir(&self.objects) {
             for e in rd.flatten() {
                 let _ = std::fs::remove_file(e.path());
             }
@@ -297,8 +321,8 @@ impl Journal {
     /// refers to. Below the limits it costs a listing of `.llm/journal/` and `.llm/objects/`.
     fn enforce(&self, limits: Limits) {
         let done: Vec<_> = self.entries().into_iter().filter(|e| !e.2).collect();
-        let objects = self.base.join("objects");
-        let sizes: Vec<(OsString, u64)> = std::fs::read_dir(&objects)
+        let objects = &self.objects;
+        let sizes: Vec<(OsString, u64)> = std::fs::read_dir(objects)
             .map(|rd| {
                 rd.flatten()
                     .filter_map(|e| Some((e.file_name(), e.metadata().ok()?.len())))

@@ -15,7 +15,7 @@ use std::path::Path;
 /// Resolves every pending record of the (locked) journal. Returns the records resolved.
 pub fn run(journal: &Journal, allow_outside_root: bool) -> Result<Vec<Record>, Error> {
     // Every writer holds the lock: a temp file of the journal's own is a torn write.
-    for dir in [journal.dir.clone(), journal.base.join("objects")] {
+    for dir in [journal.dir.clone(), journal.objects.clone()] {
         if let Ok(rd) = std::fs::read_dir(&dir) {
             for e in rd.flatten() {
                 if e.file_name().to_string_lossy().starts_with(".tmp-") {

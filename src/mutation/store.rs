@@ -42,32 +42,93 @@ pub fn real_dir_or_absent(dir: &Path) -> std::io::Result<()> {
     }
 }
 
+/// A directory of the store (`.llm`, `.llm/journal`, `.llm/objects`), made when asked and held
+/// open: `path` reaches it through its handle (`/proc/self/fd/N` where /proc is mounted), so
+/// another program that renames `.llm` or swaps in a symlink while a run goes on cannot
+/// redirect what is written after the open (an attack run got journal records and pre-images
+/// written to a directory outside the root that way). Never opened through a symlink.
+pub struct StoreDir {
+    _fd: std::os::fd::OwnedFd,
+    pub path: PathBuf,
+}
+
+impl StoreDir {
+    /// `name` in `parent` (a store directory, or the workspace's top level for `.llm`).
+    /// `Ok(None)` when it does not exist and `create` is false.
+    pub fn open(parent: &Path, name: &str, create: bool) -> std::io::Result<Option<StoreDir>> {
+        use rustix::fs::{Mode, OFlags};
+        let dir = rustix::fs::open(
+            parent,
+            OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
+            Mode::empty(),
+        )?;
+        if create {
+            match rustix::fs::mkdirat(&dir, name, Mode::from_raw_mode(0o755)) {
+                Ok(()) | Err(rustix::io::Errno::EXIST) => {}
+                Err(e) => return Err(e.into()),
+            }
+        }
+        let fd = match rustix::fs::openat(
+            &dir,
+            name,
+            OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+            Mode::empty(),
+        ) {
+            Ok(fd) => fd,
+            Err(rustix::io::Errno::NOENT) if !create => return Ok(None),
+            Err(rustix::io::Errno::LOOP | rustix::io::Errno::NOTDIR) => {
+                return Err(std::io::Error::other(format!(
+                    "{} is not a directory (a symlink?)",
+                    parent.join(name).display()
+                )))
+            }
+            Err(e) => return Err(e.into()),
+        };
+        use std::os::fd::AsRawFd;
+        let through = PathBuf::from(format!("/proc/self/fd/{}", fd.as_raw_fd()));
+        let path = if through.is_dir() {
+            through
+        } else {
+            parent.join(name)
+        };
+        Ok(Some(StoreDir { _fd: fd, path }))
+    }
+}
+
+/// Writes `.gitignore` (`*`) into the store directory `base` unless one is there (never
+/// through a link: created exclusively).
+pub fn ignore_all(base: &Path) -> std::io::Result<()> {
+    match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(base.join(".gitignore"))
+    {
+        Ok(mut f) => f.write_all(b"*\n"),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
 /// Keeps `bytes` as `.llm/objects/<sha256>` under `top` (durably: written to a temp name,
 /// fsynced, renamed); returns the blob's path. A blob already there is not written again.
 pub fn keep(top: &Path, bytes: &[u8]) -> std::io::Result<PathBuf> {
-    let base = top.join(".llm");
-    let objects = base.join("objects");
-    // Never through a symlink planted in the workspace.
-    for d in [&base, &objects] {
-        real_dir_or_absent(d)?;
-    }
-    std::fs::create_dir_all(&objects)?;
-    let ignore = base.join(".gitignore");
-    if std::fs::symlink_metadata(&ignore).is_err() {
-        std::fs::write(&ignore, "*\n")?;
-    }
-    let path = objects.join(checksum(bytes));
-    if path.exists() {
-        return Ok(path);
+    let base = StoreDir::open(top, ".llm", true)?.expect("created");
+    ignore_all(&base.path)?;
+    let objects = StoreDir::open(&base.path, "objects", true)?.expect("created");
+    let name = checksum(bytes);
+    let shown = top.join(".llm").join("objects").join(&name);
+    let path = objects.path.join(&name);
+    if std::fs::symlink_metadata(&path).is_ok() {
+        return Ok(shown);
     }
     let mut tmp = tempfile::Builder::new()
         .prefix(".tmp-")
-        .tempfile_in(&objects)?;
+        .tempfile_in(&objects.path)?;
     tmp.write_all(bytes)?;
     tmp.as_file().sync_all()?;
     tmp.persist(&path).map_err(|e| e.error)?;
-    if let Ok(d) = std::fs::File::open(&objects) {
+    if let Ok(d) = std::fs::File::open(&objects.path) {
         let _ = d.sync_all();
     }
-    Ok(path)
+    Ok(shown)
 }

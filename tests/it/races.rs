@@ -125,6 +125,65 @@ fn a_symlink_swapped_in_for_a_directory_never_leads_a_write_outside() {
     assert!(inside > 0, "some writes must succeed inside");
 }
 
+/// The store (`.llm`) swapped for a symlink out of the root while edits and undos run: no
+/// record, lock, pre-image or temp file lands outside. An attack run got about ten there in
+/// 100 edit-and-undo rounds; the store is now held by its handle once opened.
+#[test]
+fn the_store_swapped_for_a_symlink_never_leads_the_journal_outside() {
+    let env = TestEnv::new();
+    let root = env.path().join("r");
+    let outside = env.path().join("o");
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::write(root.join("a.txt"), "alpha\n").unwrap();
+    let run = |args: &[&str]| {
+        llm()
+            .current_dir(&root)
+            .args(args)
+            .arg("--json")
+            .output()
+            .unwrap()
+    };
+    run(&["transform", "a.txt", "--old", "alpha", "--new", "beta"]);
+    std::os::unix::fs::symlink(&outside, root.join("alt")).unwrap();
+    let stop = Arc::new(AtomicBool::new(false));
+    let swaps = swapper(&root.join(".llm"), &root.join("alt"), stop.clone());
+    let n = attempts(150);
+    for _ in 0..n {
+        let now = std::fs::read_to_string(root.join("a.txt")).unwrap();
+        let (old, new) = if now.contains("alpha") {
+            ("alpha", "beta")
+        } else {
+            ("beta", "alpha")
+        };
+        run(&["transform", "a.txt", "--old", old, "--new", new]);
+        run(&["undo"]);
+    }
+    stop.store(true, Ordering::Relaxed);
+    let swaps = swaps.join().unwrap();
+    let leaked: Vec<_> = walk(&outside);
+    eprintln!(
+        "store swap race: {n} rounds, {swaps} swaps, {} files outside",
+        leaked.len()
+    );
+    assert!(swaps > n, "the swapper must really race ({swaps} swaps)");
+    assert!(leaked.is_empty(), "written outside the root: {leaked:?}");
+}
+
+/// Every file under `dir`.
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() && !p.is_symlink() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}
+
 /// Whether the file system of `path` (a file its owner opens read-only) gives leases.
 fn leases_work(path: &Path) -> bool {
     use std::os::fd::AsRawFd;
