@@ -168,7 +168,7 @@ pub fn undo(
         )
     })?;
     recover::run(&journal, allow_outside_root)?;
-    let records = journal.records();
+    let (records, ignored) = journal.read_done();
     let by = undone_by(&records);
     let record = match id {
         Some(id) => {
@@ -202,11 +202,21 @@ pub fn undo(
             .find(|r| r.status == "done" && r.undoes.is_none() && !by.contains_key(&r.execution_id))
             .cloned()
             .ok_or_else(|| {
-                Error::new(
-                    Code::UndoUnknown,
-                    "nothing to undo: every operation in the journal is undone",
-                    "`llm history` lists the operations; `llm undo ID` undoes an undo (redo)",
-                )
+                let (message, fix) = match (records.is_empty(), ignored.len()) {
+                    (_, 0) => (
+                        "nothing to undo: every operation in the journal is undone".to_string(),
+                        "`llm history` lists the operations; `llm undo ID` undoes an undo (redo)",
+                    ),
+                    (true, n) => (
+                        format!("nothing to undo: the journal's {n} record(s) are damaged or not llm's, and were ignored"),
+                        "`llm history` names them (data.ignored); restore the files from version control",
+                    ),
+                    (false, n) => (
+                        format!("nothing to undo: every operation in the journal is undone ({n} damaged record(s) ignored)"),
+                        "`llm history` lists the operations and names the ignored records (data.ignored)",
+                    ),
+                };
+                Error::new(Code::UndoUnknown, message, fix)
             })?,
     };
     let rid = record.execution_id.clone();

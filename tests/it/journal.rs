@@ -866,3 +866,28 @@ fn hostile_journal_files_neither_hang_nor_fill_memory_nor_set_special_bits() {
         .mode();
     assert_eq!(mode & 0o7000, 0, "{mode:o}");
 }
+
+/// With only a damaged record left, `undo` says it was ignored (it said every operation was
+/// undone).
+#[test]
+fn undo_with_only_damaged_records_says_they_were_ignored() {
+    let env = TestEnv::new();
+    env.write("a.txt", "hello\n");
+    applied(
+        &env,
+        &["transform", "a.txt", "--old", "hello", "--new", "bye"],
+        "",
+    );
+    for e in std::fs::read_dir(env.path().join(".llm/journal"))
+        .unwrap()
+        .flatten()
+    {
+        std::fs::write(e.path(), "{").unwrap();
+    }
+    let (v, code) = undo(&env, &[]);
+    assert_eq!(code, 2, "{v}");
+    assert_eq!(v["error"]["code"], "LLM_E119", "{v}");
+    let message = v["error"]["message"].as_str().unwrap();
+    assert!(message.contains("damaged"), "{message}");
+    assert_eq!(read(&env, "a.txt"), "bye\n");
+}
