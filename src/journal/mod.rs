@@ -418,6 +418,8 @@ impl Record {
             && (self.execution_id.bytes()).all(|b| b.is_ascii_hexdigit() || b == b'-')
             && (self.files.iter()).all(|f| sums(f) && plain_absolute(&f.path))
             && self.created_dirs.iter().all(|d| plain_absolute(d))
+            // An operation never undoes itself.
+            && self.undoes.as_deref() != Some(self.execution_id.as_str())
     }
 
     /// Refuses a record that reaches outside its workspace's root when this run may not: only

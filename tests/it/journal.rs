@@ -891,3 +891,32 @@ fn undo_with_only_damaged_records_says_they_were_ignored() {
     assert!(message.contains("damaged"), "{message}");
     assert_eq!(read(&env, "a.txt"), "bye\n");
 }
+
+/// A record that says it undoes itself is no record llm writes: ignored (history showed
+/// `undone by X, undoes X`).
+#[test]
+fn a_record_that_undoes_itself_is_ignored() {
+    let env = TestEnv::new();
+    env.write("a.txt", "hello\n");
+    let id = applied(
+        &env,
+        &["transform", "a.txt", "--old", "hello", "--new", "bye"],
+        "",
+    );
+    let record = std::fs::read_dir(env.path().join(".llm/journal"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.to_string_lossy().contains(&id))
+        .unwrap();
+    let mut v: Value = serde_json::from_slice(&std::fs::read(&record).unwrap()).unwrap();
+    v["undoes"] = id.clone().into();
+    std::fs::write(&record, v.to_string()).unwrap();
+    let (v, code) = run(&env, &["history"], "");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        v["data"]["ignored"].as_array().map(Vec::len),
+        Some(1),
+        "{v}"
+    );
+}
