@@ -254,7 +254,13 @@ pub fn undo(
             .and_then(|h| crate::fsio::read_all(&h, &f.file_path).ok());
         let sum = now.as_deref().map(crate::span::checksum);
         if sum != f.after_checksum {
-            let found = sum.as_deref().unwrap_or("(the file does not exist)");
+            let what = match std::fs::symlink_metadata(&f.path) {
+                Ok(m) if m.is_dir() => "(a directory now)",
+                Ok(m) if !m.is_file() => "(no regular file now)",
+                Ok(_) => "(a file that cannot be read)",
+                Err(_) => "(the file does not exist)",
+            };
+            let found = sum.as_deref().unwrap_or(what);
             let expected = f.after_checksum.as_deref().unwrap_or("(deleted)");
             let mut d = Error::new(
                 Code::UndoChanged,
