@@ -228,9 +228,18 @@ pub struct Prepared {
     /// Directories the caller created for this run (deepest first): journaled, so that
     /// undo removes them when they are empty.
     created_dirs: Vec<PathBuf>,
+    /// The caller checks the files once written (`--check`), and keeps or rolls back.
+    validating: bool,
 }
 
 impl Prepared {
+    /// The caller runs checkers on the written files before it keeps them (`--check`): until
+    /// it does, a crash (or a kill) leaves a change never validated, which recovery rolls
+    /// back instead of completing.
+    pub fn set_validating(&mut self) {
+        self.validating = true;
+    }
+
     /// Gives the file of the `index`-th change the permission bits `mode` when it is written
     /// (part of the same commit, journaled: undo restores the old mode).
     pub fn set_mode(&mut self, index: usize, mode: u32) {
@@ -558,6 +567,7 @@ pub fn prepare(changes: &[Change], opts: &MutationOptions) -> Result<Prepared, E
         result,
         diagnostics: warnings,
         created_dirs: Vec::new(),
+        validating: false,
     })
 }
 
@@ -991,6 +1001,7 @@ impl Prepared {
                     self.root.path == Path::new("/"),
                     &intents,
                     &self.created_dirs,
+                    self.validating,
                 )?)
             }
             None => None,

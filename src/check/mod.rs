@@ -61,6 +61,18 @@ impl Verdict {
     pub fn ran(self) -> bool {
         matches!(self, Verdict::Passed | Verdict::Failed)
     }
+
+    /// The wire name (as in `validators[].verdict`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Passed => "passed",
+            Verdict::Failed => "failed",
+            Verdict::NotAvailable => "not_available",
+            Verdict::TimedOut => "timed_out",
+            Verdict::Skipped => "skipped",
+            Verdict::Error => "error",
+        }
+    }
 }
 
 /// One validator's run, as reported in a mutation's `result.validators[]`.
@@ -280,8 +292,10 @@ pub(crate) fn run(cmd: &mut Command, stdin: Option<&[u8]>, timeout: Duration) ->
             return Ran::Failed(e);
         }
     };
-    // Grandchildren may hold the pipes open after the child exited; do not wait for them long.
-    let stdout = collect(out, timeout.max(Duration::from_secs(1)));
+    // What the checker left running (a background child holding its pipes) goes with it: the
+    // check is over, and its output ends here (they kept a run waiting for its whole timeout).
+    end_group(&child);
+    let stdout = collect(out, Duration::from_secs(2));
     let stderr = collect(err, Duration::from_secs(1));
     Ran::Done {
         status,
@@ -291,12 +305,27 @@ pub(crate) fn run(cmd: &mut Command, stdin: Option<&[u8]>, timeout: Duration) ->
 }
 
 /// Reads a pipe to its end on a thread; the bytes arrive on the returned channel.
+/// The most of a checker's stdout or stderr kept; the rest is read and dropped (a checker
+/// printing 800 MB took 2.6 GB of memory). Diagnostics come from the start of the output.
+const MAX_OUTPUT: usize = 16 << 20;
+
 fn drain<R: Read + Send + 'static>(pipe: Option<R>) -> mpsc::Receiver<Vec<u8>> {
     let (tx, rx) = mpsc::channel();
     if let Some(mut pipe) = pipe {
         std::thread::spawn(move || {
             let mut buf = Vec::new();
-            let _ = pipe.read_to_end(&mut buf);
+            let mut chunk = vec![0u8; 64 << 10];
+            loop {
+                match pipe.read(&mut chunk) {
+                    Ok(0) => break,
+                    Ok(n) => {
+                        let room = MAX_OUTPUT.saturating_sub(buf.len());
+                        buf.extend_from_slice(&chunk[..n.min(room)]);
+                    }
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(_) => break,
+                }
+            }
             let _ = tx.send(buf);
         });
     }
@@ -317,6 +346,21 @@ pub(crate) fn own_process_group(cmd: &mut Command) {
     }
     #[cfg(not(unix))]
     let _ = cmd;
+}
+
+/// Kills what is left of the process group of a child started with [`own_process_group`],
+/// after the child itself ended.
+fn end_group(child: &Child) {
+    #[cfg(unix)]
+    if let Ok(pid) = i32::try_from(child.id()) {
+        // SAFETY: kill(2) with a negative pid signals the process group the child led; it
+        // touches no memory of ours.
+        unsafe {
+            libc::kill(-pid, libc::SIGKILL);
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = child;
 }
 
 /// Kills a child started with [`own_process_group`] and its whole group, then reaps it.

@@ -206,6 +206,7 @@ fn write(opts: &WriteOptions) -> Result<WriteOutcome, Error> {
                     let before = in_place(c, &abs, false, timeout);
                     let created = make_dirs(&root, &missing, &display)?;
                     prepared.set_created_dirs(&created);
+                    prepared.set_validating();
                     let committed = prepared
                         .commit()
                         .inspect_err(|_| remove_dirs(opts, &created))?;

@@ -70,6 +70,11 @@ pub struct Record {
     /// The run could write outside its root (`--allow-outside-root`); undo may too.
     #[serde(default)]
     pub allow_outside_root: bool,
+    /// The run checked the files once written (`--check`) before keeping them: a pending
+    /// record of such a run was interrupted before its change was validated, and recovery
+    /// rolls it back rather than completing it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub validating: bool,
     pub files: Vec<FileRecord>,
     /// Directories the operation created (real paths, deepest first): undo removes the ones
     /// left empty.
@@ -535,6 +540,7 @@ impl Journal {
         allow_outside_root: bool,
         files: &[Intent],
         created_dirs: &[PathBuf],
+        validating: bool,
     ) -> Result<Active, Error> {
         for f in files {
             if let Some(b) = f.before {
@@ -552,6 +558,7 @@ impl Journal {
             recovered: None,
             undoes: UNDOES.get().cloned(),
             allow_outside_root,
+            validating,
             files: files
                 .iter()
                 .map(|f| FileRecord {

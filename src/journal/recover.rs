@@ -96,7 +96,7 @@ fn resolve(journal: &Journal, record: &mut Record, allow_outside_root: bool) -> 
             State::Other
         });
     }
-    if states.iter().all(|s| *s == State::After) {
+    if !record.validating && states.iter().all(|s| *s == State::After) {
         record.status = "done".into();
         record.recovered = Some("completed".into());
     } else {

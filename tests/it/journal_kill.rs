@@ -249,3 +249,61 @@ fn a_rolled_back_run_removes_the_directories_it_created() {
     assert_eq!(env.read("a.txt"), b"old\n");
     assert!(!env.path().join("sub").exists());
 }
+
+/// A run killed while `--check` runs its checker on the written files (cargo and tsc check
+/// the project in place) never validated its change: recovery rolls it back. It completed it,
+/// keeping an unchecked (here: broken) change for good.
+#[test]
+fn a_run_killed_while_its_check_runs_is_rolled_back() {
+    use std::os::unix::fs::PermissionsExt;
+    let env = TestEnv::new();
+    env.write("tsconfig.json", "{\"include\": [\"src\"]}\n");
+    env.write(
+        "src/a.ts",
+        "export function g(): number {\n    return 1;\n}\n",
+    );
+    // A `tsc` that passes the check before the change and hangs in the one after it.
+    let bin = env.path().join("fakebin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let marker = env.path().join("calls");
+    let script = format!(
+        "#!/bin/sh\ncase \"$*\" in *--version*) echo 'Version 5.6.3'; exit 0;; esac\necho x >> '{m}'\nif [ \"$(wc -l < '{m}')\" -ge 2 ]; then exec sleep 30; fi\nexit 0\n",
+        m = marker.display()
+    );
+    std::fs::write(bin.join("tsc"), script).unwrap();
+    std::fs::set_permissions(bin.join("tsc"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("llm"))
+        .current_dir(env.path())
+        .env("PATH", &path)
+        .args(["patch", "--file", "src/a.ts", "--symbol", "g", "--body"])
+        .args(["--with-text", "return \"broken\";", "--check", "--json"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while std::fs::read_to_string(&marker).map_or(0, |m| m.lines().count()) < 2 {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "the check never ran"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(String::from_utf8(env.read("src/a.ts"))
+        .unwrap()
+        .contains("broken"));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let h = history(&env);
+    assert_eq!(
+        env.read("src/a.ts"),
+        b"export function g(): number {\n    return 1;\n}\n"
+    );
+    let op = &h["data"]["operations"][0];
+    assert_eq!(op["recovered"], "rolled_back", "{h}");
+}

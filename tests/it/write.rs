@@ -897,3 +897,65 @@ fn typescript_is_checked_by_tsc_in_its_project_and_restored_when_rejected() {
         "{v:#}"
     );
 }
+
+/// `patch --check` runs each checker as `write --check` does, from a relative `--file` too:
+/// gcc found the file's own `#include "local.h"` nowhere (so both runs failed alike, and a new
+/// error passed), javac had no source path (a call into another class of the project was
+/// rejected), and tsc ran in directory "" (reported as not installed).
+#[test]
+fn patch_check_runs_checkers_on_a_relative_file_as_write_does() {
+    let env = TestEnv::new();
+    let patch = |file: &str, symbol: &str, body: &str| {
+        env.json(&[
+            "patch",
+            "--file",
+            file,
+            "--symbol",
+            symbol,
+            "--body",
+            "--with-text",
+            body,
+            "--check",
+            "--json",
+        ])
+    };
+    if have("gcc") {
+        env.write("c/local.h", "#define LOCAL 3\n");
+        env.write(
+            "c/m.c",
+            "#include \"local.h\"\n\nint g(void) { return LOCAL; }\n",
+        );
+        let (v, code) = patch("c/m.c", "g", "return nope;");
+        assert_eq!(code, 1, "{v}");
+        assert!(v.to_string().contains("nope"), "{v}");
+        let (v, code) = patch("c/m.c", "g", "return LOCAL + 1;");
+        assert_eq!(code, 0, "{v}");
+    }
+    if have("javac") {
+        env.write(
+            "j/U.java",
+            "public class U { public static int one() { return 1; } }\n",
+        );
+        env.write(
+            "j/P.java",
+            "public class P {\n    int f() { return 1; }\n}\n",
+        );
+        let (v, code) = patch("j/P.java", "f", "return U.one();");
+        assert_eq!(code, 0, "{v}");
+    }
+    if have("tsc") {
+        env.write("tsconfig.json", "{\"include\": [\"src\"]}\n");
+        env.write("src/a.ts", "export function g(): number { return 1; }\n");
+        let (v, code) = patch("src/a.ts", "g", "return 2;");
+        assert_eq!(code, 0, "{v}");
+        let (v, code) = patch("src/a.ts", "g", "return \"two\";");
+        assert_eq!(code, 1, "{v}");
+        assert!(
+            v["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("tsc --noEmit: failed"),
+            "{v}"
+        );
+    }
+}

@@ -421,6 +421,9 @@ pub fn run(opts: &ApplyOptions) -> Result<(ApplyResult, String, Vec<DiagnosticPa
         missing.extend(missing_parents(&stage.root, &c.path)?);
     }
     let mut prepared = mutation::prepare(&changes, &mopts)?;
+    if opts.check {
+        prepared.set_validating();
+    }
     for (path, mode) in &modes {
         if let Some(i) = changes.iter().position(|c| &c.path == path) {
             prepared.set_mode(i, *mode);

@@ -232,7 +232,10 @@ pub fn plan(opts: &PatchOptions) -> Result<Planned, Error> {
         _ => s.span.clone(),
     };
     let changes = [Change::edits(&opts.file, vec![edit], checksum_now).with_tree(tree)];
-    let prepared = mutation::prepare(&changes, &opts.mutation)?;
+    let mut prepared = mutation::prepare(&changes, &opts.mutation)?;
+    if opts.check {
+        prepared.set_validating();
+    }
     let message = message(opts, s, &display);
     Ok(Planned {
         prepared,
@@ -447,7 +450,7 @@ pub(crate) fn recheck(paths: &[PathBuf], before: &[ValidatorReport]) -> Rechecke
         .collect();
     let refused_names = refused
         .iter()
-        .map(|v| format!("{}: {:?}", v.name, v.verdict).to_lowercase())
+        .map(|v| format!("{}: {}", v.name, v.verdict.as_str()))
         .collect();
     let refused_errors = refused.iter().flat_map(|v| v.errors().cloned()).collect();
     Rechecked {
@@ -475,11 +478,14 @@ pub(crate) fn run_checks(paths: &[PathBuf]) -> Vec<ValidatorReport> {
     let mut reports = Vec::new();
     let mut projects = Vec::new();
     for path in paths {
+        let display = display_path(path);
+        // Absolute, as the checkers take it: a relative one sent C's `-iquote` and tsc's
+        // project directory nowhere once the checker ran in another directory.
+        let path = &crate::walk::absolute(path);
         let Some(checker) = check::Checker::for_file(lang::for_path(path).map(|l| l.name), path)
         else {
             continue;
         };
-        let display = display_path(path);
         let project = match checker {
             check::Checker::Cargo => check::cargo::find_package(path).map(|p| p.manifest),
             check::Checker::Tsc => check::tsc::project(path),
