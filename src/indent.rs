@@ -35,7 +35,10 @@ pub fn detect_unit(text: &str) -> Unit {
     let mut spaces = 0;
     let mut steps = [0usize; 9];
     let mut prev = 0usize;
-    for line in text.lines().filter(|l| !is_blank(l)) {
+    // A block comment's continuation lines (` * text` under `/**`) sit one column in: no
+    // indentation step (Javadoc made a 4-space Java file read as 1-space).
+    let continuation = |l: &&str| l.trim_start().starts_with('*');
+    for line in text.lines().filter(|l| !is_blank(l) && !continuation(l)) {
         let lead = leading(line);
         if lead.starts_with('\t') {
             tabs += 1;
@@ -88,7 +91,7 @@ pub fn common_indent(text: &str, skip_first: bool) -> String {
 /// unless the first line itself is less indented than them, as in a dedented `def` whose body
 /// is indented one level.
 pub fn reindent(text: &str, target: &str, unit: &Unit, first_line_placed: bool) -> String {
-    if first_line_placed && already_placed(text, target) {
+    if first_line_placed && already_placed(text, target) && in_unit(text, target, unit) {
         return text.to_string();
     }
     let lines: Vec<&str> = text.split('\n').collect();
@@ -168,6 +171,19 @@ pub fn already_placed(text: &str, target: &str) -> bool {
     let code = code.split(" //").next().unwrap_or(code).trim_end();
     let opens = code.ends_with([':', '{', '(', '[']);
     !opens || leading(next).len() > target.len()
+}
+
+/// Whether the lines of `text` are indented past `target` in `unit`: with tabs (alignment
+/// spaces after them aside) in a tab-indented file, without any in a space-indented one. Text
+/// placed at column 0 in a file of tabs came back with its spaces.
+fn in_unit(text: &str, target: &str, unit: &Unit) -> bool {
+    text.split('\n').filter(|l| !is_blank(l)).all(|l| {
+        let rel = leading(l).strip_prefix(target).unwrap_or(leading(l));
+        match unit {
+            Unit::Tabs => rel.is_empty() || rel.starts_with('\t'),
+            Unit::Spaces(_) => !rel.contains('\t'),
+        }
+    })
 }
 
 /// Converts relative indentation between units (whole levels; leftover spaces kept).

@@ -389,3 +389,120 @@ fn bodies_come_back_byte_identical_in_awkward_files() {
         java.replace("0, b.length", "1, b.length").as_bytes()
     );
 }
+
+/// What an attack run on `patch` found exit 0 with a wrong file: each case through the binary.
+#[test]
+fn patch_keeps_expressions_suites_line_ends_and_the_files_indentation() {
+    let env = TestEnv::new();
+    let patch = |args: &[&str]| {
+        let mut all = vec!["patch", "--json"];
+        all.extend_from_slice(args);
+        env.json(&all)
+    };
+    // An arrow function's expression body stays an expression (in braces it returned
+    // nothing); C#'s `=> 1` keeps its arrow.
+    env.write("a.js", "const f = (x) => x + 1;\n");
+    let (v, code) = patch(&[
+        "--file",
+        "a.js",
+        "--symbol",
+        "f",
+        "--body",
+        "--with-text",
+        "x * 2",
+    ]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(env.read("a.js"), b"const f = (x) => x * 2;\n");
+    env.write("a.cs", "class C {\n    int F() => 1;\n}\n");
+    let (v, code) = patch(&[
+        "--file",
+        "a.cs",
+        "--symbol",
+        "F",
+        "--body",
+        "--with-text",
+        "2",
+    ]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(env.read("a.cs"), b"class C {\n    int F() => 2;\n}\n");
+    // A Python suite left without a statement is refused (tree-sitter reads it without an
+    // error; Python does not), the file unchanged.
+    let py = "class A:\n    def f(self):\n        return 1\n";
+    env.write("a.py", py);
+    for body in ["# todo", ""] {
+        let (v, code) = patch(&[
+            "--file",
+            "a.py",
+            "--symbol",
+            "A.f",
+            "--body",
+            "--with-text",
+            body,
+        ]);
+        assert_eq!(
+            (code, v["error"]["code"].as_str()),
+            (1, Some("LLM_E106")),
+            "{v}"
+        );
+    }
+    let (v, code) = patch(&[
+        "--file",
+        "a.py",
+        "--symbol",
+        "A.f",
+        "--with-text",
+        "def f(self):\n    if self:\n        # only a comment\n    return 2",
+    ]);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(env.read("a.py"), py.as_bytes());
+    // A C `#define` in a CRLF file: its span holds the `\r`, which stays.
+    env.write("c.c", "#define A 1\r\n#define B 2\r\nint x;\r\n");
+    let (v, code) = patch(&[
+        "--file",
+        "c.c",
+        "--symbol",
+        "A",
+        "--with-text",
+        "#define A 3",
+    ]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(env.read("c.c"), b"#define A 3\r\n#define B 2\r\nint x;\r\n");
+    // Javadoc's ` *` lines are no indentation step: the 4-space file stays 4-space.
+    env.write(
+        "A.java",
+        "class A {\n    /**\n     * Two.\n     */\n    int b;\n    /**\n     * Four.\n     */\n    int f() {\n        return 1;\n    }\n}\n",
+    );
+    let (v, code) = patch(&[
+        "--file",
+        "A.java",
+        "--symbol",
+        "f",
+        "--body",
+        "--with-text",
+        "{\n    return 2;\n}",
+    ]);
+    assert_eq!(code, 0, "{v}");
+    let java = String::from_utf8(env.read("A.java")).unwrap();
+    assert!(
+        java.contains("    int f() {\n        return 2;\n    }\n"),
+        "{java}"
+    );
+    // A top-level definition sent with spaces into a file of tabs gets tabs.
+    env.write(
+        "t.c",
+        "int f(void)\n{\n\treturn 1;\n}\n\nint g(void)\n{\n\treturn 2;\n}\n",
+    );
+    let (v, code) = patch(&[
+        "--file",
+        "t.c",
+        "--symbol",
+        "g",
+        "--with-text",
+        "int g(void)\n{\n    if (1) {\n        return 3;\n    }\n}",
+    ]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        env.read("t.c"),
+        b"int f(void)\n{\n\treturn 1;\n}\n\nint g(void)\n{\n\tif (1) {\n\t\treturn 3;\n\t}\n}\n"
+    );
+}

@@ -108,7 +108,13 @@ pub fn edit_for(
         }
         Action::Replace => {
             let new = indent::reindent(&text, &indent, &unit, true);
-            Ok(Edit::new(s.span.range(), new))
+            // A span that ends in the `\r` of a CRLF (a C `#define` holds its line's end):
+            // the `\r` stays, the new text does not carry one.
+            let mut range = s.span.range();
+            if src[..range.end].ends_with(b"\r") {
+                range.end -= 1;
+            }
+            Ok(Edit::new(range, new))
         }
         Action::Body => body_edit(src, s, &text, &indent, &unit, python),
         Action::Delete => Ok(Edit::new(delete_range(src, s), "")),
@@ -228,6 +234,17 @@ fn body_edit(
         return Ok(Edit::new(body.range(), new));
     }
     let braced = text.trim_start().starts_with('{');
+    // A body that is an expression (`(x) => x + 1`, C#'s `int F() => 1;`): the new one stays
+    // an expression, not a block around it (a block would return nothing).
+    let old = &src[body.range()];
+    if !braced && !old.starts_with(b"{") {
+        let arrow = old.starts_with(b"=>") && !text.trim_start().starts_with("=>");
+        let text = format!("{}{}", if arrow { "=> " } else { "" }, text.trim_start());
+        return Ok(Edit::new(
+            body.range(),
+            indent::reindent(&text, indent, unit, true),
+        ));
+    }
     let new = if braced && indent::already_placed(text, indent) {
         // As `llm find` reports a body: `{` mid-line, the other lines at their columns.
         text.to_string()

@@ -182,6 +182,74 @@ fn language_of(
     })
 }
 
+/// Refuses a Python edit that leaves a suite without a statement (`def f():` followed by
+/// nothing, or by a comment only): Python rejects it, but tree-sitter reads it without an
+/// error node, so the syntax gate let it through.
+fn empty_suite(
+    src: &[u8],
+    edit: &crate::edit::Edit,
+    language: &lang::Language,
+    display: &str,
+) -> Result<(), Error> {
+    let mut after = src[..edit.byte_start].to_vec();
+    after.extend_from_slice(&edit.new_content);
+    after.extend_from_slice(&src[edit.byte_end..]);
+    // From the line before the edit: an empty suite is a zero-length node at the end of its
+    // header's line (`def f():`), before a body that went.
+    let before = after[..edit.byte_start].trim_ascii_end().len();
+    let edited = before..edit.byte_start + edit.new_content.len();
+    let tree = language.parse(&after);
+    let mut stack = vec![tree.root_node()];
+    while let Some(n) = stack.pop() {
+        let (start, end) = (n.start_byte(), n.end_byte());
+        if end < edited.start || start > edited.end {
+            continue;
+        }
+        let suite = match n.kind() {
+            "function_definition"
+            | "class_definition"
+            | "if_statement"
+            | "elif_clause"
+            | "else_clause"
+            | "for_statement"
+            | "while_statement"
+            | "try_statement"
+            | "except_clause"
+            | "finally_clause"
+            | "with_statement" => n
+                .child_by_field_name("body")
+                .or_else(|| n.child_by_field_name("consequence")),
+            _ => None,
+        };
+        let empty = suite.is_none_or(|b| {
+            let mut c = b.walk();
+            let statements = b
+                .named_children(&mut c)
+                .filter(|k| k.kind() != "comment")
+                .count();
+            statements == 0
+        });
+        if suite.is_some() && empty || (n.kind() == "block" && n.named_child_count() == 0) {
+            let index = crate::span::LineIndex::new(&after);
+            let span = index.span(display, start..end);
+            return Err(Error::new(
+                Code::SyntaxIntroduced,
+                format!(
+                    "{display}:{}: the patch leaves a Python `{}` without a statement (a comment is none)",
+                    span.start_line,
+                    n.kind().trim_end_matches("_statement").trim_end_matches("_definition").trim_end_matches("_clause")
+                ),
+                "give the suite a statement (`pass`, or `...` in a stub)",
+            )
+            .rejected()
+            .with_span(span));
+        }
+        let mut c = n.walk();
+        stack.extend(n.children(&mut c));
+    }
+    Ok(())
+}
+
 /// Locates the symbol, builds the edits, and prepares them (validated, nothing written).
 pub fn plan(opts: &PatchOptions) -> Result<Planned, Error> {
     let display = display_path(&opts.file);
@@ -227,6 +295,9 @@ pub fn plan(opts: &PatchOptions) -> Result<Planned, Error> {
         return rename::plan_rename(opts, language, &syms, i, symbol, new, &src, checksum_now);
     }
     let edit = action_edit(opts, language, &src, &syms, i, &display)?;
+    if language.name == "python" && !opts.mutation.force {
+        empty_suite(&src, &edit, language, &display)?;
+    }
     let span_before = match opts.action {
         Action::Body => s.body_span.clone().unwrap_or_else(|| s.span.clone()),
         _ => s.span.clone(),
