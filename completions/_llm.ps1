@@ -249,6 +249,7 @@ Register-ArgumentCompleter -Native -CommandName 'llm' -ScriptBlock {
             [CompletionResult]::new('--with', '--with', [CompletionResultType]::ParameterName, 'Read the new text from FILE')
             [CompletionResult]::new('--with-text', '--with-text', [CompletionResultType]::ParameterName, 'The new text')
             [CompletionResult]::new('--rename', '--rename', [CompletionResultType]::ParameterName, 'Rename the definition and every reference `llm find --refs` finds (all files at once)')
+            [CompletionResult]::new('--check-timeout', '--check-timeout', [CompletionResultType]::ParameterName, 'Seconds each --check run may take (a cold `cargo check` can be slow)')
             [CompletionResult]::new('--in', '--in', [CompletionResultType]::ParameterName, 'Where --rename looks for references (repeatable; default: --root)')
             [CompletionResult]::new('--expected-checksum', '--expected-checksum', [CompletionResultType]::ParameterName, 'Refuse (status `rejected`) unless the file''s SHA-256 is this, e.g. the `checksum` of a prior `llm find` (piping that output on stdin sets it)')
             [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Workspace root: nothing is written outside it')
@@ -320,6 +321,7 @@ Register-ArgumentCompleter -Native -CommandName 'llm' -ScriptBlock {
         'llm;apply' {
             [CompletionResult]::new('--patch', '--patch', [CompletionResultType]::ParameterName, 'Read the patch from FILE instead of stdin (`-` = stdin)')
             [CompletionResult]::new('--format-in', '--format-in', [CompletionResultType]::ParameterName, 'The input''s format (default: detected)')
+            [CompletionResult]::new('--check-timeout', '--check-timeout', [CompletionResultType]::ParameterName, 'Seconds each --check run may take (a cold `cargo check` can be slow)')
             [CompletionResult]::new('--root', '--root', [CompletionResultType]::ParameterName, 'Workspace root: nothing is written outside it')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use colour in human output. `auto` colours a terminal unless NO_COLOR is set')

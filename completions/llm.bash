@@ -117,7 +117,7 @@ _llm() {
             return 0
             ;;
         llm__subcmd__apply)
-            opts="-h -V --patch --format-in --check --dry-run --force --root --allow-outside-root --raw-line-endings --format --json --color --help --version"
+            opts="-h -V --patch --format-in --check --check-timeout --dry-run --force --root --allow-outside-root --raw-line-endings --format --json --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -129,6 +129,10 @@ _llm() {
                     ;;
                 --format-in)
                     COMPREPLY=($(compgen -W "unified codex jsonl" -- "${cur}"))
+                    return 0
+                    ;;
+                --check-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --root)
@@ -521,7 +525,7 @@ _llm() {
             return 0
             ;;
         llm__subcmd__patch)
-            opts="-k -h -V --file --symbol --kind --parent --line --with --with-text --body --delete --insert-before --insert-after --rename --check --in --certain-only --in-comments --in-strings --expected-checksum --dry-run --force --root --allow-outside-root --raw-line-endings --format --json --color --help --version"
+            opts="-k -h -V --file --symbol --kind --parent --line --with --with-text --body --delete --insert-before --insert-after --rename --check --check-timeout --in --certain-only --in-comments --in-strings --expected-checksum --dry-run --force --root --allow-outside-root --raw-line-endings --format --json --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -560,6 +564,10 @@ _llm() {
                     return 0
                     ;;
                 --rename)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --check-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

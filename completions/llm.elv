@@ -241,6 +241,7 @@ set edit:completion:arg-completer[llm] = {|@words|
             cand --with 'Read the new text from FILE'
             cand --with-text 'The new text'
             cand --rename 'Rename the definition and every reference `llm find --refs` finds (all files at once)'
+            cand --check-timeout 'Seconds each --check run may take (a cold `cargo check` can be slow)'
             cand --in 'Where --rename looks for references (repeatable; default: --root)'
             cand --expected-checksum 'Refuse (status `rejected`) unless the file''s SHA-256 is this, e.g. the `checksum` of a prior `llm find` (piping that output on stdin sets it)'
             cand --root 'Workspace root: nothing is written outside it'
@@ -309,6 +310,7 @@ set edit:completion:arg-completer[llm] = {|@words|
         &'llm;apply'= {
             cand --patch 'Read the patch from FILE instead of stdin (`-` = stdin)'
             cand --format-in 'The input''s format (default: detected)'
+            cand --check-timeout 'Seconds each --check run may take (a cold `cargo check` can be slow)'
             cand --root 'Workspace root: nothing is written outside it'
             cand --format 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)'
             cand --color 'When to use colour in human output. `auto` colours a terminal unless NO_COLOR is set'

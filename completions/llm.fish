@@ -208,6 +208,7 @@ complete -c llm -n "__fish_llm_using_subcommand patch" -l line -d 'The symbol wh
 complete -c llm -n "__fish_llm_using_subcommand patch" -l with -d 'Read the new text from FILE' -r -F
 complete -c llm -n "__fish_llm_using_subcommand patch" -l with-text -d 'The new text' -r
 complete -c llm -n "__fish_llm_using_subcommand patch" -l rename -d 'Rename the definition and every reference `llm find --refs` finds (all files at once)' -r
+complete -c llm -n "__fish_llm_using_subcommand patch" -l check-timeout -d 'Seconds each --check run may take (a cold `cargo check` can be slow)' -r
 complete -c llm -n "__fish_llm_using_subcommand patch" -l in -d 'Where --rename looks for references (repeatable; default: --root)' -r -F
 complete -c llm -n "__fish_llm_using_subcommand patch" -l expected-checksum -d 'Refuse (status `rejected`) unless the file\'s SHA-256 is this, e.g. the `checksum` of a prior `llm find` (piping that output on stdin sets it)' -r
 complete -c llm -n "__fish_llm_using_subcommand patch" -l root -d 'Workspace root: nothing is written outside it' -r -F
@@ -275,6 +276,7 @@ complete -c llm -n "__fish_llm_using_subcommand apply" -l patch -d 'Read the pat
 complete -c llm -n "__fish_llm_using_subcommand apply" -l format-in -d 'The input\'s format (default: detected)' -r -f -a "unified\t''
 codex\t''
 jsonl\t''"
+complete -c llm -n "__fish_llm_using_subcommand apply" -l check-timeout -d 'Seconds each --check run may take (a cold `cargo check` can be slow)' -r
 complete -c llm -n "__fish_llm_using_subcommand apply" -l root -d 'Workspace root: nothing is written outside it' -r -F
 complete -c llm -n "__fish_llm_using_subcommand apply" -l format -d 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)' -r -f -a "human\t''
 json\t''

@@ -1034,17 +1034,6 @@ impl WriteArgs {
             }
             _ => None,
         };
-        let secs = |s: f64, flag: &str| {
-            if s.is_finite() && s > 0.0 {
-                Ok(std::time::Duration::from_secs_f64(s))
-            } else {
-                Err(Error::new(
-                    Code::UsageInvalid,
-                    format!("{flag} must be a positive number of seconds, not {s}"),
-                    format!("pass e.g. {flag} 10"),
-                ))
-            }
-        };
         Ok(crate::cmd::write::WriteOptions {
             path: self.path,
             content,
@@ -1127,6 +1116,9 @@ pub struct PatchArgs {
     /// it and the file is restored. A checker that is not installed rejects, never passes.
     #[arg(long)]
     pub check: bool,
+    /// Seconds each --check run may take (a cold `cargo check` can be slow).
+    #[arg(long, value_name = "SECS", default_value_t = 300.0, requires = "check")]
+    pub check_timeout: f64,
     /// Where --rename looks for references (repeatable; default: --root).
     #[arg(long = "in", value_name = "PATH", requires = "rename")]
     pub rename_in: Vec<PathBuf>,
@@ -1222,6 +1214,9 @@ pub struct ApplyArgs {
     /// --check`); errors the input introduced reject it and the files are restored.
     #[arg(long)]
     pub check: bool,
+    /// Seconds each --check run may take (a cold `cargo check` can be slow).
+    #[arg(long, value_name = "SECS", default_value_t = 300.0, requires = "check")]
+    pub check_timeout: f64,
     #[command(flatten)]
     pub mutation: MutationArgs,
 }
@@ -1532,6 +1527,19 @@ pub fn command_name(args: &[String]) -> &'static str {
         .find_map(|a| COMMAND_NAMES.iter().find(|n| **n == a.as_str()))
         .copied()
         .unwrap_or("llm")
+}
+
+/// A `--…-timeout SECS` value: a positive, finite number of seconds.
+pub fn secs(s: f64, flag: &str) -> Result<std::time::Duration, Error> {
+    if s.is_finite() && s > 0.0 {
+        Ok(std::time::Duration::from_secs_f64(s))
+    } else {
+        Err(Error::new(
+            Code::UsageInvalid,
+            format!("{flag} must be a positive number of seconds, not {s}"),
+            format!("pass e.g. {flag} 10"),
+        ))
+    }
 }
 
 #[cfg(test)]

@@ -50,6 +50,7 @@ fn options(args: ApplyArgs) -> Result<ApplyOptions, Error> {
             ApplyFormatArg::Jsonl => Format::Jsonl,
         }),
         check: args.check,
+        check_timeout: crate::cli::secs(args.check_timeout, "--check-timeout")?,
         mutation: args.mutation.options("apply"),
     })
 }

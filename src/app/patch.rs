@@ -199,6 +199,7 @@ fn options(args: PatchArgs) -> Result<PatchOptions, Error> {
             in_strings: args.in_strings,
         },
         check: args.check,
+        check_timeout: crate::cli::secs(args.check_timeout, "--check-timeout")?,
         mutation: args.mutation.options("patch"),
     })
 }

@@ -128,7 +128,11 @@ fn compile_command(path: &Path) -> Option<Entry> {
             };
             let entries: Vec<Value> = serde_json::from_str(&text).ok()?;
             for e in entries {
-                let directory = PathBuf::from(e["directory"].as_str().unwrap_or("."));
+                // A relative directory is the database's own (CMake writes absolute ones;
+                // hand-written databases often say "."): it was taken relative to wherever
+                // llm ran, so the entry never matched and no flag was used.
+                let home = db.parent().unwrap_or(dir);
+                let directory = normalize(&home.join(e["directory"].as_str().unwrap_or(".")));
                 let file = e["file"].as_str().map(|f| normalize(&directory.join(f)));
                 if file.as_deref() != Some(&want) {
                     continue;

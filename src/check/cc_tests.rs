@@ -108,3 +108,20 @@ fn missing_compiler_is_not_available() {
     assert_eq!(r.verdict, Verdict::NotAvailable);
     assert_eq!(r.diagnostics[0].code.as_deref(), Some("CHECK_E001"));
 }
+
+/// A database whose `directory` is relative (`"."`) is read from its own directory: it was
+/// taken relative to wherever llm ran, never matched, and no flag was used.
+#[test]
+fn a_relative_directory_in_the_database_is_the_databases_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    std::fs::write(
+        root.join("compile_commands.json"),
+        r#"[{"directory": ".", "command": "cc -I inc -DX=1 -c src/x.c", "file": "src/x.c"}]"#,
+    )
+    .unwrap();
+    let e = compile_command(&root.join("src/x.c")).expect("the entry matches");
+    assert_eq!(e.directory, normalize(root));
+    assert_eq!(e.flags, ["-I", "inc", "-DX=1"]);
+}

@@ -453,7 +453,7 @@ impl Tool<'_> {
                         self.name,
                         self.timeout.as_secs_f64()
                     ),
-                    "retry with a longer timeout (`llm write --check-timeout SECS`), or drop --check",
+                    "retry with a longer timeout (`--check-timeout SECS`), or drop --check",
                 )
                 .with_note(tail(&stderr, 400)),
             )),

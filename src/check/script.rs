@@ -171,24 +171,25 @@ fn copy_name(path: &Path, ext: &str) -> OsString {
 }
 
 /// The module types to try for a JavaScript file, in order: `.mjs`/`.cjs` are what they say; a
-/// `.js` file is a module under a `package.json` with `"type": "module"`, else tried as a
-/// script first, then as a module (Node 20 would otherwise guess, and pass broken modules).
+/// `.js` file is what its nearest `package.json`'s `"type"` says (`module`, or `commonjs`, which
+/// Node loads as a script whatever the syntax), else tried as a script first, then as a module
+/// (Node 20 would otherwise guess, and pass broken modules).
 fn node_modes(path: &Path) -> Vec<&'static str> {
     match path.extension().and_then(OsStr::to_str) {
         Some("mjs") => return vec!["mjs"],
         Some("cjs") => return vec!["cjs"],
         _ => {}
     }
-    let module = path
+    let declared = path
         .parent()
         .and_then(|d| upward(d, "package.json"))
         .and_then(|d| std::fs::read_to_string(d.join("package.json")).ok())
         .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
-        .is_some_and(|v| v["type"] == "module");
-    if module {
-        vec!["mjs"]
-    } else {
-        vec!["cjs", "mjs"]
+        .and_then(|v| v["type"].as_str().map(str::to_string));
+    match declared.as_deref() {
+        Some("module") => vec!["mjs"],
+        Some("commonjs") => vec!["cjs"],
+        _ => vec!["cjs", "mjs"],
     }
 }
 

@@ -140,6 +140,17 @@ fn node_checks_scripts_and_modules_as_node_would_load_them() {
         T,
     );
     assert_eq!(r.verdict, Verdict::Failed, "{r:#?}");
+    // "type": "commonjs" makes it a script: ES module syntax fails there, as in Node (the
+    // module mode tried after the script one passed it).
+    std::fs::write(dir.path().join("package.json"), r#"{"type": "commonjs"}"#).unwrap();
+    let r = check(
+        Checker::Node,
+        b"import x from \"y\";\n",
+        &dir.path().join("c.js"),
+        "c.js",
+        T,
+    );
+    assert_eq!(r.verdict, Verdict::Failed, "{r:#?}");
     let jsx = run(Checker::Node, "c.jsx", "const a = <div/>;\n");
     assert_eq!(jsx.verdict, Verdict::Skipped);
 }

@@ -959,3 +959,70 @@ fn patch_check_runs_checkers_on_a_relative_file_as_write_does() {
         );
     }
 }
+
+/// `patch --check-timeout` and `apply --check-timeout` bound each checker run (they had 300 s
+/// and no flag: a hung checker held a run ten minutes); a checker stopped so is no pass, and
+/// the rejection says to see to the checker, not to fix the text.
+#[test]
+fn patch_and_apply_take_a_check_timeout() {
+    use std::os::unix::fs::PermissionsExt;
+    let env = TestEnv::new();
+    let bin = env.path().join("fakebin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::write(bin.join("php"), "#!/bin/sh\nexec sleep 30\n").unwrap();
+    std::fs::set_permissions(bin.join("php"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    env.write("p.php", "<?php\nfunction g() {\n  return 1;\n}\n");
+    let batch = "{\"op\":\"transform\",\"file_path\":\"p.php\",\"old\":\"return 1;\",\"new\":\"return 3;\"}\n";
+    for (args, stdin) in [
+        (
+            vec![
+                "patch",
+                "--file",
+                "p.php",
+                "--symbol",
+                "g",
+                "--body",
+                "--with-text",
+                "return 2;",
+            ],
+            "",
+        ),
+        (vec!["apply"], batch),
+    ] {
+        let started = std::time::Instant::now();
+        let out = env
+            .llm(&args)
+            .args(["--check", "--check-timeout", "1", "--json"])
+            .env("PATH", &path)
+            .write_stdin(stdin)
+            .output()
+            .unwrap();
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(20),
+            "{args:?}"
+        );
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(out.status.code(), Some(1), "{v}");
+        let text = v.to_string();
+        assert!(
+            text.contains("timed_out") && text.contains("CHECK_E002"),
+            "{v}"
+        );
+        assert!(
+            v["error"]["remediation"]
+                .as_str()
+                .unwrap()
+                .contains("no checker could judge"),
+            "{v}"
+        );
+        assert_eq!(
+            env.read("p.php"),
+            b"<?php\nfunction g() {\n  return 1;\n}\n"
+        );
+    }
+}

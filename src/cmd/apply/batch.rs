@@ -361,6 +361,7 @@ fn patch_op(
             in_strings: flag(v, "in_strings"),
         },
         check: false,
+        check_timeout: std::time::Duration::from_secs(300),
         mutation: mopts.clone(),
     };
     if let Action::Rename(_) = &opts.action {

@@ -32,6 +32,8 @@ pub struct ApplyOptions {
     pub format: Option<Format>,
     /// `--check`: the language's checker before and after, as `llm patch --check`.
     pub check: bool,
+    /// How long each --check run may take.
+    pub check_timeout: std::time::Duration,
     pub mutation: MutationOptions,
 }
 
@@ -449,7 +451,7 @@ pub fn run(opts: &ApplyOptions) -> Result<(ApplyResult, String, Vec<DiagnosticPa
         .map(|c| c.path.clone())
         .collect();
     let before = if opts.check {
-        crate::cmd::patch::run_checks(&paths)
+        crate::cmd::patch::run_checks(&paths, opts.check_timeout)
     } else {
         Vec::new()
     };
@@ -464,17 +466,18 @@ pub fn run(opts: &ApplyOptions) -> Result<(ApplyResult, String, Vec<DiagnosticPa
     };
     let mut validators = Vec::new();
     if opts.check {
-        let after = crate::cmd::patch::recheck(&paths, &before);
+        let after = crate::cmd::patch::recheck(&paths, &before, opts.check_timeout);
         if after.refused() {
             let restored = committed.rollback();
             remove_dirs(&created);
             return Err(Error::new(
                 Code::ApplyCheckFailed,
                 format!(
-                    "--check rejected the input; {}",
+                    "--check rejected the input ({}); {}",
+                    after.refused_names.join(", "),
                     crate::cmd::patch::restored_note(restored)
                 ),
-                "fix the patch so the project still builds (see diagnostics), or drop --check",
+                after.remediation("fix the patch so the project still builds"),
             )
             .rejected()
             .with_related(after.refused_errors));

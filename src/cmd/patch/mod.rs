@@ -38,6 +38,8 @@ pub struct PatchOptions {
     /// `--check`: run the language's own checker on the real project before and after; errors
     /// the patch introduced reject it and the files are restored.
     pub check: bool,
+    /// How long each --check run may take.
+    pub check_timeout: std::time::Duration,
     pub mutation: MutationOptions,
 }
 
@@ -459,14 +461,14 @@ pub fn run(opts: &PatchOptions) -> Result<(PatchResult, String, Vec<DiagnosticPa
         ));
     }
     let before = if opts.check {
-        run_checks(&paths)
+        run_checks(&paths, opts.check_timeout)
     } else {
         Vec::new()
     };
     let committed = prepared.commit()?;
     let mut validators = Vec::new();
     if opts.check {
-        let after = recheck(&paths, &before);
+        let after = recheck(&paths, &before, opts.check_timeout);
         if after.refused() {
             let restored = committed.rollback();
             return Err(Error::new(
@@ -476,7 +478,7 @@ pub fn run(opts: &PatchOptions) -> Result<(PatchResult, String, Vec<DiagnosticPa
                     after.refused_names.join(", "),
                     restored_note(restored)
                 ),
-                "fix the new text so the project still builds (see diagnostics), or drop --check",
+                after.remediation("fix the new text so the project still builds"),
             )
             .rejected()
             .with_related(after.refused_errors));
@@ -501,6 +503,17 @@ pub(crate) struct Rechecked {
 }
 
 impl Rechecked {
+    /// The remediation of a rejection: fix the text when a checker found errors in it, else
+    /// (a checker missing, stopped, or broken) see to the checker.
+    pub fn remediation(&self, fix: &str) -> String {
+        let failed = (self.validators.iter()).any(|v| v.verdict == Verdict::Failed);
+        if failed {
+            format!("{fix} (see diagnostics), or drop --check")
+        } else {
+            "no checker could judge the change (see diagnostics: install the checker, or give it more time); nothing was kept, or drop --check".to_string()
+        }
+    }
+
     /// Whether any checker refuses the change.
     pub fn refused(&self) -> bool {
         !self.refused_names.is_empty()
@@ -509,8 +522,12 @@ impl Rechecked {
 
 /// Runs the checkers of `paths` again after the commit and judges each report against the
 /// same checker's run `before` (as [`run_checks`] returned it for the same paths).
-pub(crate) fn recheck(paths: &[PathBuf], before: &[ValidatorReport]) -> Rechecked {
-    let validators: Vec<ValidatorReport> = run_checks(paths)
+pub(crate) fn recheck(
+    paths: &[PathBuf],
+    before: &[ValidatorReport],
+    timeout: std::time::Duration,
+) -> Rechecked {
+    let validators: Vec<ValidatorReport> = run_checks(paths, timeout)
         .into_iter()
         .zip(before.iter())
         .map(|(a, b)| a.relative_to(b))
@@ -540,12 +557,9 @@ pub(crate) fn restored_note(restored: bool) -> &'static str {
     }
 }
 
-/// How long one checker of `--check` may run.
-const CHECK_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(300);
-
 /// One report per checker: `cargo check` once per Cargo package touched, `tsc` once per
 /// TypeScript project, the language's one-file checker per other file (see `check::Checker`).
-pub(crate) fn run_checks(paths: &[PathBuf]) -> Vec<ValidatorReport> {
+pub(crate) fn run_checks(paths: &[PathBuf], timeout: std::time::Duration) -> Vec<ValidatorReport> {
     let mut reports = Vec::new();
     let mut projects = Vec::new();
     for path in paths {
@@ -569,7 +583,7 @@ pub(crate) fn run_checks(paths: &[PathBuf]) -> Vec<ValidatorReport> {
             projects.push((checker, project));
         }
         let text = crate::fsio::read(path, &display).unwrap_or_default();
-        reports.push(checker.check(&text, path, &display, CHECK_TIMEOUT));
+        reports.push(checker.check(&text, path, &display, timeout));
     }
     reports
 }
