@@ -206,11 +206,11 @@ pub fn introduced(
     before: &[DiagnosticPayload],
     after: &[DiagnosticPayload],
 ) -> Vec<DiagnosticPayload> {
-    fn key(d: &DiagnosticPayload) -> (&str, Option<&str>, &str, Option<&str>) {
+    fn key(d: &DiagnosticPayload) -> (&str, Option<&str>, String, Option<&str>) {
         (
             d.tool.as_str(),
             d.code.as_deref(),
-            d.message.as_str(),
+            unplaced(&d.message),
             d.file.as_deref(),
         )
     }
@@ -230,6 +230,25 @@ pub fn introduced(
         })
         .cloned()
         .collect()
+}
+
+/// A message without the line numbers it quotes (`previously declared in p.php:7`, `on line
+/// 7`): an error that was there before the change is the same error once the change moved it.
+fn unplaced(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(c) = rest.chars().next() {
+        rest = &rest[c.len_utf8()..];
+        out.push(c);
+        if c == ':' || out.ends_with("line ") {
+            let digits = rest.len() - rest.trim_start_matches(|d: char| d.is_ascii_digit()).len();
+            if digits > 0 {
+                out.push('#');
+                rest = &rest[digits..];
+            }
+        }
+    }
+    out
 }
 
 /// Milliseconds since `started`.
@@ -707,6 +726,18 @@ mod tests {
         assert_eq!(new[1].file.as_deref(), Some("src/main.rs"));
         assert!(introduced(&after, &before).is_empty());
         assert!(introduced(&[], &[]).is_empty());
+        // A line number the message quotes moves with the change: the same error (PHP's
+        // `previously declared in p.php:7` was new after two lines went in above it).
+        let php = |m: &str| diag(Level::Error, "E", m, "p.php");
+        let moved = introduced(
+            &[php("Cannot redeclare f() (previously declared in p.php:5)")],
+            &[php("Cannot redeclare f() (previously declared in p.php:7)")],
+        );
+        assert!(moved.is_empty(), "{moved:?}");
+        assert_eq!(
+            unplaced("on line 12: expected 2, found 3"),
+            "on line #: expected 2, found 3"
+        );
     }
 
     #[test]
