@@ -146,12 +146,30 @@ impl ValidatorReport {
             return self;
         }
         let new_errors = introduced(&before.diagnostics, &self.diagnostics);
+        let old = before.errors().count();
         let mut kept: Vec<DiagnosticPayload> = self
             .diagnostics
             .into_iter()
             .filter(|d| d.level != Level::Error)
             .collect();
         kept.extend(new_errors);
+        let first_only = [python::NAME, script::PHP, script::BASH].contains(&self.name.as_str());
+        if old > 0 && first_only {
+            // Python's compile(), `php -l` and `bash -n` stop at their first error: a new one
+            // after an old one is never seen. Said, not passed over silently.
+            kept.push(DiagnosticPayload {
+                tool: self.name.to_string(),
+                level: Level::Note,
+                code: None,
+                message: format!(
+                    "{old} error(s) were there before the change and are not counted; a checker that stops at its first error cannot see new ones after them"
+                ),
+                file: None,
+                span: None,
+                note: None,
+                remediation: Some("fix the existing errors, then check again".into()),
+            });
+        }
         self.verdict = verdict_of(&kept);
         self.diagnostics = kept;
         self
@@ -738,6 +756,26 @@ mod tests {
             unplaced("on line 12: expected 2, found 3"),
             "on line #: expected 2, found 3"
         );
+    }
+
+    /// A checker that stops at its first error (Python's compile(), `php -l`, `bash -n`) with
+    /// an error there before the change: the pass says it could not see past it.
+    #[test]
+    fn a_first_error_checker_says_what_it_could_not_see() {
+        let started = Instant::now();
+        let e = |m: &str| DiagnosticPayload {
+            tool: python::NAME.into(),
+            ..diag(Level::Error, "SyntaxError", m, "m.py")
+        };
+        let before = ValidatorReport::from_diagnostics(python::NAME, None, started, vec![e("old")]);
+        let after = ValidatorReport::from_diagnostics(python::NAME, None, started, vec![e("old")]);
+        let judged = after.relative_to(&before);
+        assert_eq!(judged.verdict, Verdict::Passed);
+        assert_eq!(judged.diagnostics.len(), 1);
+        assert_eq!(judged.diagnostics[0].level, Level::Note);
+        assert!(judged.diagnostics[0]
+            .message
+            .contains("cannot see new ones"));
     }
 
     #[test]
