@@ -91,10 +91,25 @@ pub fn common_indent(text: &str, skip_first: bool) -> String {
 /// unless the first line itself is less indented than them, as in a dedented `def` whose body
 /// is indented one level.
 pub fn reindent(text: &str, target: &str, unit: &Unit, first_line_placed: bool) -> String {
+    reindent_keeping(text, target, unit, first_line_placed, &[])
+}
+
+/// [`reindent`], with the lines `inside` (0-based, sorted: the lines of a multi-line string
+/// literal after its first) moved by the block's shift alone: their indentation is the
+/// string's value, which converting it level by level to the file's unit would change (a
+/// 2-space gap inside a docstring became 4).
+pub fn reindent_keeping(
+    text: &str,
+    target: &str,
+    unit: &Unit,
+    first_line_placed: bool,
+    inside: &[usize],
+) -> String {
     if first_line_placed && already_placed(text, target) && in_unit(text, target, unit) {
         return text.to_string();
     }
     let lines: Vec<&str> = text.split('\n').collect();
+    let kept = |i: usize| inside.binary_search(&i).is_ok();
     let first_lead = lines
         .first()
         .map(|l| leading(l).to_string())
@@ -111,7 +126,11 @@ pub fn reindent(text: &str, target: &str, unit: &Unit, first_line_placed: bool) 
     } else {
         common_indent(text, false)
     };
-    let source_unit = detect_unit(text);
+    let code: Vec<&str> = (lines.iter().enumerate())
+        .filter(|(i, _)| !kept(*i))
+        .map(|(_, l)| *l)
+        .collect();
+    let source_unit = detect_unit(&code.join("\n"));
     let mut out = String::with_capacity(text.len() + lines.len() * target.len());
     for (i, line) in lines.iter().enumerate() {
         if i > 0 {
@@ -122,14 +141,27 @@ pub fn reindent(text: &str, target: &str, unit: &Unit, first_line_placed: bool) 
             None => ("", *line),
         };
         if is_blank(body) {
+            // Inside a string, a line of spaces is part of its value.
+            out.push_str(if kept(i) { body } else { "" });
             out.push_str(cr);
             continue;
         }
         let lead = leading(body);
+        // A string's line below the block's base (its value starts at column 0) stays as it
+        // is: no shift keeps its value.
+        if kept(i) && !lead.starts_with(base.as_str()) {
+            out.push_str(body);
+            out.push_str(cr);
+            continue;
+        }
         let rel = lead
             .strip_prefix(base.as_str())
             .unwrap_or_else(|| lead.trim_start_matches(base.trim_end()));
-        let rel = convert(rel, &source_unit, unit);
+        let rel = if kept(i) {
+            rel.to_string()
+        } else {
+            convert(rel, &source_unit, unit)
+        };
         if !(i == 0 && first_line_placed) {
             out.push_str(target);
         }

@@ -506,3 +506,49 @@ fn patch_keeps_expressions_suites_line_ends_and_the_files_indentation() {
         b"int f(void)\n{\n\treturn 1;\n}\n\nint g(void)\n{\n\tif (1) {\n\t\treturn 3;\n\t}\n}\n"
     );
 }
+
+/// Lines inside a multi-line string move with the block but keep their indentation relative
+/// to it: converted level by level like code (2-space text into a 4-space file), a gap of 2
+/// inside a docstring became 4 and the string's value changed more than the shift.
+#[test]
+fn string_lines_move_with_the_block_without_conversion() {
+    let env = TestEnv::new();
+    env.write("a.py", "class A:\n    def f(self):\n        return 1\n");
+    let (v, code) = env.json(&[
+        "patch",
+        "--json",
+        "--file",
+        "a.py",
+        "--symbol",
+        "A.f",
+        "--with-text",
+        "def f(self):\n  if self:\n    return \"\"\"\n  one\n    two\n  \"\"\"",
+    ]);
+    assert_eq!(code, 0, "{v}");
+    // Code converted to 4-space levels; the string's lines shifted by the block's 4 alone
+    // (the template literal's too: 4 → 8, where its code went 2 → 8).
+    assert_eq!(
+        env.read("a.py"),
+        b"class A:\n    def f(self):\n        if self:\n            return \"\"\"\n      one\n        two\n      \"\"\"\n"
+    );
+    env.write(
+        "t.js",
+        "class C {\n    f() {\n        return 1;\n    }\n}\n",
+    );
+    let (v, code) = env.json(&[
+        "patch",
+        "--json",
+        "--file",
+        "t.js",
+        "--symbol",
+        "f",
+        "--body",
+        "--with-text",
+        "{\n  return `a\n    b`;\n}",
+    ]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        env.read("t.js"),
+        b"class C {\n    f() {\n        return `a\n        b`;\n    }\n}\n"
+    );
+}

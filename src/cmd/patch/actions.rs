@@ -71,6 +71,31 @@ fn indent_of(src: &[u8], at: usize) -> String {
     indent::leading(&line).to_string()
 }
 
+/// The lines of `text` (0-based, sorted) that lie inside a multi-line string literal after
+/// its first line (a docstring's, a template's, a heredoc's): their indentation is the
+/// string's value, moved with the block but never converted to the file's unit.
+fn string_lines(language: &Language, text: &str) -> Vec<usize> {
+    let tree = language.parse(text.as_bytes());
+    let mut lines = Vec::new();
+    let mut stack = vec![tree.root_node()];
+    while let Some(n) = stack.pop() {
+        let (first, last) = (n.start_position().row, n.end_position().row);
+        if first == last {
+            continue;
+        }
+        let kind = n.kind();
+        if kind.contains("string") || kind.contains("heredoc") || kind.contains("template") {
+            lines.extend(first + 1..=last);
+            continue;
+        }
+        let mut c = n.walk();
+        stack.extend(n.children(&mut c));
+    }
+    lines.sort_unstable();
+    lines.dedup();
+    lines
+}
+
 /// The new text as sent, with CRLF made LF and surrounding blank lines dropped.
 pub fn clean(text: &str) -> String {
     let t = text.replace("\r\n", "\n");
@@ -101,13 +126,14 @@ pub fn edit_for(
     let unit = indent::detect_unit(&String::from_utf8_lossy(src));
     let indent = indent_of(src, s.span.byte_start);
     let text = clean(text);
+    let inside = string_lines(language, &text);
     match action {
         // The text already there (line endings and blank edges aside): its bytes, as they are.
         Action::Replace if holds(src, s.span.range(), &text) => {
             Ok(Edit::new(s.span.range(), &src[s.span.range()]))
         }
         Action::Replace => {
-            let new = indent::reindent(&text, &indent, &unit, true);
+            let new = indent::reindent_keeping(&text, &indent, &unit, true, &inside);
             // A span that ends in the `\r` of a CRLF (a C `#define` holds its line's end):
             // the `\r` stays, the new text does not carry one.
             let mut range = s.span.range();
@@ -116,11 +142,11 @@ pub fn edit_for(
             }
             Ok(Edit::new(range, new))
         }
-        Action::Body => body_edit(src, s, &text, &indent, &unit, python),
+        Action::Body => body_edit(src, s, &text, &indent, &unit, python, &inside),
         Action::Delete => Ok(Edit::new(delete_range(src, s), "")),
         Action::InsertBefore | Action::InsertAfter => {
             let gap = "\n".repeat(separation(src, symbols, i, language.top_level_gap));
-            let new = indent::reindent(&text, &indent, &unit, false);
+            let new = indent::reindent_keeping(&text, &indent, &unit, false, &inside);
             if *action == Action::InsertBefore {
                 let at = line_start(src, s.span.byte_start);
                 Ok(Edit::new(at..at, format!("{new}\n{gap}")))
@@ -200,6 +226,7 @@ fn body_edit(
     indent: &str,
     unit: &Unit,
     python: bool,
+    inside: &[usize],
 ) -> Result<Edit, Error> {
     let body = s.body_span.as_ref().ok_or_else(|| {
         Error::new(
@@ -222,7 +249,7 @@ fn body_edit(
         let same_line = block_line_start <= s.node_span.byte_start;
         if same_line {
             // `def f(): return 1`: put the new suite on its own lines.
-            let new = indent::reindent(text, &inner, unit, false);
+            let new = indent::reindent_keeping(text, &inner, unit, false, inside);
             let mut start = body.byte_start;
             while start > 0 && (src[start - 1] == b' ' || src[start - 1] == b'\t') {
                 start -= 1;
@@ -230,7 +257,7 @@ fn body_edit(
             return Ok(Edit::new(start..body.byte_end, format!("\n{new}")));
         }
         let body_indent = indent_of(src, body.byte_start);
-        let new = indent::reindent(text, &body_indent, unit, true);
+        let new = indent::reindent_keeping(text, &body_indent, unit, true, inside);
         return Ok(Edit::new(body.range(), new));
     }
     let braced = text.trim_start().starts_with('{');
@@ -242,7 +269,7 @@ fn body_edit(
         let text = format!("{}{}", if arrow { "=> " } else { "" }, text.trim_start());
         return Ok(Edit::new(
             body.range(),
-            indent::reindent(&text, indent, unit, true),
+            indent::reindent_keeping(&text, indent, unit, true, inside),
         ));
     }
     let new = if braced && indent::already_placed(text, indent) {
@@ -254,13 +281,13 @@ fn body_edit(
         let last = text.trim_end().rsplit('\n').next().unwrap_or("");
         let lead = &last[..last.len() - last.trim_start().len()];
         let text = format!("{lead}{}", text.trim_start());
-        indent::reindent(&text, indent, unit, true)
+        indent::reindent_keeping(&text, indent, unit, true, inside)
     } else if text.trim().is_empty() {
         "{}".to_string()
     } else {
         format!(
             "{{\n{}\n{indent}}}",
-            indent::reindent(text, &inner, unit, false)
+            indent::reindent_keeping(text, &inner, unit, false, inside)
         )
     };
     Ok(Edit::new(body.range(), new))
