@@ -526,7 +526,7 @@ fn string_lines_move_with_the_block_without_conversion() {
     ]);
     assert_eq!(code, 0, "{v}");
     // Code converted to 4-space levels; the string's lines shifted by the block's 4 alone
-    // (the template literal's too: 4 → 8, where its code went 2 → 8).
+    // (The template literal below likewise: its line 4 → 8, where its code went 2 → 8.)
     assert_eq!(
         env.read("a.py"),
         b"class A:\n    def f(self):\n        if self:\n            return \"\"\"\n      one\n        two\n      \"\"\"\n"
