@@ -579,3 +579,48 @@ fn old_text_mismatch_with_a_matching_checksum_says_the_position_is_wrong() {
     );
     assert_eq!(env.read("a.txt"), b"alpha\nbeta\ngamma\n");
 }
+
+/// What an attack run on `transform --old/--new` found applied with a wrong result.
+#[test]
+fn exact_edits_respect_crlf_pairs_overlaps_and_the_matched_indentation() {
+    let env = TestEnv::new();
+    let t = |file: &str, old: &str, new: &str| {
+        env.json(&["transform", file, "--old", old, "--new", new, "--json"])
+    };
+    // An --old starting with `\n` in a CRLF file is the line break, not the `\n` after `\r`
+    // (that left `a\r\r\n`).
+    env.write("c.txt", "a\r\nb\r\n");
+    let (v, code) = t("c.txt", "\nb", "\nc");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(env.read("c.txt"), b"a\r\nc\r\n");
+    // `aba` occurs twice in `ababa` (overlapping): ambiguous, not the first one.
+    env.write("o.txt", "ababa");
+    let (v, code) = t("o.txt", "aba", "X");
+    assert_eq!(
+        (code, v["error"]["code"].as_str()),
+        (1, Some("TRANSFORM_E004")),
+        "{v}"
+    );
+    assert_eq!(env.read("o.txt"), b"ababa");
+    // Matched with an indentation offset: the new text goes in the same frame, its second
+    // line a level deeper as in the old text (it was taken as already placed, a level short).
+    env.write(
+        "h.sh",
+        "f() {\n    case x in\n        a)\n            r\n            ;;\n    esac\n}\n",
+    );
+    let (v, code) = t(
+        "h.sh",
+        "case x in\n    a)\n        r\n        ;;",
+        "case y in\n    a)\n        r\n        ;;",
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        env.read("h.sh"),
+        b"f() {\n    case y in\n        a)\n            r\n            ;;\n    esac\n}\n"
+    );
+    // An --old that starts with a blank line is matched dedented the same way.
+    env.write("k.txt", "x\n\na\nb\n");
+    let (v, code) = t("k.txt", "\n  a\n  b", "\n  A\n  B");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(env.read("k.txt"), b"x\n\nA\nB\n");
+}

@@ -67,7 +67,7 @@ pub fn plan(bytes: &[u8], display: &str, args: &ExactArgs) -> Result<ExactPlan, 
             let mut edits = Vec::new();
             let mut placed = Vec::new();
             for m in &indented {
-                let mut new = reindent(args.new, &m.old_indent, &m.file_indent);
+                let mut new = reindent(args.new, args.old, &m.old_indent, &m.file_indent);
                 if !args.raw {
                     new = normalize(&new, ending);
                 }
@@ -172,6 +172,16 @@ fn decide(
     new: Vec<u8>,
     matched_with: &'static str,
 ) -> Result<ExactPlan, Error> {
+    let mut found = found;
+    if !args.all {
+        let needle = found
+            .first()
+            .map(|r| bytes[r.clone()].to_vec())
+            .unwrap_or_default();
+        if let Some(second) = overlapping(bytes, &needle, &found) {
+            found.push(second);
+        }
+    }
     if found.len() > 1 && !args.all {
         let how = if matched_with == "exact" {
             ""
@@ -189,9 +199,13 @@ fn decide(
     })
 }
 
-/// Non-overlapping occurrences of `needle`, left to right.
+/// Non-overlapping occurrences of `needle`, left to right; none that starts or ends inside a
+/// CRLF pair (an `--old` of `\nb` in `a\r\nb` is the line break, found with the file's line
+/// endings: matched at the `\n` alone, it left a lone `\r`).
 fn find_all(hay: &[u8], needle: &[u8]) -> Vec<Range<usize>> {
+    let splits = |at: usize| at > 0 && hay[at - 1] == b'\r' && hay.get(at) == Some(&b'\n');
     memchr::memmem::find_iter(hay, needle)
+        .filter(|&at| !splits(at) && !splits(at + needle.len()))
         .scan(0usize, |next, at| {
             if at < *next {
                 return Some(None);
@@ -201,6 +215,15 @@ fn find_all(hay: &[u8], needle: &[u8]) -> Vec<Range<usize>> {
         })
         .flatten()
         .collect()
+}
+
+/// A second occurrence of `needle` overlapping the only one found (`aba` in `ababa`): the text
+/// occurs twice, and which one is meant is not known.
+fn overlapping(hay: &[u8], needle: &[u8], found: &[Range<usize>]) -> Option<Range<usize>> {
+    let [only] = found else { return None };
+    let from = only.start + 1;
+    let at = memchr::memmem::find(hay.get(from..only.end + needle.len() - 1)?, needle)? + from;
+    Some(at..at + needle.len())
 }
 
 /// `text` with the file's line ending: `\n` → `\r\n` for CRLF files, `\r\n` → `\n` for LF files.
@@ -407,13 +430,28 @@ fn find_indented(bytes: &[u8], old: &[u8]) -> Vec<Indented> {
     out
 }
 
-/// `new` with `old_indent` replaced by `file_indent` at the start of every non-blank line.
-fn reindent(new: &[u8], old_indent: &[u8], file_indent: &[u8]) -> Vec<u8> {
+/// `new` with `old_indent` replaced by `file_indent` at the start of every non-blank line: the
+/// old text matched with every line shifted alike (`find_indented`), and the new text goes in
+/// the same frame. Unless it reads as already placed (as `llm find` reports a span: its lines
+/// after the first at the file's columns) and only that reading keeps the step the old text
+/// has from its first line to its second (`x = 1` / `return x` replaced by `x = 2` /
+/// `    return x`): taken as placed whenever its later lines reached the file's indentation,
+/// `case y in` then `    a)` lost a level.
+fn reindent(new: &[u8], old: &[u8], old_indent: &[u8], file_indent: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(new.len() + 16);
-    // New text whose lines after the first already carry the file's indentation (as `llm find`
-    // reports a span that starts mid-line): only its first line needs the indentation.
     if let (Ok(text), Ok(indent)) = (std::str::from_utf8(new), std::str::from_utf8(file_indent)) {
-        if text.contains('\n') && crate::indent::already_placed(text, indent) {
+        let step = |t: &[u8]| -> Option<isize> {
+            let mut lines = t.split(|&b| b == b'\n').filter(|l| !is_blank(strip_cr(l)));
+            let (a, b) = (lines.next()?, lines.next()?);
+            Some(leading_ws(b).len() as isize - leading_ws(a).len() as isize)
+        };
+        let (old_step, new_step) = (step(old), step(new));
+        let placed_step = new_step.map(|n| n - file_indent.len() as isize);
+        if text.contains('\n')
+            && crate::indent::already_placed(text, indent)
+            && placed_step == old_step
+            && new_step != old_step
+        {
             out.extend_from_slice(file_indent);
             out.extend_from_slice(new);
             return out;
