@@ -444,38 +444,29 @@ pub fn install_over(
         let exchange = |a: &std::ffi::OsStr, b: &std::ffi::OsStr| {
             rustix::fs::renameat_with(&*target.dir, a, &*target.dir, b, RenameFlags::EXCHANGE)
         };
-        match exchange(&name, &target.name) {
-            Ok(()) => {
-                let out = rustix::fs::statat(&*target.dir, &name, AtFlags::SYMLINK_NOFOLLOW);
-                if out.is_ok_and(|s| (s.st_dev, s.st_ino) == want) {
-                    // The old file now has the temp name: gone with it.
-                    let _ = rustix::fs::unlinkat(&*target.dir, &name, AtFlags::empty());
-                    tmp.name = None;
-                    drop(tmp);
-                    sync_dir(&target.dir);
-                    return Ok(());
-                }
-                // Another program's file: back under its name; ours is removed on drop.
-                let _ = exchange(&name, &target.name);
-                return Err(Error::new(
-                    Code::ConcurrentModification,
-                    format!(
-                        "{display} was replaced by another program while it was being written; nothing was written over it"
-                    ),
-                    "re-read the file and redo the edit on its current content",
-                )
-                .rejected()
-                .with_file(display));
+        // A file system without RENAME_EXCHANGE (EINVAL; overlay and network file systems can
+        // refuse it otherwise) gets the plain rename below, which reports its own failure.
+        if exchange(&name, &target.name).is_ok() {
+            let out = rustix::fs::statat(&*target.dir, &name, AtFlags::SYMLINK_NOFOLLOW);
+            if out.is_ok_and(|s| (s.st_dev, s.st_ino) == want) {
+                // The old file now has the temp name: gone with it.
+                let _ = rustix::fs::unlinkat(&*target.dir, &name, AtFlags::empty());
+                tmp.name = None;
+                drop(tmp);
+                sync_dir(&target.dir);
+                return Ok(());
             }
-            Err(rustix::io::Errno::INVAL | rustix::io::Errno::NOSYS) => {}
-            Err(e) => {
-                return Err(Error::new(
-                    Code::WriteFailed,
-                    format!("could not replace {display}: {}", std::io::Error::from(e)),
-                    "check the directory's permissions and free space",
-                )
-                .with_file(display))
-            }
+            // Another program's file: back under its name; ours is removed on drop.
+            let _ = exchange(&name, &target.name);
+            return Err(Error::new(
+                Code::ConcurrentModification,
+                format!(
+                    "{display} was replaced by another program while it was being written; nothing was written over it"
+                ),
+                "re-read the file and redo the edit on its current content",
+            )
+            .rejected()
+            .with_file(display));
         }
     }
     install_renamed(tmp, target, create, display)

@@ -1317,12 +1317,10 @@ fn remove(
             }
             rustix::fs::unlinkat(dir, aside, AtFlags::empty()).map_err(failed)?;
         }
-        // Not moved aside (no file's identity to check, or a file system without
-        // RENAME_NOREPLACE): unlinked by name, as before.
-        (_, Err(e)) if !matches!(e, rustix::io::Errno::INVAL | rustix::io::Errno::NOSYS) => {
-            return Err(failed(e))
-        }
+        // Moved aside without an identity to check it by: removed.
         (None, Ok(())) => rustix::fs::unlinkat(dir, aside, AtFlags::empty()).map_err(failed)?,
+        // Not moved aside (a file system without RENAME_NOREPLACE, or one that refuses it):
+        // unlinked by name, as before, which reports its own failure.
         (_, Err(_)) => rustix::fs::unlinkat(dir, &target.name, AtFlags::empty()).map_err(failed)?,
     }
     fsio::sync_dir(dir);
