@@ -129,28 +129,25 @@ fn node_checks_scripts_and_modules_as_node_would_load_them() {
         run(Checker::Node, "w.js", "with (o) {}\n").verdict,
         Verdict::Passed
     );
-    // A package.json with "type": "module" makes .js a module.
+    // A package.json's "type" says what a .js is: "module" makes it a module (no `with`);
+    // "commonjs" a script, where ES module syntax fails, as in Node (the module mode tried
+    // after the script one passed it).
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("package.json"), r#"{"type": "module"}"#).unwrap();
-    let r = check(
-        Checker::Node,
-        b"with (o) {}\n",
-        &dir.path().join("w.js"),
-        "w.js",
-        T,
-    );
-    assert_eq!(r.verdict, Verdict::Failed, "{r:#?}");
-    // "type": "commonjs" makes it a script: ES module syntax fails there, as in Node (the
-    // module mode tried after the script one passed it).
-    std::fs::write(dir.path().join("package.json"), r#"{"type": "commonjs"}"#).unwrap();
-    let r = check(
-        Checker::Node,
-        b"import x from \"y\";\n",
-        &dir.path().join("c.js"),
-        "c.js",
-        T,
-    );
-    assert_eq!(r.verdict, Verdict::Failed, "{r:#?}");
+    for (kind, text) in [
+        ("module", "with (o) {}\n"),
+        ("commonjs", "import x from \"y\";\n"),
+    ] {
+        let package = format!(r#"{{"type": "{kind}"}}"#);
+        std::fs::write(dir.path().join("package.json"), package).unwrap();
+        let r = check(
+            Checker::Node,
+            text.as_bytes(),
+            &dir.path().join("w.js"),
+            "w.js",
+            T,
+        );
+        assert_eq!(r.verdict, Verdict::Failed, "{kind}: {r:#?}");
+    }
     let jsx = run(Checker::Node, "c.jsx", "const a = <div/>;\n");
     assert_eq!(jsx.verdict, Verdict::Skipped);
 }

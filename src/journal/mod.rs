@@ -544,7 +544,7 @@ impl Journal {
     ) -> Result<Active, Error> {
         for f in files {
             if let Some(b) = f.before {
-                store::keep(&self.top, b).map_err(journal_error)?;
+                store::keep_in(&self.objects, b).map_err(journal_error)?;
             }
         }
         let seq = self.entries().last().map_or(1, |e| e.0 + 1);

@@ -115,20 +115,26 @@ pub fn keep(top: &Path, bytes: &[u8]) -> std::io::Result<PathBuf> {
     let base = StoreDir::open(top, ".llm", true)?.expect("created");
     ignore_all(&base.path)?;
     let objects = StoreDir::open(&base.path, "objects", true)?.expect("created");
+    let name = keep_in(&objects.path, bytes)?;
+    Ok(top.join(".llm").join("objects").join(name))
+}
+
+/// Keeps `bytes` in the objects directory `objects` (one already opened, see [`StoreDir`]);
+/// returns the blob's name, its checksum.
+pub fn keep_in(objects: &Path, bytes: &[u8]) -> std::io::Result<String> {
     let name = checksum(bytes);
-    let shown = top.join(".llm").join("objects").join(&name);
-    let path = objects.path.join(&name);
+    let path = objects.join(&name);
     if std::fs::symlink_metadata(&path).is_ok() {
-        return Ok(shown);
+        return Ok(name);
     }
     let mut tmp = tempfile::Builder::new()
         .prefix(".tmp-")
-        .tempfile_in(&objects.path)?;
+        .tempfile_in(objects)?;
     tmp.write_all(bytes)?;
     tmp.as_file().sync_all()?;
     tmp.persist(&path).map_err(|e| e.error)?;
-    if let Ok(d) = std::fs::File::open(&objects.path) {
+    if let Ok(d) = std::fs::File::open(objects) {
         let _ = d.sync_all();
     }
-    Ok(shown)
+    Ok(name)
 }

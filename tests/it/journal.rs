@@ -797,6 +797,25 @@ fn a_journal_directory_that_is_a_symlink_is_refused_before_anything_is_made() {
     refused();
 }
 
+/// `a.txt` (`hello`) changed to `bye` by one transform: the workspace and the path of its
+/// journal record.
+fn one_record() -> (TestEnv, std::path::PathBuf, String) {
+    let env = TestEnv::new();
+    env.write("a.txt", "hello\n");
+    let id = applied(
+        &env,
+        &["transform", "a.txt", "--old", "hello", "--new", "bye"],
+        "",
+    );
+    let record = std::fs::read_dir(env.path().join(".llm/journal"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.to_string_lossy().contains(&id))
+        .unwrap();
+    (env, record, id)
+}
+
 /// Files another program puts in `.llm/` where llm reads its own (a FIFO, a link to
 /// /dev/zero, a record over 64 MiB) are skipped, never waited on or read without end; and a
 /// record's setuid, setgid and sticky bits are never restored (an attack run got
@@ -804,20 +823,8 @@ fn a_journal_directory_that_is_a_symlink_is_refused_before_anything_is_made() {
 #[test]
 fn hostile_journal_files_neither_hang_nor_fill_memory_nor_set_special_bits() {
     use std::os::unix::fs::PermissionsExt;
-    let env = TestEnv::new();
-    env.write("a.txt", "hello\n");
-    applied(
-        &env,
-        &["transform", "a.txt", "--old", "hello", "--new", "bye"],
-        "",
-    );
+    let (env, record, _) = one_record();
     let journal = env.path().join(".llm/journal");
-    let record = std::fs::read_dir(&journal)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .find(|p| p.extension().is_some_and(|x| x == "json"))
-        .unwrap();
     // The record asks for 0o7777 on undo.
     let mut v: Value = serde_json::from_slice(&std::fs::read(&record).unwrap()).unwrap();
     v["files"][0]["before_mode"] = 0o7777.into();
@@ -871,19 +878,8 @@ fn hostile_journal_files_neither_hang_nor_fill_memory_nor_set_special_bits() {
 /// undone).
 #[test]
 fn undo_with_only_damaged_records_says_they_were_ignored() {
-    let env = TestEnv::new();
-    env.write("a.txt", "hello\n");
-    applied(
-        &env,
-        &["transform", "a.txt", "--old", "hello", "--new", "bye"],
-        "",
-    );
-    for e in std::fs::read_dir(env.path().join(".llm/journal"))
-        .unwrap()
-        .flatten()
-    {
-        std::fs::write(e.path(), "{").unwrap();
-    }
+    let (env, record, _) = one_record();
+    std::fs::write(record, "{").unwrap();
     let (v, code) = undo(&env, &[]);
     assert_eq!(code, 2, "{v}");
     assert_eq!(v["error"]["code"], "LLM_E119", "{v}");
@@ -896,19 +892,7 @@ fn undo_with_only_damaged_records_says_they_were_ignored() {
 /// `undone by X, undoes X`).
 #[test]
 fn a_record_that_undoes_itself_is_ignored() {
-    let env = TestEnv::new();
-    env.write("a.txt", "hello\n");
-    let id = applied(
-        &env,
-        &["transform", "a.txt", "--old", "hello", "--new", "bye"],
-        "",
-    );
-    let record = std::fs::read_dir(env.path().join(".llm/journal"))
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .find(|p| p.to_string_lossy().contains(&id))
-        .unwrap();
+    let (env, record, id) = one_record();
     let mut v: Value = serde_json::from_slice(&std::fs::read(&record).unwrap()).unwrap();
     v["undoes"] = id.clone().into();
     std::fs::write(&record, v.to_string()).unwrap();

@@ -75,6 +75,9 @@ fn indent_of(src: &[u8], at: usize) -> String {
 /// its first line (a docstring's, a template's, a heredoc's): their indentation is the
 /// string's value, moved with the block but never converted to the file's unit.
 fn string_lines(language: &Language, text: &str) -> Vec<usize> {
+    if !text.contains('\n') {
+        return Vec::new();
+    }
     let tree = language.parse(text.as_bytes());
     let mut lines = Vec::new();
     let mut stack = vec![tree.root_node()];

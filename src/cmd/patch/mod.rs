@@ -184,6 +184,17 @@ fn language_of(
     })
 }
 
+/// Whether a suite header (a line ending in `:`) is in the new text or right before it: only
+/// then can the edit leave a suite empty, and the file is parsed again to see.
+fn opens_a_suite(src: &[u8], edit: &crate::edit::Edit) -> bool {
+    let header = |line: &[u8]| {
+        let code = line.split(|&b| b == b'#').next().unwrap_or(line);
+        code.trim_ascii_end().ends_with(b":")
+    };
+    src[..edit.byte_start].trim_ascii_end().ends_with(b":")
+        || edit.new_content.split(|&b| b == b'\n').any(header)
+}
+
 /// Refuses a Python edit that leaves a suite without a statement (`def f():` followed by
 /// nothing, or by a comment only): Python rejects it, but tree-sitter reads it without an
 /// error node, so the syntax gate let it through.
@@ -297,7 +308,7 @@ pub fn plan(opts: &PatchOptions) -> Result<Planned, Error> {
         return rename::plan_rename(opts, language, &syms, i, symbol, new, &src, checksum_now);
     }
     let edit = action_edit(opts, language, &src, &syms, i, &display)?;
-    if language.name == "python" && !opts.mutation.force {
+    if language.name == "python" && !opts.mutation.force && opens_a_suite(&src, &edit) {
         empty_suite(&src, &edit, language, &display)?;
     }
     let span_before = match opts.action {
