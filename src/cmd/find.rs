@@ -4,7 +4,8 @@
 //! parallel and results come back in path order.
 
 use crate::cmd::ast::{
-    language_of, no_language, not_utf8, read_source, syntax_warning, walk_echo, Outcome, Unparsed,
+    language_of, no_language, not_utf8, read_source, syntax_warning, syntax_warning_of, walk_echo,
+    Outcome, Unparsed,
 };
 use crate::envelope::{new_id, DiagnosticPayload, Status};
 use crate::error::{Code, Error, Result};
@@ -537,12 +538,18 @@ fn find_in_file_with(
         opts.threads.min(2)
     };
     let mut trees = Vec::new();
+    // The syntax errors of a big file's parts read by the rule for files with errors.
+    let mut part_errors = Vec::new();
     // A big file's symbols (each part's, when it is parsed in parts) made into items, and
     // rendered, on the thread that found them.
     let items_of = |syms| Run::new(items(opts, l, syms, Vec::new()), render);
     let parsed = {
         let outline = big
-            .then(|| l.outline_symbols(source, &index, &cand.display, parts, &mut trees, &items_of))
+            .then(|| {
+                let file = &cand.display;
+                let (trees, errors) = (&mut trees, &mut part_errors);
+                l.outline_symbols(source, &index, file, parts, trees, errors, &items_of)
+            })
             .flatten();
         match (outline, literal) {
             (Some(parts), _) => Ok(parts),
@@ -562,12 +569,17 @@ fn find_in_file_with(
         trees.into_iter().for_each(lang::discard);
     }
     let (errors, diag, runs) = match parsed {
-        Ok(runs) => (false, None, runs),
-        Err(tree) => {
-            let errors = tree.root_node().has_error();
-            let diag = errors.then(|| {
-                syntax_warning(Code::FindSyntaxErrors, "find", &cand.display, &index, &tree)
+        Ok(runs) => {
+            let diag = (!part_errors.is_empty()).then(|| {
+                let code = Code::FindSyntaxErrors;
+                syntax_warning_of(code, "find", &cand.display, &index, &part_errors)
             });
+            (diag.is_some(), diag, runs)
+        }
+        Err(tree) => {
+            let diag =
+                syntax_warning(Code::FindSyntaxErrors, "find", &cand.display, &index, &tree);
+            let errors = diag.is_some();
             // A big file parsed whole (no literal, so not for references): its symbols
             // found, made into items and rendered on `parts` threads when its tree allows.
             let halves = (big && opts.mode != Mode::Refs && parts > 1)

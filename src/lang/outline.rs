@@ -7,9 +7,13 @@
 //! of its root's children the same way ([`Language::symbols_of_tree_runs`]).
 
 use super::brace::{Gap, Lexicon, MIN_GAP};
+use super::items::ItemTree;
 use super::regions::Regions;
-use super::symbols::{finish, nested, number, prepare_part, prepare_run, Prepared, Seen, Symbol};
+use super::symbols::{
+    finish, nested, number, prepare_items, prepare_part, prepare_run, Prepared, Seen, Symbol,
+};
 use super::Language;
+use super::SyntaxError;
 use crate::span::{FileSpans, LineIndex};
 use std::ops::Range;
 use std::sync::mpsc::{self, Receiver, Sender};
@@ -24,7 +28,9 @@ impl Language {
     /// parse without a syntax error (see [`Language::split_parts`]). Parts of whole items are
     /// each a forest of their own: `then` gets each part's symbols on its thread (parent
     /// indices within the part), in order; else it gets them all. The trees are put in `trees`
-    /// (for the caller to drop). `None`: parse the file whole.
+    /// (for the caller to drop), the syntax errors of parts read by the rule for files with
+    /// errors in `errors` (see [`Language::symbols_of_parts`]). `None`: parse the file whole.
+    #[allow(clippy::too_many_arguments)]
     pub fn outline_symbols<T: Send>(
         &self,
         source: &[u8],
@@ -32,6 +38,7 @@ impl Language {
         file_path: &str,
         parts: usize,
         trees: &mut Vec<Tree>,
+        errors: &mut Vec<SyntaxError>,
         then: &(dyn Fn(Vec<Symbol>) -> T + Sync),
     ) -> Option<Vec<T>> {
         std::thread::scope(|s| {
@@ -40,11 +47,12 @@ impl Language {
             if source.len() >= super::symbols::PRUNE_AT {
                 s.spawn(|| self.symbol_pruning());
             }
-            self.outline_symbols_now(source, index, file_path, parts, trees, then)
+            self.outline_symbols_now(source, index, file_path, parts, trees, errors, then)
         })
     }
 
     /// [`Language::outline_symbols`].
+    #[allow(clippy::too_many_arguments)]
     fn outline_symbols_now<T: Send>(
         &self,
         source: &[u8],
@@ -52,6 +60,7 @@ impl Language {
         file_path: &str,
         parts: usize,
         trees: &mut Vec<Tree>,
+        errors: &mut Vec<SyntaxError>,
         then: &(dyn Fn(Vec<Symbol>) -> T + Sync),
     ) -> Option<Vec<T>> {
         // One scan finds the data and, when the lexicon is the language's scanner, the items.
@@ -75,46 +84,65 @@ impl Language {
         if parts < 2 {
             return None;
         }
-        let parts = match regions.or_else(|| self.rules.regions.map(|scan| scan(source))) {
-            Some(regions) => self.split_parts(source, &regions, parts)?,
+        let regions = regions.or_else(|| self.rules.regions.map(|scan| scan(source)));
+        let parts = match &regions {
+            Some(regions) => self.split_parts(source, regions, parts)?,
             // Without regions, a language may still cut a file in parts (Ruby: `ruby_cut`).
             None => (self.rules.split?)(source, parts)?,
         };
-        self.symbols_of_parts(source, index, file_path, &parts, trees, then)
+        let regions = regions.as_ref().filter(|_| self.rules.regions.is_some());
+        self.symbols_of_parts(
+            source, index, file_path, &parts, regions, trees, errors, then,
+        )
     }
 
     /// [`Language::outline_symbols`] of a file parsed in `parts`, each on a thread that goes
     /// on from its parse to its part's definitions and, for parts of whole items, to `then`
-    /// of their symbols (see [`Language::in_parts`]). `None` when a part has a syntax error.
+    /// of their symbols (see [`Language::in_parts`]). A part of whole items with a syntax
+    /// error, in a language with a region scanner (`regions`, the items the parts are made
+    /// of), is read by the rule for files with errors (see `items.rs`): each of its items from
+    /// a parse of its own, as a whole-file parse with an error is read; their errors go to
+    /// `errors`. `None` when another part has a syntax error.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn symbols_of_parts<T: Send>(
         &self,
         source: &[u8],
         index: &LineIndex,
         file_path: &str,
         parts: &[Vec<Range<usize>>],
+        regions: Option<&Regions>,
         trees: &mut Vec<Tree>,
+        errors: &mut Vec<SyntaxError>,
         then: &(dyn Fn(Vec<Symbol>) -> T + Sync),
     ) -> Option<Vec<T>> {
         let slots: Vec<OnceLock<Tree>> = parts.iter().map(|_| OnceLock::new()).collect();
+        let items: Vec<OnceLock<Vec<ItemTree>>> = parts.iter().map(|_| OnceLock::new()).collect();
         let spans = FileSpans::new(index, file_path);
         // Parts of whole items (not block halves): no definition of one holds another's.
         let whole_items = parts.iter().all(|p| p.len() == 1);
         let prepare = |i: usize| {
             let tree = slots[i].get_or_init(|| self.parse_ranges(source, index, &parts[i]));
-            // Error recovery may reach across items: such a part is not the whole parse's.
-            if tree.root_node().has_error() {
-                return None;
+            if !tree.root_node().has_error() {
+                let later = &parts[i + 1..].concat();
+                return Some(prepare_part(self, source, tree, later, &spans));
             }
-            Some(prepare_part(
-                self,
-                source,
-                tree,
-                &parts[i + 1..].concat(),
-                &spans,
-            ))
+            // Error recovery may reach across items: the part's items each from a parse of
+            // its own (the part's tree lends them its subtrees).
+            let (Some(regions), true, [range]) = (regions, whole_items, parts[i].as_slice()) else {
+                return None;
+            };
+            let items = items[i].get_or_init(|| {
+                self.item_trees_within(source, index, regions, range.clone(), tree)
+            });
+            Some(prepare_items(self, source, items, &spans))
         };
         let out = self.in_parts(source, file_path, parts.len(), whole_items, &prepare, then);
         trees.extend(slots.into_iter().filter_map(OnceLock::into_inner));
+        for part in items.into_iter().filter_map(OnceLock::into_inner).flatten() {
+            let errs = super::syntax_errors(&part.tree);
+            errors.extend(errs.into_iter().filter(|e| part.keeps(e.range.start)));
+            trees.push(part.tree);
+        }
         out
     }
 
@@ -801,7 +829,7 @@ mod tests {
             assert!(whole.iter().any(|s| s.symbol_id != whole[0].symbol_id));
             let mut trees = Vec::new();
             let parts = l
-                .outline_symbols(&src, &index, "f", n, &mut trees, &|s| s)
+                .outline_symbols(&src, &index, "f", n, &mut trees, &mut Vec::new(), &|s| s)
                 .unwrap_or_else(|| panic!("{lang}: no parts"));
             // Block halves are two, nested at once; Ruby's parts as many as asked.
             let (results, parsed) = match (items, lang) {

@@ -581,9 +581,20 @@ mod tests {
             for parts in [2, 3] {
                 let groups = l.split_parts(&src, &regions, parts).expect("splits");
                 let mut trees = Vec::new();
+                let mut errors = Vec::new();
                 let split = l
-                    .symbols_of_parts(&src, &index, name, &groups, &mut trees, &|s| s)
+                    .symbols_of_parts(
+                        &src,
+                        &index,
+                        name,
+                        &groups,
+                        Some(&regions),
+                        &mut trees,
+                        &mut errors,
+                        &|s| s,
+                    )
                     .expect("no syntax error");
+                assert!(errors.is_empty());
                 assert_eq!(trees.len(), parts);
                 // Parent indices count within a part; the rest is the whole parse's.
                 let key = |s: &crate::lang::Symbol| serde_json::to_string(s).unwrap();
@@ -594,13 +605,52 @@ mod tests {
                 );
             }
         }
-        // A part with a syntax error: no split.
+        // A part with a syntax error: no split without regions; with them, its items each
+        // from a parse of its own, as the whole parse with an error is read.
         let rust = by_name("rust").unwrap();
         let src = b"fn a() {}\nfn b() { let x = ; }\nfn c() {}\nfn d() {}\n";
         let groups = vec![vec![0..10], vec![10..src.len()]];
         let index = LineIndex::new(src);
-        let split = rust.symbols_of_parts(src, &index, "f", &groups, &mut Vec::new(), &|s| s);
+        let mut errors = Vec::new();
+        let split = rust.symbols_of_parts(
+            src,
+            &index,
+            "f",
+            &groups,
+            None,
+            &mut Vec::new(),
+            &mut errors,
+            &|s| s,
+        );
         assert!(split.is_none());
+        let regions = (rust.rules.regions.unwrap())(src);
+        let split = rust.symbols_of_parts(
+            src,
+            &index,
+            "f",
+            &groups,
+            Some(&regions),
+            &mut Vec::new(),
+            &mut errors,
+            &|s| s,
+        );
+        let names: Vec<_> = split
+            .unwrap()
+            .concat()
+            .into_iter()
+            .map(|s| s.name)
+            .collect();
+        assert_eq!(names, ["a", "b", "c", "d"]);
+        let whole = crate::lang::symbols(rust, src, &rust.parse(src), "f");
+        assert_eq!(
+            names,
+            whole.iter().map(|s| s.name.clone()).collect::<Vec<_>>()
+        );
+        assert_eq!(errors.len(), 1);
+        assert!(
+            errors[0].range.start > 10 && errors[0].range.end < 32,
+            "{errors:?}"
+        );
     }
 
     /// The symbols of a file's two block halves (see `block_halves`) and of its whole-file
@@ -617,8 +667,16 @@ mod tests {
             return false;
         };
         let index = LineIndex::new(src);
-        let Some(split) = l.symbols_of_parts(src, &index, name, &halves, &mut Vec::new(), &|s| s)
-        else {
+        let Some(split) = l.symbols_of_parts(
+            src,
+            &index,
+            name,
+            &halves,
+            None,
+            &mut Vec::new(),
+            &mut Vec::new(),
+            &|s| s,
+        ) else {
             return false; // a half has a syntax error
         };
         let split = split.concat();
@@ -692,6 +750,71 @@ mod tests {
             compared += usize::from(check_block_halves(l, &src, &p.display().to_string()));
         }
         eprintln!("{compared} of {files} files compared");
+        assert!(compared > 0);
+    }
+
+    /// Every file of a corpus in a region language, cut in parts of whole items as a big
+    /// file's outline cuts it: the parts have syntax errors where the whole parse has, and the
+    /// symbols are its (a part with an error read item by item, as the whole parse is then).
+    /// `LLM_REGIONS_CORPUS=DIR cargo test --lib outline_parts_on_a_corpus -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn outline_parts_on_a_corpus() {
+        let dir = std::env::var("LLM_REGIONS_CORPUS").expect("LLM_REGIONS_CORPUS=DIR");
+        let (mut files, mut unbalanced, mut broken, mut compared) = (0, 0, 0, 0);
+        let mut with_errors = 0;
+        for (p, l, src) in crate::lang::source_files(Path::new(&dir)) {
+            let Some(scan) = l.rules.regions else {
+                continue;
+            };
+            files += 1;
+            let regions = scan(&src);
+            if !regions.balanced {
+                unbalanced += 1;
+                continue;
+            }
+            let name = p.display().to_string();
+            let index = LineIndex::new(&src);
+            let whole = l.parse(&src);
+            for parts in [2, 5] {
+                let Some(groups) = l.split_parts(&src, &regions, parts) else {
+                    continue;
+                };
+                let mut errors = Vec::new();
+                let (trees, regions) = (&mut Vec::new(), Some(&regions));
+                let Some(split) = l.symbols_of_parts(
+                    &src,
+                    &index,
+                    &name,
+                    &groups,
+                    regions,
+                    trees,
+                    &mut errors,
+                    &|s| s,
+                ) else {
+                    broken += 1;
+                    continue;
+                };
+                assert_eq!(
+                    errors.is_empty(),
+                    crate::lang::syntax_errors(&whole).is_empty(),
+                    "{name}: the parts' errors and the whole parse's"
+                );
+                with_errors += usize::from(!errors.is_empty());
+                let key = |s: &crate::lang::Symbol| serde_json::to_string(s).unwrap();
+                let whole = crate::lang::symbols(l, &src, &whole, &name);
+                assert_eq!(
+                    split.concat().iter().map(key).collect::<Vec<_>>(),
+                    whole.iter().map(key).collect::<Vec<_>>(),
+                    "{name} in {parts} parts"
+                );
+                compared += 1;
+            }
+        }
+        eprintln!(
+            "{files} files: {unbalanced} unbalanced, {broken} splits not read, {compared} \
+             compared ({with_errors} with syntax errors)"
+        );
         assert!(compared > 0);
     }
 

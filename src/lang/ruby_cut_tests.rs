@@ -99,8 +99,16 @@ fn check(src: &[u8], name: &str) -> Option<bool> {
         if n == 2 {
             assert_eq!(split_at, block_cut(src)?.parts(src.len()));
         }
-        let Some(split) = l.symbols_of_parts(src, &index, name, &split_at, &mut Vec::new(), &|s| s)
-        else {
+        let Some(split) = l.symbols_of_parts(
+            src,
+            &index,
+            name,
+            &split_at,
+            None,
+            &mut Vec::new(),
+            &mut Vec::new(),
+            &|s| s,
+        ) else {
             return Some(false); // a part has a syntax error
         };
         let split: Vec<String> = split.concat().iter().map(key).collect();

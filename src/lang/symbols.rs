@@ -3,6 +3,7 @@
 //! and attaches doc comments/attributes/decorators per the language's rules (a name's
 //! occurrences, for `--refs` and renames, are in `references.rs`).
 
+use super::items::ItemTree;
 use super::pruning::Opener;
 use super::{Doc, Language};
 use crate::span::{FileSpans, LineIndex, Span};
@@ -187,15 +188,38 @@ fn symbols_of_items(
     if !whole {
         return None;
     }
-    let parts = lang.item_trees(source, index, &scan(source));
+    let parts = lang.item_trees(source, index, &scan(source), tree);
+    Some(build(
+        lang,
+        source,
+        file_path,
+        index,
+        item_defs(lang, source, &parts),
+    ))
+}
+
+/// The definitions of the rule's trees (see `items.rs`), each read from the tree of the item
+/// or member it starts in.
+fn item_defs<'t>(lang: &Language, source: &[u8], parts: &'t [ItemTree]) -> Vec<Def<'t>> {
     let mut defs = Vec::new();
-    for part in &parts {
+    for part in parts {
         let mut raw = Vec::new();
         collect_raw(lang, source, &part.tree, None, &mut raw);
         raw.retain(|(_, n, _)| part.keeps(n.start_byte()));
         defs.extend(with_starts(lang, source, &part.tree, raw));
     }
-    Some(build(lang, source, file_path, index, defs))
+    defs
+}
+
+/// The definitions of one part of a file (see `outline.rs`) that has a syntax error, read by
+/// the rule for such files from its items' trees, prepared for [`finish`].
+pub(super) fn prepare_items<'t>(
+    lang: &Language,
+    source: &[u8],
+    parts: &'t [ItemTree],
+    spans: &FileSpans,
+) -> Vec<Prepared<'t>> {
+    prepare(lang, source, spans, item_defs(lang, source, parts))
 }
 
 /// The definitions of `tree`, one part of a file (see `outline.rs`), prepared for [`finish`];

@@ -534,6 +534,11 @@ fn repeated(unit: &str) -> String {
     text
 }
 
+/// `unit` repeated (see [`repeated`]) before and after `broken`, an item with a syntax error.
+fn twice(unit: &str, broken: &str) -> String {
+    format!("{}{broken}{}", repeated(unit), repeated(unit))
+}
+
 /// `v` with the ids that differ from run to run (`match_id`, `execution_id`) taken out.
 fn without_run_ids(v: &mut Value) {
     match v {
@@ -622,6 +627,36 @@ fn a_big_files_outline_is_the_same_in_two_parts_and_whole() {
                 repeated("int fNN(void)\n{\n\tint a = NN;\n\n\treturn a * 2;\n}\nstruct S { int a; int b; };\n")
             ),
         ),
+        // A syntax error in one item of a file parsed in parts: that part's items each from
+        // a parse of its own, as the whole parse with an error is read, and the same warning.
+        (
+            "broken.ts",
+            twice(
+                "/** Doc NN. */\ninterface A { x: string; m(): void }\nexport function fNN(a: number) { return a; }\n",
+                "function broken() { let x = ; }\n",
+            ),
+        ),
+        (
+            "broken.go",
+            twice(
+                "// F is f.\nfunc F() {}\n\ntype TNN struct {\n\tA int\n}\n\n",
+                "func broken() int { return 1 + }\n\n",
+            ),
+        ),
+        (
+            "broken.py",
+            twice(
+                "def fNN(a):\n    return a\n\n\nclass CNN:\n    x = 1\n\n\n",
+                "def broken():\n    return 1 +\n\n\n",
+            ),
+        ),
+        (
+            "broken.rs",
+            twice(
+                "/// F.\nfn fNN() -> u8 { 1 }\n\nstruct SNN { a: u8 }\n\n",
+                "fn broken() { let x = ; }\n\n",
+            ),
+        ),
         (
             "big.cc",
             repeated("namespace nNN {\n/// C.\nclass C {\n public:\n  int m() { return 1; }\n};\n}\n"),
@@ -646,6 +681,7 @@ fn a_big_files_outline_is_the_same_in_two_parts_and_whole() {
     for (file, src) in &cases {
         t.write(file, src);
         let (mut whole, data) = outline_jsonl(&t, &["-j1", file]);
+        let one = t.json(&["find", "--outline", "--json", "-j1", file]).0;
         whole.iter_mut().for_each(without_run_ids);
         let count = data["match_count"].as_u64().unwrap();
         assert!(count > 1000, "{file}: {count} symbols");
@@ -664,6 +700,8 @@ fn a_big_files_outline_is_the_same_in_two_parts_and_whole() {
             assert_eq!(errors(&parts["data"]), broken, "{file} {j}");
             let diagnostics = parts["diagnostics"].as_array().unwrap();
             assert_eq!(diagnostics.len(), broken as usize, "{file} {j}");
+            // The warning counts the same errors and points at the same first one.
+            assert_eq!(parts["diagnostics"], one["diagnostics"], "{file} {j}");
             let parts = parts["data"]["matches"].as_array().unwrap();
             assert_eq!(parts.len(), whole.len(), "{file} {j}");
             for (a, b) in parts.iter().zip(&whole) {

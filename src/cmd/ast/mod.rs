@@ -531,15 +531,27 @@ pub fn not_utf8(cand: &Candidate, source: &[u8], tool: &str) -> Option<Diagnosti
     Some(d)
 }
 
-/// A warning for a file with syntax errors, located at its first error.
+/// A warning for a file with syntax errors, located at its first error; `None` when the tree
+/// has none (a root flagged with an error that no ERROR or MISSING node shows is no warning).
 pub fn syntax_warning(
     code: Code,
     tool: &str,
     display: &str,
     index: &LineIndex,
     tree: &tree_sitter::Tree,
-) -> DiagnosticPayload {
+) -> Option<DiagnosticPayload> {
     let errs = lang::syntax_errors(tree);
+    (!errs.is_empty()).then(|| syntax_warning_of(code, tool, display, index, &errs))
+}
+
+/// [`syntax_warning`] of the syntax errors `errs` (in file order).
+pub fn syntax_warning_of(
+    code: Code,
+    tool: &str,
+    display: &str,
+    index: &LineIndex,
+    errs: &[lang::SyntaxError],
+) -> DiagnosticPayload {
     let first = errs.first().map(|e| e.range.clone()).unwrap_or(0..0);
     let what = if tool == "ast" { "matches" } else { "symbols" };
     let mut d = Error::new(
@@ -807,9 +819,8 @@ fn query_file(
         }
         _ => (c.lang.parse(source), source.len()),
     };
-    let errors = tree.root_node().has_error();
-    let diag =
-        errors.then(|| syntax_warning(Code::SyntaxErrors, "ast", &cand.display, &index, &tree));
+    let diag = syntax_warning(Code::SyntaxErrors, "ast", &cand.display, &index, &tree);
+    let errors = diag.is_some();
     let names = c.query.capture_names();
     let mut matches = Collected {
         matches: Vec::new(),
@@ -890,7 +901,7 @@ fn by_items(
     let regions = scan(source);
     regions
         .independent
-        .then(|| c.lang.item_trees(source, index, &regions))
+        .then(|| c.lang.item_trees(source, index, &regions, tree))
 }
 
 /// Matches through the query engine (predicates, fields, anchors, quantifiers).
