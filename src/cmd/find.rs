@@ -577,8 +577,7 @@ fn find_in_file_with(
             (diag.is_some(), diag, runs)
         }
         Err(tree) => {
-            let diag =
-                syntax_warning(Code::FindSyntaxErrors, "find", &cand.display, &index, &tree);
+            let diag = syntax_warning(Code::FindSyntaxErrors, "find", &cand.display, &index, &tree);
             let errors = diag.is_some();
             // A big file parsed whole (no literal, so not for references): its symbols
             // found, made into items and rendered on `parts` threads when its tree allows.

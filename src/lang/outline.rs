@@ -126,8 +126,8 @@ impl Language {
                 let later = &parts[i + 1..].concat();
                 return Some(prepare_part(self, source, tree, later, &spans));
             }
-            // Error recovery may reach across items: the part's items each from a parse of
-            // its own (the part's tree lends them its subtrees).
+            // Error recovery may reach across items: the part's items with an error each
+            // from a parse of its own, the others from the part's tree.
             let (Some(regions), true, [range]) = (regions, whole_items, parts[i].as_slice()) else {
                 return None;
             };
