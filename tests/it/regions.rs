@@ -715,3 +715,21 @@ fn a_big_files_outline_is_the_same_in_two_parts_and_whole() {
         assert_eq!(v["data"]["match_count"], count, "{crlf}");
     }
 }
+
+/// tree-sitter-go flags the root of `type T [f(&c)]byte` without a final line break as holding
+/// an error that no ERROR or MISSING node shows (as in Go's `types2/testdata/check/cycles5.go`):
+/// no warning that the file "has 0 syntax error(s)", and the file is not counted as broken.
+#[test]
+fn a_tree_flagged_with_an_error_it_does_not_show_gets_no_warning() {
+    let t = TestEnv::new();
+    t.write("t.go", "package p\n\ntype T [f(&c)]byte");
+    let (v, code) = t.json(&["find", "--outline", "t.go", "--json"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["diagnostics"], serde_json::json!([]), "{v}");
+    assert_eq!(v["data"]["files"][0]["parse_errors"], Value::Null, "{v}");
+    assert_eq!(v["data"]["matches"][0]["name"], "T", "{v}");
+    let (v, _) = t.json(&["ast", "(type_spec) @t", "t.go", "--json"]);
+    assert_eq!(v["diagnostics"], serde_json::json!([]), "{v}");
+    assert_eq!(v["data"]["stats"]["files_with_parse_errors"], 0, "{v}");
+    assert_eq!(v["data"]["match_count"], 1, "{v}");
+}
