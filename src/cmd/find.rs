@@ -12,7 +12,7 @@ use crate::error::{Code, Error, Result};
 use crate::lang::literals;
 use crate::lang::references::references_around;
 use crate::lang::regions::Cut;
-use crate::lang::symbols::{last_segment, symbols_around_with, symbols_with_index};
+use crate::lang::symbols::{last_segment, symbols_and_errors, symbols_around_with};
 use crate::lang::{self, Language, Reference, Symbol, SymbolKind};
 use crate::span::{checksum, checksum_beside, LineIndex};
 use crate::walk::{self, Candidate, Skipped, WalkOptions};
@@ -568,17 +568,13 @@ fn find_in_file_with(
     if only_file {
         trees.into_iter().for_each(lang::discard);
     }
+    let code = Code::FindSyntaxErrors;
     let (errors, diag, runs) = match parsed {
         Ok(runs) => {
-            let diag = (!part_errors.is_empty()).then(|| {
-                let code = Code::FindSyntaxErrors;
-                syntax_warning_of(code, "find", &cand.display, &index, &part_errors)
-            });
+            let diag = syntax_warning_of(code, "find", &cand.display, &index, &part_errors);
             (diag.is_some(), diag, runs)
         }
         Err(tree) => {
-            let diag = syntax_warning(Code::FindSyntaxErrors, "find", &cand.display, &index, &tree);
-            let errors = diag.is_some();
             // A big file parsed whole (no literal, so not for references): its symbols
             // found, made into items and rendered on `parts` threads when its tree allows.
             let halves = (big && opts.mode != Mode::Refs && parts > 1)
@@ -588,18 +584,24 @@ fn find_in_file_with(
                     l.symbols_of_tree_runs(source, &index, file, &tree, runs, &items_of)
                 })
                 .flatten();
-            let runs = match halves {
-                Some(runs) => runs,
+            let (runs, rule_errors) = match halves {
+                Some(runs) => (runs, None),
                 None => {
-                    let (syms, refs) =
+                    let (syms, refs, errs) =
                         whole_tree_symbols(opts, l, source, &tree, literal, cand, &index);
-                    vec![Run::new(items(opts, l, syms, refs), render)]
+                    (vec![Run::new(items(opts, l, syms, refs), render)], errs)
                 }
+            };
+            // The errors of the parses the symbols were read from: those of the rule for
+            // files with errors when it read them, as a big file read in parts reports them.
+            let diag = match rule_errors {
+                Some(errs) => syntax_warning_of(code, "find", &cand.display, &index, &errs),
+                None => syntax_warning(code, "find", &cand.display, &index, &tree),
             };
             if only_file {
                 lang::discard(tree);
             }
-            (errors, diag, runs)
+            (diag.is_some(), diag, runs)
         }
     };
     let match_count = runs.iter().map(|r| r.count).sum();
@@ -635,7 +637,8 @@ fn find_in_file_with(
 /// The symbols (or references) `opts` asks for in a file's whole-file `tree`. NAME's
 /// definitions hold one of its occurrences: only the definitions around them (with their
 /// ancestors, for qualified names) are collected. References need only the symbols that hold
-/// them (see `references_around`).
+/// them (see `references_around`). With them, the syntax errors of the rule for files with
+/// errors when it read the symbols (see `symbols_and_errors`).
 fn whole_tree_symbols(
     opts: &FindOptions,
     l: &Language,
@@ -644,12 +647,12 @@ fn whole_tree_symbols(
     literal: Option<&str>,
     cand: &Candidate,
     index: &LineIndex,
-) -> (Vec<Symbol>, Vec<Reference>) {
+) -> (Vec<Symbol>, Vec<Reference>, Option<Vec<lang::SyntaxError>>) {
     match (literal, opts.mode) {
         (_, Mode::Refs) => {
             let name = opts.name.as_ref().map_or("", |n| n.as_str());
             let refs = references_around(l, source, tree, name, &cand.display, index);
-            (Vec::new(), refs)
+            (Vec::new(), refs, None)
         }
         (Some(_), Mode::Symbols) => {
             let hits = opts
@@ -658,12 +661,12 @@ fn whole_tree_symbols(
                 .map(|n| n.hits(source))
                 .unwrap_or_default();
             let syms = symbols_around_with(l, source, tree, &cand.display, index, &hits);
-            (syms, Vec::new())
+            (syms, Vec::new(), None)
         }
-        _ => (
-            symbols_with_index(l, source, tree, &cand.display, index),
-            Vec::new(),
-        ),
+        _ => {
+            let (syms, errs) = symbols_and_errors(l, source, tree, &cand.display, index);
+            (syms, Vec::new(), errs)
+        }
     }
 }
 

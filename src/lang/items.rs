@@ -45,8 +45,9 @@ impl Language {
     /// children that reach into it lie within it and hold none) is read from it, where items
     /// are `independent` (not Bash's): an item's tree is the same alone as among others that
     /// parse without an error (what `regions.rs` relies on; `items_on_a_corpus` checks it of
-    /// files with errors), and only the items with an error cost a parse. Those come first, then one tree (a copy of `whole`'s
-    /// handle) for all the others.
+    /// files with errors), and only the items with an error cost a parse (all of them when
+    /// the root of `whole` is itself an error: recovery gave up on the file's grammar). Those
+    /// come first, then one tree (a copy of `whole`'s handle) for all the others.
     pub fn item_trees_within(
         &self,
         source: &[u8],
@@ -58,10 +59,11 @@ impl Language {
         let mut parts = Vec::new();
         let mut shared: Vec<Range<usize>> = Vec::new();
         let children = root_children(whole);
+        let shares = regions.independent && !whole.root_node().is_error();
         let inside =
             |i: &&super::regions::Item| within.start <= i.range.start && i.range.end <= within.end;
         for item in regions.items.iter().filter(inside) {
-            if regions.independent && clean(&children, &item.range) {
+            if shares && clean(&children, &item.range) {
                 match shared.last_mut() {
                     Some(last) if last.end == item.range.start => last.end = item.range.end,
                     _ => shared.push(item.range.clone()),
@@ -105,6 +107,18 @@ impl Language {
         }
         parts
     }
+}
+
+/// The syntax errors of the rule's trees, each where its tree is read, in file order.
+pub fn errors(parts: &[ItemTree]) -> Vec<super::SyntaxError> {
+    let mut out: Vec<_> = (parts.iter())
+        .flat_map(|p| {
+            let errs = super::syntax_errors(&p.tree).into_iter();
+            errs.filter(|e| p.keeps(e.range.start))
+        })
+        .collect();
+    out.sort_by_key(|e| (e.range.start, e.range.end));
+    out
 }
 
 /// The root's children of a whole-file tree: byte range, and whether it holds an error.
@@ -262,6 +276,27 @@ mod tests {
             let n = check(l, src.as_bytes(), lang);
             assert!(n >= 2, "{lang}: {n}");
         }
+    }
+
+    /// A whole tree whose root is itself an error (here: a method signature at the top level,
+    /// then an object type never closed) lends no item its nodes: each is parsed alone.
+    #[test]
+    fn a_tree_whose_root_is_an_error_lends_no_item() {
+        let ts = crate::lang::by_name("typescript").unwrap();
+        let src = b"interface A { x: string }\n\nexport function f(a: number) { return a; }\n\n    m<K extends keyof M>(type: K, listener: (this: T, ev: M[K]) => any): void;\ndeclare var T: {\n";
+        let whole = ts.parse(src);
+        assert!(whole.root_node().is_error());
+        let index = LineIndex::new(src);
+        let regions = (ts.rules.regions.unwrap())(src);
+        assert!(regions.items.len() >= 2);
+        let trees = ts.item_trees(src, &index, &regions, &whole);
+        let keeps: Vec<_> = trees.iter().map(|t| t.keep.clone()).collect();
+        let items: Vec<_> = regions
+            .items
+            .iter()
+            .map(|i| vec![i.range.clone()])
+            .collect();
+        assert_eq!(keeps, items);
     }
 
     /// `LLM_REGIONS_CORPUS=DIR cargo test --lib items_on_a_corpus -- --ignored --nocapture`.

@@ -138,10 +138,9 @@ impl Language {
         };
         let out = self.in_parts(source, file_path, parts.len(), whole_items, &prepare, then);
         trees.extend(slots.into_iter().filter_map(OnceLock::into_inner));
-        for part in items.into_iter().filter_map(OnceLock::into_inner).flatten() {
-            let errs = super::syntax_errors(&part.tree);
-            errors.extend(errs.into_iter().filter(|e| part.keeps(e.range.start)));
-            trees.push(part.tree);
+        for part in items.into_iter().filter_map(OnceLock::into_inner) {
+            errors.extend(super::items::errors(&part));
+            trees.extend(part.into_iter().map(|p| p.tree));
         }
         out
     }

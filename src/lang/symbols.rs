@@ -5,7 +5,7 @@
 
 use super::items::ItemTree;
 use super::pruning::Opener;
-use super::{Doc, Language};
+use super::{Doc, Language, SyntaxError};
 use crate::span::{FileSpans, LineIndex, Span};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -159,13 +159,28 @@ pub fn symbols_with_index(
     file_path: &str,
     index: &LineIndex,
 ) -> Vec<Symbol> {
-    if let Some(syms) = symbols_of_items(lang, source, tree, file_path, index) {
-        return syms;
+    symbols_and_errors(lang, source, tree, file_path, index).0
+}
+
+/// [`symbols_with_index`], with the syntax errors of the rule for files with errors when it
+/// read them (see `symbols_of_items`): those of the items it parsed alone. `None`: the rule
+/// did not apply.
+pub fn symbols_and_errors(
+    lang: &Language,
+    source: &[u8],
+    tree: &Tree,
+    file_path: &str,
+    index: &LineIndex,
+) -> (Vec<Symbol>, Option<Vec<SyntaxError>>) {
+    if let Some(parts) = rule_trees(lang, source, tree, index) {
+        let defs = item_defs(lang, source, &parts);
+        let syms = build(lang, source, file_path, index, defs);
+        return (syms, Some(super::items::errors(&parts)));
     }
     let mut raw = Vec::new();
     collect_raw(lang, source, tree, None, &mut raw);
     let defs = with_starts(lang, source, tree, raw);
-    build(lang, source, file_path, index, defs)
+    (build(lang, source, file_path, index, defs), None)
 }
 
 /// The rule for files with syntax errors (see `items.rs`), so that results never depend on how
@@ -179,6 +194,19 @@ fn symbols_of_items(
     file_path: &str,
     index: &LineIndex,
 ) -> Option<Vec<Symbol>> {
+    let parts = rule_trees(lang, source, tree, index)?;
+    let defs = item_defs(lang, source, &parts);
+    Some(build(lang, source, file_path, index, defs))
+}
+
+/// The trees of the rule for files with syntax errors when it applies to `tree`: a whole-file
+/// parse with an error, in a language with a region scanner.
+fn rule_trees(
+    lang: &Language,
+    source: &[u8],
+    tree: &Tree,
+    index: &LineIndex,
+) -> Option<Vec<ItemTree>> {
     let scan = lang.rules.regions?;
     if !tree.root_node().has_error() {
         return None;
@@ -188,14 +216,7 @@ fn symbols_of_items(
     if !whole {
         return None;
     }
-    let parts = lang.item_trees(source, index, &scan(source), tree);
-    Some(build(
-        lang,
-        source,
-        file_path,
-        index,
-        item_defs(lang, source, &parts),
-    ))
+    Some(lang.item_trees(source, index, &scan(source), tree))
 }
 
 /// The definitions of the rule's trees (see `items.rs`), each read from the tree of the item

@@ -636,6 +636,19 @@ fn a_big_files_outline_is_the_same_in_two_parts_and_whole() {
                 "function broken() { let x = ; }\n",
             ),
         ),
+        // An unclosed `(` and, later, a `{` missing: the brackets balance for the scanner,
+        // which cuts the file in parts across the broken region.
+        (
+            "broken-brackets.ts",
+            format!(
+                "{}{}interface Z extends Y\n  a: string;\n}}\n",
+                twice(
+                    "/** Doc NN. */\ninterface A { x: string; m(): void }\nexport function fNN(a: number) { return a; }\n",
+                    "x = (1 +\n",
+                ),
+                repeated("export function gNN(a: number) { return a; }\n"),
+            ),
+        ),
         (
             "broken.go",
             twice(

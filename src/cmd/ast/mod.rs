@@ -540,19 +540,18 @@ pub fn syntax_warning(
     index: &LineIndex,
     tree: &tree_sitter::Tree,
 ) -> Option<DiagnosticPayload> {
-    let errs = lang::syntax_errors(tree);
-    (!errs.is_empty()).then(|| syntax_warning_of(code, tool, display, index, &errs))
+    syntax_warning_of(code, tool, display, index, &lang::syntax_errors(tree))
 }
 
-/// [`syntax_warning`] of the syntax errors `errs` (in file order).
+/// [`syntax_warning`] of the syntax errors `errs` (in file order); `None` when there are none.
 pub fn syntax_warning_of(
     code: Code,
     tool: &str,
     display: &str,
     index: &LineIndex,
     errs: &[lang::SyntaxError],
-) -> DiagnosticPayload {
-    let first = errs.first().map(|e| e.range.clone()).unwrap_or(0..0);
+) -> Option<DiagnosticPayload> {
+    let first = errs.first()?.range.clone();
     let what = if tool == "ast" { "matches" } else { "symbols" };
     let mut d = Error::new(
         code,
@@ -565,7 +564,7 @@ pub fn syntax_warning_of(
     .with_span(index.span(display, first))
     .diagnostic(Level::Warning);
     d.tool = tool.into();
-    d
+    Some(d)
 }
 
 /// What became of one file in a parsing command (`ast`, `find`): not its language, not UTF-8,
@@ -819,7 +818,16 @@ fn query_file(
         }
         _ => (c.lang.parse(source), source.len()),
     };
-    let diag = syntax_warning(Code::SyntaxErrors, "ast", &cand.display, &index, &tree);
+    // The errors of the parses the matches are read from: the items' own, when the rule for
+    // files with errors reads them (as `find` reports them).
+    let items = by_items(c, source, &index, &tree, parsed_bytes);
+    let diag = match &items {
+        Some(parts) => {
+            let errs = lang::items::errors(parts);
+            syntax_warning_of(Code::SyntaxErrors, "ast", &cand.display, &index, &errs)
+        }
+        None => syntax_warning(Code::SyntaxErrors, "ast", &cand.display, &index, &tree),
+    };
     let errors = diag.is_some();
     let names = c.query.capture_names();
     let mut matches = Collected {
@@ -833,7 +841,7 @@ fn query_file(
             Some(bare) => bare_matches(c, bare, tree, source, &index, &cand.display, hits, out),
             None => query_matches(c, names, tree, source, &index, &cand.display, out),
         };
-    match by_items(c, source, &index, &tree, parsed_bytes) {
+    match items {
         // Each match from the tree of the item (or member) it starts in.
         Some(parts) => {
             for part in &parts {
