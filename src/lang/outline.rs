@@ -102,7 +102,8 @@ impl Language {
     /// error, in a language with a region scanner (`regions`, the items the parts are made
     /// of), is read by the rule for files with errors (see `items.rs`): each of its items from
     /// a parse of its own, as a whole-file parse with an error is read; their errors go to
-    /// `errors`. `None` when another part has a syntax error.
+    /// `errors`. `None` when a block half, or a part in a language without a region scanner,
+    /// has a syntax error.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn symbols_of_parts<T: Send>(
         &self,

@@ -159,7 +159,13 @@ pub fn symbols_with_index(
     file_path: &str,
     index: &LineIndex,
 ) -> Vec<Symbol> {
-    symbols_and_errors(lang, source, tree, file_path, index).0
+    if let Some(syms) = symbols_of_items(lang, source, tree, file_path, index) {
+        return syms;
+    }
+    let mut raw = Vec::new();
+    collect_raw(lang, source, tree, None, &mut raw);
+    let defs = with_starts(lang, source, tree, raw);
+    build(lang, source, file_path, index, defs)
 }
 
 /// [`symbols_with_index`], with the syntax errors of the rule for files with errors when it
@@ -172,15 +178,22 @@ pub fn symbols_and_errors(
     file_path: &str,
     index: &LineIndex,
 ) -> (Vec<Symbol>, Option<Vec<SyntaxError>>) {
-    if let Some(parts) = rule_trees(lang, source, tree, index) {
-        let defs = item_defs(lang, source, &parts);
-        let syms = build(lang, source, file_path, index, defs);
-        return (syms, Some(super::items::errors(&parts)));
+    match rule_trees(lang, source, tree, index) {
+        Some(parts) => {
+            let syms = build(
+                lang,
+                source,
+                file_path,
+                index,
+                item_defs(lang, source, &parts),
+            );
+            (syms, Some(super::items::errors(&parts)))
+        }
+        None => (
+            symbols_with_index(lang, source, tree, file_path, index),
+            None,
+        ),
     }
-    let mut raw = Vec::new();
-    collect_raw(lang, source, tree, None, &mut raw);
-    let defs = with_starts(lang, source, tree, raw);
-    (build(lang, source, file_path, index, defs), None)
 }
 
 /// The rule for files with syntax errors (see `items.rs`), so that results never depend on how
