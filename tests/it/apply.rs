@@ -869,6 +869,35 @@ fn a_patch_into_dot_git_is_refused() {
     assert_eq!(env.read(".git/config"), b"[core]\n");
 }
 
+/// Nor through a symlink of the tree that leads into `.git` (a repository can ship one): the
+/// check is on the path the write would reach, not only on how the input spells it.
+#[test]
+fn a_patch_into_dot_git_through_a_symlink_is_refused() {
+    let env = TestEnv::new();
+    env.write(".git/config", "[core]\n");
+    env.write(".git/hooks/README", "hooks\n");
+    std::os::unix::fs::symlink(".git", env.path().join("g")).unwrap();
+    std::os::unix::fs::symlink(".git/hooks", env.path().join("h")).unwrap();
+    for diff in [
+        // A new hook, in a directory that exists (through the link to `.git`).
+        "diff --git a/g/hooks/pre-commit b/g/hooks/pre-commit\nnew file mode 100755\n--- /dev/null\n+++ b/g/hooks/pre-commit\n@@ -0,0 +1,2 @@\n+#!/bin/sh\n+touch pwned\n",
+        // Through a link to `.git/hooks` itself.
+        "--- /dev/null\n+++ b/h/post-checkout\n@@ -0,0 +1 @@\n+touch pwned\n",
+        // In a directory still to be made below the link.
+        "--- /dev/null\n+++ b/g/new/dir/x\n@@ -0,0 +1 @@\n+x\n",
+        // An existing file reached through the link.
+        "--- a/g/config\n+++ b/g/config\n@@ -1 +1 @@\n-[core]\n+[x]\n",
+    ] {
+        let (v, code) = apply(&env, &[], diff);
+        assert_eq!(code, 2, "{diff}: {v}");
+        assert_eq!(v["error"]["code"], "APPLY_E007", "{v}");
+    }
+    assert!(!env.path().join(".git/hooks/pre-commit").exists());
+    assert!(!env.path().join(".git/hooks/post-checkout").exists());
+    assert!(!env.path().join(".git/new").exists());
+    assert_eq!(env.read(".git/config"), b"[core]\n");
+}
+
 /// A file's BOM, which `git diff` shows at the start of line 1, is no part of that line:
 /// hunks touching line 1 of such a file, and its deletion, were refused.
 #[test]

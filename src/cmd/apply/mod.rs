@@ -96,34 +96,47 @@ impl Stage {
         normalize(&std::env::current_dir().unwrap_or_default().join(path))
     }
 
+    /// Whether the real path `real` has a `.git` directory on its way down from the root.
+    fn in_git_dir_below_root(&self, real: &Path) -> bool {
+        real.strip_prefix(&self.root.path).is_ok_and(in_git_dir)
+    }
+
     /// The staged file at `path`, read from disk on first use (confined to the root).
     fn entry(&mut self, path: &Path) -> Result<&mut Staged, Error> {
         let key = Self::key(path);
         if !self.files.contains_key(&key) {
             let display = display_path(path);
             // As `git apply`: a patch never writes a repository's own files (a hook in
-            // `.git/hooks` runs at the next commit).
-            let git_dir = path
-                .components()
-                .any(|c| c.as_os_str().to_string_lossy().eq_ignore_ascii_case(".git"));
-            if git_dir {
-                return Err(Error::new(
+            // `.git/hooks` runs at the next commit), whether the path spells `.git` or reaches
+            // it through a symlink in the tree (`g -> .git`, then `g/hooks/pre-commit`).
+            let git_dir = || {
+                Error::new(
                     Code::ApplyGitDir,
                     format!("{display} is inside a .git directory: the input may not touch it"),
                     "leave the repository's own files (.git/…) out of the patch; change them with git itself",
                 )
-                .with_file(&display));
+                .with_file(&display)
+            };
+            if in_git_dir(path) {
+                return Err(git_dir());
             }
             // A file in a directory that does not exist yet has no original.
             let parent = path.parent().filter(|p| !p.as_os_str().is_empty());
-            let fresh = match parent {
-                Some(dir) => !self.root.missing_dirs(dir, &display)?.is_empty(),
-                None => false,
+            let missing = match parent {
+                Some(dir) => self.root.missing_dirs(dir, &display)?,
+                None => Vec::new(),
             };
-            let real = match fresh {
-                true => None,
-                false => Some(self.root.resolve(path, &display)?.real),
+            let real = match missing.is_empty() {
+                true => Some(self.root.resolve(path, &display)?.real),
+                false => None,
             };
+            if real
+                .as_ref()
+                .or(missing.first())
+                .is_some_and(|p| self.in_git_dir_below_root(p))
+            {
+                return Err(git_dir());
+            }
             let original = match real.as_ref().map(std::fs::symlink_metadata) {
                 None => None,
                 Some(Ok(m)) if m.is_dir() => {
@@ -647,4 +660,11 @@ fn remove_dirs(made: &[PathBuf]) {
     for d in made {
         let _ = std::fs::remove_dir(d);
     }
+}
+
+/// Whether `path` has a `.git` component (in any letter case: on a case-insensitive file
+/// system `.GIT` is the same directory).
+fn in_git_dir(path: &Path) -> bool {
+    path.components()
+        .any(|c| c.as_os_str().to_string_lossy().eq_ignore_ascii_case(".git"))
 }
