@@ -92,6 +92,25 @@ pub fn to_line_ending(text: &[u8], ending: LineEnding) -> Vec<u8> {
 /// The UTF-8 byte-order mark.
 pub const BOM: &[u8] = b"\xEF\xBB\xBF";
 
+/// An edit of a file that starts with a BOM, moved so that the BOM stays first: one that
+/// starts at byte 0 (an insertion "at the top", or a replacement of the first lines) starts
+/// after the BOM instead, unless it removes exactly the BOM or its text starts with one. Put
+/// before the BOM, the text left the BOM in the middle of the file, where Python and most
+/// compilers reject it (`find` reports the first symbol after it, and `patch
+/// --insert-before` it inserted at the start of its line).
+pub fn keep_bom_first(original: &[u8], e: &Edit) -> Edit {
+    let mut e = e.clone();
+    if original.starts_with(BOM)
+        && e.byte_start == 0
+        && e.byte_end != BOM.len()
+        && !e.new_content.starts_with(BOM)
+    {
+        e.byte_start = BOM.len();
+        e.byte_end = e.byte_end.max(BOM.len());
+    }
+    e
+}
+
 fn is_boundary(bytes: &[u8], at: usize) -> bool {
     at == 0 || at >= bytes.len() || (bytes[at] & 0xC0) != 0x80
 }

@@ -412,7 +412,13 @@ pub fn prepare(changes: &[Change], opts: &MutationOptions) -> Result<Prepared, E
                             Some(was) if was == e.new_content.as_slice() => was.to_vec(),
                             _ => adapt(&e.new_content),
                         },
-                        ..e.clone()
+                        // `llm apply` made the whole new content itself, its BOM as the
+                        // patch says (line 1 removed takes it away).
+                        ..if opts.tool == "apply" {
+                            e.clone()
+                        } else {
+                            edit::keep_bom_first(old, e)
+                        }
                     })
                     .collect();
                 let applied = edit::apply(old, &adapted, &display)?;

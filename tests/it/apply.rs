@@ -1012,3 +1012,23 @@ fn a_hunk_without_lines_is_refused() {
     }
     assert_eq!(env.read("f.txt"), b"a\nb\nc\n");
 }
+
+/// A batch's transform or patch that puts text at the top of a file starting with a BOM puts it
+/// after the BOM, as `llm transform` and `llm patch` do.
+#[test]
+fn a_batch_edit_at_the_top_of_a_bom_file_goes_after_the_bom() {
+    let env = TestEnv::new();
+    env.write("b.py", "\u{feff}def f():\n    return 1\n");
+    let batch = concat!(
+        r#"{"op":"transform","file_path":"b.py","edits":[{"byte_start":0,"byte_end":0,"new_content":"import os\n"}]}"#,
+        "\n",
+        r#"{"op":"patch","file":"b.py","symbol":"f","insert_before":true,"with_text":"def g():\n    return 2"}"#,
+        "\n"
+    );
+    let (v, code) = apply(&env, &[], batch);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        String::from_utf8(env.read("b.py")).unwrap(),
+        "\u{feff}import os\ndef g():\n    return 2\n\n\ndef f():\n    return 1\n"
+    );
+}

@@ -245,6 +245,57 @@ fn insert_after_at_end_without_final_newline() {
     );
 }
 
+/// Text put before the first symbol of a file that starts with a BOM goes after the BOM: the
+/// symbol's line starts at byte 0, and the BOM ended up in the middle of the file (Python:
+/// "invalid non-printable character U+FEFF"), reported ok. The same for `transform` at line 1,
+/// column 0 and at byte 0; an edit that removes exactly the BOM still does.
+#[test]
+fn text_put_at_the_top_of_a_bom_file_goes_after_the_bom() {
+    let env = TestEnv::new();
+    env.write("b.py", "\u{feff}def f():\n    return 1");
+    let (v, code) = patch(
+        &env,
+        &[
+            "--file",
+            "b.py",
+            "--symbol",
+            "f",
+            "--insert-before",
+            "--with-text",
+            "def g():\n    return 2",
+        ],
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        String::from_utf8(env.read("b.py")).unwrap(),
+        "\u{feff}def g():\n    return 2\n\n\ndef f():\n    return 1"
+    );
+    env.write("t.py", "\u{feff}def f():\n    return 1\n");
+    let at_line = r#"{"file_path":"t.py","edits":[{"start_line":1,"start_col":0,"end_line":1,"end_col":0,"new_content":"import os\n"}]}"#;
+    let (v, code) = crate::transform::transform(&env, &[], at_line);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        String::from_utf8(env.read("t.py")).unwrap(),
+        "\u{feff}import os\ndef f():\n    return 1\n"
+    );
+    let at_byte = r#"{"file_path":"t.py","edits":[{"byte_start":0,"byte_end":0,"new_content":"import re\n"}]}"#;
+    let (v, code) = crate::transform::transform(&env, &[], at_byte);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        String::from_utf8(env.read("t.py")).unwrap(),
+        "\u{feff}import re\nimport os\ndef f():\n    return 1\n"
+    );
+    // Removing the BOM itself is an edit of exactly its bytes.
+    let drop_bom =
+        r#"{"file_path":"t.py","edits":[{"byte_start":0,"byte_end":3,"new_content":""}]}"#;
+    let (v, code) = crate::transform::transform(&env, &[], drop_bom);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        String::from_utf8(env.read("t.py")).unwrap(),
+        "import re\nimport os\ndef f():\n    return 1\n"
+    );
+}
+
 #[test]
 fn crlf_file_stays_crlf() {
     let env = TestEnv::new();

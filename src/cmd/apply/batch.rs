@@ -212,6 +212,10 @@ fn apply_edits(
             e.new_content = edit::to_line_ending(&e.new_content, ending);
         }
     }
+    let edits: Vec<Edit> = edits
+        .iter()
+        .map(|e| edit::keep_bom_first(bytes, e))
+        .collect();
     Ok(edit::apply(bytes, &edits, display)?.bytes)
 }
 
