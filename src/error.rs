@@ -136,6 +136,7 @@ codes! {
     ApplyConflict = "APPLY_E005", Rejected, "an operation targets a file an earlier operation of the input deleted or moved away, or creates one that exists";
     ApplyCheckFailed = "APPLY_E006", Rejected, "--check found errors the input introduced; the files were restored";
     ApplyGitDir = "APPLY_E007", Error, "the input names a path inside a `.git` directory, which a patch may not touch (as `git apply` refuses)";
+    ApplyHunkAmbiguous = "APPLY_E008", Rejected, "a hunk without context lines and without a line number removes lines that are in several places of the file";
 }
 
 /// A failure with a stable code and a remediation. Carried up to the printer, which turns it

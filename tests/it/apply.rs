@@ -1013,6 +1013,85 @@ fn a_hunk_without_lines_is_refused() {
     assert_eq!(env.read("f.txt"), b"a\nb\nc\n");
 }
 
+/// A hunk without context lines (`diff -U0`) goes at its line number, else where its lines are
+/// found once: applied a second time, such a patch changed the next equal line further down
+/// (offset 4, reported ok); now its added lines at its line say it was applied. Several hunks
+/// of one file keep the offset of the one before.
+#[test]
+fn a_hunk_without_context_goes_only_at_its_line() {
+    let env = TestEnv::new();
+    env.write("f.txt", "a\nb\nx\nc\nd\ne\nx\nf\n");
+    let diff = "--- a/f.txt\n+++ b/f.txt\n@@ -3 +3 @@\n-x\n+X\n";
+    let (v, code) = apply(&env, &[], diff);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(env.read("f.txt"), b"a\nb\nX\nc\nd\ne\nx\nf\n");
+    let (v, code) = apply(&env, &[], diff);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(v["error"]["code"], "APPLY_E003", "{v}");
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("applied already"),
+        "{v}"
+    );
+    assert_eq!(env.read("f.txt"), b"a\nb\nX\nc\nd\ne\nx\nf\n");
+
+    // Two lines added above since the diff: a hunk with context is found two lines down, and
+    // one without after it moves as far.
+    env.write("g.txt", "new1\nnew2\na\nb\nx\nc\nd\ne\nx\nf\n");
+    let two = "--- a/g.txt\n+++ b/g.txt\n@@ -2,3 +2,3 @@\n b\n-x\n+X\n c\n@@ -7 +7 @@\n-x\n+Y\n";
+    let (v, code) = apply(&env, &[], two);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(env.read("g.txt"), b"new1\nnew2\na\nb\nX\nc\nd\ne\nY\nf\n");
+    assert_eq!(v["result"]["hunks"][1]["offset"], 2, "{v}");
+    // Not at its line: where its lines are found once, not where they are twice.
+    env.write("h.txt", "new1\nnew2\na\nb\nc\nd\ne\nx\nf\n");
+    let (v, code) = apply(&env, &[], "--- a/h.txt\n+++ b/h.txt\n@@ -6 +6 @@\n-x\n+Y\n");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(env.read("h.txt"), b"new1\nnew2\na\nb\nc\nd\ne\nY\nf\n");
+    assert_eq!(v["result"]["hunks"][0]["offset"], 2, "{v}");
+    env.write("k.txt", "x\na\nb\nc\nd\ne\nx\nf\n");
+    let (v, code) = apply(&env, &[], "--- a/k.txt\n+++ b/k.txt\n@@ -6 +6 @@\n-x\n+Y\n");
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(v["error"]["code"], "APPLY_E008", "{v}");
+    assert_eq!(env.read("k.txt"), b"x\na\nb\nc\nd\ne\nx\nf\n");
+}
+
+/// Without a line number either (a bare `@@` of `-`/`+` lines, unified or Codex), the removed
+/// lines must be in one place: in two, which one was meant is unknown (`APPLY_E008`; the first
+/// was changed before).
+#[test]
+fn a_bare_hunk_without_context_in_two_places_is_refused() {
+    let env = TestEnv::new();
+    env.write("f.txt", "a\nx\nb\nx\nc\n");
+    for diff in [
+        "--- a/f.txt\n+++ b/f.txt\n@@\n-x\n+X\n",
+        "*** Begin Patch\n*** Update File: f.txt\n@@\n-x\n+X\n*** End Patch\n",
+    ] {
+        let (v, code) = apply(&env, &[], diff);
+        assert_eq!(code, 1, "{diff}: {v}");
+        assert_eq!(v["error"]["code"], "APPLY_E008", "{v}");
+        assert!(
+            v["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("lines 2, 4"),
+            "{v}"
+        );
+        assert_eq!(env.read("f.txt"), b"a\nx\nb\nx\nc\n");
+    }
+    // Once in the file, it goes there.
+    env.write("g.txt", "a\nx\nb\n");
+    let (v, code) = apply(
+        &env,
+        &[],
+        "*** Begin Patch\n*** Update File: g.txt\n@@\n-x\n+X\n*** End Patch\n",
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(env.read("g.txt"), b"a\nX\nb\n");
+}
+
 /// A batch's transform or patch that puts text at the top of a file starting with a BOM puts it
 /// after the BOM, as `llm transform` and `llm patch` do.
 #[test]

@@ -124,10 +124,22 @@ pub fn apply(
     let mut reports = Vec::new();
     let mut cursor = 0;
     let mut touched_end = None;
+    // How far the last hunk was from its line number: later hunks of a file changed above
+    // them are as far off.
+    let mut shift = 0i64;
     for (k, hunk) in fp.hunks.iter().enumerate() {
         let old = hunk.old();
-        let (start, level) = locate(&lines, hunk, &old, cursor, fp.codex)
-            .ok_or_else(|| unplaced(&lines, hunk, &old, cursor, display, k))?;
+        let (start, level) = match locate(&lines, hunk, &old, cursor, fp.codex, shift) {
+            Ok(found) => found,
+            Err(Unplaced::NotFound) => {
+                return Err(unplaced(&lines, hunk, &old, cursor, display, k))
+            }
+            Err(Unplaced::Ambiguous(at)) => return Err(ambiguous(hunk, &old, &at, display, k)),
+            Err(Unplaced::Applied(at)) => return Err(applied(hunk, at, display, k)),
+        };
+        if let Some(n) = hunk.old_start {
+            shift = start as i64 - n.saturating_sub(1) as i64;
+        }
         for l in &lines[cursor..start] {
             out.push((l.text.to_string(), l.eol));
         }
@@ -212,14 +224,30 @@ pub fn apply(
     Ok((new, reports))
 }
 
-/// Where `hunk` goes: (first line, tolerance level).
+/// Why a hunk has no place.
+enum Unplaced {
+    NotFound,
+    /// A hunk without context lines whose added lines are at its line (0-based).
+    Applied(usize),
+    /// A hunk without context lines whose old lines are at each of these lines (0-based).
+    Ambiguous(Vec<usize>),
+}
+
+/// Where `hunk` goes: (first line, tolerance level). A hunk with context lines is looked for
+/// nearest its line number, anywhere after the previous hunk. One without (`diff -U0`, or a
+/// bare `@@` of removed lines) has nothing to tell its place from another with the same
+/// lines: it goes at its line number (moved by `shift`, the previous hunk's offset), else
+/// where its old lines are found once; in several places, or with its added lines already
+/// at its line, it has none. Searched like the others, a `-U0` patch applied twice changed
+/// the next equal line instead.
 fn locate(
     lines: &[FileLine],
     hunk: &Hunk,
     old: &[&str],
     cursor: usize,
     codex: bool,
-) -> Option<(usize, usize)> {
+    shift: i64,
+) -> Result<(usize, usize), Unplaced> {
     let mut from = cursor;
     if let Some(anchor) = &hunk.anchor {
         let found = (0..LEVELS.len())
@@ -228,7 +256,7 @@ fn locate(
             Some(i) => from = i + 1,
             // An anchor that is the first old line itself (models write it so) is no anchor.
             None if old.first().is_some_and(|f| f.trim() == anchor.trim()) => {}
-            None => return None,
+            None => return Err(Unplaced::NotFound),
         }
     }
     if old.is_empty() {
@@ -237,38 +265,116 @@ fn locate(
             _ if hunk.anchor.is_some() => from,
             _ => lines.len(),
         };
-        return Some((at, 0));
+        return Ok((at, 0));
     }
     if old.len() > lines.len().saturating_sub(from) {
-        return None;
+        return Err(Unplaced::NotFound);
+    }
+    let last = lines.len() - old.len();
+    let fits = |level: usize, s: usize| {
+        old.iter()
+            .zip(&lines[s..])
+            .all(|(p, f)| same(level, f.text, p))
+    };
+    let context_free = !hunk.lines.iter().any(|l| matches!(l, Line::Context(_)));
+    if context_free && !hunk.at_eof {
+        if let (Some(n), false) = (hunk.old_start, codex) {
+            let at = n.saturating_sub(1) as i64 + shift;
+            if let Some(at) = usize::try_from(at).ok().filter(|&a| a >= from) {
+                if let Some(level) = (0..LEVELS.len()).find(|&l| at <= last && fits(l, at)) {
+                    return Ok((at, level));
+                }
+                // Its added lines stand where it goes: applied already (a second time, the
+                // hunk changed the next equal line further down).
+                let added: Vec<&str> = hunk
+                    .lines
+                    .iter()
+                    .filter_map(|l| match l {
+                        Line::Add(t) => Some(t.as_str()),
+                        _ => None,
+                    })
+                    .collect();
+                if !added.is_empty()
+                    && at + added.len() <= lines.len()
+                    && added
+                        .iter()
+                        .zip(&lines[at..])
+                        .all(|(p, f)| same(LEVELS.len() - 1, f.text, p))
+                {
+                    return Err(Unplaced::Applied(at));
+                }
+            }
+        }
+        if hunk.anchor.is_none() {
+            for level in 0..LEVELS.len() {
+                let at: Vec<usize> = (from..=last).filter(|&s| fits(level, s)).collect();
+                match at[..] {
+                    [] => continue,
+                    [one] => return Ok((one, level)),
+                    _ => return Err(Unplaced::Ambiguous(at)),
+                }
+            }
+            return Err(Unplaced::NotFound);
+        }
     }
     let hint = hunk
         .old_start
         .map(|n| n.saturating_sub(1))
         .unwrap_or(from)
         .max(from);
-    let last = lines.len() - old.len();
     for level in 0..LEVELS.len() {
-        let fits = |s: usize| {
-            old.iter()
-                .zip(&lines[s..])
-                .all(|(p, f)| same(level, f.text, p))
-        };
-        if hunk.at_eof && fits(last) {
-            return Some((last, level));
+        if hunk.at_eof && fits(level, last) {
+            return Ok((last, level));
         }
         // Nearest to the hint first, looking both ways.
         let hint = hint.clamp(from, last);
         for d in 0..=(hint - from).max(last - hint) {
-            if hint + d <= last && fits(hint + d) {
-                return Some((hint + d, level));
+            if hint + d <= last && fits(level, hint + d) {
+                return Ok((hint + d, level));
             }
-            if d > 0 && hint >= from + d && fits(hint - d) {
-                return Some((hint - d, level));
+            if d > 0 && hint >= from + d && fits(level, hint - d) {
+                return Ok((hint - d, level));
             }
         }
     }
-    None
+    Err(Unplaced::NotFound)
+}
+
+/// The refusal of a hunk without context lines whose added lines are already at its line.
+fn applied(hunk: &Hunk, at: usize, display: &str, k: usize) -> Error {
+    Error::new(
+        Code::ApplyHunkNotFound,
+        format!(
+            "{display}: hunk {} (patch line {}) has no context lines and its added lines are already at line {}: it looks applied already; nothing was written",
+            k + 1,
+            hunk.patch_line,
+            at + 1
+        ),
+        "check the file (`llm show FILE`) before applying the patch again; a hunk with context lines (`diff -u`) tells where it goes",
+    )
+    .with_file(display)
+    .rejected()
+}
+
+/// The refusal of a hunk without context lines whose old lines are in several places.
+fn ambiguous(hunk: &Hunk, old: &[&str], at: &[usize], display: &str, k: usize) -> Error {
+    let shown: Vec<String> = at.iter().take(5).map(|a| (a + 1).to_string()).collect();
+    Error::new(
+        Code::ApplyHunkAmbiguous,
+        format!(
+            "{display}: hunk {} (patch line {}) has no context lines, and its {} removed line{} {} at lines {}{}; nothing was written",
+            k + 1,
+            hunk.patch_line,
+            old.len(),
+            if old.len() == 1 { "" } else { "s" },
+            if old.len() == 1 { "is" } else { "are" },
+            shown.join(", "),
+            if at.len() > shown.len() { ", …" } else { "" },
+        ),
+        "add context lines to the hunk (a `diff -u` or `git diff` has three), or a line number (`@@ -N +N @@`), so that it names one place",
+    )
+    .with_file(display)
+    .rejected()
 }
 
 /// The refusal of a hunk: the closest region of the file (most lines equal but for
