@@ -549,6 +549,31 @@ fn retry_of_an_edit_whose_new_text_contains_the_old_is_already_applied() {
     assert_eq!(env.read("c.txt"), b"xa\nab\n");
 }
 
+/// An occurrence of the old text inside the new text where it already stands is no reason to
+/// refuse while another stands on its own: that one is the edit (it was `TRANSFORM_E005`,
+/// "only as part of --new text", and the change was never made).
+#[test]
+fn old_text_on_its_own_beside_the_new_text_is_replaced() {
+    let env = TestEnv::new();
+    env.write("r.txt", "foo\nfoo_bar\n");
+    let (v, rc) = transform(&env, &["r.txt", "--old", "foo\n", "--new", "foo_bar\n"], "");
+    assert_eq!(rc, 0, "{v}");
+    assert_eq!(env.read("r.txt"), b"foo_bar\nfoo_bar\n");
+    env.write("c.txt", "call(a)\ncall(a, b)\n");
+    let (v, rc) = transform(
+        &env,
+        &["c.txt", "--old", "call(a", "--new", "call(a, b"],
+        "",
+    );
+    assert_eq!(rc, 0, "{v}");
+    assert_eq!(env.read("c.txt"), b"call(a, b)\ncall(a, b)\n");
+    // Two on their own beside one in place: which one is meant is unknown.
+    env.write("t.txt", "foo\nfoo_bar\nfoo\n");
+    let (v, rc) = transform(&env, &["t.txt", "--old", "foo", "--new", "foo_bar"], "");
+    assert_eq!((rc, code(&v)), (1, "TRANSFORM_E004"), "{v}");
+    assert_eq!(env.read("t.txt"), b"foo\nfoo_bar\nfoo\n");
+}
+
 #[test]
 fn old_text_mismatch_with_a_matching_checksum_says_the_position_is_wrong() {
     let env = TestEnv::new();

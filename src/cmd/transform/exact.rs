@@ -44,7 +44,7 @@ pub fn plan(bytes: &[u8], display: &str, args: &ExactArgs) -> Result<ExactPlan, 
         } else {
             normalize(args.new, ending)
         };
-        let found = not_in_place(bytes, display, args, found, args.old, &placed_new)?;
+        let found = not_in_place(bytes, display, found, args.old, &placed_new)?;
         return decide(bytes, display, args, found, args.new.to_vec(), "exact");
     }
     let old_n = normalize(args.old, ending);
@@ -56,7 +56,7 @@ pub fn plan(bytes: &[u8], display: &str, args: &ExactArgs) -> Result<ExactPlan, 
             } else {
                 normalize(args.new, ending)
             };
-            let found = not_in_place(bytes, display, args, found, &old_n, &new)?;
+            let found = not_in_place(bytes, display, found, &old_n, &new)?;
             return decide(bytes, display, args, found, new, "line_endings");
         }
     }
@@ -139,11 +139,13 @@ fn in_place(bytes: &[u8], at: Range<usize>, old: &[u8], new: &[u8]) -> Option<Ra
 }
 
 /// The occurrences of `old` the edit still has to replace: a retry whose result is already in
-/// place is refused (every occurrence in place, or any when one edit was asked for).
+/// place is refused (every occurrence in place). Occurrences inside the new text where it
+/// already stands are not counted: with one other left, that one is replaced (`foo` →
+/// `foo_bar` in `foo\nfoo_bar\n`); refusing any, as before, said "only as part of --new text"
+/// of a file where `foo` stood on its own, and the change was never made.
 fn not_in_place(
     bytes: &[u8],
     display: &str,
-    args: &ExactArgs,
     found: Vec<Range<usize>>,
     old: &[u8],
     new: &[u8],
@@ -152,7 +154,7 @@ fn not_in_place(
         .into_iter()
         .map(|r| (in_place(bytes, r.clone(), old, new), r))
         .partition(|(p, _)| p.is_some());
-    if !placed.is_empty() && (!args.all || rest.is_empty()) {
+    if !placed.is_empty() && rest.is_empty() {
         let placed: Vec<Range<usize>> = placed.into_iter().filter_map(|(p, _)| p).collect();
         return Err(already_applied(
             bytes,
