@@ -472,6 +472,17 @@ pub fn prepare(changes: &[Change], opts: &MutationOptions) -> Result<Prepared, E
                     opts.tool,
                 ));
             }
+            if language.name == "bash" && found.is_empty() {
+                found.extend(introduced_empty_body(
+                    language,
+                    old,
+                    &after,
+                    &placed,
+                    before.is_none(),
+                    &display,
+                    opts.tool,
+                ));
+            }
             if opts.force {
                 warnings.extend(found.into_iter().map(|mut d| {
                     d.level = Level::Warning;
@@ -817,6 +828,58 @@ fn introduced_indentation_error(
     .with_span(span.clone())
     .with_note(format!(
         "Python's indentation rules (tree-sitter accepts this); line {}: {line}",
+        span.start_line
+    ))
+    .diagnostic(Level::Error);
+    d.tool = tool.to_string();
+    Some(d)
+}
+
+/// Bash's rule that a compound command holds a command, which tree-sitter does not enforce
+/// (`if true; then fi`, `f() { }`, a `{ }` left with a comment only): the first such body of
+/// `after` that an edit touches, or that `before` did not have, as a syntax error.
+fn introduced_empty_body(
+    language: &Language,
+    before: &[u8],
+    after: &[u8],
+    placed: &[edit::Placed],
+    created: bool,
+    display: &str,
+    tool: &str,
+) -> Option<DiagnosticPayload> {
+    let now = lang::bash::empty_bodies(&language.parse(after));
+    if now.is_empty() {
+        return None;
+    }
+    // A created file had none.
+    let had = if created {
+        Vec::new()
+    } else {
+        lang::bash::empty_bodies(&language.parse(before))
+    };
+    let touches = |r: &Range<usize>| {
+        placed
+            .iter()
+            .any(|p| r.start <= p.new.end && p.new.start <= r.end)
+    };
+    let (range, what) = now
+        .into_iter()
+        .find(|(r, _)| touches(r) || !had.iter().any(|(o, _)| shifted(o, placed) == *r))?;
+    let index = LineIndex::new(after);
+    let span = index.span(display, range.clone());
+    let line = String::from_utf8_lossy(index.line_text(after, span.start_line)).into_owned();
+    let mut d = Error::new(
+        Code::SyntaxIntroduced,
+        format!(
+            "syntax error: a {what} without a command at {display}:{}:{} (bash rejects it)",
+            span.start_line,
+            span.start_col + 1
+        ),
+        "give the body a command (`:` does nothing), or pass --force",
+    )
+    .with_span(span.clone())
+    .with_note(format!(
+        "Bash's grammar (tree-sitter accepts this); line {}: {line}",
         span.start_line
     ))
     .diagnostic(Level::Error);

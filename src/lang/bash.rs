@@ -42,3 +42,46 @@ pub static BASH: Language = Language {
     extras: &["comment"],
     cache: Cache::new(),
 };
+
+/// The compound commands of a Bash tree whose body holds no command (a comment is none):
+/// `{ }`, `( )`, `then` … `fi`/`elif`/`else`, `else` … `fi`, `do` … `done`. Bash rejects each
+/// ("syntax error near unexpected token"), but tree-sitter reads them without an error node.
+/// Each with its range and what it is. (An empty `case` arm, `a) ;;`, is valid.)
+pub fn empty_bodies(tree: &tree_sitter::Tree) -> Vec<(std::ops::Range<usize>, &'static str)> {
+    let mut out = Vec::new();
+    let mut stack = vec![tree.root_node()];
+    while let Some(n) = stack.pop() {
+        let what = match n.kind() {
+            "compound_statement" => Some(("`{ … }`", None)),
+            "subshell" => Some(("`( … )`", None)),
+            "do_group" => Some(("`do … done`", None)),
+            "if_statement" => Some(("`then` branch", Some("then"))),
+            "elif_clause" => Some(("`elif … then` branch", Some("then"))),
+            "else_clause" => Some(("`else` branch", None)),
+            _ => None,
+        };
+        if let Some((what, after)) = what {
+            let mut c = n.walk();
+            let mut counting = after.is_none();
+            let mut commands = 0;
+            for k in n.children(&mut c) {
+                if !k.is_named() {
+                    counting |= Some(k.kind()) == after;
+                    continue;
+                }
+                let branch = matches!(k.kind(), "elif_clause" | "else_clause");
+                if counting && !branch && k.kind() != "comment" {
+                    commands += 1;
+                }
+            }
+            // A tree with an error here says so already.
+            if commands == 0 && !n.has_error() {
+                out.push((n.start_byte()..n.end_byte(), what));
+            }
+        }
+        let mut c = n.walk();
+        stack.extend(n.children(&mut c));
+    }
+    out.sort_by_key(|(r, _)| r.start);
+    out
+}

@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 use tree_sitter::{Node, Parser, Tree};
 
 mod ancestry;
-mod bash;
+pub(crate) mod bash;
 pub mod brace;
 mod c;
 mod cpp;

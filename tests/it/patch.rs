@@ -296,6 +296,90 @@ fn text_put_at_the_top_of_a_bom_file_goes_after_the_bom() {
     );
 }
 
+/// A Bash compound command left without a command (`then` … `fi`, `{ }` with a comment only,
+/// `do` … `done`) is refused by every tool: bash rejects it, tree-sitter reads it without an
+/// error node, and it was written ok. An empty body already in the file, away from the edit,
+/// is left alone; an empty `case` arm is valid.
+#[test]
+fn a_bash_body_left_without_a_command_is_refused() {
+    let env = TestEnv::new();
+    let script =
+        "#!/bin/bash\r\nf() {\r\n  echo hi\r\n}\r\nif true; then\r\n  g() { echo; }\r\nfi\r\n";
+    env.write("a.sh", script);
+    let (v, code) = patch(&env, &["--file", "a.sh", "--symbol", "g", "--delete"]);
+    assert_eq!(
+        (code, v["error"]["code"].as_str()),
+        (1, Some("LLM_E106")),
+        "{v}"
+    );
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("`then` branch without a command"),
+        "{v}"
+    );
+    let (v, code) = patch(
+        &env,
+        &[
+            "--file",
+            "a.sh",
+            "--symbol",
+            "f",
+            "--body",
+            "--with-text",
+            "{\n  # todo\n}",
+        ],
+    );
+    assert_eq!(
+        (code, v["error"]["code"].as_str()),
+        (1, Some("LLM_E106")),
+        "{v}"
+    );
+    let (v, code) = env.json(&[
+        "--json",
+        "transform",
+        "a.sh",
+        "--old",
+        "  echo hi",
+        "--new",
+        "  # gone",
+    ]);
+    assert_eq!(
+        (code, v["error"]["code"].as_str()),
+        (1, Some("LLM_E106")),
+        "{v}"
+    );
+    assert_eq!(env.read("a.sh"), script.as_bytes());
+    for (name, text) in [
+        ("w1.sh", "if true; then\nfi\n"),
+        ("w2.sh", "while true; do\ndone\n"),
+        ("w3.sh", "if a; then\n  :\nelse\n  # nothing\nfi\n"),
+        ("w4.sh", "( )\n"),
+    ] {
+        let (v, code) = env.json_stdin(&["--json", "write", name], text);
+        assert_eq!(code, 1, "{name}: {v}");
+        assert!(!env.path().join(name).exists(), "{name}");
+    }
+    let (v, code) = env.json_stdin(
+        &["--json", "write", "ok.sh"],
+        "case x in\n  a) ;;\nesac\nf() { :; }\n",
+    );
+    assert_eq!(code, 0, "{v}");
+    // An empty body that was there before, away from the edit, is not this edit's.
+    env.write("old.sh", "f() {\n}\ng() {\n  echo 1\n}\n");
+    let (v, code) = env.json(&[
+        "--json",
+        "transform",
+        "old.sh",
+        "--old",
+        "echo 1",
+        "--new",
+        "echo 2",
+    ]);
+    assert_eq!(code, 0, "{v}");
+}
+
 #[test]
 fn crlf_file_stays_crlf() {
     let env = TestEnv::new();
