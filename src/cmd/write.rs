@@ -438,11 +438,12 @@ fn syntax_report(
     started: Instant,
 ) -> ValidatorReport {
     let Some(language) = language else {
+        let names: Vec<&str> = crate::lang::ALL.iter().map(|l| l.name).collect();
         let mut r = skipped(
             SYNTAX,
             "",
             "unknown language: written without syntax validation",
-            "pass --lang rust|python to validate the syntax",
+            &format!("pass --lang {} to validate the syntax", names.join("|")),
         );
         r.duration_ms = 0;
         return r;

@@ -553,6 +553,9 @@ fn unknown_language_is_written_without_validation_and_says_so() {
         .as_str()
         .unwrap()
         .contains("without syntax validation"));
+    // The remediation names every language (it named Rust and Python only).
+    let fix = r.diagnostics[0]["remediation"].as_str().unwrap();
+    assert!(fix.contains("|go|") && fix.contains("|bash"), "{fix}");
     let (v, code) = env.json(&[
         "write",
         "x.txt",
