@@ -208,7 +208,7 @@ pub fn already_placed(text: &str, target: &str) -> bool {
 /// Whether the lines of `text` are indented past `target` in `unit`: with tabs (alignment
 /// spaces after them aside) in a tab-indented file, without any in a space-indented one. Text
 /// placed at column 0 in a file of tabs came back with its spaces.
-fn in_unit(text: &str, target: &str, unit: &Unit) -> bool {
+pub fn in_unit(text: &str, target: &str, unit: &Unit) -> bool {
     text.split('\n').filter(|l| !is_blank(l)).all(|l| {
         let rel = leading(l).strip_prefix(target).unwrap_or(leading(l));
         match unit {

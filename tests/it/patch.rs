@@ -420,6 +420,46 @@ fn tabs_follow_the_file() {
     );
     assert_eq!(code, 0, "{v}");
     assert_eq!(env.read("t.rs"), b"impl T {\n\tfn a() {\n\t\t2;\n\t}\n}\n");
+    // A braced body in spaces, its `{` first, into a file of tabs: tabs (it kept its spaces,
+    // taken for a body placed as `find` reports one). The body the file holds goes back as it is.
+    env.write(
+        "a.go",
+        "package p\n\nfunc f() int {\n\tif true {\n\t\treturn 2\n\t}\n\treturn 1\n}\n",
+    );
+    let body = "{\n    if true {\n        return 3\n    }\n    return 1\n}";
+    let (v, code) = patch(
+        &env,
+        &[
+            "--file",
+            "a.go",
+            "--symbol",
+            "f",
+            "--body",
+            "--with-text",
+            body,
+        ],
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        env.read("a.go"),
+        b"package p\n\nfunc f() int {\n\tif true {\n\t\treturn 3\n\t}\n\treturn 1\n}\n"
+    );
+    let mixed = "package p\n\nfunc g() string {\n\treturn `a\n  b`\n}\n";
+    env.write("m.go", mixed);
+    let (v, code) = patch(
+        &env,
+        &[
+            "--file",
+            "m.go",
+            "--symbol",
+            "g",
+            "--body",
+            "--with-text",
+            "{\n\treturn `a\n  b`\n}",
+        ],
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(env.read("m.go"), mixed.as_bytes());
 }
 
 #[test]

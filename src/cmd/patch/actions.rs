@@ -275,8 +275,13 @@ fn body_edit(
             indent::reindent_keeping(&text, indent, unit, true, inside),
         ));
     }
-    let new = if braced && indent::already_placed(text, indent) {
-        // As `llm find` reports a body: `{` mid-line, the other lines at their columns.
+    let new = if text.as_bytes() == old {
+        // The body as the file holds it goes back byte for byte, whatever its indentation.
+        text.to_string()
+    } else if braced && indent::already_placed(text, indent) && indent::in_unit(text, indent, unit)
+    {
+        // As `llm find` reports a body: `{` mid-line, the other lines at their columns, in
+        // the file's unit (a body in spaces sent to a file of tabs kept its spaces).
         text.to_string()
     } else if braced {
         // The closing `}` line's indentation is the block's base: a body copied from the file
