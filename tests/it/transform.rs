@@ -249,6 +249,16 @@ fn exact_text_not_found_shows_closest_region() {
     assert!(note.contains("lines 3-5"), "{note}");
     assert!(note.contains("first difference at line 4"), "{note}");
     assert_eq!(v["error"]["span"]["start_line"], 3);
+    // Lines that differ in whitespace alone are shown with it (trimmed, they looked equal).
+    env.write("t.py", "def f(x):\n\tif x:\n\t\treturn 1\n\treturn 2\n");
+    let old = "def f(x):\n    if x:\n        return 3";
+    let (v, rc) = transform(&env, &["t.py", "--old", old, "--new", "x"], "");
+    assert_eq!((rc, code(&v)), (1, "TRANSFORM_E003"), "{v}");
+    let note = v["error"]["note"].as_str().unwrap();
+    assert!(
+        note.contains(r#"in whitespace only: the file has "\tif x:", --old has "    if x:""#),
+        "{note}"
+    );
 }
 
 #[test]

@@ -577,12 +577,26 @@ fn not_found(bytes: &[u8], display: &str, old: &[u8]) -> Error {
         ));
     }
     if let Some(k) = first_diff {
-        note.push_str(&format!(
-            "; first difference at line {}: the file has `{}`, --old has `{}`",
-            start + k,
-            shorten(index.line_text(bytes, start + k)),
-            shorten(old_lines.get(k).copied().unwrap_or(&[]))
-        ));
+        let (file, old) = (
+            index.line_text(bytes, start + k),
+            old_lines.get(k).copied().unwrap_or(&[]),
+        );
+        let (a, b) = (shorten(file), shorten(old));
+        if a == b {
+            // They differ only in whitespace (tabs for spaces, trailing blanks, a `\r`): shown
+            // trimmed, the two sides looked the same.
+            note.push_str(&format!(
+                "; first difference at line {}, in whitespace only: the file has {:?}, --old has {:?}",
+                start + k,
+                String::from_utf8_lossy(file),
+                String::from_utf8_lossy(old)
+            ));
+        } else {
+            note.push_str(&format!(
+                "; first difference at line {}: the file has `{a}`, --old has `{b}`",
+                start + k
+            ));
+        }
     }
     let mut d = Error::new(
         Code::OldTextNotFound,
