@@ -164,6 +164,22 @@ fn options(args: PatchArgs) -> Result<PatchOptions, Error> {
                 line: l,
                 checksum,
             } => {
+                // Its checksum and line are those of its own file: with another --file they
+                // read as "b.py changed since it was read" (LLM_E101).
+                if let Some(named) = &file {
+                    let same =
+                        |p: &std::path::Path| crate::walk::normalize(&crate::walk::absolute(p));
+                    if same(named) != same(std::path::Path::new(&f)) {
+                        return Err(Error::new(
+                            Code::PatchBadInput,
+                            format!(
+                                "the `llm find` output on stdin is about {f}, not --file {}",
+                                named.display()
+                            ),
+                            "pipe `llm find` output for the same file, or drop --file (the piped symbol's file is used)",
+                        ));
+                    }
+                }
                 file = file.or(Some(f.into()));
                 name = name.or(Some(n));
                 if kinds.is_empty() {

@@ -586,6 +586,31 @@ fn find_output_on_stdin_guards_with_checksum() {
     assert_eq!(out.status.code(), Some(1));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["error"]["code"], "LLM_E101");
+    // Find output about another file than --file: said so, not "changed since it was read".
+    env.write("other.rs", LIB);
+    let (found, _) = env.json(&["find", "--json", "last", "other.rs"]);
+    let out = env
+        .llm(&[
+            "patch",
+            "--json",
+            "--file",
+            "lib.rs",
+            "--body",
+            "--with-text",
+            "{ 0.0 }",
+        ])
+        .write_stdin(serde_json::to_string(&found).unwrap())
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["error"]["code"], "PATCH_E008", "{v}");
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("is about other.rs, not --file lib.rs"),
+        "{v}"
+    );
 }
 
 #[test]
