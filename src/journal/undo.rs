@@ -330,8 +330,11 @@ pub fn undo(
         tool: "undo",
     };
     let mut prepared = mutation::prepare(&changes, &opts)?;
+    // The mode it had, where the operation changed it (or removed the file): a mode the
+    // operation left alone is the file's own, and a `chmod` made since stays (undo put the
+    // old bits back over it).
     for (i, f) in record.files.iter().enumerate() {
-        if let Some(m) = f.before_mode {
+        if let Some(m) = f.before_mode.filter(|&m| Some(m) != f.after_mode) {
             prepared.set_mode(i, m);
         }
     }

@@ -526,6 +526,22 @@ fn undo_restores_the_mode_of_deleted_and_moved_files() {
     assert!(!env.path().join("sub").exists());
 }
 
+/// A mode the operation left alone is the file's own: a `chmod` made after it stays through its
+/// undo (undo put the old bits back over it, though only the content was the operation's).
+#[test]
+fn undo_keeps_a_mode_changed_since_by_someone_else() {
+    let env = TestEnv::new();
+    env.write("f.txt", "a\n");
+    chmod(&env, "f.txt", 0o644);
+    let (v, code) = env.json(&["--json", "transform", "f.txt", "--old", "a", "--new", "b"]);
+    assert_eq!(code, 0, "{v}");
+    chmod(&env, "f.txt", 0o700);
+    let (v, code) = undo(&env, &[]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(read(&env, "f.txt"), "a\n");
+    assert_eq!(mode(&env, "f.txt"), 0o700);
+}
+
 #[test]
 fn undo_restores_a_git_mode_change() {
     let env = TestEnv::new();
