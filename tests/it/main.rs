@@ -18,6 +18,7 @@ mod races;
 mod regions;
 mod reindent;
 mod rename;
+mod rename_scopes;
 mod search;
 mod search_context;
 mod search_flags;

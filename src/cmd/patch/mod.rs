@@ -3,7 +3,9 @@
 //! core (`mutation.rs`) — one all-or-nothing request, even for a rename across files.
 
 mod actions;
+mod links;
 mod rename;
+mod scopes;
 mod select;
 
 pub use actions::Action;

@@ -5,6 +5,8 @@
 //! (through another type, another type's definition) — and occurrences in comments and strings
 //! are reported as leftovers.
 
+use super::links;
+use super::scopes::{self, words, Binding};
 use super::{locate, Leftover, PatchOptions, PatchedSymbol, Planned, RenameSite};
 use crate::edit::Edit;
 use crate::error::{Code, Error};
@@ -47,15 +49,18 @@ struct Target<'a> {
     /// The definition's name span (file and offset).
     def_file: String,
     def_start: usize,
+    /// The names another file reaches the definition's module by (`b` for `b.py`, `src/b.rs`,
+    /// `b/index.js`; `crate` too for a Rust crate root): `b.g`, `b::g`, `from b import g`.
+    modules: Vec<String>,
 }
 
-const CERTAIN: &str = "certain";
-const POSSIBLE: &str = "possible";
-const EXCLUDED: &str = "excluded";
+pub(super) const CERTAIN: &str = "certain";
+pub(super) const POSSIBLE: &str = "possible";
+pub(super) const EXCLUDED: &str = "excluded";
 
 /// The separator and qualifier written before an occurrence at `at`: `Type::`, `self.`,
 /// `obj->`; the qualifier is `None` for an expression (`f().`, `x[0].`, `T<U>::`).
-fn qualifier(bytes: &[u8], at: usize) -> Option<(&'static str, Option<String>)> {
+pub(super) fn qualifier(bytes: &[u8], at: usize) -> Option<(&'static str, Option<String>)> {
     let mut i = at;
     while i > 0 && matches!(bytes[i - 1], b' ' | b'\t' | b'\n' | b'\r') {
         i -= 1;
@@ -143,6 +148,8 @@ fn classify(
         (Some(("::", Some(_))), Some(_)) => EXCLUDED,
         (Some(_), Some(_)) => POSSIBLE,
         (Some(("::", Some(q))), None) if q == "self" || q == "crate" || q == "super" => CERTAIN,
+        // `b.g`, `b::g` through the definition's own module.
+        (Some((_, Some(q))), None) if t.modules.contains(&q) => CERTAIN,
         (Some(("::", Some(q))), None) if capitalized(&q) => EXCLUDED,
         (Some(("::", _)), None) => POSSIBLE,
         // `module.name` (Python, JS): possibly the function; `self.name` is an attribute.
@@ -258,6 +265,29 @@ fn syntactic_class(
     ((callable && !called) || (field && called && !calls_fields)).then_some(EXCLUDED)
 }
 
+/// Whether the occurrence at `range` is a plain name that a local binding can hold: an
+/// identifier (or JavaScript's shorthand `{ g }`, but for a field, whose shorthand is its key
+/// too) that is not a keyword argument's name.
+fn bare_name(tree: &tree_sitter::Tree, range: std::ops::Range<usize>, t: &Target) -> bool {
+    let Some(node) = tree
+        .root_node()
+        .descendant_for_byte_range(range.start, range.end)
+    else {
+        return false;
+    };
+    let keyword = node.parent().is_some_and(|p| {
+        p.kind() == "keyword_argument" && p.child_by_field_name("name") == Some(node)
+    });
+    let shorthand = node
+        .parent()
+        .is_some_and(|p| p.kind() == "shorthand_field_initializer");
+    match node.kind() {
+        "identifier" => !(keyword || (shorthand && t.kind == symbols::SymbolKind::Field)),
+        "shorthand_property_identifier" => t.kind != symbols::SymbolKind::Field,
+        _ => false,
+    }
+}
+
 /// The text that renames a shorthand occurrence, where the name is both a key and a value:
 /// JavaScript's `{ load }` keeps its key (`{ load: fetchData }`), Rust's `User { name }`
 /// renaming the field keeps its value (`User { display_name: name }`). `None`: not one.
@@ -305,18 +335,6 @@ fn extends(c: &symbols::Symbol, owner: &str) -> bool {
     after
         .split(|ch: char| !(ch.is_alphanumeric() || ch == '_' || ch == '$'))
         .any(|w| w == owner)
-}
-
-/// Whole-word occurrences of `name` in `bytes`.
-fn words(bytes: &[u8], name: &str) -> Vec<std::ops::Range<usize>> {
-    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80;
-    memchr::memmem::find_iter(bytes, name.as_bytes())
-        .map(|at| at..at + name.len())
-        .filter(|r| {
-            (r.start == 0 || !word(bytes[r.start - 1]))
-                && bytes.get(r.end).is_none_or(|&b| !word(b))
-        })
-        .collect()
 }
 
 /// `comment`, `string` or `other` for the text at `range`, from the innermost node around it.
@@ -386,6 +404,7 @@ fn rename_core(
         trait_of,
         def_file: s.name_span.file_path.clone(),
         def_start: s.name_span.byte_start,
+        modules: links::module_names(language, &s.name_span.file_path),
     };
     let scope = opts.rename_scope;
     let old = s.name.clone();
@@ -450,6 +469,36 @@ fn rename_core(
             language, &bytes, &tree, &old, &display, &index, &file_syms,
         );
         refs.retain(|r| r.context != lang::RefContext::FormatArg);
+        let home = display == target.def_file;
+        // Where the name is bound in a function or block, an occurrence is that binding, not
+        // the symbol (`g = 10` in a function beside `def g`); the symbol's own definition, when
+        // it is nested in a function, is not one.
+        let (local, top): (Vec<Binding>, Vec<Binding>) =
+            scopes::bindings(language, &tree, &bytes, &old)
+                .into_iter()
+                .filter(|b| !(home && b.at.start == target.def_start))
+                .partition(|b| !b.top_level);
+        let shadowed = |at: usize| {
+            qualifier(&bytes, at).is_none()
+                && local.iter().any(|b| b.holds(at))
+                && bare_name(&tree, at..at + old.len(), &target)
+        };
+        // In another file, a free symbol's bare name is the file's own, or reaches the
+        // definition only through an import or as the language lets it.
+        let foreign = (target.owner.is_none() && !home).then(|| {
+            links::foreign(
+                language,
+                &tree,
+                &bytes,
+                &display,
+                &refs,
+                &file_syms,
+                !top.is_empty(),
+                target.kind,
+                &target.def_file,
+                &target.modules,
+            )
+        });
         // The owner's subclasses in this file (a header naming it: `class Sq(Base):`, `class Sq
         // extends Base`): their overrides and their `self.name`/`this.name` go with a method.
         let subclasses: Vec<&str> = match target.owner {
@@ -481,6 +530,8 @@ fn rename_core(
                 } else {
                     EXCLUDED
                 }
+            } else if shadowed(r.span.byte_start) {
+                EXCLUDED
             } else if matches!(qualifier(&bytes, r.span.byte_start), Some((_, Some(q))) if is_self(&q))
                 && subclasses.iter().any(|c| inside(r.enclosing.as_deref(), c))
             {
@@ -503,6 +554,13 @@ fn rename_core(
                         r.context == crate::lang::RefContext::Import,
                     )
                 })
+            };
+            let bare = qualifier(&bytes, r.span.byte_start).is_none();
+            let import = r.context == lang::RefContext::Import;
+            let class = match &foreign {
+                Some(f) if class != EXCLUDED && !r.is_definition && import => f.imports,
+                Some(f) if class != EXCLUDED && !r.is_definition && bare => f.bare,
+                _ => class,
             };
             let renamed = class == CERTAIN || (class == POSSIBLE && !scope.certain_only);
             if renamed {
@@ -546,7 +604,14 @@ fn rename_core(
                     "string" => scope.in_strings || format_arg,
                     _ => false,
                 };
-                let class = if format_arg { CERTAIN } else { class };
+                // …unless the name there is a local's, or another file's own.
+                let theirs = local.iter().any(|b| b.holds(w.start))
+                    || foreign.as_ref().is_some_and(|f| f.bare == EXCLUDED);
+                let class = match () {
+                    _ if format_arg && theirs => EXCLUDED,
+                    _ if format_arg => CERTAIN,
+                    _ => class,
+                };
                 let renamed = wanted && class != EXCLUDED;
                 if renamed {
                     edits.push(Edit::new(w.clone(), new));

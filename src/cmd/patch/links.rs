@@ -1,0 +1,144 @@
+//! How `llm patch --rename` ties another file's bare occurrences of a free symbol to it: through
+//! an import from the definition's module (`from b import g`, `import { g } from "./b"`, `use
+//! crate::b::g`), or as the language lets a file see another's names without one (a Go package's
+//! directory, a Ruby or C global); a file with its own top-level `g` keeps it.
+
+use crate::lang::references::Reference;
+use crate::lang::{symbols, Language};
+use std::path::Path;
+use tree_sitter::Tree;
+
+/// The names another file reaches the module of `def_file` by: its stem (`b` for `b.py`), the
+/// directory for a file that stands for it (`b/__init__.py`, `b/mod.rs`, `b/index.js`), and
+/// `crate` for a Rust crate root.
+pub(super) fn module_names(language: &Language, def_file: &str) -> Vec<String> {
+    let path = Path::new(def_file);
+    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned());
+    let dir = (path.parent())
+        .and_then(Path::file_name)
+        .map(|d| d.to_string_lossy().into_owned());
+    let mut out = Vec::new();
+    match stem.as_deref() {
+        Some("lib" | "main") if language.name == "rust" => out.push("crate".to_string()),
+        Some("mod" | "__init__" | "index") => out.extend(dir),
+        Some(s) => out.push(s.to_string()),
+        None => {}
+    }
+    out
+}
+
+/// The text of the import that holds `range`: a Python `import`/`from … import`, a JavaScript
+/// `import` or top-level `const { g } = require(…)`, a Rust `use`, a Go `import`.
+pub(super) fn import_text(
+    tree: &Tree,
+    bytes: &[u8],
+    range: std::ops::Range<usize>,
+) -> Option<String> {
+    let mut node = tree
+        .root_node()
+        .descendant_for_byte_range(range.start, range.end);
+    while let Some(n) = node {
+        let import = match n.kind() {
+            "import_statement"
+            | "import_from_statement"
+            | "future_import_statement"
+            | "use_declaration"
+            | "import_declaration" => true,
+            "variable_declarator" => n.child_by_field_name("value").is_some_and(|v| {
+                v.kind() == "call_expression"
+                    && v.child_by_field_name("function")
+                        .is_some_and(|f| &bytes[f.byte_range()] == b"require")
+            }),
+            _ => false,
+        };
+        if import {
+            return Some(String::from_utf8_lossy(&bytes[n.byte_range()]).into_owned());
+        }
+        node = n.parent();
+    }
+    None
+}
+
+/// Whether an import's text names one of `modules` as a word (`from b import g`, `"./b.js"`).
+fn names_module(text: &str, modules: &[String]) -> bool {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+        .any(|w| modules.iter().any(|m| m == w))
+}
+
+/// What a file other than the definition's does with a free symbol's name.
+pub(super) struct Foreign {
+    /// The class of its imports of the name: `certain` from the definition's module (or
+    /// through `crate::`/`super::`/`self::`), `possible` from another (it may re-export it).
+    pub imports: &'static str,
+    /// The class of its bare occurrences: `excluded` when the file defines the name itself at
+    /// top level; the imports' class when it imports it; else as the language lets a file see
+    /// another's names: Python, Rust and JavaScript modules only by an import (a glob or star
+    /// import makes them `possible`), Go in the same package directory (`certain`), the
+    /// others (Ruby, C, C++, PHP, Bash, JavaScript scripts) `possible`.
+    pub bare: &'static str,
+}
+
+/// The classes of [`Foreign`] for the file `display` (`bytes`, `tree`, its references `refs`
+/// to `name` and its symbols `syms`), for a free symbol of kind `kind` defined in `def_file`.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn foreign(
+    language: &Language,
+    tree: &Tree,
+    bytes: &[u8],
+    display: &str,
+    refs: &[Reference],
+    syms: &[symbols::Symbol],
+    own_top_level_binding: bool,
+    kind: symbols::SymbolKind,
+    def_file: &str,
+    modules: &[String],
+) -> Foreign {
+    use super::rename::{CERTAIN, EXCLUDED, POSSIBLE};
+    let imports: Vec<(String, std::ops::Range<usize>)> = (refs.iter())
+        .filter_map(|r| import_text(tree, bytes, r.span.range()).map(|t| (t, r.span.range())))
+        .collect();
+    let through_path = |r: &std::ops::Range<usize>| {
+        let q = super::rename::qualifier(bytes, r.start);
+        matches!(q, Some(("::", Some(q))) if matches!(q.as_str(), "crate" | "super" | "self"))
+    };
+    let linked = (imports.iter()).any(|(t, r)| names_module(t, modules) || through_path(r));
+    let import_class = if linked { CERTAIN } else { POSSIBLE };
+    let own = own_top_level_binding
+        || refs.iter().any(|r| {
+            r.is_definition
+                && !imports.iter().any(|(_, i)| *i == r.span.range())
+                && (syms.iter()).any(|s| s.name_span.range() == r.span.range() && s.depth == 0)
+        });
+    let has = |needle: &[u8]| memchr::memmem::find(bytes, needle).is_some();
+    let bare = if own {
+        EXCLUDED
+    } else if !imports.is_empty() {
+        import_class
+    } else {
+        match language.name {
+            "python" if has(b"import *") => POSSIBLE,
+            "python" => EXCLUDED,
+            "rust" if kind == symbols::SymbolKind::Macro || has(b"::*") => POSSIBLE,
+            "rust" => EXCLUDED,
+            "javascript" | "typescript" | "tsx" if es_module(bytes) => EXCLUDED,
+            "go" if Path::new(display).parent() == Path::new(def_file).parent() => CERTAIN,
+            "go" => EXCLUDED,
+            _ => POSSIBLE,
+        }
+    };
+    Foreign {
+        imports: import_class,
+        bare,
+    }
+}
+
+/// Whether a JavaScript or TypeScript file is a module (a line starts with `import` or
+/// `export`): its names come from imports, not from scripts loaded beside it.
+fn es_module(bytes: &[u8]) -> bool {
+    bytes.split(|&b| b == b'\n').any(|line| {
+        let t = line.trim_ascii_start();
+        ["import ", "import{", "export "]
+            .iter()
+            .any(|k| t.starts_with(k.as_bytes()))
+    })
+}

@@ -1,0 +1,334 @@
+//! Where a name is bound, for `llm patch --rename`: a parameter, an assignment, a `let`, a loop
+//! variable or a nested definition binds it in a function or block, where an occurrence is that
+//! binding and not the renamed symbol; a binding of the new name there refuses the rename.
+//! Read from the syntax alone, for Python, JavaScript/TypeScript, Rust, Go and Ruby.
+
+use crate::lang::Language;
+use std::ops::Range;
+use tree_sitter::{Node, Tree};
+
+/// One binding of a name.
+pub(super) struct Binding {
+    /// The bound identifier.
+    pub at: Range<usize>,
+    /// Where an occurrence of the name is this binding: the function for a Python local or a
+    /// parameter, the block from the statement's end for a Rust `let` or a Go `:=`.
+    pub visible: Range<usize>,
+    /// Bound at the file's top level (module, program), not in a function or block.
+    pub top_level: bool,
+}
+
+impl Binding {
+    /// Whether the occurrence at `at` is this binding (or names it).
+    pub fn holds(&self, at: usize) -> bool {
+        self.visible.contains(&at) || self.at.start == at
+    }
+}
+
+/// Whether [`bindings`] reads the language's scopes.
+pub(super) fn supported(language: &Language) -> bool {
+    matches!(
+        language.name,
+        "python" | "javascript" | "typescript" | "tsx" | "rust" | "go" | "ruby"
+    )
+}
+
+/// Whole-word occurrences of `name` in `bytes`.
+pub(super) fn words(bytes: &[u8], name: &str) -> Vec<Range<usize>> {
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80;
+    memchr::memmem::find_iter(bytes, name.as_bytes())
+        .map(|at| at..at + name.len())
+        .filter(|r| {
+            (r.start == 0 || !word(bytes[r.start - 1]))
+                && bytes.get(r.end).is_none_or(|&b| !word(b))
+        })
+        .collect()
+}
+
+/// The bindings of `name` in `tree` (of `bytes`), in file order. Imports are not among them
+/// (the rename reads those as links to a module); a Python function that declares the name
+/// `global` or `nonlocal` binds nothing of it.
+pub(super) fn bindings(language: &Language, tree: &Tree, bytes: &[u8], name: &str) -> Vec<Binding> {
+    if !supported(language) {
+        return Vec::new();
+    }
+    let root = tree.root_node();
+    let mut out = Vec::new();
+    for w in words(bytes, name) {
+        let Some(node) = root.descendant_for_byte_range(w.start, w.end) else {
+            continue;
+        };
+        if node.byte_range() != w
+            || !matches!(
+                node.kind(),
+                "identifier" | "shorthand_property_identifier_pattern"
+            )
+        {
+            continue;
+        }
+        let scope = match language.name {
+            "python" => python(node, bytes, name),
+            "rust" => rust(node),
+            "go" => go(node),
+            "ruby" => ruby(node),
+            _ => ecmascript(node),
+        };
+        if let Some((scope, from)) = scope {
+            out.push(Binding {
+                at: w,
+                visible: from..scope.end_byte(),
+                top_level: scope.parent().is_none(),
+            });
+        }
+    }
+    out
+}
+
+/// The child in `field` of `parent` is `node`.
+fn is_field(parent: Node, field: &str, node: Node) -> bool {
+    parent.child_by_field_name(field) == Some(node)
+}
+
+/// The nearest ancestor of `node` whose kind is one of `kinds`, or the root.
+fn nearest<'t>(node: Node<'t>, kinds: &[&str]) -> Node<'t> {
+    let mut n = node;
+    while let Some(p) = n.parent() {
+        if kinds.contains(&p.kind()) {
+            return p;
+        }
+        n = p;
+    }
+    n
+}
+
+/// A binding visible in the whole of `scope`.
+fn whole(scope: Node) -> Option<(Node, usize)> {
+    Some((scope, scope.start_byte()))
+}
+
+/// Python: a name bound anywhere in a function is local in all of it (and in the functions
+/// nested in it); class bodies are left out (their names are attributes, not seen by methods).
+fn python<'t>(node: Node<'t>, bytes: &[u8], name: &str) -> Option<(Node<'t>, usize)> {
+    let mut n = node;
+    let p = loop {
+        let p = n.parent()?;
+        match p.kind() {
+            "pattern_list"
+            | "tuple_pattern"
+            | "list_pattern"
+            | "list_splat_pattern"
+            | "dictionary_splat_pattern"
+            | "as_pattern_target" => n = p,
+            "default_parameter" | "typed_default_parameter" if is_field(p, "name", n) => n = p,
+            "typed_parameter" if p.named_child(0) == Some(n) => n = p,
+            _ => break p,
+        }
+    };
+    const SCOPES: [&str; 3] = ["function_definition", "lambda", "class_definition"];
+    let scope = match p.kind() {
+        "parameters" | "lambda_parameters" => p.parent()?,
+        "for_in_clause" if is_field(p, "left", n) => p.parent()?,
+        "assignment" | "augmented_assignment" | "for_statement" if is_field(p, "left", n) => {
+            nearest(p, &SCOPES)
+        }
+        "named_expression" if is_field(p, "name", n) => nearest(p, &SCOPES),
+        "as_pattern" if n.kind() == "as_pattern_target" => nearest(p, &SCOPES),
+        "function_definition" | "class_definition" if is_field(p, "name", n) => nearest(p, &SCOPES),
+        _ => return None,
+    };
+    if scope.kind() == "class_definition" {
+        return None;
+    }
+    if scope.kind() == "function_definition" && declares_global(scope, bytes, name) {
+        return None;
+    }
+    whole(scope)
+}
+
+/// Whether a Python function's own body declares `name` `global` or `nonlocal`.
+fn declares_global(function: Node, bytes: &[u8], name: &str) -> bool {
+    let Some(body) = function.child_by_field_name("body") else {
+        return false;
+    };
+    let mut stack = vec![body];
+    while let Some(n) = stack.pop() {
+        if matches!(n.kind(), "global_statement" | "nonlocal_statement") {
+            let mut c = n.walk();
+            if (n.named_children(&mut c)).any(|i| &bytes[i.byte_range()] == name.as_bytes()) {
+                return true;
+            }
+            continue;
+        }
+        if matches!(n.kind(), "function_definition" | "class_definition") {
+            continue;
+        }
+        let mut c = n.walk();
+        stack.extend(n.named_children(&mut c));
+    }
+    false
+}
+
+/// JavaScript and TypeScript: parameters bind in their function, `var` in the function,
+/// `let`/`const`, functions and classes in their block (hoisted: the whole block).
+fn ecmascript(node: Node) -> Option<(Node, usize)> {
+    const FUNCTIONS: [&str; 7] = [
+        "function_declaration",
+        "function_expression",
+        "function",
+        "arrow_function",
+        "method_definition",
+        "generator_function_declaration",
+        "generator_function",
+    ];
+    const BLOCKS: [&str; 5] = [
+        "statement_block",
+        "program",
+        "for_statement",
+        "for_in_statement",
+        "switch_body",
+    ];
+    let mut n = node;
+    let p = loop {
+        let p = n.parent()?;
+        match p.kind() {
+            "object_pattern" | "array_pattern" | "rest_pattern" => n = p,
+            "assignment_pattern" if is_field(p, "left", n) => n = p,
+            "pair_pattern" if is_field(p, "value", n) => n = p,
+            "required_parameter" | "optional_parameter" if is_field(p, "pattern", n) => n = p,
+            _ => break p,
+        }
+    };
+    match p.kind() {
+        "formal_parameters" => whole(p.parent()?),
+        "arrow_function" if is_field(p, "parameter", n) => whole(p),
+        "catch_clause" if is_field(p, "parameter", n) => whole(p),
+        "variable_declarator" if is_field(p, "name", n) => {
+            // `const { g } = require("./b")` is an import.
+            let value = p.child_by_field_name("value");
+            if value.is_some_and(|v| {
+                v.kind() == "call_expression"
+                    && v.child_by_field_name("function")
+                        .is_some_and(|f| f.kind() == "identifier" && f.byte_range().len() == 7)
+            }) && p.parent()?.parent()?.kind() == "program"
+            {
+                return None;
+            }
+            let declaration = p.parent()?;
+            if declaration.kind() == "variable_declaration" {
+                let mut fns = FUNCTIONS.to_vec();
+                fns.push("program");
+                whole(nearest(declaration, &fns))
+            } else {
+                whole(nearest(declaration, &BLOCKS))
+            }
+        }
+        "for_in_statement" if is_field(p, "left", n) => {
+            let mut c = p.walk();
+            let declared =
+                (p.children(&mut c)).any(|k| matches!(k.kind(), "const" | "let" | "var"));
+            declared.then_some((p, p.start_byte()))
+        }
+        "function_declaration" | "generator_function_declaration" | "class_declaration"
+            if is_field(p, "name", n) =>
+        {
+            let mut scopes = BLOCKS.to_vec();
+            scopes.extend(FUNCTIONS);
+            whole(nearest(p, &scopes))
+        }
+        _ => None,
+    }
+}
+
+/// Rust: a `let` binds from the end of its statement to the end of its block; a parameter in
+/// its function or closure; a `for` pattern in the loop's body; an item in its block.
+/// Match arms are left out (a bare name there may be a constant).
+fn rust(node: Node) -> Option<(Node, usize)> {
+    let mut n = node;
+    let p = loop {
+        let p = n.parent()?;
+        match p.kind() {
+            "tuple_pattern" | "mut_pattern" | "ref_pattern" | "reference_pattern"
+            | "slice_pattern" | "or_pattern" | "captured_pattern" => n = p,
+            "tuple_struct_pattern" if !is_field(p, "type", n) => n = p,
+            _ => break p,
+        }
+    };
+    match p.kind() {
+        "let_declaration" if is_field(p, "pattern", n) => Some((p.parent()?, p.end_byte())),
+        "parameter" if is_field(p, "pattern", n) => whole(p.parent()?.parent()?),
+        "closure_parameters" => whole(p.parent()?),
+        "for_expression" if is_field(p, "pattern", n) => whole(p.child_by_field_name("body")?),
+        "let_condition" if is_field(p, "pattern", n) => Some((p.parent()?, p.end_byte())),
+        "function_item" | "const_item" | "static_item" if is_field(p, "name", n) => {
+            let block = p.parent()?;
+            (block.kind() == "block").then_some((block, block.start_byte()))
+        }
+        _ => None,
+    }
+}
+
+/// Go: `:=` and `var` in a function bind from the statement's end to the end of the block;
+/// parameters and receivers in their function; a `range` clause's names in the loop.
+fn go(node: Node) -> Option<(Node, usize)> {
+    let p = node.parent()?;
+    match p.kind() {
+        "expression_list" => {
+            let statement = p.parent()?;
+            match statement.kind() {
+                "short_var_declaration" if is_field(statement, "left", p) => {
+                    Some((statement.parent()?, statement.end_byte()))
+                }
+                "range_clause" if is_field(statement, "left", p) => whole(statement.parent()?),
+                _ => None,
+            }
+        }
+        "var_spec" | "const_spec" if is_field(p, "name", node) => {
+            let block = nearest(p, &["block", "source_file"]);
+            (block.kind() == "block").then_some((block, p.end_byte()))
+        }
+        "parameter_declaration" | "variadic_parameter_declaration" if is_field(p, "name", node) => {
+            whole(p.parent()?.parent()?)
+        }
+        _ => None,
+    }
+}
+
+/// Ruby: an assignment makes a name a local variable from there to the end of its method,
+/// block or class body; a parameter binds in its method or block.
+fn ruby(node: Node) -> Option<(Node, usize)> {
+    const SCOPES: [&str; 7] = [
+        "method",
+        "singleton_method",
+        "class",
+        "module",
+        "block",
+        "do_block",
+        "lambda",
+    ];
+    let mut n = node;
+    let p = loop {
+        let p = n.parent()?;
+        match p.kind() {
+            "left_assignment_list" | "destructured_left_assignment" | "rest_assignment" => n = p,
+            "optional_parameter"
+            | "keyword_parameter"
+            | "splat_parameter"
+            | "hash_splat_parameter"
+            | "block_parameter"
+                if is_field(p, "name", n) =>
+            {
+                n = p
+            }
+            _ => break p,
+        }
+    };
+    match p.kind() {
+        "method_parameters" | "block_parameters" | "lambda_parameters" | "parameters" => {
+            whole(p.parent()?)
+        }
+        "assignment" | "operator_assignment" if is_field(p, "left", n) => {
+            Some((nearest(p, &SCOPES), p.start_byte()))
+        }
+        _ => None,
+    }
+}

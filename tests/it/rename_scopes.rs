@@ -1,0 +1,134 @@
+//! `llm patch --rename` and scopes: another file's own name, a local that shadows the symbol,
+//! a new name that is already taken. Each case was found renamed wrongly (and reported `ok`).
+
+use crate::util::TestEnv;
+
+/// Renames `symbol` in `file` to `new` and returns the envelope and exit code.
+fn rename(env: &TestEnv, file: &str, symbol: &str, new: &str) -> (serde_json::Value, i32) {
+    env.patch(&["--file", file, "--symbol", symbol, "--rename", new])
+}
+
+fn text(env: &TestEnv, file: &str) -> String {
+    String::from_utf8(env.read(file)).unwrap()
+}
+
+/// The class of the site on `line` of `file`, for the occurrence at column `col` (0-based).
+fn class_at(v: &serde_json::Value, file: &str, line: u64, col: u64) -> String {
+    let sites = v["result"]["sites"].as_array().unwrap();
+    let s = sites
+        .iter()
+        .find(|s| {
+            s["span"]["file_path"] == file
+                && s["span"]["start_line"] == line
+                && s["span"]["start_col"] == col
+        })
+        .unwrap_or_else(|| panic!("no site at {file}:{line}:{col}: {v}"));
+    s["class"].as_str().unwrap().to_string()
+}
+
+#[test]
+fn another_files_own_function_and_a_builtin_are_left_alone() {
+    let env = TestEnv::new();
+    let a = "def g():\n    return 1\n\n\nprint(g())\n";
+    env.write("a.py", a);
+    env.write("b.py", "def g():\n    return 2\n");
+    env.write("c.py", "from b import g\n\nprint(g())\n");
+    env.write("d.py", "import b\n\nprint(b.g())\n");
+    let (v, code) = rename(&env, "b.py", "g", "h");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(text(&env, "a.py"), a, "a.py calls its own g");
+    assert_eq!(class_at(&v, "a.py", 5, 6), "excluded");
+    assert_eq!(text(&env, "b.py"), "def h():\n    return 2\n");
+    // An import from the defining module ties the name to it.
+    assert_eq!(text(&env, "c.py"), "from b import h\n\nprint(h())\n");
+    assert_eq!(class_at(&v, "c.py", 3, 6), "certain");
+    assert_eq!(text(&env, "d.py"), "import b\n\nprint(b.h())\n");
+    assert_eq!(class_at(&v, "d.py", 3, 8), "certain");
+
+    // A builtin of the same name in a file that never imported it from the module.
+    env.write("m.py", "def open(p):\n    return 1\n");
+    let u = "import m\n\nwith open(\"x\") as f:\n    pass\nm.open(1)\n";
+    env.write("u.py", u);
+    let (v, code) = rename(&env, "m.py", "open", "open2");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(text(&env, "u.py"), u.replace("m.open(1)", "m.open2(1)"));
+    assert_eq!(class_at(&v, "u.py", 3, 5), "excluded");
+}
+
+#[test]
+fn another_files_own_function_in_javascript_rust_and_ruby() {
+    let env = TestEnv::new();
+    let a = "function g() { return 1; }\nconsole.log(g());\n";
+    env.write("a.js", a);
+    env.write("b.js", "export function g() { return 2; }\n");
+    env.write("c.js", "import { g } from './b.js';\nconsole.log(g());\n");
+    let (v, code) = rename(&env, "b.js", "g", "h");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(text(&env, "a.js"), a);
+    assert_eq!(
+        text(&env, "c.js"),
+        "import { h } from './b.js';\nconsole.log(h());\n"
+    );
+
+    let env = TestEnv::new();
+    env.write("src/lib.rs", "pub mod a;\npub mod b;\npub mod c;\n");
+    let a = "fn g() {}\nfn main() { g(); }\n";
+    env.write("src/a.rs", a);
+    env.write("src/b.rs", "pub fn g() {}\n");
+    env.write(
+        "src/c.rs",
+        "use crate::b::g;\nfn k() { g(); crate::b::g(); }\n",
+    );
+    let (v, code) = rename(&env, "src/b.rs", "g", "h");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(text(&env, "src/a.rs"), a);
+    assert_eq!(
+        text(&env, "src/c.rs"),
+        "use crate::b::h;\nfn k() { h(); crate::b::h(); }\n"
+    );
+
+    let env = TestEnv::new();
+    let a = "def g\n  1\nend\n\nputs g\n";
+    env.write("a.rb", a);
+    env.write("b.rb", "def g\n  2\nend\n");
+    let (v, code) = rename(&env, "b.rb", "g", "h");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(text(&env, "a.rb"), a);
+    assert_eq!(text(&env, "b.rb"), "def h\n  2\nend\n");
+}
+
+#[test]
+fn a_local_that_shadows_the_symbol_is_excluded() {
+    let env = TestEnv::new();
+    let c = "def f(x):\n    g = 10\n    return x + g\n\n\ndef g():\n    return 2\n\n\nprint(f(1), g())\n";
+    env.write("c.py", c);
+    let (v, code) = rename(&env, "c.py", "g", "h");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        text(&env, "c.py"),
+        c.replace("def g()", "def h()").replace("g())", "h())")
+    );
+    assert_eq!(class_at(&v, "c.py", 2, 4), "excluded");
+    assert_eq!(class_at(&v, "c.py", 3, 15), "excluded");
+
+    // Rust: a `let` shadows from its end on, a parameter in the whole function.
+    let rs = "fn g() -> i32 { 2 }\nfn f(g: i32) -> i32 { g }\nfn k() -> i32 { let a = g(); let g = 1; a + g }\n";
+    env.write("a.rs", rs);
+    let (v, code) = rename(&env, "a.rs", "g", "h");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        text(&env, "a.rs"),
+        "fn h() -> i32 { 2 }\nfn f(g: i32) -> i32 { g }\nfn k() -> i32 { let a = h(); let g = 1; a + g }\n"
+    );
+
+    // JavaScript: a parameter and a `const`.
+    let js = "function g() { return 2; }\nfunction f(g) { return g; }\nfunction k() { const g = 1; return g; }\ng();\n";
+    env.write("a.js", js);
+    let (v, code) = rename(&env, "a.js", "g", "h");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        text(&env, "a.js"),
+        js.replace("function g()", "function h()")
+            .replace("\ng();", "\nh();")
+    );
+}
