@@ -132,3 +132,45 @@ fn a_local_that_shadows_the_symbol_is_excluded() {
             .replace("\ng();", "\nh();")
     );
 }
+
+#[test]
+fn a_new_name_bound_where_a_site_lies_is_refused() {
+    let env = TestEnv::new();
+    let c = "def f(h):\n    return h + g()\n\n\ndef g():\n    return 2\n\n\nprint(f(1))\n";
+    env.write("c.py", c);
+    let (v, code) = rename(&env, "c.py", "g", "h");
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(v["status"], "rejected", "{v}");
+    assert_eq!(v["error"]["code"], "PATCH_E009", "{v}");
+    assert_eq!(text(&env, "c.py"), c);
+}
+
+#[test]
+fn a_new_name_already_defined_or_used_is_refused() {
+    let env = TestEnv::new();
+    let py = "def f():\n    return 1\n\n\ndef g():\n    return 2\n\n\nprint(f(), g())\n";
+    env.write("a.py", py);
+    let rs = "fn f() -> i32 { 1 }\nfn g() -> i32 { 2 }\nfn main() { let _ = f() + g(); }\n";
+    env.write("a.rs", rs);
+    let k = "def f():\n    return 1\n\n\nprint(f())\n";
+    env.write("k.py", k);
+    let cls =
+        "class A:\n    def f(self):\n        return 1\n\n    def g(self):\n        return 2\n";
+    env.write("m.py", cls);
+    for (file, symbol, new) in [
+        ("a.py", "f", "g"),
+        ("a.rs", "f", "g"),
+        ("k.py", "f", "print"),
+        ("m.py", "A.f", "g"),
+    ] {
+        let before = env.read(file);
+        let (v, code) = rename(&env, file, symbol, new);
+        assert_eq!(code, 1, "{file}: {v}");
+        assert_eq!(v["error"]["code"], "PATCH_E009", "{file}: {v}");
+        assert!(
+            !v["error"]["remediation"].as_str().unwrap_or("").is_empty(),
+            "{v}"
+        );
+        assert_eq!(env.read(file), before, "{file} unchanged");
+    }
+}

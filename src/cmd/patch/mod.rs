@@ -7,6 +7,7 @@ mod links;
 mod rename;
 mod scopes;
 mod select;
+mod taken;
 
 pub use actions::Action;
 pub use rename::rename_on;

@@ -5,8 +5,8 @@
 //! (through another type, another type's definition) — and occurrences in comments and strings
 //! are reported as leftovers.
 
-use super::links;
 use super::scopes::{self, words, Binding};
+use super::{links, taken};
 use super::{locate, Leftover, PatchOptions, PatchedSymbol, Planned, RenameSite};
 use crate::edit::Edit;
 use crate::error::{Code, Error};
@@ -499,6 +499,7 @@ fn rename_core(
                 &target.modules,
             )
         });
+        let mut taken_at: Vec<taken::Site> = Vec::new();
         // The owner's subclasses in this file (a header naming it: `class Sq(Base):`, `class Sq
         // extends Base`): their overrides and their `self.name`/`this.name` go with a method.
         let subclasses: Vec<&str> = match target.owner {
@@ -564,6 +565,10 @@ fn rename_core(
             };
             let renamed = class == CERTAIN || (class == POSSIBLE && !scope.certain_only);
             if renamed {
+                taken_at.push(taken::Site {
+                    at: r.span.byte_start,
+                    bare: bare || import || r.is_definition,
+                });
                 let text = shorthand_text(&tree, r.span.range(), &old, new, &target);
                 edits.push(Edit::new(r.span.range(), text.as_deref().unwrap_or(new)));
             }
@@ -630,6 +635,14 @@ fn rename_core(
         }
         if edits.is_empty() {
             continue;
+        }
+        if new != old {
+            let renamed = taken::Renamed {
+                owner: target.owner,
+                kind: target.kind,
+                def_file: &target.def_file,
+            };
+            taken::check(language, &bytes, &display, new, &renamed, &taken_at)?;
         }
         edits.sort_by_key(|e| e.byte_start);
         out.push(RenamedFile {

@@ -1,0 +1,146 @@
+//! Whether `llm patch --rename`'s new name is already taken where the symbol is seen: a renamed
+//! site inside a function or block that binds the new name would be captured by that binding,
+//! a second definition of the name in the same scope would clash, and a bare use of the name
+//! (a builtin, an import) would be captured by the renamed definition. Any of them refuses the
+//! rename (`PATCH_E009`) before anything is written.
+
+use super::scopes::{self, words, Binding};
+use crate::error::{Code, Error};
+use crate::lang::{symbols, Language};
+use crate::span::LineIndex;
+use symbols::SymbolKind;
+
+/// A site of the rename in one file: where it starts, and whether the renamed name stands
+/// bare there (unqualified, or an import), so that the file's own names can capture it.
+pub(super) struct Site {
+    pub at: usize,
+    pub bare: bool,
+}
+
+/// The renamed symbol, as the check needs it.
+pub(super) struct Renamed<'a> {
+    pub owner: Option<&'a str>,
+    pub kind: SymbolKind,
+    pub def_file: &'a str,
+}
+
+/// Whether two symbols of kinds `a` and `b` share a name space: in Python, JavaScript, Ruby,
+/// Go, C and Bash every name does; elsewhere a type and a function, or a field and a method,
+/// may share a name (Rust's `User::name` field and method).
+fn clash(language: &Language, a: SymbolKind, b: SymbolKind) -> bool {
+    let callable = |k| matches!(k, SymbolKind::Function | SymbolKind::Method);
+    matches!(
+        language.name,
+        "python" | "javascript" | "typescript" | "tsx" | "ruby" | "go" | "c" | "bash"
+    ) || a == b
+        || (callable(a) && callable(b))
+}
+
+/// Parent kinds whose identifier child names a definition, not a use of the name.
+const DEFINING: [&str; 11] = [
+    "function_definition",
+    "class_definition",
+    "method",
+    "singleton_method",
+    "function_item",
+    "function_signature_item",
+    "function_declaration",
+    "method_declaration",
+    "generator_function_declaration",
+    "enum_variant",
+    "mod_item",
+];
+
+/// Checks that `new` is free in the file `display` (`bytes`) for the renamed `sites` there.
+pub(super) fn check(
+    language: &Language,
+    bytes: &[u8],
+    display: &str,
+    new: &str,
+    renamed: &Renamed,
+    sites: &[Site],
+) -> Result<(), Error> {
+    let hits = words(bytes, new);
+    if hits.is_empty() || sites.is_empty() {
+        return Ok(());
+    }
+    let tree = language.parse(bytes);
+    let index = LineIndex::new(bytes);
+    let line = |at: usize| index.span(display, at..at).start_line;
+    let taken = |what: String| {
+        Error::new(
+            Code::PatchNameTaken,
+            format!("`{new}` is already {what}; renaming onto it would change what the code calls"),
+            format!("pick another name for --rename, or rename the other `{new}` first; nothing was renamed"),
+        )
+        .with_file(display)
+    };
+    let binds: Vec<Binding> = scopes::bindings(language, &tree, bytes, new);
+    let local = |at: usize| binds.iter().find(|b| !b.top_level && b.holds(at));
+    if let Some((s, b)) = sites.iter().find_map(|s| local(s.at).map(|b| (s, b))) {
+        return Err(taken(format!(
+            "bound at {display}:{} where the site at line {} lies",
+            line(b.at.start),
+            line(s.at)
+        )));
+    }
+    let syms = symbols::symbols(language, bytes, &tree, display);
+    if let Some(owner) = renamed.owner {
+        if display != renamed.def_file {
+            return Ok(());
+        }
+        if let Some(s) = syms.iter().find(|s| {
+            s.name == new
+                && s.parent.as_deref() == Some(owner)
+                && clash(language, s.kind, renamed.kind)
+        }) {
+            return Err(taken(format!(
+                "a member of `{owner}` ({display}:{})",
+                s.name_span.start_line
+            )));
+        }
+        return Ok(());
+    }
+    if !sites.iter().any(|s| s.bare) {
+        return Ok(());
+    }
+    if let Some(s) = (syms.iter())
+        .find(|s| s.name == new && s.depth == 0 && clash(language, s.kind, renamed.kind))
+    {
+        return Err(taken(format!(
+            "defined at {display}:{}",
+            s.name_span.start_line
+        )));
+    }
+    if let Some(b) = binds.iter().find(|b| b.top_level) {
+        return Err(taken(format!("bound at {display}:{}", line(b.at.start))));
+    }
+    if !scopes::supported(language) {
+        return Ok(());
+    }
+    // A bare use of the name that no local binding explains: a builtin or an import, which
+    // the renamed definition would capture.
+    let used = hits.iter().find(|w| {
+        let Some(node) = tree.root_node().descendant_for_byte_range(w.start, w.end) else {
+            return false;
+        };
+        let next = bytes.get(w.end..).unwrap_or_default();
+        node.byte_range() == **w
+            && node.kind() == "identifier"
+            && super::rename::qualifier(bytes, w.start).is_none()
+            && !node.parent().is_some_and(|p| {
+                DEFINING.contains(&p.kind())
+                    || (p.kind() == "keyword_argument"
+                        && p.child_by_field_name("name") == Some(node))
+            })
+            && !(language.name == "rust" && (next.starts_with(b"::") || next.starts_with(b"!")))
+            && !binds.iter().any(|b| b.holds(w.start))
+    });
+    if let Some(w) = used {
+        return Err(taken(format!(
+            "used at {display}:{} (a builtin or a name from elsewhere)",
+            line(w.start)
+        )));
+    }
+    Ok(())
+}
