@@ -174,3 +174,27 @@ fn a_new_name_already_defined_or_used_is_refused() {
         assert_eq!(env.read(file), before, "{file} unchanged");
     }
 }
+
+#[test]
+fn names_the_language_allows_are_accepted() {
+    let env = TestEnv::new();
+    let rb =
+        "class A\n  def blank\n    true\n  end\n\n  def use\n    blank && self.blank\n  end\nend\n";
+    env.write("a.rb", rb);
+    let (v, code) = rename(&env, "a.rb", "A.blank", "empty?");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(text(&env, "a.rb"), rb.replace("blank", "empty?"));
+    let (v, code) = rename(&env, "a.rb", "A.empty?", "clear!");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(text(&env, "a.rb"), rb.replace("blank", "clear!"));
+    // `=` only names a setter.
+    let (v, code) = rename(&env, "a.rb", "A.clear!", "clear=");
+    assert_eq!(v["error"]["code"], "PATCH_E006", "{v}");
+    assert_eq!(code, 2);
+
+    let rs = "fn pick() -> i32 { 1 }\nfn main() { let _ = pick(); }\n";
+    env.write("a.rs", rs);
+    let (v, code) = rename(&env, "a.rs", "pick", "r#match");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(text(&env, "a.rs"), rs.replace("pick", "r#match"));
+}

@@ -23,6 +23,21 @@ fn is_identifier(name: &str) -> bool {
         && chars.all(|c| c == '_' || c.is_alphanumeric())
 }
 
+/// Whether `new` may name what `old` names in `language`: a plain identifier, a Rust raw one
+/// (`r#match`), a Ruby method's name ending in `?` or `!` (`empty?`), or a Ruby setter's ending
+/// in `=` for a setter (`name=`; a call `x.name = 1` is written apart).
+fn valid_name(language: &lang::Language, old: &str, new: &str) -> bool {
+    match language.name {
+        "rust" => is_identifier(new.strip_prefix("r#").unwrap_or(new)),
+        "ruby" => match new.strip_suffix(['?', '!', '=']) {
+            Some(base) if new.ends_with('=') => old.ends_with('=') && is_identifier(base),
+            Some(base) => is_identifier(base),
+            None => is_identifier(new),
+        },
+        _ => is_identifier(new),
+    }
+}
+
 /// One file a rename changes: its path, its bytes as read, their tree, and the edits.
 pub(super) struct RenamedFile {
     pub path: PathBuf,
@@ -369,11 +384,11 @@ fn rename_core(
     read: &mut dyn FnMut(&Path) -> Option<Vec<u8>>,
 ) -> Result<Found, Error> {
     let s = &syms[i];
-    if !is_identifier(new) {
+    if !valid_name(language, &s.name, new) {
         return Err(Error::new(
             Code::PatchBadName,
             format!("`{new}` is not an identifier"),
-            "pass a plain name (letters, digits, `_`; not starting with a digit) to --rename",
+            "pass a plain name (letters, digits, `_`; not starting with a digit; Rust's `r#name`, a Ruby method's `name?`, `name!`, a setter's `name=`) to --rename",
         ));
     }
     // A member of a type (method, field, associated item): not of a function or a module.
