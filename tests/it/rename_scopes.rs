@@ -198,3 +198,50 @@ fn names_the_language_allows_are_accepted() {
     assert_eq!(code, 0, "{v}");
     assert_eq!(text(&env, "a.rs"), rs.replace("pick", "r#match"));
 }
+
+#[test]
+fn method_calls_follow_the_class_the_syntax_names() {
+    let env = TestEnv::new();
+    // C#: the bare call inside the member's own class is the method.
+    env.write(
+        "r.cs",
+        "class A {\n    int Len() { return 0; }\n    int Use() { return Len() + this.Len(); }\n}\n",
+    );
+    let (v, code) = rename(&env, "r.cs", "A.Len", "Size");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        text(&env, "r.cs"),
+        "class A {\n    int Size() { return 0; }\n    int Use() { return Size() + this.Size(); }\n}\n"
+    );
+    // Java: …and inside a subclass whose header names the class.
+    env.write(
+        "A.java",
+        "class A {\n    int len() { return 0; }\n}\nclass C extends A {\n    int use() { return len() + this.len() + super.len(); }\n}\n",
+    );
+    let (v, code) = rename(&env, "A.java", "A.len", "size");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        text(&env, "A.java"),
+        "class A {\n    int size() { return 0; }\n}\nclass C extends A {\n    int use() { return size() + this.size() + super.size(); }\n}\n"
+    );
+    // Ruby: a bare name in another class's method is that class's.
+    let rb = "class A\n  def len\n    0\n  end\n\n  def twice\n    len * 2\n  end\nend\n\nclass B\n  def len\n    1\n  end\n\n  def use\n    len + self.len\n  end\nend\n";
+    env.write("r.rb", rb);
+    let (v, code) = rename(&env, "r.rb", "A.len", "size");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        text(&env, "r.rb"),
+        rb.replacen("def len", "def size", 1)
+            .replace("len * 2", "size * 2")
+    );
+    // Go: a call on the receiver of a method of another type is that type's.
+    let go = "package main\ntype A struct{}\ntype B struct{}\nfunc (a A) Len() int { return 0 }\nfunc (b B) Len() int { return 1 }\nfunc (b B) Use() int { return b.Len() }\nfunc (a *A) Use() int { return a.Len() }\n";
+    env.write("r.go", go);
+    let (v, code) = rename(&env, "r.go", "A.Len", "Size");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        text(&env, "r.go"),
+        go.replace("func (a A) Len()", "func (a A) Size()")
+            .replace("a.Len()", "a.Size()")
+    );
+}

@@ -4,6 +4,7 @@
 
 mod actions;
 mod links;
+mod members;
 mod rename;
 mod scopes;
 mod select;

@@ -193,6 +193,7 @@ fn syntactic_class(
     range: std::ops::Range<usize>,
     enclosing: Option<&str>,
     t: &Target,
+    subclasses: &[&str],
 ) -> Option<&'static str> {
     use symbols::SymbolKind;
     let node = tree
@@ -229,28 +230,37 @@ fn syntactic_class(
             }
         }
     }
-    if !matches!(language.name, "rust" | "java" | "php" | "c" | "cpp") {
-        return None;
-    }
     // A call, or Rust's turbofish before one (`x.f::<T>()`).
     let next = after_blanks(bytes, range.end);
     let called = next.starts_with(b"(") || (language.name == "rust" && next.starts_with(b"::<"));
-    let field = t.kind == SymbolKind::Field;
-    // Java and C++ call a method of the class a member sits in by its bare name; a bare
-    // name not called is a field, a local or a parameter there.
-    if matches!(language.name, "java" | "cpp") && qualified.is_none() && t.owner.is_some() {
-        if callable && !called {
-            return Some(EXCLUDED);
-        }
-        if callable && called {
-            let owner = t.owner.unwrap_or_default();
-            return Some(if inside(enclosing, owner) {
-                CERTAIN
-            } else {
-                EXCLUDED
-            });
+    // Java, C# and C++ call a method of the class a member sits in (in Java, or a subclass
+    // whose header names it) by its bare name; a bare name not called is a field, a local or
+    // a parameter there.
+    if matches!(language.name, "java" | "csharp" | "cpp")
+        && qualified.is_none()
+        && t.owner.is_some()
+        && callable
+    {
+        let owner = t.owner.unwrap_or_default();
+        let own = inside(enclosing, owner)
+            || (language.name == "java" && subclasses.iter().any(|c| inside(enclosing, c)));
+        return Some(if called && own { CERTAIN } else { EXCLUDED });
+    }
+    if let (Some(owner), true) = (t.owner, callable) {
+        match (language.name, &qualified) {
+            ("ruby", None) => return super::members::ruby_bare(node, bytes, owner),
+            ("go", Some((".", Some(q)))) => {
+                if let Some(c) = super::members::go_receiver(node, bytes, q, owner) {
+                    return Some(c);
+                }
+            }
+            _ => {}
         }
     }
+    if !matches!(language.name, "rust" | "java" | "php" | "c" | "cpp") {
+        return None;
+    }
+    let field = t.kind == SymbolKind::Field;
     // A trait method is called on `self` in any impl of a type that implements the trait.
     if let (Some(tr), Some((".", Some(q)))) = (t.trait_of, &qualified) {
         if is_self(q) && called {
@@ -560,6 +570,7 @@ fn rename_core(
                     r.span.range(),
                     r.enclosing.as_deref(),
                     &target,
+                    &subclasses,
                 )
                 .unwrap_or_else(|| {
                     classify(

@@ -1,0 +1,95 @@
+//! `llm patch --rename` of a method where the syntax names the type a call goes to: a bare
+//! Ruby call inside a class body's method, a Go call on a method's receiver, whose type the
+//! method's header writes.
+
+use super::rename::{CERTAIN, EXCLUDED};
+use tree_sitter::Node;
+
+/// The text of `node`.
+fn text<'b>(bytes: &'b [u8], node: Node) -> &'b str {
+    std::str::from_utf8(&bytes[node.byte_range()]).unwrap_or_default()
+}
+
+/// Whether `text` holds `word` as a whole word.
+fn has_word(text: &str, word: &str) -> bool {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .any(|w| w == word)
+}
+
+/// Ruby: a bare name in an instance method is a call on `self`, the method's class. In the
+/// owner's class (`class A`, reopened too) it is the owner's method (`certain`); in another
+/// class that does not name the owner as its superclass, that class's (`excluded`). `None`:
+/// the syntax does not say (a module, a singleton method, a subclass, the top level).
+pub(super) fn ruby_bare(node: Node, bytes: &[u8], owner: &str) -> Option<&'static str> {
+    let mut n = node;
+    while let Some(p) = n.parent() {
+        match p.kind() {
+            "singleton_method" | "module" | "singleton_class" => return None,
+            "class" => {
+                let name = text(bytes, p.child_by_field_name("name")?);
+                let name = name.rsplit("::").next().unwrap_or(name);
+                if name == owner {
+                    return Some(CERTAIN);
+                }
+                let superclass = p.child_by_field_name("superclass");
+                return match superclass {
+                    Some(s) if has_word(text(bytes, s), owner) => None,
+                    _ => Some(EXCLUDED),
+                };
+            }
+            _ => n = p,
+        }
+    }
+    None
+}
+
+/// Go: `q.Name` inside a method whose receiver is `q`: the receiver's type (`func (b B)`,
+/// `func (b *B[T])`) is the owner (`certain`), or another type (`excluded`) unless that
+/// type's declaration in this file embeds the owner, or is not in this file. `None`: `q` is
+/// not the receiver.
+pub(super) fn go_receiver(node: Node, bytes: &[u8], q: &str, owner: &str) -> Option<&'static str> {
+    let mut n = node;
+    let method = loop {
+        let p = n.parent()?;
+        match p.kind() {
+            "method_declaration" => break p,
+            "func_literal" | "function_declaration" => return None,
+            _ => n = p,
+        }
+    };
+    let receiver = method.child_by_field_name("receiver")?;
+    let mut c = receiver.walk();
+    let param = (receiver.named_children(&mut c)).find(|p| {
+        p.child_by_field_name("name")
+            .is_some_and(|name| text(bytes, name) == q)
+    })?;
+    let ty = text(bytes, param.child_by_field_name("type")?);
+    let ty = ty.trim_start_matches('*');
+    let ty = ty.split('[').next().unwrap_or(ty).trim();
+    if ty == owner {
+        return Some(CERTAIN);
+    }
+    // The receiver type's declaration: an embedded owner lends it the method.
+    let root = {
+        let mut r = method;
+        while let Some(p) = r.parent() {
+            r = p;
+        }
+        r
+    };
+    let mut c = root.walk();
+    let declared = (root.named_children(&mut c))
+        .filter(|d| d.kind() == "type_declaration")
+        .flat_map(|d| {
+            let mut c = d.walk();
+            d.named_children(&mut c).collect::<Vec<_>>()
+        })
+        .find(|s| {
+            s.child_by_field_name("name")
+                .is_some_and(|name| text(bytes, name) == ty)
+        });
+    match declared {
+        Some(d) if !has_word(text(bytes, d.child_by_field_name("type")?), owner) => Some(EXCLUDED),
+        _ => None,
+    }
+}
