@@ -62,9 +62,18 @@ fn another_files_own_function_in_javascript_rust_and_ruby() {
     env.write("a.js", a);
     env.write("b.js", "export function g() { return 2; }\n");
     env.write("c.js", "import { g } from './b.js';\nconsole.log(g());\n");
+    // CommonJS: a `require` of the module imports; another call's result is the file's own.
+    env.write("r.js", "const { g } = require('./b');\nconsole.log(g());\n");
+    let own = "const { g } = connect('./x');\nconsole.log(g());\n";
+    env.write("o.js", own);
     let (v, code) = rename(&env, "b.js", "g", "h");
     assert_eq!(code, 0, "{v}");
     assert_eq!(text(&env, "a.js"), a);
+    assert_eq!(text(&env, "o.js"), own);
+    assert_eq!(
+        text(&env, "r.js"),
+        "const { h } = require('./b');\nconsole.log(h());\n"
+    );
     assert_eq!(
         text(&env, "c.js"),
         "import { h } from './b.js';\nconsole.log(h());\n"

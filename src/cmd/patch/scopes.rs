@@ -71,7 +71,7 @@ pub(super) fn bindings(language: &Language, tree: &Tree, bytes: &[u8], name: &st
             "rust" => rust(node),
             "go" => go(node),
             "ruby" => ruby(node),
-            _ => ecmascript(node),
+            _ => ecmascript(node, bytes),
         };
         if let Some((scope, from)) = scope {
             out.push(Binding {
@@ -170,7 +170,7 @@ fn declares_global(function: Node, bytes: &[u8], name: &str) -> bool {
 
 /// JavaScript and TypeScript: parameters bind in their function, `var` in the function,
 /// `let`/`const`, functions and classes in their block (hoisted: the whole block).
-fn ecmascript(node: Node) -> Option<(Node, usize)> {
+fn ecmascript<'t>(node: Node<'t>, bytes: &[u8]) -> Option<(Node<'t>, usize)> {
     const FUNCTIONS: [&str; 7] = [
         "function_declaration",
         "function_expression",
@@ -208,7 +208,7 @@ fn ecmascript(node: Node) -> Option<(Node, usize)> {
             if value.is_some_and(|v| {
                 v.kind() == "call_expression"
                     && v.child_by_field_name("function")
-                        .is_some_and(|f| f.kind() == "identifier" && f.byte_range().len() == 7)
+                        .is_some_and(|f| &bytes[f.byte_range()] == b"require")
             }) && p.parent()?.parent()?.kind() == "program"
             {
                 return None;
