@@ -799,6 +799,14 @@ pub(super) fn attached_start_from<'t>(
             }
             start = p.start_byte();
         } else if r.comments.contains(&p.kind()) {
+            // A `#!` line opening the file names its interpreter: it documents no definition
+            // (attached to a script's first function, `patch --delete` took it away too).
+            let first = p.start_byte() == 0
+                || (p.start_byte() == crate::edit::BOM.len()
+                    && source.starts_with(crate::edit::BOM));
+            if first && text.starts_with(b"#!") {
+                break;
+            }
             match r.doc {
                 Doc::None => break,
                 Doc::Custom(is_doc) => {

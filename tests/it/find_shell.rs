@@ -166,3 +166,29 @@ fn functions_in_an_if_with_an_unreadable_condition_are_found() {
         assert_eq!(m["body_span"], o["body_span"], "{v:#}");
     }
 }
+
+/// A `#!` line opening a script names its interpreter: it is no doc comment of the function on
+/// the next line (Bash, Ruby), so `patch --delete` of that function keeps it. A comment below
+/// it still documents the function.
+#[test]
+fn the_interpreter_line_documents_no_function() {
+    let env = TestEnv::new();
+    env.write(
+        "run.sh",
+        "#!/bin/bash\nf1() { echo 1; }\nf2() { echo 2; }\n",
+    );
+    env.write(
+        "top.rb",
+        "\u{feff}#!/usr/bin/env ruby\n# Says hi.\ndef top; end\n",
+    );
+    let (v, code) = env.json(&["find", "--json", "f1", "run.sh"]);
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(v["data"]["matches"][0]["span"]["start_line"], 2, "{v:#}");
+    let (v, code) = env.json(&["find", "--json", "top", "top.rb"]);
+    assert_eq!(code, 0, "{v:#}");
+    // After the BOM (3 bytes) and the `#!` line (20 bytes): the comment is the doc.
+    assert_eq!(v["data"]["matches"][0]["span"]["byte_start"], 23, "{v:#}");
+    let (v, code) = env.patch(&["--file", "run.sh", "--symbol", "f1", "--delete"]);
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(env.read("run.sh"), b"#!/bin/bash\nf2() { echo 2; }\n");
+}
