@@ -88,6 +88,25 @@ fn options(args: ShowArgs) -> Result<ShowOptions, Error> {
             ));
         };
         let rest: Vec<PathBuf> = targets.collect();
+        // A FIFO, socket or device, or a directory spelled as a path (`./d`, `d/`, `.`), is
+        // no symbol's name: it was looked for as one ("no symbol `pipe.rs`").
+        let spelled_as_path = |p: &std::path::Path| {
+            let s = p.as_os_str().as_encoded_bytes();
+            s.contains(&b'/') || s == b"." || s == b".."
+        };
+        if rest.is_empty() {
+            if let Ok(meta) = std::fs::metadata(&first) {
+                if !meta.is_file() && (!meta.is_dir() || spelled_as_path(&first)) {
+                    let shown = first.display();
+                    return Err(Error::new(
+                        Code::NotAFile,
+                        format!("{shown} is not a regular file (a directory, FIFO, socket or device)"),
+                        "show a regular file, a range of it (FILE:START-END) or a symbol; `llm show --skeleton DIR` outlines a directory",
+                    )
+                    .with_file(shown.to_string()));
+                }
+            }
+        }
         let whole = (rest.is_empty() && first.is_file()).then(|| (first.clone(), 1, usize::MAX));
         if let Some((file, start, end)) = whole.or_else(|| parse_range(&first)) {
             if !rest.is_empty() || !args.kind.is_empty() || args.parent.is_some() {

@@ -258,6 +258,17 @@ fn a_range_of_a_file_that_is_not_utf8_warns_and_a_fifo_is_not_a_file() {
         (2, Some("LLM_E108")),
         "{v}"
     );
+    // Named whole, as a path to a directory, or a device: not a symbol's name either (they
+    // were looked for as one: "no symbol `ff`").
+    std::fs::create_dir(env.path().join("d")).unwrap();
+    for target in ["ff", "./ff", "./d", "d/", "/dev/null"] {
+        let (v, code) = env.json(&["show", "--json", target]);
+        assert_eq!(
+            (code, v["error"]["code"].as_str()),
+            (2, Some("LLM_E108")),
+            "{target}: {v}"
+        );
+    }
     // An empty file has no line 1; whole, it shows nothing.
     env.write("empty.txt", "");
     let (v, code) = env.json(&["show", "--json", "empty.txt:1"]);
