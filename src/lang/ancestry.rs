@@ -3,7 +3,7 @@
 //! tree-sitter's `Node::parent` and `Node::prev_sibling` each walk down from the root, which
 //! costs a scan of the root's children per call in a file of thousands of items.
 
-use super::symbols::{attached_start, attached_start_from};
+use super::symbols::{attached_start, attached_start_from, outermost_wrapper};
 use super::Language;
 use tree_sitter::{Node, Tree};
 
@@ -54,14 +54,15 @@ fn contains(outer: Node, inner: Node) -> bool {
     outer.start_byte() <= inner.start_byte() && inner.end_byte() <= outer.end_byte()
 }
 
-/// [`attached_start`] of each of `nodes` (all of `tree`), in their order: equal to calling it
-/// on each, in time linear in the children of the nodes' ancestors.
-pub(super) fn attached_starts(
+/// [`attached_start`] of each of `nodes` (all of `tree`), in their order, with the node's
+/// outermost wrapper ([`outermost_wrapper`]; the node itself when it has none): equal to
+/// calling them on each, in time linear in the children of the nodes' ancestors.
+pub(super) fn attached_starts<'t>(
     lang: &Language,
     source: &[u8],
-    tree: &Tree,
-    nodes: &[Node],
-) -> Vec<usize> {
+    tree: &'t Tree,
+    nodes: &[Node<'t>],
+) -> Vec<(usize, Node<'t>)> {
     let mut order: Vec<usize> = (0..nodes.len()).collect();
     order.sort_by_key(|&i| {
         (
@@ -69,7 +70,7 @@ pub(super) fn attached_starts(
             std::cmp::Reverse(nodes[i].end_byte()),
         )
     });
-    let mut starts = vec![0; nodes.len()];
+    let mut starts = vec![(0, tree.root_node()); nodes.len()];
     let mut path = vec![Level::new(tree.root_node())];
     for i in order {
         let node = nodes[i];
@@ -81,7 +82,10 @@ pub(super) fn attached_starts(
         } else {
             // Not found among the visible descendants (an empty node, or one whose range
             // equals an ancestor's): asked of the tree itself.
-            attached_start(lang, node, source)
+            (
+                attached_start(lang, node, source),
+                outermost_wrapper(lang, node),
+            )
         };
     }
     starts
@@ -117,8 +121,8 @@ fn descend<'t>(path: &mut Vec<Level<'t>>, node: Node<'t>) -> bool {
     }
 }
 
-/// [`attached_start`] of the last node of `path`.
-fn start_on_path<'t>(lang: &Language, source: &[u8], path: &mut [Level<'t>]) -> usize {
+/// [`attached_start`] of the last node of `path`, and its outermost wrapper.
+fn start_on_path<'t>(lang: &Language, source: &[u8], path: &mut [Level<'t>]) -> (usize, Node<'t>) {
     // The outermost wrapper, as `outermost_wrapper` finds it.
     let mut k = path.len() - 1;
     while k >= 1 {
@@ -137,7 +141,10 @@ fn start_on_path<'t>(lang: &Language, source: &[u8], path: &mut [Level<'t>]) -> 
         0 => &[],
         _ => &path[k - 1].children.as_deref().unwrap_or_default()[..path[k - 1].at],
     };
-    attached_start_from(lang, source, node, before.iter().rev().copied())
+    (
+        attached_start_from(lang, source, node, before.iter().rev().copied()),
+        node,
+    )
 }
 
 #[cfg(test)]
@@ -174,9 +181,9 @@ mod tests {
                 }
                 // Every other node: starts of neighbours and of nested nodes alike.
                 let nodes: Vec<Node> = nodes.into_iter().step_by(3).collect();
-                let want: Vec<usize> = nodes
+                let want: Vec<(usize, Node)> = nodes
                     .iter()
-                    .map(|&n| attached_start(lang, n, &source))
+                    .map(|&n| (attached_start(lang, n, &source), outermost_wrapper(lang, n)))
                     .collect();
                 assert_eq!(attached_starts(lang, &source, &tree, &nodes), want);
                 files += 1;

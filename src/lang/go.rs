@@ -33,7 +33,12 @@ pub static GO: Language = Language {
         doc: Doc::Adjacent,
         comments: &["comment"],
         attached: &[],
-        wrappers: &["type_declaration", "const_declaration", "var_declaration"],
+        wrappers: &[
+            "type_declaration",
+            "const_declaration",
+            "var_declaration",
+            "var_spec_list",
+        ],
         identifier_kinds: &[
             "identifier",
             "field_identifier",

@@ -393,7 +393,7 @@ type Raw<'t> = (SymbolKind, Node<'t>, Node<'t>);
 
 /// A definition found in a tree: a [`Raw`] and where the definition starts, its attributes,
 /// decorators and doc comments included ([`attached_start`]).
-type Def<'t> = (SymbolKind, Node<'t>, Node<'t>, usize);
+type Def<'t> = (SymbolKind, Node<'t>, Node<'t>, (usize, Node<'t>));
 
 /// `raw` (definitions of `tree`), each with where it starts.
 fn with_starts<'t>(
@@ -575,7 +575,7 @@ fn prepare<'t>(
 ) -> Vec<Prepared<'t>> {
     raw.sort_by_cached_key(|&(kind, node, name_node, _)| order(kind, node, name_node));
     raw.into_iter()
-        .map(|(kind, node, name_node, start)| {
+        .map(|(kind, node, name_node, (start, wrapper))| {
             let body = match lang.rules.body {
                 Some(f) => f(kind, node),
                 None => node
@@ -583,8 +583,14 @@ fn prepare<'t>(
                     .filter(|b| b.start_byte() > node.start_byte()),
             };
             let body = body.map(|b| (b, definition_end(lang, b, None)));
-            // A definition covers its body, also one that follows its node (see C's `body`).
+            // A definition covers its body, also one that follows its node (see C's `body`),
+            // and the wrapper it starts with (Go's `const (` … `)` around its one spec: the
+            // span ended before the `)`, and a delete or replace of it left that behind).
             let end = definition_end(lang, node, body).max(body.map_or(0, |b| b.1));
+            let end = match wrapper != node {
+                true => end.max(definition_end(lang, wrapper, Some((node, end)))),
+                false => end,
+            };
             let body = body.map(|(b, end)| b.start_byte()..end);
             let (span, node_span) = spans.pair(start..end, node.start_byte()..end);
             let (name_span, body_span) = match body {
@@ -832,7 +838,7 @@ pub(super) fn attached_start_from<'t>(
 
 /// The definition's outermost wrapper (the node itself when it has none). A wrapper holding
 /// several definitions of the kind (Go's `const ( … )`) belongs to none of them.
-fn outermost_wrapper<'t>(lang: &Language, mut node: Node<'t>) -> Node<'t> {
+pub(super) fn outermost_wrapper<'t>(lang: &Language, mut node: Node<'t>) -> Node<'t> {
     while let Some(p) = node.parent() {
         if !lang.rules.wrappers.contains(&p.kind()) {
             break;

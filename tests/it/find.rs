@@ -788,3 +788,49 @@ fn trait_impl_methods_say_their_trait_and_parent_selects_by_it() {
         "{left}"
     );
 }
+
+/// Go's grouped `var ( … )` declares each of its names (they were missing: the grammar puts
+/// them under a `var_spec_list`), as `const ( … )` does. A group of one belongs to its
+/// definition, doc comment and closing `)` included: its span ended before the `)`, so a
+/// delete or replace of it was refused for the `)` it left behind.
+#[test]
+fn go_var_groups_are_definitions_and_a_group_of_one_is_its_definition() {
+    let env = TestEnv::new();
+    let src = "package m\n\n// Group doc.\nvar (\n\tX int\n\tY, Z = 1, 2\n)\n\n// Only doc.\nconst (\n\tC = 1\n)\n\nvar W = 3\n";
+    env.write("v.go", src);
+    let (v, code) = env.json(&["find", "--json", "--outline", "v.go"]);
+    assert_eq!(code, 0, "{v:#}");
+    let got: Vec<(String, String, u64, u64)> = v["data"]["matches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            (
+                m["kind"].as_str().unwrap().to_string(),
+                m["name"].as_str().unwrap().to_string(),
+                m["span"]["start_line"].as_u64().unwrap(),
+                m["span"]["end_line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let want = [
+        ("static", "X", 5, 5),
+        ("static", "Y", 6, 6),
+        ("static", "Z", 6, 6),
+        ("const", "C", 9, 12),
+        ("static", "W", 14, 14),
+    ];
+    let want: Vec<(String, String, u64, u64)> = want
+        .iter()
+        .map(|&(k, n, a, b)| (k.to_string(), n.to_string(), a, b))
+        .collect();
+    assert_eq!(got, want);
+    let (v, code) = env.json(&["find", "--json", "Z", "v.go"]);
+    assert_eq!(code, 0, "{v:#}");
+    let (v, code) = env.patch(&["--file", "v.go", "--symbol", "C", "--delete"]);
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(
+        String::from_utf8(env.read("v.go")).unwrap(),
+        "package m\n\n// Group doc.\nvar (\n\tX int\n\tY, Z = 1, 2\n)\n\nvar W = 3\n"
+    );
+}

@@ -12,3 +12,4 @@
 (field_declaration name: (field_identifier) @name) @definition.field
 (source_file (const_declaration (const_spec name: (identifier) @name) @definition.const))
 (source_file (var_declaration (var_spec name: (identifier) @name) @definition.static))
+(source_file (var_declaration (var_spec_list (var_spec name: (identifier) @name) @definition.static)))
