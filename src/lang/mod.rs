@@ -477,12 +477,21 @@ pub(crate) fn source_files(path: &Path) -> Vec<(std::path::PathBuf, &'static Lan
     out
 }
 
+/// Whether `name` is one of the file names `l` claims (`Rakefile`, `Gemfile`).
+fn named(l: &Language, name: &std::ffi::OsStr) -> bool {
+    l.file_names
+        .iter()
+        .any(|&f| std::ffi::OsStr::new(f) == name)
+}
+
 /// The language of a file: by its name (`Rakefile`), its extension, or, for a file without an
 /// extension, the interpreter its `#!` line names. A `.h` file holding C++ (a `class`,
 /// `namespace` or `template` starting a line) is C++.
 pub fn for_path(path: &Path) -> Option<&'static Language> {
-    let name = path.file_name()?.to_str()?;
-    if let Some(l) = ALL.iter().copied().find(|l| l.file_names.contains(&name)) {
+    // As bytes: a name that is not UTF-8 (`bad\xff.rs`) still has its extension; the files
+    // walked with such names were never read.
+    let name = path.file_name()?;
+    if let Some(l) = ALL.iter().copied().find(|l| named(l, name)) {
         return Some(l);
     }
     let Some(ext) = path.extension() else {
@@ -501,8 +510,8 @@ pub fn for_path(path: &Path) -> Option<&'static Language> {
 /// `.h`'s C++ and an extensionless file's `#!` line are read from `content`, not from the disk
 /// (a new file has none; an overwritten one's old text says nothing of the new).
 pub fn for_content(path: &Path, content: &[u8]) -> Option<&'static Language> {
-    let name = path.file_name()?.to_str()?;
-    if let Some(l) = ALL.iter().copied().find(|l| l.file_names.contains(&name)) {
+    let name = path.file_name()?;
+    if let Some(l) = ALL.iter().copied().find(|l| named(l, name)) {
         return Some(l);
     }
     let Some(ext) = path.extension() else {

@@ -834,3 +834,22 @@ fn go_var_groups_are_definitions_and_a_group_of_one_is_its_definition() {
         "package m\n\n// Group doc.\nvar (\n\tX int\n\tY, Z = 1, 2\n)\n\nvar W = 3\n"
     );
 }
+
+/// A file whose name is not UTF-8 is read by its extension when walked, by `find` and `ast`
+/// alike (it was counted as another language's and never read), its path shown lossily.
+#[test]
+fn a_file_whose_name_is_not_utf8_is_read_by_its_extension() {
+    use std::os::unix::ffi::OsStrExt;
+    let env = TestEnv::new();
+    let name = std::ffi::OsStr::from_bytes(b"bad\xff.rs");
+    std::fs::write(env.path().join(name), "fn a() {}\n").unwrap();
+    let (v, code) = env.json(&["find", "--json", "a", "."]);
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(
+        v["data"]["matches"][0]["span"]["file_path"],
+        "bad\u{fffd}.rs"
+    );
+    let (v, code) = env.json(&["ast", "--json", "(function_item) @f", "."]);
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(v["data"]["matches"].as_array().unwrap().len(), 1, "{v:#}");
+}
