@@ -21,6 +21,7 @@ mod rename;
 mod rename_scopes;
 mod search;
 mod search_context;
+mod search_edges;
 mod search_flags;
 mod search_names;
 mod search_pcre2;

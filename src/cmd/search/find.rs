@@ -218,14 +218,15 @@ impl Sink for Collect<'_> {
             }
             return Ok(true);
         }
+        // Where the reported lines' text ends: before the last `\n`, or at the end of a file
+        // without a final one. A match may start there (an empty one: `$`, `\z`, `x*`), never
+        // past it: an empty match at the end of a file that ends without a `\n` is on its last
+        // line, as rg's `-r` finds it.
+        let terminated = buf[..range.end].ends_with(b"\n");
+        let end = range.end - usize::from(terminated);
         let hay = if self.multi_line {
             &buf[..buf.len().min(range.end + MAX_LOOK_AHEAD)]
         } else {
-            let end = if buf[..range.end].ends_with(b"\n") {
-                range.end - 1
-            } else {
-                range.end
-            };
             &buf[..end]
         };
         let before = self.found.ranges.len();
@@ -234,19 +235,29 @@ impl Sink for Collect<'_> {
         if self.want == Want::Lines {
             // Nothing to find.
         } else if self.sliced {
-            let line = &hay[range.start..];
-            let (base, limit) = (base + range.start, range.end - range.start);
+            // The line with its `\n`, which the regex cannot match (grep-regex took it out of
+            // the pattern): so that its CRLF-aware `^` sees a `\r\n` as the file has it, and
+            // does not match between the `\r` and the `\n`, as it would at the end of a line
+            // cut after its `\r` (where that `\r` looks lone).
+            let line = &buf[range.start..range.end];
+            let (base, last) = (base + range.start, end - range.start);
             // `try_find_iter` is grep-regex's own iterator (one cache checkout per line).
             let _ = self.matcher.try_find_iter(line, |m| {
-                if m.start() >= limit {
+                if m.start() > last {
                     return Ok::<_, ()>(false);
                 }
                 ranges.push(base + m.start()..base + m.end());
                 Ok(!first_only)
             });
         } else {
+            // With -U, the lines' last `\n` is theirs: a match may start at it.
+            let last = if self.multi_line && terminated {
+                range.end - 1
+            } else {
+                end
+            };
             let _ = self.matcher.find_iter_at(hay, range.start, |m| {
-                if m.start() >= range.end {
+                if m.start() > last {
                     return false;
                 }
                 ranges.push(base + m.start()..base + m.end());
@@ -342,16 +353,9 @@ pub(super) fn find_in_bytes(
     let mut flushed = 0;
     let mut stopped = false;
     let _ = matcher.try_find_iter(bytes, |m| {
-        if m.start() >= bytes.len() {
-            // An empty match at the very end. After a final `\n` it is on no line; else the
-            // searcher reports the last line for it, where it is not found again (a line's
-            // matches must start before the line's end): the line counts, the match not.
-            if !bytes.is_empty() && !bytes.ends_with(b"\n") {
-                let line = rec.record(m.start()..m.end()).start_line;
-                if line != last_line && opts.max_count != Some(lines) {
-                    lines += 1;
-                }
-            }
+        if m.start() >= bytes.len() && (bytes.is_empty() || bytes.ends_with(b"\n")) {
+            // An empty match at the very end, after a final `\n` (or in an empty file): on no
+            // line. Without a final `\n`, it is on the last line (see `Collect::matched`).
             return Ok::<_, ()>(false);
         }
         let r = rec.record(m.start()..m.end());

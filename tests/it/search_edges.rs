@@ -1,0 +1,83 @@
+//! `llm search` at the edges of lines: empty matches (`''`, `$`, `\z`, `x*`) at a line's end,
+//! at the end of a file without a final newline and on empty lines, `^` in CRLF files, and
+//! `-o` with context. rg's outputs are written out as literals (rg is not needed at test time);
+//! where llm differs on purpose (the column after the line number, no `\r` printed) the
+//! comment gives rg's.
+
+use crate::search::{human, search};
+use crate::util::TestEnv;
+
+/// JSON matches as (byte_start, byte_end), `files[0].match_count` and `line_count`, exit code.
+fn spans(env: &TestEnv, args: &[&str]) -> (Vec<(usize, usize)>, usize, usize, i32) {
+    let (e, code) = search(env, args);
+    let data = e.data.unwrap_or_else(|| panic!("{args:?}: {:?}", e.error));
+    let got = data
+        .matches
+        .iter()
+        .map(|m| (m.span.byte_start, m.span.byte_end))
+        .collect();
+    let (count, lines) = data
+        .files
+        .first()
+        .map_or((0, 0), |f| (f.match_count, f.line_count));
+    (got, count, lines, code)
+}
+
+#[test]
+fn an_empty_match_at_the_end_of_a_file_without_a_final_newline_is_on_its_last_line() {
+    let env = TestEnv::new();
+    env.write("z.txt", "abc");
+    env.write("nonl.txt", "a foo\nlast foo");
+    // rg -n '$' z.txt and rg -n '\z' z.txt: `1:abc` (llm adds the column).
+    for p in ["$", "\\z", "x*$"] {
+        let (out, _, code) = human(&env, &[p, "z.txt"]);
+        assert_eq!((out.as_str(), code), ("1:4:abc\n", 0), "{p}");
+        let (got, count, lines, code) = spans(&env, &[p, "z.txt"]);
+        assert_eq!((got, count, lines, code), (vec![(3, 3)], 1, 1, 0), "{p}");
+    }
+    let (out, _, code) = human(&env, &["-P", "$", "z.txt"]);
+    assert_eq!((out.as_str(), code), ("1:4:abc\n", 0));
+    // -c and --count-matches agree with what is printed.
+    let (out, _, _) = human(&env, &["--count-matches", "$", "z.txt"]);
+    assert_eq!(out, "1\n");
+    // rg -n '$' nonl.txt: both lines.
+    let (out, _, _) = human(&env, &["$", "nonl.txt"]);
+    assert_eq!(out, "1:6:a foo\n2:9:last foo\n");
+    // rg -n --column -r '[$0]' 'a*' nonl.txt: the final empty match is replaced too.
+    let (out, _, _) = human(&env, &["-r", "[$0]", "a*", "nonl.txt"]);
+    assert_eq!(out, "1:1:[a] []f[]o[]o[]\n2:1:[]l[a]s[]t[] []f[]o[]o[]\n");
+    // -o prints it (rg 13 prints `1:1:a`, `1:3:`, missing the last, while its -r has it).
+    let (out, _, _) = human(&env, &["-o", "a*", "z.txt"]);
+    assert_eq!(out, "1:1:a\n1:3:\n1:4:\n");
+    // After a final newline there is no line for it.
+    env.write("nl.txt", "abc\n");
+    let (got, count, _, _) = spans(&env, &["\\z", "nl.txt"]);
+    assert_eq!((got, count), (vec![(3, 3)], 1));
+}
+
+#[test]
+fn caret_matches_only_at_the_start_of_a_crlf_line() {
+    let env = TestEnv::new();
+    env.write("c.txt", "ab\r\ncd\r\n");
+    // rg --crlf -r '#' '^' c.txt: `#ab\r`, `#cd\r` (llm prints no `\r`, adds the column).
+    let (out, _, _) = human(&env, &["-r", "#", "^", "c.txt"]);
+    assert_eq!(out, "1:1:#ab\n2:1:#cd\n");
+    // rg --crlf --count-matches '^' c.txt: 2 (and rg -P: 2).
+    for args in [&["^"][..], &["(?m)^"], &["-P", "^"]] {
+        let (out, _, _) = human(&env, &[&["--count-matches"], args, &["c.txt"]].concat());
+        assert_eq!(out, "2\n", "{args:?}");
+    }
+    // The replacement spans a transform would take sit at the lines' starts, not between
+    // `\r` and `\n`.
+    let (got, count, _, _) = spans(&env, &["-r", "#", "^", "c.txt"]);
+    assert_eq!((got, count), (vec![(0, 0), (4, 4)], 2));
+    let (got, _, _, _) = spans(&env, &["^x*", "c.txt"]);
+    assert_eq!(got, vec![(0, 0), (4, 4)]);
+    // `$` matches before `\r\n` (rg --crlf -o -b '$': offsets 2 and 6).
+    let (got, _, _, _) = spans(&env, &["$", "c.txt"]);
+    assert_eq!(got, vec![(2, 2), (6, 6)]);
+    // A lone `\r` still ends a line for `^` (regex's CRLF mode).
+    env.write("r.txt", "a\rb\r\n");
+    let (got, _, _, _) = spans(&env, &["^", "r.txt"]);
+    assert_eq!(got, vec![(0, 0), (2, 2)]);
+}
