@@ -81,3 +81,33 @@ fn caret_matches_only_at_the_start_of_a_crlf_line() {
     let (got, _, _, _) = spans(&env, &["^", "r.txt"]);
     assert_eq!(got, vec![(0, 0), (2, 2)]);
 }
+
+#[test]
+fn pcre2_finds_matches_on_empty_lines() {
+    let env = TestEnv::new();
+    env.write("e.txt", "a\n\nb\n");
+    // rg -n -P '^$' e.txt: `2:` (rg finds no match in the line to give a column: llm's is 1).
+    for p in [&["^$"][..], &["-x", ""], &["^\\s*$"], &["(?m)^$"]] {
+        let args = [&["-P"], p, &["e.txt"]].concat();
+        let (out, _, code) = human(&env, &args);
+        assert_eq!((out.as_str(), code), ("2:1:\n", 0), "{p:?}");
+        // JSON has the match that -c counts (the envelope check wants a pattern).
+        if p[0] == "-x" {
+            continue;
+        }
+        let (got, count, lines, code) = spans(&env, &args);
+        assert_eq!((got, count, lines, code), (vec![(2, 2)], 1, 1, 0), "{p:?}");
+    }
+    // rg -n -P '^' e.txt: `1:a`, `2:`, `3:b`.
+    let (out, _, _) = human(&env, &["-P", "^", "e.txt"]);
+    assert_eq!(out, "1:1:a\n2:1:\n3:1:b\n");
+    let (out, _, _) = human(&env, &["-P", "--count-matches", "^", "e.txt"]);
+    assert_eq!(out, "3\n");
+    // rg -n --column -P -o '^' e.txt: `1:1:`, `2:`, `3:1:` (rg gives line 2 no column).
+    let (out, _, _) = human(&env, &["-P", "-o", "^", "e.txt"]);
+    assert_eq!(out, "1:1:\n2:1:\n3:1:\n");
+    // The replacement of the empty line's match (rg 13 prints `2:`, finding none) stops at
+    // the line's end, though `\s*` could take the `\n`.
+    let (out, _, _) = human(&env, &["-P", "-r", "[$0]", "^\\s*", "e.txt"]);
+    assert_eq!(out, "1:1:[]a\n2:1:[]\n3:1:[]b\n");
+}

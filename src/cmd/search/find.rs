@@ -263,6 +263,16 @@ impl Sink for Collect<'_> {
                 ranges.push(base + m.start()..base + m.end());
                 !first_only
             });
+            if ranges.len() == before && range.start == end && end < range.end {
+                // An empty line the searcher matched, where the search of its text found
+                // nothing: PCRE2's `^` never matches at the very end of a subject, even after
+                // a `\n` (`-P '^$'`, `-P -x ''`). With its `\n` the line has its empty match.
+                if let Ok(Some(m)) = self.matcher.find_at(&buf[..range.end], range.start) {
+                    if m.start() == range.start {
+                        ranges.push(base + m.start()..base + m.start());
+                    }
+                }
+            }
         }
         // What `-c` counts, as ripgrep: matching lines, or matches with -U (a line group can
         // hold several); a reported line always counts.
@@ -409,7 +419,14 @@ pub(super) fn expand_replacement(
         Err(_) => return replacement.to_string(),
     };
     let mut dst = Vec::new();
-    match matcher.captures_at(hay, range.start, &mut caps) {
+    let mut found = matcher.captures_at(hay, range.start, &mut caps);
+    if matches!(found, Ok(false)) && range.is_empty() && range.start == end && end < bytes.len() {
+        // An empty line's match: PCRE2's `^` there needs the line's `\n` (see
+        // `Collect::matched`); the groups are then cut at the line's end, as its match.
+        found = matcher.captures_at(&bytes[..end + 1], range.start, &mut caps);
+    }
+    let caps = Clipped { caps: &caps, end };
+    match found {
         Ok(true) if caps.get(0).is_some_and(|m| m.start() == range.start) => {
             caps.interpolate(
                 |name| matcher.capture_index(name),
@@ -420,6 +437,24 @@ pub(super) fn expand_replacement(
             String::from_utf8_lossy(&dst).into_owned()
         }
         _ => replacement.to_string(),
+    }
+}
+
+/// Capture groups cut at `end` (the end of the haystack their replacement reads).
+struct Clipped<'a, C> {
+    caps: &'a C,
+    end: usize,
+}
+
+impl<C: Captures> Captures for Clipped<'_, C> {
+    fn len(&self) -> usize {
+        self.caps.len()
+    }
+
+    fn get(&self, i: usize) -> Option<grep_matcher::Match> {
+        let m = self.caps.get(i)?;
+        let end = m.end().min(self.end);
+        Some(grep_matcher::Match::new(m.start().min(end), end))
     }
 }
 
