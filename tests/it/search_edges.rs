@@ -111,3 +111,43 @@ fn pcre2_finds_matches_on_empty_lines() {
     let (out, _, _) = human(&env, &["-P", "-r", "[$0]", "^\\s*", "e.txt"]);
     assert_eq!(out, "1:1:[]a\n2:1:[]\n3:1:[]b\n");
 }
+
+#[test]
+fn only_matching_with_context_prints_empty_matches_and_matches_of_a_cr() {
+    let env = TestEnv::new();
+    env.write("f.txt", "ab\n");
+    env.write("g.txt", "a b\r\ncd\n");
+    env.write("o.txt", "foo\nxoo oo\nbar\n\nboo\n");
+    // rg -n --column -o -A1 '' f.txt (the same with -b: offsets 0, 1, 2).
+    let (out, _, code) = human(&env, &["-o", "-A1", "", "f.txt"]);
+    assert_eq!((out.as_str(), code), ("1:1:\n1:2:\n1:3:\n", 0));
+    let (out, _, _) = human(&env, &["-b", "-o", "-B1", "", "f.txt"]);
+    assert_eq!(out, "1:1:0:\n1:2:1:\n1:3:2:\n");
+    // rg -n --column -o -A1 '\s' g.txt: `1:2: `, `1:4:\r`, `2-cd` (llm prints no `\r`).
+    let (out, _, _) = human(&env, &["-o", "-A1", "\\s", "g.txt"]);
+    assert_eq!(out, "1:2: \n1:4:\n2-cd\n");
+    // rg -n --column -o -C1 'o*' o.txt.
+    let (out, _, _) = human(&env, &["-o", "-C1", "o*", "o.txt"]);
+    assert_eq!(
+        out,
+        "1:1:\n1:2:oo\n2:1:\n2:2:oo\n2:5:oo\n3:1:\n3:2:\n3:3:\n3:4:\n4:1:\n5:1:\n5:2:oo\n"
+    );
+    // rg -n --column -o -C1 '^' o.txt: one empty match per line.
+    let (out, _, _) = human(&env, &["-o", "-C1", "^", "o.txt"]);
+    assert_eq!(out, "1:1:\n2:1:\n3:1:\n4:1:\n5:1:\n");
+}
+
+#[test]
+fn after_context_matches_past_max_count_print_as_matches() {
+    let env = TestEnv::new();
+    env.write("u.txt", "a1\nb\na2 a3\nb\nc\nd\n");
+    // rg -n --column -o -m1 -A3 'a\d' u.txt: the after-context line's matches, each.
+    let (out, _, _) = human(&env, &["-o", "-m1", "-A3", "a\\d", "u.txt"]);
+    assert_eq!(out, "1:1:a1\n2-b\n3:1:a2\n3:4:a3\n4-b\n");
+    env.write("v.txt", "a1\nb\na2\nb\nc\nd\n");
+    // rg -n -U -m1 -A3 'a\d\nb' v.txt: `1:a1 2:b 3:a2 4:b 5-c 6-d`; a match in the
+    // after-context spans lines 3 and 4, which print as matches. (rg also prints `6-d`: its
+    // printer counts the match as one line of the three; llm stops at -A3's lines.)
+    let (out, _, _) = human(&env, &["-U", "-m1", "-A3", "a\\d\\nb", "v.txt"]);
+    assert_eq!(out, "1:1:a1\n2:1:b\n3:1:a2\n4:1:b\n5-c\n");
+}

@@ -3,9 +3,10 @@
 //! (`matches.rs`) that the printers render inside the worker, and checksums it.
 
 use super::find::{
-    expand_replacement, find_in_bytes, find_matches, Collect, Limits, Probe, Want, FLUSH_AT,
+    expand_replacement, find_in_bytes, find_matches, line_matches, Collect, Limits, Probe, Want,
+    FLUSH_AT, MAX_LOOK_AHEAD,
 };
-use super::matches::{hold_back, set_ids, Chunk, FileMatches, MatchRecord};
+use super::matches::{hold_back, set_ids, AfterHit, Chunk, FileMatches, MatchRecord};
 use super::SearchMatcher;
 use super::{FileResult, Mode, Renderer, SearchFile, SearchOptions, WholeFile};
 use crate::envelope::{DiagnosticPayload, Level};
@@ -851,15 +852,16 @@ the matches before it are reported",
     }
 }
 
-/// Where `-m` stopped the search of a file and `-A` shows lines after its last match: those
-/// of them that match, with the column of their first match.
+/// Where `-m` stopped the search of a file and `-A` shows lines after its last match: the
+/// matches in those lines, each as (line, start column, end column) of its part on a line,
+/// found as the search finds them (with -U, matches that span the lines, cut at their ends).
 fn after_hits(
     opts: &SearchOptions,
     matcher: &SearchMatcher,
     bytes: &[u8],
     found: &super::find::Found,
     records: &[MatchRecord],
-) -> Vec<(usize, usize)> {
+) -> Vec<AfterHit> {
     use grep_matcher::Matcher;
     let (Some(max), Some(last)) = (opts.max_count, records.last()) else {
         return Vec::new();
@@ -867,14 +869,45 @@ fn after_hits(
     if opts.after_context == 0 || opts.invert || found.lines < max {
         return Vec::new();
     }
-    crate::span::lines_after(bytes, last.last_end, opts.after_context)
+    let lines: Vec<_> = crate::span::lines_after(bytes, last.last_end, opts.after_context)
         .enumerate()
-        .filter_map(|(i, l)| {
-            let line = crate::span::strip_cr(&bytes[l]);
-            let m = matcher.find(line).ok().flatten()?;
-            Some((last.last_line + 1 + i, m.start()))
-        })
-        .collect()
+        .map(|(i, l)| (last.last_line + 1 + i, l))
+        .collect();
+    let mut hits = Vec::new();
+    if !opts.multiline {
+        let sliced = matcher.line_terminator().is_some();
+        for (no, l) in &lines {
+            line_matches(matcher, sliced, bytes, l.clone(), |m| {
+                hits.push((*no, m.start - l.start, m.end - l.start));
+                true
+            });
+        }
+        return hits;
+    }
+    let (Some((_, first)), Some((_, end))) = (lines.first(), lines.last()) else {
+        return hits;
+    };
+    let (from, to) = (first.start, end.end);
+    let hay = &bytes[..bytes.len().min(to + MAX_LOOK_AHEAD)];
+    let _ = matcher.find_iter_at(hay, from, |m| {
+        if m.start() > to {
+            return false;
+        }
+        for (no, l) in &lines {
+            // The line where the match starts (up to its `\n`), and those it goes on into.
+            let on = if m.start() >= l.start {
+                m.start() <= l.end
+            } else {
+                m.end() > l.start
+            };
+            if on {
+                let (a, b) = (m.start().max(l.start), m.end().min(l.end));
+                hits.push((*no, a - l.start, b.max(a) - l.start));
+            }
+        }
+        true
+    });
+    hits
 }
 
 /// The `-r` expansions of some records (none without `-r`).

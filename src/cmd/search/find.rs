@@ -104,7 +104,7 @@ pub(super) struct Found {
 
 /// Look-ahead allowed past a multiline match's lines when finding its matches again (as
 /// ripgrep's printer).
-const MAX_LOOK_AHEAD: usize = 128;
+pub(super) const MAX_LOOK_AHEAD: usize = 128;
 
 /// Which matches of the lines the searcher reports are looked for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -219,43 +219,24 @@ impl Sink for Collect<'_> {
             return Ok(true);
         }
         // Where the reported lines' text ends: before the last `\n`, or at the end of a file
-        // without a final one. A match may start there (an empty one: `$`, `\z`, `x*`), never
-        // past it: an empty match at the end of a file that ends without a `\n` is on its last
-        // line, as rg's `-r` finds it.
+        // without a final one (see `line_matches`).
         let terminated = buf[..range.end].ends_with(b"\n");
         let end = range.end - usize::from(terminated);
-        let hay = if self.multi_line {
-            &buf[..buf.len().min(range.end + MAX_LOOK_AHEAD)]
-        } else {
-            &buf[..end]
-        };
         let before = self.found.ranges.len();
         let ranges = &mut self.found.ranges;
         let first_only = self.want == Want::First;
         if self.want == Want::Lines {
             // Nothing to find.
-        } else if self.sliced {
-            // The line with its `\n`, which the regex cannot match (grep-regex took it out of
-            // the pattern): so that its CRLF-aware `^` sees a `\r\n` as the file has it, and
-            // does not match between the `\r` and the `\n`, as it would at the end of a line
-            // cut after its `\r` (where that `\r` looks lone).
-            let line = &buf[range.start..range.end];
-            let (base, last) = (base + range.start, end - range.start);
-            // `try_find_iter` is grep-regex's own iterator (one cache checkout per line).
-            let _ = self.matcher.try_find_iter(line, |m| {
-                if m.start() > last {
-                    return Ok::<_, ()>(false);
-                }
-                ranges.push(base + m.start()..base + m.end());
-                Ok(!first_only)
+        } else if !self.multi_line {
+            line_matches(self.matcher, self.sliced, buf, range.start..end, |m| {
+                ranges.push(base + m.start..base + m.end);
+                !first_only
             });
         } else {
-            // With -U, the lines' last `\n` is theirs: a match may start at it.
-            let last = if self.multi_line && terminated {
-                range.end - 1
-            } else {
-                end
-            };
+            let hay = &buf[..buf.len().min(range.end + MAX_LOOK_AHEAD)];
+            // The lines' last `\n` is theirs: a match may start at it, not past it (but for
+            // an empty one at the end of a file without a final `\n`).
+            let last = if terminated { range.end - 1 } else { end };
             let _ = self.matcher.find_iter_at(hay, range.start, |m| {
                 if m.start() > last {
                     return false;
@@ -263,16 +244,6 @@ impl Sink for Collect<'_> {
                 ranges.push(base + m.start()..base + m.end());
                 !first_only
             });
-            if ranges.len() == before && range.start == end && end < range.end {
-                // An empty line the searcher matched, where the search of its text found
-                // nothing: PCRE2's `^` never matches at the very end of a subject, even after
-                // a `\n` (`-P '^$'`, `-P -x ''`). With its `\n` the line has its empty match.
-                if let Ok(Some(m)) = self.matcher.find_at(&buf[..range.end], range.start) {
-                    if m.start() == range.start {
-                        ranges.push(base + m.start()..base + m.start());
-                    }
-                }
-            }
         }
         // What `-c` counts, as ripgrep: matching lines, or matches with -U (a line group can
         // hold several); a reported line always counts.
@@ -304,6 +275,54 @@ impl Sink for Collect<'_> {
     ) -> std::result::Result<(), Self::Error> {
         self.bytes = finish.byte_count();
         Ok(())
+    }
+}
+
+/// Finds the matches in one line of `buf` (`text`: the line without its `\n`) as ripgrep's
+/// printer finds them in a line its searcher reports, handing each to `matched` until it says
+/// stop. `sliced`: the line can be searched as a haystack of its own (see `Collect::sliced`).
+///
+/// A match may start at the end of the line's text (an empty one: `$`, `x*`), never past it;
+/// so an empty match at the end of a file without a final `\n` is on its last line (rg's `-r`
+/// finds it there).
+pub(super) fn line_matches(
+    matcher: &SearchMatcher,
+    sliced: bool,
+    buf: &[u8],
+    text: std::ops::Range<usize>,
+    mut matched: impl FnMut(std::ops::Range<usize>) -> bool,
+) {
+    let terminated = buf.get(text.end) == Some(&b'\n');
+    let (start, last) = (text.start, text.end);
+    if sliced {
+        // The line with its `\n`, which the regex cannot match (grep-regex took it out of the
+        // pattern): so that its CRLF-aware `^` sees a `\r\n` as the file has it, and does not
+        // match between the `\r` and the `\n`, as it would at the end of a line cut after its
+        // `\r` (where that `\r` looks lone).
+        let line = &buf[start..last + usize::from(terminated)];
+        // `try_find_iter` is grep-regex's own iterator (one cache checkout per line).
+        let _ = matcher.try_find_iter(line, |m| {
+            if start + m.start() > last {
+                return Ok::<_, ()>(false);
+            }
+            Ok(matched(start + m.start()..start + m.end()))
+        });
+        return;
+    }
+    let mut found = false;
+    let _ = matcher.find_iter_at(&buf[..last], start, |m| {
+        found = true;
+        matched(m.start()..m.end())
+    });
+    if !found && start == last && terminated {
+        // An empty line where the search of its text found nothing: PCRE2's `^` never matches
+        // at the very end of a subject, even after a `\n` (`-P '^$'`, `-P -x ''`). With its
+        // `\n` the line has its empty match.
+        if let Ok(Some(m)) = matcher.find_at(&buf[..last + 1], start) {
+            if m.start() == start {
+                matched(start..start);
+            }
+        }
     }
 }
 

@@ -116,6 +116,10 @@ pub fn set_ids(records: &mut [MatchRecord], file_path: &str) {
     }
 }
 
+/// A match in an after-context line (its part on that line, for one that spans lines), as
+/// (line, start column, end column).
+pub type AfterHit = (usize, usize, usize);
+
 /// One file's matches with the bytes they point into, as a worker holds them.
 #[derive(Debug, Clone, Copy)]
 pub struct FileMatches<'a> {
@@ -129,9 +133,9 @@ pub struct FileMatches<'a> {
     /// `-B`/`-A` lines.
     pub before_context: usize,
     pub after_context: usize,
-    /// After-context lines of the file's last match that match too, as (line, column of
-    /// their first match): past `-m`, ripgrep prints them as matches (not counted).
-    pub after_hits: &'a [(usize, usize)],
+    /// The matches in the after-context lines of the file's last match, where `-m` stopped
+    /// (see [`AfterHit`]): past `-m`, ripgrep prints those lines as matches (not counted).
+    pub after_hits: &'a [AfterHit],
     /// Where these records are one chunk of a file's matches (see [`Chunk`]).
     pub chunk: Chunk,
 }

@@ -109,7 +109,7 @@ pub struct SearchMatch {
     pub more_lines: Vec<String>,
     /// After-context lines that match too (see `FileMatches::after_hits`), human output only.
     #[serde(skip)]
-    pub after_hits: Vec<(usize, usize)>,
+    pub after_hits: Vec<matches::AfterHit>,
     /// Where `more_lines` and the context lines start in the file (human `-b`).
     #[serde(skip)]
     pub line_offsets: matches::LineOffsets,

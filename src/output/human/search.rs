@@ -292,10 +292,12 @@ impl SearchHuman {
                     offset,
                     ..
                 } if self.only_matching => {
-                    // -o with context: each match's text on a line of its own, as rg.
+                    // -o with context: each match's text on a line of its own, as rg, an
+                    // empty one too (a match of the `\r` that `text` leaves out prints empty).
                     for (a, b, repl) in ranges {
-                        let piece = repl.as_deref().or_else(|| text.get(*a..*b));
-                        let Some(piece) = piece.filter(|p| !p.is_empty() || a < b) else {
+                        let clip = |i: usize| i.min(text.len());
+                        let piece = repl.as_deref().or_else(|| text.get(clip(*a)..clip(*b)));
+                        let Some(piece) = piece else {
                             continue;
                         };
                         write!(out, "{prefix}{match_sep}")?;
@@ -627,17 +629,18 @@ fn collect_lines(matches: &[SearchMatch]) -> BTreeMap<usize, Line<'_>> {
         for (i, text) in m.context_after.iter().enumerate() {
             let no = last + 1 + i;
             let (offset, len) = at(offsets.after.get(i));
-            // A hit past -m prints as a match, also where an earlier match's context put
-            // the line in as context.
-            match m.after_hits.iter().find(|h| h.0 == no) {
-                Some(&(_, col)) if !matches!(lines.get(&no), Some(Line::Match { .. })) => {
-                    add(&mut lines, no, text, (col, col, None), (offset, len));
+            // A line with hits past -m prints as a match, with each of them (`-o` prints
+            // them), also where an earlier match's context put the line in as context.
+            let matched = matches!(lines.get(&no), Some(Line::Match { .. }));
+            let mut hits = m.after_hits.iter().filter(|h| h.0 == no).peekable();
+            if !matched && hits.peek().is_some() {
+                for &(_, a, b) in hits {
+                    add(&mut lines, no, text, (a, b, None), (offset, len));
                 }
-                _ => {
-                    lines
-                        .entry(no)
-                        .or_insert(Line::Context { text, offset, len });
-                }
+            } else {
+                lines
+                    .entry(no)
+                    .or_insert(Line::Context { text, offset, len });
             }
         }
     }
