@@ -166,11 +166,11 @@ pub struct SearchArgs {
     /// Case-insensitive unless the pattern has an uppercase letter.
     #[arg(short = 'S', long, overrides_with_all = ["ignore_case", "case_sensitive"])]
     pub smart_case: bool,
-    /// Only match whole words.
-    #[arg(short = 'w', long)]
+    /// Only match whole words (`-x` given after it wins, as in rg).
+    #[arg(short = 'w', long, overrides_with = "line_regexp")]
     pub word_regexp: bool,
-    /// Only match whole lines.
-    #[arg(short = 'x', long)]
+    /// Only match whole lines (`-w` given after it wins, as in rg).
+    #[arg(short = 'x', long, overrides_with = "word_regexp")]
     pub line_regexp: bool,
     /// Report the lines that do not match (each a match spanning the whole line).
     #[arg(short = 'v', long)]

@@ -984,3 +984,16 @@ fn a_dash_path_is_standard_input_and_no_path_never_reads_it() {
         "f.txt:1:1:a in a file\n"
     );
 }
+
+#[test]
+fn the_later_of_word_and_line_regexp_wins() {
+    let env = TestEnv::new();
+    env.write("w.txt", "x-y\nxy\n");
+    // rg -n -x -w x w.txt: `1:x-y` (-w wins); rg -w -x x w.txt: nothing, exit 1 (-x wins).
+    let (out, _, code) = human(&env, &["-x", "-w", "x", "w.txt"]);
+    assert_eq!((out.as_str(), code), ("1:1:x-y\n", 0));
+    let (out, _, code) = human(&env, &["-w", "-x", "x", "w.txt"]);
+    assert_eq!((out.as_str(), code), ("", 1));
+    let (out, _, code) = human(&env, &["--line-regexp", "--word-regexp", "x", "w.txt"]);
+    assert_eq!((out.as_str(), code), ("1:1:x-y\n", 0));
+}
