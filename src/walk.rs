@@ -820,16 +820,21 @@ pub fn normalize(path: &Path) -> PathBuf {
     out
 }
 
-/// Number of worker threads for `-j N` (0 = automatic).
+/// Number of worker threads for `-j N` (0 = automatic), at most [`MAX_THREADS`].
 pub fn thread_count(requested: usize) -> usize {
     if requested > 0 {
-        return requested;
+        return requested.min(MAX_THREADS);
     }
     std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1)
         .min(12)
 }
+
+/// The most threads `-j` starts: each worker holds its own buffers (256 KiB and more), so
+/// that past a few hundred more threads only cost memory; `-j 20000` ran out of it and
+/// aborted.
+pub const MAX_THREADS: usize = 256;
 
 #[cfg(test)]
 mod tests {

@@ -997,3 +997,19 @@ fn the_later_of_word_and_line_regexp_wins() {
     let (out, _, code) = human(&env, &["--line-regexp", "--word-regexp", "x", "w.txt"]);
     assert_eq!((out.as_str(), code), ("1:1:x-y\n", 0));
 }
+
+#[test]
+fn a_huge_thread_count_is_capped() {
+    let env = TestEnv::new();
+    env.write("a.txt", "foo\n");
+    env.write("d/b.txt", "foo\n");
+    // rg -j 100000 foo a.txt: `foo` (llm adds line and column); on a directory rg aborts.
+    let (out, err, code) = human(&env, &["-j", "20000", "foo", "a.txt"]);
+    assert_eq!((out.as_str(), code), ("1:1:foo\n", 0), "{err}");
+    let (out, err, code) = human(&env, &["-j", "20000", "foo"]);
+    assert_eq!(
+        (out.as_str(), code),
+        ("a.txt:1:1:foo\nd/b.txt:1:1:foo\n", 0),
+        "{err}"
+    );
+}
