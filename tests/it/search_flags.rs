@@ -1013,3 +1013,22 @@ fn a_huge_thread_count_is_capped() {
         "{err}"
     );
 }
+
+#[test]
+fn a_line_break_in_the_pattern_asks_for_multiline_mode() {
+    let env = TestEnv::new();
+    env.write("ctx.txt", "foo\nline\n");
+    // rg -F "$(printf 'foo\nline')": "the literal '"\n"' is not allowed in a regex … Consider
+    // enabling multiline mode with the --multiline flag (or -U for short)", exit 2.
+    for args in [&["-F", "foo\nline"][..], &["foo\nline"], &["foo\\nline"]] {
+        let (out, err, code) = human(&env, &[args, &["ctx.txt"]].concat());
+        assert_eq!((out.as_str(), code), ("", 2), "{args:?}");
+        assert!(err.contains("SEARCH_E001"), "{err}");
+        assert!(err.contains("line break"), "{err}");
+        assert!(err.contains("-U/--multiline"), "{err}");
+        assert!(!err.contains("pass -F"), "{err}");
+    }
+    // With -U it is found (rg -U -F: `foo`, `line`).
+    let (out, _, code) = human(&env, &["-U", "-F", "foo\nline", "ctx.txt"]);
+    assert_eq!((out.as_str(), code), ("1:1:foo\n2:1:line\n", 0));
+}

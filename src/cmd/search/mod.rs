@@ -445,6 +445,24 @@ detection stops at or passes over NUL bytes",
             "pass -a/--text to search binary files as text, where a NUL byte can match",
         );
     }
+    if let grep_regex::ErrorKind::NotAllowed(_) = e.kind() {
+        // The pattern can match a line break (a literal one, even with -F, or `\n`), which a
+        // search line by line never sees: rg's message says the same.
+        let what = if opts.fixed_strings {
+            "the fixed string contains a line break"
+        } else {
+            "the pattern contains a line break (\\n)"
+        };
+        return Error::new(
+            Code::InvalidRegex,
+            format!(
+                "{what}: without -U/--multiline lines are searched one by one, so it could \
+never match"
+            ),
+            "pass -U/--multiline so that matches can span lines (or -e PATTERN once per line, to \
+find any of them)",
+        );
+    }
     let mut err = Error::new(
         Code::InvalidRegex,
         format!(
