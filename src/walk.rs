@@ -773,18 +773,37 @@ fn plain_relative(path: &Path) -> Option<&str> {
     plain.then_some(s)
 }
 
-/// [`display_path_from`] by lexical normalisation of the joined path.
-fn normalized_display(cwd: &Path, path: &Path) -> String {
+/// [`display_path`]'s spelling of `path` as its own bytes: a name that is not UTF-8 as it is,
+/// not with U+FFFD (what `-0` prints, for `xargs -0`).
+#[cfg(unix)]
+pub fn display_bytes(path: &Path) -> Vec<u8> {
+    use std::os::unix::ffi::OsStrExt;
+    let cwd = std::env::current_dir().unwrap_or_default();
+    shown_path(&cwd, path).as_os_str().as_bytes().to_vec()
+}
+
+#[cfg(not(unix))]
+pub fn display_bytes(path: &Path) -> Vec<u8> {
+    display_path(path).into_bytes()
+}
+
+/// What [`normalized_display`] spells: relative to `cwd` inside it, else absolute.
+fn shown_path(cwd: &Path, path: &Path) -> PathBuf {
     let abs = normalize(&if path.is_absolute() {
         path.to_path_buf()
     } else {
         cwd.join(path)
     });
-    let shown = match abs.strip_prefix(normalize(cwd)) {
+    match abs.strip_prefix(normalize(cwd)) {
         Ok(rel) if rel.as_os_str().is_empty() => PathBuf::from("."),
         Ok(rel) => rel.to_path_buf(),
         Err(_) => abs,
-    };
+    }
+}
+
+/// [`display_path_from`] by lexical normalisation of the joined path.
+fn normalized_display(cwd: &Path, path: &Path) -> String {
+    let shown = shown_path(cwd, path);
     let s = shown.to_string_lossy();
     if std::path::MAIN_SEPARATOR == '/' {
         s.into_owned()

@@ -126,3 +126,35 @@ fn control_characters_in_names_are_escaped_in_human_output() {
         assert!(plain.contains("e\\u{1b}[31m.txt"), "{args:?}: {text:?}");
     }
 }
+
+#[test]
+fn null_prints_names_as_their_own_bytes() {
+    let env = TestEnv::new();
+    for name in [&b"bad\xffy.txt"[..], b"nl\nx.txt", b"tab\tx.txt", b"ok.txt"] {
+        std::fs::write(env.path().join(OsStr::from_bytes(name)), "foo\n").unwrap();
+    }
+    let run = |args: &[&str]| {
+        let out = env.llm(&[&["search"], args].concat()).output().unwrap();
+        (out.stdout, out.status.code().unwrap())
+    };
+    // rg -0 -l foo | cat -A: `badM-^?y.txt^@nl<LF>x.txt^@ok.txt^@tab<TAB>x.txt^@` (the raw
+    // bytes: `xargs -0` gets names that exist).
+    let names = b"bad\xffy.txt\0nl\nx.txt\0ok.txt\0tab\tx.txt\0".to_vec();
+    assert_eq!(run(&["-0", "-l", "foo"]), (names.clone(), 0));
+    assert_eq!(run(&["--files", "-0"]), (names, 0));
+    // rg -0 -c foo, and rg -0 -n foo (llm adds the column).
+    assert_eq!(
+        run(&["-0", "-c", "foo"]).0,
+        b"bad\xffy.txt\x001\nnl\nx.txt\x001\nok.txt\x001\ntab\tx.txt\x001\n".to_vec()
+    );
+    assert_eq!(
+        run(&["-0", "foo", "."]).0,
+        b"bad\xffy.txt\x001:1:foo\nnl\nx.txt\x001:1:foo\nok.txt\x001:1:foo\ntab\tx.txt\x001:1:foo\n"
+            .to_vec()
+    );
+    // Without -0 the names stay escaped (a line break in a name cannot fake a line).
+    assert_eq!(
+        run(&["-l", "foo"]).0,
+        "bad\u{FFFD}y.txt\nnl\\nx.txt\nok.txt\ntab\\tx.txt\n".as_bytes()
+    );
+}

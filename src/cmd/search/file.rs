@@ -400,14 +400,17 @@ fn count_only(
     }
     let listed = matches > 0 || opts.mode == Mode::FilesWithoutMatch || opts.include_zero;
     let result = listed.then(|| {
-        FileResult::new(SearchFile {
-            file_path: cand.display.clone(),
-            file_path_lossy: crate::span::path_is_lossy(&cand.display),
-            checksum: String::new(),
-            match_count: matches,
-            line_count: lines,
-            lossy: false,
-        })
+        FileResult::of(
+            cand,
+            SearchFile {
+                file_path: cand.display.clone(),
+                file_path_lossy: crate::span::path_is_lossy(&cand.display),
+                checksum: String::new(),
+                match_count: matches,
+                line_count: lines,
+                lossy: false,
+            },
+        )
     });
     FileOutcome::Searched {
         bytes,
@@ -506,7 +509,7 @@ fn list_file(s: &Shared<'_>, cand: &Candidate, file: Option<std::fs::File>) -> F
     FileOutcome::Searched {
         bytes: size,
         lossy: false,
-        result: Some(FileResult::new(f)),
+        result: Some(FileResult::of(cand, f)),
     }
 }
 
@@ -577,11 +580,14 @@ fn search_bytes(
             return true;
         }
         let records = &mut records;
-        let mut chunk = FileResult::new(SearchFile {
-            file_path: cand.display.clone(),
-            file_path_lossy: crate::span::path_is_lossy(&cand.display),
-            ..SearchFile::default()
-        });
+        let mut chunk = FileResult::of(
+            cand,
+            SearchFile {
+                file_path: cand.display.clone(),
+                file_path_lossy: crate::span::path_is_lossy(&cand.display),
+                ..SearchFile::default()
+            },
+        );
         chunk.continued = sent > 0;
         chunk.more = true;
         let replacements = replacements(opts, matcher, bytes, records);
@@ -728,18 +734,21 @@ the matches before it are reported",
     if found.matches == 0 {
         let listed = opts.mode == Mode::FilesWithoutMatch || opts.include_zero;
         let result = (listed || !diagnostics.is_empty()).then(|| {
-            let mut r = FileResult::new(SearchFile {
-                file_path: cand.display.clone(),
-                file_path_lossy: crate::span::path_is_lossy(&cand.display),
-                checksum: if listed && want_checksum {
-                    checksum(bytes)
-                } else {
-                    String::new()
+            let mut r = FileResult::of(
+                cand,
+                SearchFile {
+                    file_path: cand.display.clone(),
+                    file_path_lossy: crate::span::path_is_lossy(&cand.display),
+                    checksum: if listed && want_checksum {
+                        checksum(bytes)
+                    } else {
+                        String::new()
+                    },
+                    match_count: 0,
+                    line_count: 0,
+                    lossy,
                 },
-                match_count: 0,
-                line_count: 0,
-                lossy,
-            });
+            );
             r.diagnostics = diagnostics;
             r
         });
@@ -808,7 +817,7 @@ the matches before it are reported",
         line_count: found.lines,
         lossy,
     };
-    let mut result = FileResult::new(file);
+    let mut result = FileResult::of(cand, file);
     result.diagnostics = diagnostics;
     result.checksum_pending = checksum_pending;
     result.continued = sent > 0;

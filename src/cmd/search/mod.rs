@@ -154,6 +154,9 @@ pub struct FileResult {
     pub more: bool,
     /// The worker that rendered `rendered`, which gets its buffer back (see [`Renderer`]).
     pub(crate) render_slot: usize,
+    /// The name's own bytes, where `file.file_path` spells it lossily (not UTF-8): human `-0`
+    /// prints them, for `xargs -0`.
+    pub raw_path: Option<Vec<u8>>,
 }
 
 impl FileResult {
@@ -169,7 +172,17 @@ impl FileResult {
             continued: false,
             more: false,
             render_slot: 0,
+            raw_path: None,
         }
+    }
+
+    /// A result for `file`, the file `cand` (see [`FileResult::raw_path`]).
+    pub(crate) fn of(cand: &Candidate, file: SearchFile) -> Self {
+        let mut r = FileResult::new(file);
+        if r.file.file_path_lossy {
+            r.raw_path = Some(walk::display_bytes(&cand.path));
+        }
+        r
     }
 }
 

@@ -198,6 +198,19 @@ impl SearchHuman {
             && self.show_path != self.single_file
     }
 
+    /// The path as printed: escaped (control characters could fake lines of output), or with
+    /// -0 the name's own bytes, for `xargs -0` (a name that is not UTF-8 too).
+    fn path(&self, r: &FileResult) -> Vec<u8> {
+        if !self.null {
+            return self.style.path(&r.file.file_path).into_bytes();
+        }
+        let name = r.raw_path.as_deref().unwrap_or(r.file.file_path.as_bytes());
+        if !self.style.on {
+            return name.to_vec();
+        }
+        [b"\x1b[35m", name, b"\x1b[0m"].concat()
+    }
+
     /// What follows a path: `sep`, or a NUL byte with -0.
     fn after_path(&self, sep: &'static str) -> &'static str {
         if self.null {
@@ -218,10 +231,11 @@ impl SearchHuman {
         printed_through: usize,
         more: bool,
     ) -> io::Result<()> {
-        let path = self.style.path(&r.file.file_path);
+        let path = self.path(r);
         match self.mode {
             Mode::FilesWithMatches | Mode::FilesWithoutMatch | Mode::Files => {
-                return write!(out, "{path}{}", self.after_path("\n"));
+                out.write_all(&path)?;
+                return write!(out, "{}", self.after_path("\n"));
             }
             Mode::CountLines | Mode::CountMatches => {
                 let n = if self.mode == Mode::CountLines {
@@ -230,7 +244,8 @@ impl SearchHuman {
                     r.file.match_count
                 };
                 return if self.show_path {
-                    writeln!(out, "{path}{}{n}", self.after_path(":"))
+                    out.write_all(&path)?;
+                    writeln!(out, "{}{n}", self.after_path(":"))
                 } else {
                     writeln!(out, "{n}")
                 };
@@ -238,10 +253,11 @@ impl SearchHuman {
             Mode::Matches => {}
         }
         if self.heading && !r.continued {
-            write!(out, "{path}{}", self.after_path("\n"))?;
+            out.write_all(&path)?;
+            write!(out, "{}", self.after_path("\n"))?;
         }
         let prefix = if self.heading || !self.show_path {
-            String::new()
+            Vec::new()
         } else {
             path
         };
@@ -300,7 +316,8 @@ impl SearchHuman {
                         let Some(piece) = piece else {
                             continue;
                         };
-                        write!(out, "{prefix}{match_sep}")?;
+                        out.write_all(&prefix)?;
+                        write!(out, "{match_sep}")?;
                         if self.line_numbers {
                             write!(out, "{no_text}:")?;
                         }
@@ -322,7 +339,8 @@ impl SearchHuman {
                     len,
                 } => {
                     let body = self.render(text, *len, ranges, *n_matches);
-                    write!(out, "{prefix}{match_sep}")?;
+                    out.write_all(&prefix)?;
+                    write!(out, "{match_sep}")?;
                     if self.line_numbers {
                         write!(out, "{no_text}:")?;
                     }
@@ -336,7 +354,8 @@ impl SearchHuman {
                 }
                 Line::Context { text, offset, len } => {
                     let body = self.render(text, *len, &[], 0);
-                    write!(out, "{prefix}{context_sep}")?;
+                    out.write_all(&prefix)?;
+                    write!(out, "{context_sep}")?;
                     if self.line_numbers {
                         write!(out, "{no_text}-")?;
                     }
@@ -364,7 +383,7 @@ impl SearchHuman {
     fn only_matches(
         &self,
         out: &mut impl Write,
-        prefix: &str,
+        prefix: &[u8],
         sep: &str,
         matches: &[SearchMatch],
     ) -> io::Result<()> {
@@ -378,7 +397,8 @@ impl SearchHuman {
             for (i, piece) in pieces.enumerate() {
                 let line = piece.strip_suffix('\n').unwrap_or(piece);
                 let line = line.strip_suffix('\r').unwrap_or(line);
-                write!(out, "{prefix}{sep}")?;
+                out.write_all(prefix)?;
+                write!(out, "{sep}")?;
                 if self.line_numbers {
                     write!(
                         out,
@@ -405,7 +425,7 @@ impl SearchHuman {
     fn vimgrep_lines(
         &self,
         out: &mut impl Write,
-        prefix: &str,
+        prefix: &[u8],
         sep: &str,
         matches: &[SearchMatch],
     ) -> io::Result<()> {
@@ -418,7 +438,8 @@ impl SearchHuman {
             };
             let text = text.strip_suffix('\r').unwrap_or(text);
             let line = self.style.line_no(&m.span.start_line.to_string());
-            write!(out, "{prefix}{sep}{line}:")?;
+            out.write_all(prefix)?;
+            write!(out, "{sep}{line}:")?;
             if self.columns {
                 write!(out, "{}:", m.span.start_col + 1)?;
             }
@@ -432,7 +453,7 @@ impl SearchHuman {
     fn plain_lines(
         &self,
         out: &mut impl Write,
-        prefix: &str,
+        prefix: &[u8],
         sep: &str,
         matches: &[SearchMatch],
         printed_through: usize,
@@ -443,7 +464,7 @@ impl SearchHuman {
                 continue;
             }
             last_line = m.span.start_line;
-            out.write_all(prefix.as_bytes())?;
+            out.write_all(prefix)?;
             out.write_all(sep.as_bytes())?;
             write!(out, "{}:{}:", m.span.start_line, m.span.start_col + 1)?;
             out.write_all(m.line_text.as_bytes())?;
