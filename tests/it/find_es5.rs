@@ -46,3 +46,29 @@ fn es5_classes_and_commonjs_exports_are_definitions() {
     assert_eq!(m["body_span"]["start_line"], 9, "{v:#}");
     assert_eq!(m["body_span"]["end_line"], 11, "{v:#}");
 }
+
+/// `module.exports.name = …` defines the module's functions and constants as `exports.name =
+/// …` does (they were missing).
+#[test]
+fn module_exports_members_are_definitions() {
+    let env = TestEnv::new();
+    env.write(
+        "m.js",
+        "exports.f1 = function () {};\nmodule.exports.f2 = function () {};\nmodule.exports.f3 = () => 1;\nmodule.exports.K = 3;\nmodule.exports = { a: 1 };\n",
+    );
+    let (v, code) = env.json(&["find", "--json", "--outline", "m.js"]);
+    assert_eq!(code, 0, "{v:#}");
+    let mut have = Vec::new();
+    flat(v["data"]["matches"].as_array().unwrap(), &mut have);
+    assert_eq!(
+        have,
+        [
+            "function f1 1",
+            "function f2 2",
+            "function f3 3",
+            "constant K 4"
+        ]
+    );
+    let (v, code) = env.json(&["find", "--json", "f3", "m.js"]);
+    assert_eq!(code, 0, "{v:#}");
+}

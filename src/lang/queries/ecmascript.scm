@@ -51,6 +51,28 @@
     (assignment_expression
       left: (member_expression object: (identifier) @_exports property: (property_identifier) @name))
     (#eq? @_exports "exports")) @definition.constant)
+; `module.exports.name = …` as `exports.name = …`.
+(program
+  (expression_statement
+    (assignment_expression
+      left: (member_expression
+        object: (member_expression
+          object: (identifier) @_module
+          property: (property_identifier) @_exports)
+        property: (property_identifier) @name)
+      right: [(function_expression) (arrow_function) (generator_function)])
+    (#eq? @_module "module")
+    (#eq? @_exports "exports")) @definition.function)
+(program
+  (expression_statement
+    (assignment_expression
+      left: (member_expression
+        object: (member_expression
+          object: (identifier) @_module
+          property: (property_identifier) @_exports)
+        property: (property_identifier) @name))
+    (#eq? @_module "module")
+    (#eq? @_exports "exports")) @definition.constant)
 ; Object-literal keys whose value is a function (`{ convert: function (c) {…} }`), as
 ; `{ convert(c) {…} }` is.
 (pair
