@@ -35,10 +35,26 @@ pub static RUBY: Language = Language {
         body: None,
         is_reference: None,
         ref_context: None,
-        owner: None,
+        owner: Some(scope),
     },
     grammar_crate: "tree-sitter-ruby",
     node_types: tree_sitter_ruby::NODE_TYPES,
     extras: &["comment", "heredoc_body"],
     cache: Cache::new(),
 };
+
+/// `class Outer::Reopened` (or `module A::B`): the scope its name is written in (`Outer`), the
+/// owner of the definition; without it `find Outer::Reopened` found nothing.
+fn scope(node: tree_sitter::Node, source: &[u8]) -> Option<String> {
+    if !matches!(node.kind(), "class" | "module") {
+        return None;
+    }
+    let name = node.child_by_field_name("name")?;
+    (name.kind() == "scope_resolution").then(|| {
+        let scope = name.child_by_field_name("scope");
+        // `class ::Top`: from the global scope, no owner.
+        scope.map_or(String::new(), |s| {
+            String::from_utf8_lossy(&source[s.byte_range()]).into_owned()
+        })
+    })
+}

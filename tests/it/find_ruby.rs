@@ -92,8 +92,8 @@ fn a_big_ruby_outline_parsed_in_parts_equals_the_whole_parse() {
         // `not_a_method` (heredoc and comment text).
         let names = names(&whole);
         assert_eq!(names.len(), RULES + 3, "{file}: {names:?}");
-        assert_eq!(names[0], "Parser");
-        assert_eq!(names[RULES + 2], "Parser::ünï_end");
+        assert_eq!(names[0], "Big::Parser");
+        assert_eq!(names[RULES + 2], "Big::Parser::ünï_end");
         assert!(
             names
                 .iter()
@@ -118,4 +118,33 @@ fn a_big_ruby_file_with_a_syntax_error_is_outlined_as_a_whole_parse_reads_it() {
     for j in ["2", "12"] {
         assert_eq!(outline(&env, "broken.rb", &["-j", j]), whole, "-j{j}");
     }
+}
+
+/// `class Outer::Reopened` is `Outer::Reopened`, its parent `Outer`, and found by that name
+/// (it was `Reopened` with no parent, and `find Outer::Reopened` found nothing); its methods
+/// follow. `class ::Top` starts from the global scope.
+#[test]
+fn a_class_named_in_a_scope_belongs_to_it() {
+    let env = TestEnv::new();
+    env.write(
+        "r.rb",
+        "module Outer\nend\n\nclass Outer::Reopened\n  def m; end\nend\n\nclass A::B::C < Base\nend\n\nclass ::Top\nend\n",
+    );
+    let (v, code) = env.json(&["find", "--json", "Outer::Reopened::m", "r.rb"]);
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(v["data"]["matches"][0]["parent"], "Reopened", "{v:#}");
+    for (name, parent) in [("Outer::Reopened", "Outer"), ("A::B::C", "B")] {
+        let (v, code) = env.json(&["find", "--json", name, "r.rb"]);
+        assert_eq!(code, 0, "{name}: {v:#}");
+        assert_eq!(v["data"]["matches"][0]["qualified_name"], name, "{v:#}");
+        assert_eq!(v["data"]["matches"][0]["parent"], parent, "{v:#}");
+    }
+    let (v, code) = env.json(&["find", "--json", "Top", "r.rb"]);
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(v["data"]["matches"][0]["qualified_name"], "Top", "{v:#}");
+    assert_eq!(
+        v["data"]["matches"][0]["parent"],
+        serde_json::Value::Null,
+        "{v:#}"
+    );
 }
