@@ -61,18 +61,42 @@ pub static CPP: Language = Language {
     cache: Cache::new(),
 };
 
-/// `double geom::Shape::area()` defined outside its class: the scope (`geom::Shape`).
+/// `double geom::Shape::area()` defined outside its class: the scope (`geom::Shape`), through
+/// pointer and reference declarators (`T& Box::get()`: a reference declarator holds its
+/// declarator unnamed) and without template arguments (`Box<T>::get` is a member of `Box`).
 fn scope(node: Node, source: &[u8]) -> Option<String> {
     let mut d = node.child_by_field_name("declarator")?;
     while d.kind() != "function_declarator" {
-        d = d.child_by_field_name("declarator")?;
+        d = match d.child_by_field_name("declarator") {
+            Some(inner) => inner,
+            None if d.kind() == "reference_declarator" => d.named_child(0)?,
+            None => return None,
+        };
     }
     let q = d.child_by_field_name("declarator")?;
     let name = innermost(q);
     (name != q).then(|| {
         let text = String::from_utf8_lossy(&source[q.start_byte()..name.start_byte()]);
-        text.trim_end().trim_end_matches("::").trim().to_string()
+        without_template_arguments(text.trim_end().trim_end_matches("::").trim())
     })
+}
+
+/// `a::Box<T, std::pair<A, B>>::c` → `a::Box::c`.
+fn without_template_arguments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut depth = 0usize;
+    for c in text.chars() {
+        match c {
+            '<' => depth += 1,
+            '>' if depth > 0 => depth -= 1,
+            _ if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    out.split("::")
+        .map(str::trim)
+        .collect::<Vec<_>>()
+        .join("::")
 }
 
 /// The last name of `a::b::f` (the node itself when not qualified).

@@ -853,3 +853,49 @@ fn a_file_whose_name_is_not_utf8_is_read_by_its_extension() {
     assert_eq!(code, 0, "{v:#}");
     assert_eq!(v["data"]["matches"].as_array().unwrap().len(), 1, "{v:#}");
 }
+
+/// C++ members defined outside their class belong to it when they return a reference (`T&
+/// Box<T>::get()`: the owner was lost) or name it with template arguments (`Box<T>::get` is
+/// `Box::get`, found by `--parent Box`); those that return a pointer or a reference, and
+/// constructors, are listed where their class declares them. An all-caps macro call with an
+/// underscore in a class body is no constructor.
+#[test]
+fn cpp_members_out_of_class_and_declared_in_class() {
+    let env = TestEnv::new();
+    env.write(
+        "b.cpp",
+        "template <typename T> struct Box {\n  Box(int);\n  DISALLOW_COPY_AND_ASSIGN(Box);\n  T& get2();\n  T* get3();\n  T get1();\n  T v;\n};\ntemplate <typename T> T& Box<T>::get2() { return v; }\ntemplate <typename T> T Box<T>::get1() { return v; }\nconst char* ns::Cls::name() const { return \"x\"; }\n",
+    );
+    let (v, code) = env.json(&["find", "--json", "--outline", "b.cpp"]);
+    assert_eq!(code, 0, "{v:#}");
+    let mut got = Vec::new();
+    fn walk(ms: &[Value], got: &mut Vec<String>) {
+        for m in ms {
+            got.push(format!(
+                "{} {} {}",
+                m["kind"].as_str().unwrap(),
+                m["qualified_name"].as_str().unwrap(),
+                m["span"]["start_line"]
+            ));
+            walk(m["children"].as_array().map_or(&[][..], Vec::as_slice), got);
+        }
+    }
+    walk(v["data"]["matches"].as_array().unwrap(), &mut got);
+    assert_eq!(
+        got,
+        [
+            "struct Box 1",
+            "method Box::Box 2",
+            "method Box::get2 4",
+            "method Box::get3 5",
+            "method Box::get1 6",
+            "field Box::v 7",
+            "function Box::get2 9",
+            "function Box::get1 10",
+            "function ns::Cls::name 11",
+        ]
+    );
+    let (v, code) = env.json(&["find", "--json", "get1", "b.cpp", "--parent", "Box"]);
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(v["data"]["matches"].as_array().unwrap().len(), 2, "{v:#}");
+}

@@ -23,6 +23,19 @@
   declarator: (function_declarator
     declarator: [(identifier) (destructor_name)] @name)
   (#match? @name "^~")) @definition.function
+; Member functions declared in their class that return a pointer or a reference
+; (`T& get();`), and constructors declared there (`Shape();`, `K(int);`: a declaration without
+; a type). An all-caps name with an underscore in a class body is a macro
+; (`DISALLOW_COPY_AND_ASSIGN(K);`).
+(field_declaration
+  declarator: [(pointer_declarator declarator: (function_declarator
+                 declarator: [(field_identifier) (operator_name)] @name))
+               (reference_declarator (function_declarator
+                 declarator: [(field_identifier) (operator_name)] @name))]) @definition.function
+(field_declaration_list
+  (declaration
+    declarator: (function_declarator declarator: (identifier) @name)
+    (#not-match? @name "^[A-Z][A-Z0-9]*_[A-Z0-9_]*$")) @definition.function)
 ; A specialization (`struct hash<Key> {…}`) is named by its template (`hash`), a nested class
 ; defined outside its class (`class A<T>::B {…}`) by its last name.
 (class_specifier name: [(type_identifier) @name (template_type name: (type_identifier) @name) (qualified_identifier name: (type_identifier) @name)] body: (_)) @definition.class
