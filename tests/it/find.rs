@@ -899,3 +899,45 @@ fn cpp_members_out_of_class_and_declared_in_class() {
     assert_eq!(code, 0, "{v:#}");
     assert_eq!(v["data"]["matches"].as_array().unwrap().len(), 2, "{v:#}");
 }
+
+/// TypeScript: the constants of a namespace or module body are listed as the file's are, and a
+/// module named by a string (`declare module "foo"`) is the module `foo` holding its
+/// declarations (its `f` had no parent).
+#[test]
+fn typescript_namespace_constants_and_string_named_modules() {
+    let env = TestEnv::new();
+    env.write(
+        "n.ts",
+        "namespace NS2 {\n  const K3 = 1;\n  export const K4 = 2;\n}\ndeclare module \"foo\" {\n  export function f(): void;\n}\n",
+    );
+    let (v, code) = env.json(&["find", "--json", "--outline", "n.ts"]);
+    assert_eq!(code, 0, "{v:#}");
+    let ms = v["data"]["matches"].as_array().unwrap();
+    let names: Vec<String> = ms
+        .iter()
+        .flat_map(|m| {
+            std::iter::once(m)
+                .chain(m["children"].as_array().into_iter().flatten())
+                .map(|s| {
+                    format!(
+                        "{} {}",
+                        s["kind"].as_str().unwrap(),
+                        s["qualified_name"].as_str().unwrap()
+                    )
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "module NS2",
+            "constant NS2.K3",
+            "constant NS2.K4",
+            "module foo",
+            "function foo.f"
+        ]
+    );
+    // The whole declaration, `declare` and its closing brace included.
+    assert_eq!(ms[1]["span"]["byte_start"], 57, "{v:#}");
+}

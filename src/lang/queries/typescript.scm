@@ -10,6 +10,23 @@
 (type_alias_declaration name: (type_identifier) @name) @definition.type
 (internal_module name: [(identifier) (nested_identifier)] @name) @definition.module
 (module name: [(identifier) (nested_identifier)] @name) @definition.module
+; An ambient module named by a string (`declare module "foo" { … }`) is named `foo`.
+(module name: (string (string_fragment) @name)) @definition.module
+; Constants of a namespace or module body, as of the file's top level.
+(internal_module
+  body: (statement_block
+    (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name)) @definition.constant))
+(internal_module
+  body: (statement_block
+    (export_statement
+      (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name)) @definition.constant)))
+(module
+  body: (statement_block
+    (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name)) @definition.constant))
+(module
+  body: (statement_block
+    (export_statement
+      (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name)) @definition.constant)))
 (method_definition name: [(property_identifier) (private_property_identifier)] @name) @definition.method
 (interface_body (method_signature name: [(property_identifier) (private_property_identifier)] @name) @definition.method)
 (class_body (method_signature name: [(property_identifier) (private_property_identifier)] @name) @definition.method)
