@@ -2,6 +2,7 @@
 
 mod apply;
 mod ast;
+mod bounds;
 mod faults;
 mod find;
 mod find_es5;

@@ -1,0 +1,94 @@
+//! Hostile shapes of source through the real binary (one long word, one item holding a name
+//! thousands of times, deep nesting): `find` and `ast` stay linear in time and bounded in
+//! memory. Each size is one where the old code took several seconds or hundreds of MB; the
+//! bounds are generous (debug build, a busy machine).
+
+use crate::util::TestEnv;
+use std::os::unix::process::CommandExt;
+use std::process::Output;
+use std::time::{Duration, Instant};
+
+/// `llm ARGS --json -j1` in `env`, its address space capped at `mem` bytes (an allocation past
+/// it fails and the run aborts), and how long it took.
+fn run_limited(env: &TestEnv, args: &[&str], mem: u64) -> (Output, Duration) {
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("llm"));
+    cmd.current_dir(env.path())
+        .args(args)
+        .args(["--json", "-j1"]);
+    // SAFETY: setrlimit is async-signal-safe; nothing else runs between fork and exec.
+    unsafe {
+        cmd.pre_exec(move || {
+            let lim = libc::rlimit {
+                rlim_cur: mem,
+                rlim_max: mem,
+            };
+            if libc::setrlimit(libc::RLIMIT_AS, &lim) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let started = Instant::now();
+    let out = cmd.output().unwrap();
+    (out, started.elapsed())
+}
+
+/// The run's envelope; it must have exited with `code` (not aborted).
+fn envelope_of(out: &Output, code: i32, what: &str) -> serde_json::Value {
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "{what}: {:?} {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+const MB: u64 = 1 << 20;
+
+#[test]
+fn a_missing_name_beside_one_long_word_is_suggested_for_in_bounded_memory() {
+    // One 4 MB word: the "did you mean" pass measured it against the 64-char name in a full
+    // edit-distance table, 9 bytes a cell: 2.3 GB.
+    let env = TestEnv::new();
+    env.write("w.js", "a".repeat(4_000_000));
+    env.write(
+        "s.py",
+        format!("x = \"{}\"\ndef parse(): pass\n", "b".repeat(4_000_000)),
+    );
+    let name = "z".repeat(64);
+    for (file, args) in [
+        ("w.js", vec!["find", name.as_str(), "w.js"]),
+        ("w.js", vec!["find", "--refs", name.as_str(), "w.js"]),
+        ("s.py", vec!["find", "prase", "s.py"]),
+    ] {
+        let (out, took) = run_limited(&env, &args, 400 * MB);
+        let v = envelope_of(&out, 1, file);
+        assert_eq!(v["status"], "no_matches", "{args:?}: {v}");
+        assert!(took < Duration::from_secs(5), "{args:?}: {took:?}");
+        // A close name is still suggested.
+        if file == "s.py" {
+            assert!(
+                v["diagnostics"][0]["remediation"]
+                    .to_string()
+                    .contains("`parse`"),
+                "{v}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_missing_one_letter_name_parses_nothing_for_its_suggestions() {
+    // Every name with an `a` in it (here `pass`) was taken for a suggestion of `a`, and the
+    // whole file parsed to see whether it is defined: 420 MB on 200,000 definitions.
+    let env = TestEnv::new();
+    let text: String = (0..200_000)
+        .map(|i| format!("def f{i}(): pass\n"))
+        .collect();
+    env.write("many.py", text);
+    let (out, _) = run_limited(&env, &["find", "a", "many.py"], 200 * MB);
+    let v = envelope_of(&out, 1, "find a");
+    assert_eq!(v["status"], "no_matches", "{v}");
+}
