@@ -289,7 +289,14 @@ pub(super) fn prepare_run<'t>(
 ) -> Option<Vec<Prepared<'t>>> {
     let mut raw = Vec::new();
     // Patterns rooted at the root match in both runs' walks: each item is kept by its run.
-    collect_raw_query(lang, source, tree, Some(run.clone()), true, &mut raw);
+    collect_raw_query(
+        lang,
+        source,
+        tree,
+        Some(std::slice::from_ref(&run)),
+        true,
+        &mut raw,
+    );
     raw.retain(|(_, n, _)| run.contains(&n.start_byte()));
     let defs = with_starts(lang, source, tree, raw);
     let prepared = prepare(lang, source, spans, defs);
@@ -340,6 +347,13 @@ pub fn symbols_around_with(
             let mut sorted = ranges.to_vec();
             sorted.sort_by_key(|r| (r.start, r.end));
             collect_around(lang, walk.symbol_node, tree.root_node(), &sorted, &mut raw);
+        }
+        // One walk of the symbol query down to every range (one walk per range passed the
+        // children of the nodes on the way again for each: quadratic in the occurrences of
+        // NAME in one item).
+        None => {
+            let ranges = super::tags::disjoint(ranges);
+            collect_raw_query(lang, source, tree, Some(&ranges), false, &mut raw);
         }
         _ => {
             for r in ranges {
@@ -423,7 +437,9 @@ fn collect_raw<'t>(
         // A ranged query cursor yields the matches whose nodes intersect the range: the
         // definitions holding it and their ancestors.
         let whole = range.is_none();
-        collect_raw_query(lang, source, tree, range, whole, raw);
+        let range = range.map(|r| r.start..if r.end == 0 { usize::MAX } else { r.end });
+        let ranges = range.as_ref().map(std::slice::from_ref);
+        collect_raw_query(lang, source, tree, ranges, whole, raw);
         return;
     };
     let rule = walk.symbol_node;
@@ -481,7 +497,7 @@ fn collect_raw_query<'t>(
     lang: &Language,
     source: &[u8],
     tree: &'t Tree,
-    range: Option<std::ops::Range<usize>>,
+    ranges: Option<&[std::ops::Range<usize>]>,
     whole: bool,
     raw: &mut Vec<Raw<'t>>,
 ) {
@@ -500,7 +516,7 @@ fn collect_raw_query<'t>(
     } else {
         None
     };
-    tags.matches(tree, source, range, opener.as_mut(), &mut |caps| {
+    tags.matches_in(tree, source, ranges, opener.as_mut(), &mut |caps| {
         let mut item = None;
         let mut name = None;
         for &(i, node) in caps {

@@ -182,28 +182,47 @@ impl Tags {
         tree: &'t Tree,
         source: &[u8],
         range: Option<Range<usize>>,
-        mut opener: Option<&mut Opener>,
+        opener: Option<&mut Opener>,
         found: &mut dyn FnMut(&Captures<'t>),
     ) {
         // tree-sitter's `set_byte_range`: an end of 0 is no end.
         let range = range.map(|r| r.start..if r.end == 0 { usize::MAX } else { r.end });
-        let intersects = |n: Node| {
-            range.as_ref().is_none_or(|r| {
-                let (s, e) = (n.start_byte(), n.end_byte());
-                (e > r.start || (s == e && e == r.start)) && s < r.end
-            })
-        };
+        let ranges = range.as_ref().map(std::slice::from_ref);
+        self.matches_in(tree, source, ranges, opener, found);
+    }
+
+    /// [`Self::matches`] for several ranges at once, in one walk: each match found once, where
+    /// one ranged walk per range finds it (a node is visited when it and its ancestors
+    /// intersect one same range). `ranges` must be [`disjoint`]. One walk per range passed
+    /// every child of the nodes on the way, again for each range: `find a` on a Go function of
+    /// 4,000 calls to `a` took 2.9 s (debug), 8,000 took 14.8 s.
+    pub fn matches_in<'t>(
+        &self,
+        tree: &'t Tree,
+        source: &[u8],
+        ranges: Option<&[Range<usize>]>,
+        mut opener: Option<&mut Opener>,
+        found: &mut dyn FnMut(&Captures<'t>),
+    ) {
         let mut caps = Captures::new();
         // The visible children of the node the patterns are rooted at, read once for them all.
         let mut kids = KidCache::default();
         let mut cursor = tree.walk();
-        // Whether each node on the cursor's path intersects the range.
-        let mut path: Vec<bool> = Vec::new();
+        // For each node on the cursor's path above the current one: the window of `ranges`
+        // it and its ancestors intersect, and the first of them its children after the one
+        // being visited may intersect (siblings come in order, so the window only moves on).
+        let everywhere = std::slice::from_ref(&(0..usize::MAX));
+        let ranges = ranges.unwrap_or(everywhere);
+        let mut path: Vec<Window> = Vec::new();
+        let mut root = Window {
+            end: ranges.len(),
+            from: 0,
+        };
         'walk: loop {
             let node = cursor.node();
-            let parent_in = path.last().copied().unwrap_or(true);
-            let here = parent_in && intersects(node);
-            if here {
+            let parent = path.last_mut().unwrap_or(&mut root);
+            let here = parent.enter(ranges, node.start_byte(), node.end_byte());
+            if here.is_some() {
                 let kind = node.kind_id();
                 let rooted: &[u32] = if kind == ERROR {
                     &self.error_roots
@@ -233,12 +252,13 @@ impl Tags {
                     );
                 }
             }
-            let open = here
-                && (path.is_empty() || opener.as_mut().is_none_or(|o| o.open(node)))
-                && cursor.goto_first_child();
-            if open {
-                path.push(here);
-                continue;
+            if let Some(window) = here {
+                let open = (path.is_empty() || opener.as_mut().is_none_or(|o| o.open(node)))
+                    && cursor.goto_first_child();
+                if open {
+                    path.push(window);
+                    continue;
+                }
             }
             while !cursor.goto_next_sibling() {
                 if !cursor.goto_parent() {
@@ -490,6 +510,53 @@ fn each<'t>(
         }
     }
     true
+}
+
+/// Ranges sorted by start, those that overlap merged: their ends then come in order too, as
+/// [`Tags::matches_in`] needs. A node intersects one of the merged ranges where it intersected
+/// one of those merged (nodes nest: a node and its ancestors intersect the same one).
+pub fn disjoint(ranges: &[Range<usize>]) -> Vec<Range<usize>> {
+    let mut sorted = ranges.to_vec();
+    sorted.sort_by_key(|r| (r.start, r.end));
+    let mut out: Vec<Range<usize>> = Vec::with_capacity(sorted.len());
+    for r in sorted {
+        match out.last_mut() {
+            Some(last) if r.start < last.end => last.end = last.end.max(r.end),
+            _ => out.push(r),
+        }
+    }
+    out
+}
+
+/// The ranges (of a sorted, disjoint list) a node on a walk's path and its ancestors
+/// intersect, `from..end`; while its children are visited, `from` moves past those that end
+/// before the child being visited.
+struct Window {
+    end: usize,
+    from: usize,
+}
+
+impl Window {
+    /// The window of the child `start..end` of this window's node (the children entered in
+    /// order), `None` when it intersects none of its parent's ranges. Intersecting is
+    /// tree-sitter's `set_byte_range` rule: the node ends after the range starts (or is empty
+    /// at its start) and starts before it ends.
+    fn enter(&mut self, ranges: &[Range<usize>], start: usize, end: usize) -> Option<Window> {
+        // Those that end before this child end before every later one.
+        while self.from < self.end && ranges[self.from].end <= start {
+            self.from += 1;
+        }
+        let mut upto = self.from;
+        while upto < self.end
+            && (ranges[upto].start < end || (start == end && ranges[upto].start == end))
+        {
+            upto += 1;
+        }
+        (upto > self.from).then_some(Window {
+            end: upto,
+            from: self.from,
+        })
+    }
 }
 
 #[cfg(test)]
