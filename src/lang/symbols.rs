@@ -366,7 +366,9 @@ pub fn symbols_around_with(
 }
 
 /// The definitions among the nodes that intersect or touch one of `ranges` (sorted by start),
-/// found in one walk from `node`, each node visited once.
+/// found in one walk from `node`, each node visited once. A cursor walk with the ranges of each
+/// node on its path on a stack, not a call per level: 20,000 nested parentheses overflowed the
+/// main thread's stack (debug build).
 fn collect_around<'t>(
     lang: &Language,
     rule: SymbolNode,
@@ -374,31 +376,59 @@ fn collect_around<'t>(
     ranges: &[std::ops::Range<usize>],
     raw: &mut Vec<Raw<'t>>,
 ) {
+    /// Moves to the next node after the cursor's subtree; false past the walk's root.
+    fn advance(c: &mut tree_sitter::TreeCursor, path: &mut Vec<(usize, usize)>) -> bool {
+        loop {
+            if path.is_empty() {
+                return false;
+            }
+            if c.goto_next_sibling() {
+                return true;
+            }
+            c.goto_parent();
+            path.pop();
+        }
+    }
     let mut found = Vec::new();
-    rule(node, &mut found);
-    for (kind, name) in found {
-        raw.push((kind, node, name_node(lang, kind, name)));
-    }
     let mut c = node.walk();
-    if !c.goto_first_child() {
-        return;
-    }
-    let mut from = 0;
+    // The ranges of each node above the cursor's, `from..end`: `from` moves past those that
+    // end before the child being visited (siblings come in order).
+    let mut path: Vec<(usize, usize)> = Vec::new();
+    // The ranges of the node visited.
+    let mut mine = (0, ranges.len());
     loop {
-        let child = c.node();
-        let (start, end) = (child.start_byte(), child.end_byte());
-        // Ranges that end before this child touch no later child (their starts are in order).
-        while from < ranges.len() && ranges[from].end < start {
-            from += 1;
+        let node = c.node();
+        rule(node, &mut found);
+        for (kind, name) in found.drain(..) {
+            raw.push((kind, node, name_node(lang, kind, name)));
         }
-        let upto = from + ranges[from..].iter().take_while(|r| r.start <= end).count();
-        let mine = &ranges[from..upto];
-        // Those that do not touch the child touch none of its descendants either.
-        if mine.iter().any(|r| start <= r.end) {
-            collect_around(lang, rule, child, mine, raw);
+        if c.goto_first_child() {
+            path.push(mine);
+        } else if !advance(&mut c, &mut path) {
+            return;
         }
-        if !c.goto_next_sibling() {
-            break;
+        // The next node that touches one of its parent's ranges.
+        loop {
+            let (from, end) = path.last_mut().expect("below the walk's root");
+            let child = c.node();
+            let (start, stop) = (child.start_byte(), child.end_byte());
+            // Ranges that end before this child touch no later child (their starts are in order).
+            while *from < *end && ranges[*from].end < start {
+                *from += 1;
+            }
+            let upto = *from
+                + ranges[*from..*end]
+                    .iter()
+                    .take_while(|r| r.start <= stop)
+                    .count();
+            // Those that do not touch the child touch none of its descendants either.
+            if ranges[*from..upto].iter().any(|r| start <= r.end) {
+                mine = (*from, upto);
+                break;
+            }
+            if !advance(&mut c, &mut path) {
+                return;
+            }
         }
     }
 }
