@@ -579,6 +579,7 @@ impl AstArgs {
             max_results: self.walk.max_results("ast")?,
             threads: crate::walk::thread_count(self.walk.threads),
             walk: self.walk.walk_options(paths),
+            first_lines: false,
         }))
     }
 }

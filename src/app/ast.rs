@@ -14,11 +14,13 @@ pub fn run(args: AstArgs, printer: &mut Printer) -> io::Result<u8> {
         "query": args.query,
         "tree": args.tree.as_ref().map(|p| crate::walk::display_path(p)),
     });
-    let opts = match args.into_request() {
+    let mut opts = match args.into_request() {
         Ok(AstRequest::Query(o)) => o,
         Ok(AstRequest::Tree(t)) => return run_tree(&t, printer),
         Err(e) => return crate::fail_query(printer, "ast", echo, &e),
     };
+    // Human output shows each capture's first line: no more is kept.
+    opts.first_lines = printer.format == Format::Human;
     let query = opts.query_echo();
     let prepared = match ast::prepare(&opts) {
         Ok(p) => p,

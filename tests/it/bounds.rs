@@ -11,10 +11,17 @@ use std::time::{Duration, Instant};
 /// `llm ARGS --json -j1` in `env`, its address space capped at `mem` bytes (an allocation past
 /// it fails and the run aborts), and how long it took.
 fn run_limited(env: &TestEnv, args: &[&str], mem: u64) -> (Output, Duration) {
+    let mut cmd = limited(env, args, mem);
+    cmd.args(["--json", "-j1"]);
+    let started = Instant::now();
+    let out = cmd.output().unwrap();
+    (out, started.elapsed())
+}
+
+/// `llm ARGS` in `env`, its address space capped at `mem` bytes.
+fn limited(env: &TestEnv, args: &[&str], mem: u64) -> std::process::Command {
     let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("llm"));
-    cmd.current_dir(env.path())
-        .args(args)
-        .args(["--json", "-j1"]);
+    cmd.current_dir(env.path()).args(args);
     // SAFETY: setrlimit is async-signal-safe; nothing else runs between fork and exec.
     unsafe {
         cmd.pre_exec(move || {
@@ -28,9 +35,7 @@ fn run_limited(env: &TestEnv, args: &[&str], mem: u64) -> (Output, Duration) {
             Ok(())
         });
     }
-    let started = Instant::now();
-    let out = cmd.output().unwrap();
-    (out, started.elapsed())
+    cmd
 }
 
 /// The run's envelope; it must have exited with `code` (not aborted).
@@ -161,4 +166,33 @@ fn a_reference_deep_in_nested_brackets_is_found_in_linear_time() {
         assert_eq!(v["data"]["match_count"], 1, "{file}: {v}");
         assert!(took < Duration::from_secs(5), "{file}: {took:?}");
     }
+}
+
+#[test]
+fn ast_human_output_keeps_only_the_first_line_of_nested_captures() {
+    // Each of 20,000 nested pairs kept its whole text (1.25 GB); human output shows the first
+    // line of each, so no more is kept.
+    let env = TestEnv::new();
+    let n = 20_000;
+    env.write(
+        "ml.js",
+        format!("var x = {}1{};\n", "{a:\n".repeat(n), "}\n".repeat(n)),
+    );
+    let args = ["ast", "(pair) @p", "ml.js", "-j1", "--color", "never"];
+    let mut cmd = limited(&env, &args, 300 * MB);
+    let out = cmd.output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.lines().count(), n);
+    // Each line: the pair's first line, and a mark that more follows.
+    assert!(
+        text.lines().all(|l| l.ends_with("@p a: …")),
+        "{}",
+        &text[..200]
+    );
 }

@@ -95,7 +95,7 @@ pub(super) fn bare_matches(
             }
             let spans = spans.get_or_insert_with(|| FileSpans::new(index, display));
             let span = spans.span(r.clone());
-            let content = String::from_utf8_lossy(&source[r.clone()]).into_owned();
+            let (content, more) = super::capture_text(source, r.clone(), c.first_lines);
             let names = &bare.patterns[i].1;
             let mut captures = Vec::with_capacity(names.len());
             if let Some((last, rest)) = names.split_last() {
@@ -104,12 +104,14 @@ pub(super) fn bare_matches(
                         name: name.clone(),
                         span: span.clone(),
                         content: content.clone(),
+                        more,
                     });
                 }
                 captures.push(AstCapture {
                     name: last.clone(),
                     span: span.clone(),
                     content,
+                    more,
                 });
             }
             out.push(AstMatch {

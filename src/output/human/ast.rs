@@ -12,7 +12,7 @@ pub fn file(out: &mut impl Write, style: &Style, r: &FileResult) -> io::Result<(
     for m in &r.matches {
         for c in &m.captures {
             let first = c.content.lines().next().unwrap_or("");
-            let more = if c.content.trim_end().contains('\n') {
+            let more = if c.more || c.content.trim_end().contains('\n') {
                 style.dim(" …")
             } else {
                 String::new()
