@@ -1032,3 +1032,24 @@ fn a_line_break_in_the_pattern_asks_for_multiline_mode() {
     let (out, _, code) = human(&env, &["-U", "-F", "foo\nline", "ctx.txt"]);
     assert_eq!((out.as_str(), code), ("1:1:foo\n2:1:line\n", 0));
 }
+
+/// Output differences an rg comparison found (rg's outputs written out): `--heading -I` keeps a
+/// blank line between files' groups; `-v -M` names a long line "matching line" (a `-v` line
+/// has no match); `-M` with `-r` measures the line as printed, replacements in.
+#[test]
+fn heading_without_paths_long_inverted_and_replaced_lines_as_rg() {
+    let env = TestEnv::new();
+    env.write("x1.txt", "x a foo\n");
+    env.write("x2.txt", "foo\n");
+    env.write("m.txt", "abc\n");
+    env.write("v.txt", "long line here\n");
+    let (out, _, _) = human(&env, &["-I", "--heading", "foo", "x1.txt", "x2.txt"]);
+    assert_eq!(out, "1:5:x a foo\n\n1:1:foo\n");
+    let (out, _, _) = human(&env, &["-v", "-M", "3", "zzz", "v.txt"]);
+    assert_eq!(out, "1:[Omitted long matching line]\n");
+    let (out, _, _) = human(&env, &["-M", "6", "-r", "XXXXXXXX", "b", "m.txt"]);
+    assert_eq!(out, "1:2:[Omitted long line with 1 matches]\n");
+    // Short enough once replaced: printed.
+    let (out, _, _) = human(&env, &["-M", "6", "-r", "", "b", "m.txt"]);
+    assert_eq!(out, "1:2:ac\n");
+}

@@ -64,6 +64,11 @@ pub struct SearchHuman {
     pub byte_offset: bool,
     pub trim: bool,
     pub vimgrep: bool,
+    /// Files' groups of lines are set apart by a blank line: under headings, and with
+    /// `--heading` asked where no path is shown (`-I`), as ripgrep does.
+    pub grouped: bool,
+    /// `-v`: the lines printed are the ones that do not match (`-M` says "matching line").
+    pub invert: bool,
     /// A file was printed (separators go between files). Atomic so that the printer can be
     /// shared with the threads that render bodies.
     printed_any: AtomicBool,
@@ -104,8 +109,11 @@ impl SearchHuman {
         invert: bool,
     ) -> Self {
         let show_path = view.vimgrep || view.with_filename.unwrap_or(!single_file);
+        let grouped = heading && !view.vimgrep && !single_file;
         SearchHuman {
             style,
+            grouped,
+            invert,
             heading: heading
                 && show_path
                 && !view.vimgrep
@@ -144,7 +152,7 @@ impl SearchHuman {
             return Ok(());
         }
         if self.printed_any.swap(true, Ordering::Relaxed) {
-            if self.heading {
+            if self.heading || self.grouped {
                 writeln!(out)?;
             } else if self.context {
                 writeln!(out, "--")?;
@@ -523,16 +531,26 @@ impl SearchHuman {
         ranges: &[(usize, usize, Option<Cow<'_, str>>)],
         n_matches: usize,
     ) -> String {
+        let replacing = ranges.iter().any(|r| r.2.is_some());
         if let Some(max) = self.max_columns {
-            if len.max(text.len()) > max {
-                return if n_matches > 0 {
+            // With -r, the line as printed, replacements in (as ripgrep measures it).
+            let shown = ranges
+                .iter()
+                .fold(len.max(text.len()), |n, (s, e, r)| match r {
+                    Some(r) => (n + r.len()).saturating_sub(e - s),
+                    None => n,
+                });
+            if shown > max {
+                // A `-v` line is one that does not match: ripgrep names it so.
+                return if self.invert && n_matches > 0 {
+                    "[Omitted long matching line]".to_string()
+                } else if n_matches > 0 {
                     format!("[Omitted long line with {n_matches} matches]")
                 } else {
                     "[Omitted long context line]".to_string()
                 };
             }
         }
-        let replacing = ranges.iter().any(|r| r.2.is_some());
         if (!self.style.on && !replacing) || ranges.is_empty() {
             return text.to_string();
         }
