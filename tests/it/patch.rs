@@ -1138,3 +1138,55 @@ fn an_insert_beside_an_item_before_a_broken_one_is_not_blamed_for_its_error() {
         "function f() {\n  return 1;\n}\n\nfunction g( {\n}\n"
     );
 }
+
+/// A body on its definition's line (`def f(): return 1`, Ruby's endless `def y = 2`) given one
+/// line stays on that line (Ruby's became `def y =` and the value on a line of its own);
+/// given several, it goes on lines of its own as before.
+#[test]
+fn a_one_line_body_given_one_line_stays_on_its_line() {
+    let env = TestEnv::new();
+    env.write("e.rb", "class A\n  def y = 2\nend\n");
+    let (v, code) = patch(
+        &env,
+        &[
+            "--file",
+            "e.rb",
+            "--symbol",
+            "y",
+            "--body",
+            "--with-text",
+            "3",
+        ],
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(env.read("e.rb"), b"class A\n  def y = 3\nend\n");
+    env.write("o.py", "def f(): return 1\n");
+    let (v, code) = patch(
+        &env,
+        &[
+            "--file",
+            "o.py",
+            "--symbol",
+            "f",
+            "--body",
+            "--with-text",
+            "return 2",
+        ],
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(env.read("o.py"), b"def f(): return 2\n");
+    let (v, code) = patch(
+        &env,
+        &[
+            "--file",
+            "o.py",
+            "--symbol",
+            "f",
+            "--body",
+            "--with-text",
+            "x = 2\nreturn x",
+        ],
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(env.read("o.py"), b"def f():\n    x = 2\n    return x\n");
+}

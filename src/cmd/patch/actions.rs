@@ -250,8 +250,12 @@ fn body_edit(
     if python {
         let block_line_start = line_start(src, body.byte_start);
         let same_line = block_line_start <= s.node_span.byte_start;
+        if same_line && !text.trim().contains('\n') {
+            // `def f(): return 1`, Ruby's `def y = 2`, given one line: it stays on its line.
+            return Ok(Edit::new(body.range(), text.trim()));
+        }
         if same_line {
-            // `def f(): return 1`: put the new suite on its own lines.
+            // `def f(): return 1` given several lines: put the new suite on its own lines.
             let new = indent::reindent_keeping(text, &inner, unit, false, inside);
             let mut start = body.byte_start;
             while start > 0 && (src[start - 1] == b' ' || src[start - 1] == b'\t') {
