@@ -941,3 +941,20 @@ fn typescript_namespace_constants_and_string_named_modules() {
     // The whole declaration, `declare` and its closing brace included.
     assert_eq!(ms[1]["span"]["byte_start"], 57, "{v:#}");
 }
+
+/// C and C++ functions that return a pointer to a function or to an array are definitions
+/// (their name sits inside the parentheses; they were missing).
+#[test]
+fn c_functions_returning_function_or_array_pointers_are_found() {
+    let env = TestEnv::new();
+    let src = "void (*signal_like(int s, void (*h)(int)))(int) { return h; }\nint (*arr_ret(void))[3] { return 0; }\n";
+    env.write("fp.c", src);
+    env.write("fp.cpp", src);
+    for file in ["fp.c", "fp.cpp"] {
+        for name in ["signal_like", "arr_ret"] {
+            let (v, code) = env.json(&["find", "--json", name, file]);
+            assert_eq!(code, 0, "{file} {name}: {v:#}");
+            assert_eq!(v["data"]["matches"][0]["kind"], "function", "{v:#}");
+        }
+    }
+}

@@ -2,6 +2,13 @@
 (function_definition declarator: (function_declarator declarator: (identifier) @name)) @definition.function
 (function_definition declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name))) @definition.function
 (function_definition declarator: (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name)))) @definition.function
+; A function that returns a pointer to a function or to an array (`void (*signal(int, void
+; (*)(int)))(int) {…}`, `int (*rows(void))[3] {…}`): its name is inside the parentheses.
+(function_definition
+  declarator: [(function_declarator declarator: (parenthesized_declarator (pointer_declarator
+                 declarator: (function_declarator declarator: (identifier) @name))))
+               (array_declarator declarator: (parenthesized_declarator (pointer_declarator
+                 declarator: (function_declarator declarator: (identifier) @name))))]) @definition.function
 (struct_specifier name: (type_identifier) @name body: (_)) @definition.struct
 (union_specifier name: (type_identifier) @name body: (_)) @definition.union
 (enum_specifier name: (type_identifier) @name body: (_)) @definition.enum

@@ -19,6 +19,13 @@
 (field_declaration
   declarator: (function_declarator
     declarator: [(field_identifier) (destructor_name) (operator_name)] @name)) @definition.function
+; A function that returns a pointer to a function or to an array: its name is inside the
+; parentheses (as in C).
+(function_definition
+  declarator: [(function_declarator declarator: (parenthesized_declarator (pointer_declarator
+                 declarator: (function_declarator declarator: [(identifier) (qualified_identifier)] @name))))
+               (array_declarator declarator: (parenthesized_declarator (pointer_declarator
+                 declarator: (function_declarator declarator: [(identifier) (qualified_identifier)] @name))))]) @definition.function
 (declaration
   declarator: (function_declarator
     declarator: [(identifier) (destructor_name)] @name)
