@@ -155,8 +155,9 @@ pub struct Rules {
     pub body: Option<for<'t> fn(SymbolKind, Node<'t>) -> Option<Node<'t>>>,
     /// Whether an identifier node is a real reference (not a lifetime, label…); default: yes.
     pub is_reference: Option<fn(Node) -> bool>,
-    /// How an identifier is used, when the shared rule (see `references::ref_context`) is not enough.
-    pub ref_context: Option<fn(Node) -> RefContext>,
+    /// How an identifier is used, when the shared rule (see `references::ref_context`) is not
+    /// enough; given the node's ancestors.
+    pub ref_context: Option<fn(Node, references::Up) -> RefContext>,
     /// The type a definition outside any symbol belongs to (a Go method's receiver type, C++'s
     /// `void Shape::draw()`): its `parent`.
     pub owner: Option<Owner>,
@@ -336,36 +337,37 @@ impl Language {
 /// Visits the nodes of `tree` that can matter around `hits` (sorted by start), in document
 /// order: the root, and every child of an entered node. A node is entered when its range holds
 /// a hit, or when `always(kind id, parent's kind id)` says so; subtrees without either are
-/// passed over unopened. So every node that holds a hit is visited, with its ancestors.
+/// passed over unopened. So every node that holds a hit is visited, with its ancestors, which
+/// `visit` is given too (root first: `Node::parent` descends from the root for each call).
 pub fn walk_hits<'t>(
     tree: &'t Tree,
     hits: &[Range<usize>],
     always: impl Fn(u16, u16) -> bool,
-    mut visit: impl FnMut(Node<'t>),
+    mut visit: impl FnMut(Node<'t>, &[Node<'t>]),
 ) {
     let mut cursor = tree.walk();
     // The first hit not before the node visited (nodes come in order of their start).
     let mut next = 0;
-    let mut parents: Vec<u16> = Vec::new();
+    let mut parents: Vec<Node<'t>> = Vec::new();
     'outer: loop {
         let node = cursor.node();
-        visit(node);
+        visit(node, &parents);
         let r = node.byte_range();
         while next < hits.len() && hits[next].start < r.start {
             next += 1;
         }
         let enter = match parents.last() {
             None => true,
-            Some(&parent) => {
+            Some(parent) => {
                 hits[next..]
                     .iter()
                     .take_while(|h| h.start < r.end)
                     .any(|h| h.end <= r.end)
-                    || always(node.kind_id(), parent)
+                    || always(node.kind_id(), parent.kind_id())
             }
         };
         if enter && cursor.goto_first_child() {
-            parents.push(node.kind_id());
+            parents.push(node);
             continue;
         }
         loop {

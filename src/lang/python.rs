@@ -173,24 +173,23 @@ fn assigned_names<'t>(a: Node<'t>, push: &mut impl FnMut(Node<'t>)) {
     }
 }
 
-fn ref_context(node: Node) -> RefContext {
-    let mut n = node;
-    while let Some(p) = n.parent() {
+fn ref_context(node: Node, up: super::references::Up) -> RefContext {
+    for p in (0..).map_while(|k| up.get(k)) {
         match p.kind() {
             "import_statement" | "import_from_statement" | "future_import_statement" => {
                 return RefContext::Import
             }
-            "dotted_name" | "aliased_import" => n = p,
+            "dotted_name" | "aliased_import" => {}
             _ => break,
         }
     }
-    let parent = node.parent();
+    let parent = up.get(0);
     match parent.map(|p| p.kind()) {
         Some("attribute")
             if parent.and_then(|p| p.child_by_field_name("attribute")) == Some(node) =>
         {
-            if parent
-                .and_then(|p| p.parent())
+            if up
+                .get(1)
                 .is_some_and(|g| g.kind() == "call" && g.child_by_field_name("function") == parent)
             {
                 RefContext::Call

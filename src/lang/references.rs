@@ -101,9 +101,9 @@ pub fn references_around(
     }
     let targeted = lang.rules.regions.is_some()
         && !tree.root_node().has_error()
-        && !any_in_a_prefix(lang, tree, &nodes);
+        && !any_in_a_prefix(lang, tree, &nodes.iter().map(|n| n.0).collect::<Vec<_>>());
     let syms = if targeted {
-        let ranges: Vec<_> = (nodes.iter().map(|n| n.byte_range()))
+        let ranges: Vec<_> = (nodes.iter().map(|n| n.0.byte_range()))
             .chain(args.iter().cloned())
             .collect();
         symbols_around_with(lang, source, tree, file_path, index, &ranges)
@@ -200,13 +200,28 @@ fn any_in_a_prefix(lang: &Language, tree: &Tree, nodes: &[Node]) -> bool {
     false
 }
 
-/// The identifier nodes that are occurrences of `name` (its last segment), in file order.
+/// A node's ancestors as the walk that reached it saw them (root first): how a reference is
+/// used is read off them. Asking `Node::parent` instead, which descends from the root for each
+/// call, made `find --refs a` quadratic in the nesting of JavaScript's `{a: {a: …}}` (2,000
+/// levels: 2.0 s).
+#[derive(Clone, Copy)]
+pub struct Up<'a, 't>(&'a [Node<'t>]);
+
+impl<'a, 't> Up<'a, 't> {
+    /// The `k`-th ancestor, nearest first (0: the parent).
+    pub fn get(&self, k: usize) -> Option<Node<'t>> {
+        self.0.len().checked_sub(k + 1).map(|i| self.0[i])
+    }
+}
+
+/// The identifier nodes that are occurrences of `name` (its last segment), in file order, each
+/// with how it is used (as the language's rule or the shared one says).
 fn reference_nodes<'t>(
     lang: &Language,
     source: &[u8],
     tree: &'t Tree,
     name: &str,
-) -> Vec<Node<'t>> {
+) -> Vec<(Node<'t>, RefContext)> {
     let want = last_segment(name).as_bytes();
     let mut out = Vec::new();
     if want.is_empty() {
@@ -222,14 +237,19 @@ fn reference_nodes<'t>(
         tree,
         &hits,
         |_, _| false,
-        |node| {
+        |node, path| {
             if (node.child_count() == 0 || node.kind() == "shorthand_field_identifier")
                 && node.byte_range().len() == want.len()
                 && lang.rules.identifier_kinds.contains(&node.kind())
                 && &source[node.byte_range()] == want
                 && lang.rules.is_reference.is_none_or(|f| f(node))
             {
-                out.push(node);
+                let up = Up(path);
+                let context = match lang.rules.ref_context {
+                    Some(f) => f(node, up),
+                    None => ref_context(node, up),
+                };
+                out.push((node, context));
             }
         },
     );
@@ -241,14 +261,14 @@ fn reference_nodes<'t>(
 fn references_of(
     lang: &Language,
     source: &[u8],
-    nodes: &[Node],
+    nodes: &[(Node, RefContext)],
     args: &[Range<usize>],
     file_path: &str,
     index: &LineIndex,
     syms: &[Symbol],
 ) -> Vec<Reference> {
-    let mut at: Vec<(Range<usize>, Option<Node>)> = (nodes.iter())
-        .map(|&n| (n.byte_range(), Some(n)))
+    let mut at: Vec<(Range<usize>, Option<RefContext>)> = (nodes.iter())
+        .map(|&(n, c)| (n.byte_range(), Some(c)))
         .chain(args.iter().map(|r| (r.clone(), None)))
         .collect();
     if !args.is_empty() {
@@ -271,10 +291,7 @@ fn references_of(
                 context: match node {
                     _ if def => RefContext::Definition,
                     None => RefContext::FormatArg,
-                    Some(node) => match lang.rules.ref_context {
-                        Some(f) => f(node),
-                        None => ref_context(node),
-                    },
+                    Some(context) => context,
                 },
                 is_definition: def,
                 enclosing: enclosing.map(|s| s.qualified_name.clone()),
@@ -288,20 +305,17 @@ fn references_of(
 /// How an identifier is used, by the shared node-kind conventions of tree-sitter grammars:
 /// inside an import/use/include; the callee (`function` field) of a call; a member, field or
 /// attribute access; a keyword argument.
-pub fn ref_context(node: Node) -> RefContext {
+pub fn ref_context(node: Node, up: Up) -> RefContext {
     let is_import =
         |k: &str| k.contains("import") || k.starts_with("use_") || k == "using_directive";
     // Imports hold names a few levels down (`import a.b.inc;`).
-    let mut up = node.parent();
-    for _ in 0..6 {
-        match up {
-            Some(p) if is_import(p.kind()) => return RefContext::Import,
-            Some(p) => up = p.parent(),
-            None => break,
-        }
+    if (0..6).map_while(|k| up.get(k)).any(|p| is_import(p.kind())) {
+        return RefContext::Import;
     }
     let mut n = node;
-    while let Some(p) = n.parent() {
+    // `n`'s parent is the `i`-th ancestor.
+    let mut i = 0;
+    while let Some(p) = up.get(i) {
         let k = p.kind();
         if k.contains("call") || k.contains("invocation") {
             let callee = p
@@ -329,6 +343,7 @@ pub fn ref_context(node: Node) -> RefContext {
                 break;
             }
             n = p;
+            i += 1;
             continue;
         }
         if k.contains("qualified") || k.contains("scoped") {

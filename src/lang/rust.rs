@@ -178,10 +178,12 @@ fn token_tree_context(node: Node) -> RefContext {
     }
 }
 
-fn ref_context(node: Node) -> RefContext {
+fn ref_context(node: Node, up: super::references::Up) -> RefContext {
     let mut n = node;
-    // Climb through the path that contains the identifier to see what it is part of.
-    while let Some(p) = n.parent() {
+    // `n`'s parent is the `i`-th ancestor. Climb through the path that contains the identifier
+    // to see what it is part of.
+    let mut i = 0;
+    while let Some(p) = up.get(i) {
         match p.kind() {
             "use_declaration" => return RefContext::Import,
             "scoped_identifier"
@@ -191,20 +193,20 @@ fn ref_context(node: Node) -> RefContext {
             | "use_as_clause"
             | "use_wildcard"
             | "generic_type"
-            | "generic_function" => n = p,
+            | "generic_function" => {
+                n = p;
+                i += 1;
+            }
             _ => break,
         }
     }
-    let parent = node.parent();
+    let parent = up.get(0);
     if parent.is_some_and(|p| p.kind() == "token_tree") {
         return token_tree_context(node);
     }
     match parent.map(|p| p.kind()) {
         Some("field_expression") if node.kind() == "field_identifier" => {
-            if parent
-                .and_then(|p| p.parent())
-                .is_some_and(|g| g.kind() == "call_expression")
-            {
+            if up.get(1).is_some_and(|g| g.kind() == "call_expression") {
                 RefContext::Call
             } else {
                 RefContext::Attribute
@@ -212,7 +214,7 @@ fn ref_context(node: Node) -> RefContext {
         }
         Some("macro_invocation") => RefContext::Call,
         Some("scoped_identifier" | "scoped_type_identifier") => RefContext::Path,
-        _ if n.parent().is_some_and(|p| {
+        _ if up.get(i).is_some_and(|p| {
             p.kind() == "call_expression" && p.child_by_field_name("function") == Some(n)
         }) =>
         {

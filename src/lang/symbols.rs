@@ -495,7 +495,7 @@ fn collect_raw<'t>(
                         .and_then(Option::as_ref)
                         .is_some_and(|ps| ps.get(parent as usize).is_some_and(|&p| p))
                 },
-                &mut push,
+                |node, _| push(node),
             );
         }
         // Only the nodes that intersect the range, as a ranged query cursor walks.

@@ -128,7 +128,7 @@ pub(super) fn bare_matches(
             tree,
             hits,
             |_, _| false,
-            |node| {
+            |node, _| {
                 let patterns = bare.of(node.kind_id());
                 if !patterns.is_empty() {
                     visit(node, patterns);
