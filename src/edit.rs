@@ -98,13 +98,20 @@ pub const BOM: &[u8] = b"\xEF\xBB\xBF";
 /// before the BOM, the text left the BOM in the middle of the file, where Python and most
 /// compilers reject it (`find` reports the first symbol after it, and `patch
 /// --insert-before` it inserted at the start of its line).
+///
+/// Text that starts with a BOM of its own, put where the file's BOM stays (a definition sent
+/// back with the BOM its file began with), loses it: the file had two, reported ok.
 pub fn keep_bom_first(original: &[u8], e: &Edit) -> Edit {
     let mut e = e.clone();
-    if original.starts_with(BOM)
-        && e.byte_start == 0
-        && e.byte_end != BOM.len()
-        && !e.new_content.starts_with(BOM)
-    {
+    if !original.starts_with(BOM) {
+        return e;
+    }
+    let replaces_bom = e.byte_start == 0 && e.byte_end >= BOM.len();
+    if e.new_content.starts_with(BOM) && !replaces_bom && e.byte_start <= BOM.len() {
+        e.new_content.drain(..BOM.len());
+        e.byte_start = BOM.len();
+        e.byte_end = e.byte_end.max(BOM.len());
+    } else if e.byte_start == 0 && e.byte_end != BOM.len() && !e.new_content.starts_with(BOM) {
         e.byte_start = BOM.len();
         e.byte_end = e.byte_end.max(BOM.len());
     }

@@ -407,17 +407,19 @@ pub fn prepare(changes: &[Change], opts: &MutationOptions) -> Result<Prepared, E
                 // whose lines end both ways (its `\n`s are not made the file's ending).
                 let adapted: Vec<Edit> = edits
                     .iter()
-                    .map(|e| Edit {
-                        new_content: match old.get(e.byte_start..e.byte_end) {
-                            Some(was) if was == e.new_content.as_slice() => was.to_vec(),
-                            _ => adapt(&e.new_content),
-                        },
+                    .map(|e| {
+                        let e = Edit {
+                            new_content: match old.get(e.byte_start..e.byte_end) {
+                                Some(was) if was == e.new_content.as_slice() => was.to_vec(),
+                                _ => adapt(&e.new_content),
+                            },
+                            ..e.clone()
+                        };
                         // `llm apply` made the whole new content itself, its BOM as the
                         // patch says (line 1 removed takes it away).
-                        ..if opts.tool == "apply" {
-                            e.clone()
-                        } else {
-                            edit::keep_bom_first(old, e)
+                        match opts.tool {
+                            "apply" => e,
+                            _ => edit::keep_bom_first(old, &e),
                         }
                     })
                     .collect();

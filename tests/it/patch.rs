@@ -285,6 +285,24 @@ fn text_put_at_the_top_of_a_bom_file_goes_after_the_bom() {
         String::from_utf8(env.read("t.py")).unwrap(),
         "\u{feff}import re\nimport os\ndef f():\n    return 1\n"
     );
+    // Text that brings a BOM of its own where the file's stays loses it (two, before).
+    env.write("d.py", "\u{feff}def first():\n    return 1\n");
+    let (v, code) = patch(
+        &env,
+        &[
+            "--file",
+            "d.py",
+            "--symbol",
+            "first",
+            "--with-text",
+            "\u{feff}def first():\n    return 2",
+        ],
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        String::from_utf8(env.read("d.py")).unwrap(),
+        "\u{feff}def first():\n    return 2\n"
+    );
     // Removing the BOM itself is an edit of exactly its bytes.
     let drop_bom =
         r#"{"file_path":"t.py","edits":[{"byte_start":0,"byte_end":3,"new_content":""}]}"#;
