@@ -1111,3 +1111,33 @@ fn a_batch_edit_at_the_top_of_a_bom_file_goes_after_the_bom() {
         "\u{feff}import os\ndef g():\n    return 2\n\n\ndef f():\n    return 1\n"
     );
 }
+
+/// Lines added with no context (`@@ -5,0 +6 @@`, or a bare `@@` of `+` lines that appends)
+/// that already stand where they go: applied again, such a hunk added them a second time.
+#[test]
+fn added_lines_without_context_already_there_are_applied_already() {
+    let env = TestEnv::new();
+    env.write("f.txt", "1\n2\n3\n4\n5\n6\n");
+    let diff = "--- a/f.txt\n+++ b/f.txt\n@@ -5,0 +6 @@\n+NEW\n";
+    let (v, code) = apply(&env, &[], diff);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(env.read("f.txt"), b"1\n2\n3\n4\n5\nNEW\n6\n");
+    let (v, code) = apply(&env, &[], diff);
+    assert_eq!(
+        (code, v["error"]["code"].as_str()),
+        (1, Some("APPLY_E003")),
+        "{v}"
+    );
+    assert_eq!(env.read("f.txt"), b"1\n2\n3\n4\n5\nNEW\n6\n");
+    let append = "*** Begin Patch\n*** Update File: f.txt\n@@\n+END\n*** End Patch\n";
+    let (v, code) = apply(&env, &[], append);
+    assert_eq!(code, 0, "{v}");
+    let (v, code) = apply(&env, &[], append);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(env.read("f.txt"), b"1\n2\n3\n4\n5\nNEW\n6\nEND\n");
+    // A blank line beside another is still added.
+    let blank = "--- a/f.txt\n+++ b/f.txt\n@@ -1,0 +2 @@\n+\n";
+    assert_eq!(apply(&env, &[], blank).1, 0);
+    assert_eq!(apply(&env, &[], blank).1, 0);
+    assert_eq!(env.read("f.txt"), b"1\n\n\n2\n3\n4\n5\nNEW\n6\nEND\n");
+}

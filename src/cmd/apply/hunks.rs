@@ -265,6 +265,32 @@ fn locate(
             _ if hunk.anchor.is_some() => from,
             _ => lines.len(),
         };
+        // Lines added with no context, already there: where they go, or (appended) at the
+        // end. Applied again, such a hunk added them a second time. (Blank lines alone say
+        // nothing: adding one beside another is common.)
+        let added: Vec<&str> = hunk
+            .lines
+            .iter()
+            .filter_map(|l| match l {
+                Line::Add(t) => Some(t.as_str()),
+                _ => None,
+            })
+            .collect();
+        let there = |s: usize| {
+            s + added.len() <= lines.len()
+                && added
+                    .iter()
+                    .zip(&lines[s..])
+                    .all(|(p, f)| same(LEVELS.len() - 1, f.text, p))
+        };
+        let here = if at == lines.len() {
+            lines.len().checked_sub(added.len())
+        } else {
+            Some(at)
+        };
+        if added.iter().any(|t| !t.trim().is_empty()) && here.is_some_and(there) {
+            return Err(Unplaced::Applied(here.unwrap_or(at)));
+        }
         return Ok((at, 0));
     }
     if old.len() > lines.len().saturating_sub(from) {
