@@ -1141,3 +1141,22 @@ fn added_lines_without_context_already_there_are_applied_already() {
     assert_eq!(apply(&env, &[], blank).1, 0);
     assert_eq!(env.read("f.txt"), b"1\n\n\n2\n3\n4\n5\nNEW\n6\nEND\n");
 }
+
+/// Overwritten whole, a file that began with a BOM keeps it, by a batch's `write` as by `llm
+/// write --overwrite` (the batch dropped it).
+#[test]
+fn an_overwritten_bom_file_keeps_its_bom_both_ways() {
+    let env = TestEnv::new();
+    env.write("a.txt", "\u{feff}old\n");
+    env.write("b.txt", "\u{feff}old\n");
+    let (v, code) = apply(
+        &env,
+        &[],
+        r#"{"op":"write","file_path":"a.txt","content":"new\n","overwrite":true}"#,
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(env.read("a.txt"), "\u{feff}new\n".as_bytes());
+    let (v, code) = env.json_stdin(&["--json", "write", "--overwrite", "b.txt"], "new\n");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(env.read("b.txt"), "\u{feff}new\n".as_bytes());
+}

@@ -144,7 +144,18 @@ fn write(v: &Value, line: usize, stage: &mut Stage) -> Result<OperationReport, E
     })?;
     let overwrite = flag(v, "overwrite");
     stage.expect(&path, text(v, &["expected_checksum"]).as_deref())?;
-    stage.put(&path, content.into_bytes(), !overwrite)?;
+    let mut content = content.into_bytes();
+    // A file that began with a BOM keeps it, as under `llm write --overwrite`.
+    let had_bom = overwrite
+        && stage
+            .entry(&path)?
+            .current
+            .as_ref()
+            .is_some_and(|b| b.starts_with(edit::BOM));
+    if had_bom && !content.starts_with(edit::BOM) {
+        content.splice(0..0, edit::BOM.iter().copied());
+    }
+    stage.put(&path, content, !overwrite)?;
     let d = display_path(&path);
     Ok(report("write", &path, None, format!("wrote {d}")))
 }
