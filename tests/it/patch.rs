@@ -303,6 +303,18 @@ fn text_put_at_the_top_of_a_bom_file_goes_after_the_bom() {
         String::from_utf8(env.read("d.py")).unwrap(),
         "\u{feff}def first():\n    return 2\n"
     );
+    // Deleting the first definition takes the blank lines after it, as without a BOM (they
+    // stayed: the BOM was taken for text before the definition on its line).
+    env.write(
+        "e.py",
+        "\u{feff}def a():\n    return 1\n\n\ndef b():\n    return 2\n",
+    );
+    let (v, code) = patch(&env, &["--file", "e.py", "--symbol", "a", "--delete"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        String::from_utf8(env.read("e.py")).unwrap(),
+        "\u{feff}def b():\n    return 2\n"
+    );
     // Removing the BOM itself is an edit of exactly its bytes.
     let drop_bom =
         r#"{"file_path":"t.py","edits":[{"byte_start":0,"byte_end":3,"new_content":""}]}"#;

@@ -37,11 +37,18 @@ impl Action {
     }
 }
 
+/// Start of the line holding `at`; line 1 of a file with a BOM starts after the BOM (deleting
+/// its first definition otherwise kept the blank lines after it, the BOM taken for text before
+/// the definition on its line).
 fn line_start(src: &[u8], at: usize) -> usize {
+    let first = match src.starts_with(crate::edit::BOM) && at >= crate::edit::BOM.len() {
+        true => crate::edit::BOM.len(),
+        false => 0,
+    };
     src[..at]
         .iter()
         .rposition(|&b| b == b'\n')
-        .map_or(0, |i| i + 1)
+        .map_or(first, |i| i + 1)
 }
 
 /// End of the line holding `at`, after its `\n` (or the end of the file).
