@@ -975,6 +975,12 @@ fn line_changes(
     display: &str,
     want_diff: bool,
 ) -> (usize, usize, Option<String>) {
+    // A BOM both sides keep is no part of line 1: with it, a line added before line 1 counted
+    // as +2 -1 (line 1 changed too).
+    let (old, new) = match (old.strip_prefix(BOM), new.strip_prefix(BOM)) {
+        (Some(o), Some(n)) => (o, n),
+        _ => (old, new),
+    };
     let old_s = String::from_utf8_lossy(old);
     let new_s = String::from_utf8_lossy(new);
     // A deadline keeps huge rewrites fast (Myers is O(N·D)); past it the diff is still

@@ -281,6 +281,15 @@ fn text_put_at_the_top_of_a_bom_file_goes_after_the_bom() {
     let at_byte = r#"{"file_path":"t.py","edits":[{"byte_start":0,"byte_end":0,"new_content":"import re\n"}]}"#;
     let (v, code) = crate::transform::transform(&env, &[], at_byte);
     assert_eq!(code, 0, "{v}");
+    // One line added, none removed (line 1 with the BOM counted as changed: +2 -1).
+    assert_eq!(
+        (
+            v["result"]["lines_added"].as_u64(),
+            v["result"]["lines_removed"].as_u64()
+        ),
+        (Some(1), Some(0)),
+        "{v}"
+    );
     assert_eq!(
         String::from_utf8(env.read("t.py")).unwrap(),
         "\u{feff}import re\nimport os\ndef f():\n    return 1\n"
