@@ -19,6 +19,7 @@ mod races;
 mod regions;
 mod reindent;
 mod rename;
+mod rename_bindings;
 mod rename_scopes;
 mod search;
 mod search_context;

@@ -8,6 +8,7 @@ mod members;
 mod rename;
 mod scopes;
 mod select;
+mod shell;
 mod taken;
 
 pub use actions::Action;

@@ -219,6 +219,9 @@ fn syntactic_class(
         "variable_name" if language.name == "php" => return Some(EXCLUDED),
         _ => {}
     }
+    if language.name == "bash" {
+        return super::shell::word_class(node, bytes);
+    }
     let qualified = qualifier(bytes, range.start);
     // `import * as A from "./a"`: `A.load` may be the module's function, whatever the case of
     // `A` (a capitalised qualifier reads as a type elsewhere).

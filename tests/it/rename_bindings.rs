@@ -1,0 +1,76 @@
+//! `llm patch --rename` and what a word is where it stands: a Bash command's argument, a
+//! destructured local, a class attribute. Each case was renamed wrongly and reported `ok` by an
+//! adversarial run; where the interpreter is one CI installs, the program runs before and after
+//! and must print the same.
+
+use crate::util::TestEnv;
+
+/// Renames `symbol` in `file` to `new` and returns the envelope and exit code.
+fn rename(env: &TestEnv, file: &str, symbol: &str, new: &str) -> (serde_json::Value, i32) {
+    env.patch(&["--file", file, "--symbol", symbol, "--rename", new])
+}
+
+fn text(env: &TestEnv, file: &str) -> String {
+    String::from_utf8(env.read(file)).unwrap()
+}
+
+/// What `program file` prints (stdout and stderr) in the fixture's directory.
+fn run(env: &TestEnv, program: &str, file: &str) -> String {
+    let out = std::process::Command::new(program)
+        .arg(file)
+        .current_dir(env.path())
+        .output()
+        .unwrap_or_else(|e| panic!("{program} is needed to run {file}: {e}"));
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// The class of the site on `line` of `file`, for the occurrence at column `col` (0-based).
+fn class_at(v: &serde_json::Value, file: &str, line: u64, col: u64) -> String {
+    let sites = v["result"]["sites"].as_array().unwrap();
+    let s = sites
+        .iter()
+        .find(|s| {
+            s["span"]["file_path"] == file
+                && s["span"]["start_line"] == line
+                && s["span"]["start_col"] == col
+        })
+        .unwrap_or_else(|| panic!("no site at {file}:{line}:{col}: {v}"));
+    s["class"].as_str().unwrap().to_string()
+}
+
+#[test]
+fn bash_renames_command_names_not_arguments_or_variables() {
+    let env = TestEnv::new();
+    let sh = "log() { echo \"LOG: $*\"; }\nlog start\nprintf '%s\\n' log\necho log $(log inner)\n\
+              level=log\necho \"$level\"\nshow() { local log=5; echo \"$log\"; }\nshow\n\
+              if false; then git log -1; xargs log; fi\n";
+    env.write("s.sh", sh);
+    let before = run(&env, "bash", "s.sh");
+    let (v, code) = rename(&env, "s.sh", "log", "log_msg");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        text(&env, "s.sh"),
+        sh.replacen("log()", "log_msg()", 1)
+            .replace("\nlog start", "\nlog_msg start")
+            .replace("$(log inner)", "$(log_msg inner)")
+            .replace("xargs log", "xargs log_msg")
+    );
+    assert_eq!(run(&env, "bash", "s.sh"), before);
+    assert_eq!(class_at(&v, "s.sh", 3, 14), "excluded", "printf's argument");
+    assert_eq!(class_at(&v, "s.sh", 9, 19), "excluded", "git's argument");
+    assert_eq!(
+        class_at(&v, "s.sh", 9, 33),
+        "possible",
+        "xargs runs its argument"
+    );
+    assert_eq!(
+        class_at(&v, "s.sh", 5, 6),
+        "excluded",
+        "an assignment's value"
+    );
+    assert_eq!(class_at(&v, "s.sh", 7, 29), "excluded", "a variable");
+}
