@@ -74,3 +74,22 @@ fn bash_renames_command_names_not_arguments_or_variables() {
     );
     assert_eq!(class_at(&v, "s.sh", 7, 29), "excluded", "a variable");
 }
+
+#[test]
+fn javascript_destructured_parameter_is_a_local() {
+    let env = TestEnv::new();
+    let js = "function g(x) { return x + 1; }\nfunction d({ g }) { return g; }\n\
+              const e = ({ k: [g] }) => g;\nfunction f() { const { g } = { g: 5 }; return g; }\n\
+              console.log(d({ g: 3 }), e({ k: [4] }), f(), g(1));\n";
+    env.write("m.js", js);
+    let before = run(&env, "node", "m.js");
+    let (v, code) = rename(&env, "m.js", "g", "inc");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        text(&env, "m.js"),
+        js.replacen("function g(", "function inc(", 1)
+            .replace("g(1)", "inc(1)")
+    );
+    assert_eq!(run(&env, "node", "m.js"), before);
+    assert_eq!(class_at(&v, "m.js", 2, 13), "excluded", "the parameter");
+}

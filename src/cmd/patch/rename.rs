@@ -294,8 +294,9 @@ fn syntactic_class(
 }
 
 /// Whether the occurrence at `range` is a plain name that a local binding can hold: an
-/// identifier (or JavaScript's shorthand `{ g }`, but for a field, whose shorthand is its key
-/// too) that is not a keyword argument's name.
+/// identifier (or JavaScript's shorthand `{ g }`, in an object or a destructuring pattern such
+/// as a parameter's `function d({ g })`, but for a field, whose shorthand is its key too) that
+/// is not a keyword argument's name.
 fn bare_name(tree: &tree_sitter::Tree, range: std::ops::Range<usize>, t: &Target) -> bool {
     let Some(node) = tree
         .root_node()
@@ -311,7 +312,9 @@ fn bare_name(tree: &tree_sitter::Tree, range: std::ops::Range<usize>, t: &Target
         .is_some_and(|p| p.kind() == "shorthand_field_initializer");
     match node.kind() {
         "identifier" => !(keyword || (shorthand && t.kind == symbols::SymbolKind::Field)),
-        "shorthand_property_identifier" => t.kind != symbols::SymbolKind::Field,
+        "shorthand_property_identifier" | "shorthand_property_identifier_pattern" => {
+            t.kind != symbols::SymbolKind::Field
+        }
         _ => false,
     }
 }
