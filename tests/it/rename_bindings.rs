@@ -93,3 +93,38 @@ fn javascript_destructured_parameter_is_a_local() {
     assert_eq!(run(&env, "node", "m.js"), before);
     assert_eq!(class_at(&v, "m.js", 2, 13), "excluded", "the parameter");
 }
+
+#[test]
+fn commonjs_export_key_follows_the_rename_and_other_modules_keep_theirs() {
+    let env = TestEnv::new();
+    env.write(
+        "util.js",
+        "function g(x) { return x + 1; }\nfunction other() { return 0; }\nmodule.exports = { g, other };\n",
+    );
+    env.write("util2.js", "exports.g = function (x) { return x * 2; };\n");
+    let main = "const { g } = require(\"./util\");\nconst { g: h } = require(\"./util\");\n\
+                const u = require(\"./util\");\nconst u2 = require(\"./util2\");\n\
+                console.log(g(1), h(2), u.g(3), u2.g(4));\n";
+    env.write("main.js", main);
+    let other = "const { g } = require(\"./util2\");\nconsole.log(g(10));\n";
+    env.write("other.js", other);
+    let before = (run(&env, "node", "main.js"), run(&env, "node", "other.js"));
+    let (v, code) = rename(&env, "util.js", "g", "inc");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        text(&env, "util.js"),
+        "function inc(x) { return x + 1; }\nfunction other() { return 0; }\nmodule.exports = { inc, other };\n"
+    );
+    assert_eq!(
+        text(&env, "main.js"),
+        main.replace("{ g }", "{ inc }")
+            .replace("{ g: h }", "{ inc: h }")
+            .replace("g(1)", "inc(1)")
+            .replace("u.g(3)", "u.inc(3)")
+    );
+    assert_eq!(text(&env, "other.js"), other, "util2's own g");
+    let after = (run(&env, "node", "main.js"), run(&env, "node", "other.js"));
+    assert_eq!(after, before);
+    assert_eq!(class_at(&v, "main.js", 5, 35), "excluded", "u2.g");
+    assert_eq!(class_at(&v, "main.js", 5, 26), "certain", "u.g");
+}

@@ -68,7 +68,8 @@ fn names_module(text: &str, modules: &[String]) -> bool {
 /// What a file other than the definition's does with a free symbol's name.
 pub(super) struct Foreign {
     /// The class of its imports of the name: `certain` from the definition's module (or
-    /// through `crate::`/`super::`/`self::`), `possible` from another (it may re-export it).
+    /// through `crate::`/`super::`/`self::`), `possible` from another (it may re-export it),
+    /// `excluded` from a CommonJS `require` of another module's path (its own name).
     pub imports: &'static str,
     /// The class of its bare occurrences: `excluded` when the file defines the name itself at
     /// top level; the imports' class when it imports it; else as the language lets a file see
@@ -102,7 +103,13 @@ pub(super) fn foreign(
         matches!(q, Some(("::", Some(q))) if matches!(q.as_str(), "crate" | "super" | "self"))
     };
     let linked = (imports.iter()).any(|(t, r)| names_module(t, modules) || through_path(r));
-    let import_class = if linked { CERTAIN } else { POSSIBLE };
+    // A `require` of another module by its path only imports that module's own name.
+    let elsewhere = !imports.is_empty() && imports.iter().all(|(t, _)| requires_other(t, modules));
+    let import_class = match () {
+        _ if linked => CERTAIN,
+        _ if elsewhere => EXCLUDED,
+        _ => POSSIBLE,
+    };
     let own = own_top_level_binding
         || refs.iter().any(|r| {
             r.is_definition
@@ -140,5 +147,44 @@ fn es_module(bytes: &[u8]) -> bool {
         ["import ", "import{", "export "]
             .iter()
             .any(|k| t.starts_with(k.as_bytes()))
+    })
+}
+
+/// Whether an import's text is a CommonJS `require` of a module by a literal path that is not
+/// the definition's (`require("./util2")`): that module exports its own name, not a re-export of
+/// the definition (CommonJS re-exports write the definition's module: `require("./util").g`).
+fn requires_other(text: &str, modules: &[String]) -> bool {
+    text.find("require(").is_some_and(|i| {
+        let arg = text[i + "require(".len()..].trim_start();
+        arg.starts_with(['"', '\'', '`']) && !names_module(arg, modules)
+    })
+}
+
+/// Whether an import's text is a CommonJS `require` of the definition's module.
+pub(super) fn requires(text: &str, modules: &[String]) -> bool {
+    text.contains("require(") && names_module(text, modules)
+}
+
+/// JavaScript: the class of `q.name` where the file binds `q` to a `require` of a module by a
+/// literal path (`const u = require("./util")`): `certain` for the definition's module,
+/// `excluded` for another. `None`: `q` is not bound so.
+pub(super) fn required_as(bytes: &[u8], q: &str, modules: &[String]) -> Option<&'static str> {
+    let text = std::str::from_utf8(bytes).ok()?;
+    let word = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    text.match_indices(q).find_map(|(at, _)| {
+        if text[..at].chars().next_back().is_some_and(word) {
+            return None;
+        }
+        let rest = text[at + q.len()..].trim_start();
+        let rest = rest.strip_prefix('=')?.trim_start();
+        if !rest.starts_with("require(") {
+            return None;
+        }
+        let call = &rest[..rest.find(')').unwrap_or(rest.len())];
+        if names_module(call, modules) {
+            Some(super::rename::CERTAIN)
+        } else {
+            requires_other(call, modules).then_some(super::rename::EXCLUDED)
+        }
     })
 }

@@ -215,6 +215,11 @@ fn syntactic_class(
         "field_initializer" | "shorthand_field_initializer" | "field_pattern" if callable => {
             return Some(EXCLUDED)
         }
+        // …but `const { g: h } = require("./util")` imports the module's `g`.
+        "pair_pattern"
+            if field_of("key")
+                && links::import_text(tree, bytes, range.clone())
+                    .is_some_and(|i| links::requires(&i, &t.modules)) => {}
         "pair" | "pair_pattern" if field_of("key") => return Some(EXCLUDED),
         "variable_name" if language.name == "php" => return Some(EXCLUDED),
         _ => {}
@@ -230,6 +235,9 @@ fn syntactic_class(
             let namespace = format!("* as {q} ");
             if memchr::memmem::find(bytes, namespace.as_bytes()).is_some() {
                 return Some(POSSIBLE);
+            }
+            if let Some(c) = links::required_as(bytes, q, &t.modules) {
+                return Some(c);
             }
         }
     }
@@ -325,6 +333,7 @@ fn bare_name(tree: &tree_sitter::Tree, range: std::ops::Range<usize>, t: &Target
 fn shorthand_text(
     tree: &tree_sitter::Tree,
     range: std::ops::Range<usize>,
+    bytes: &[u8],
     old: &str,
     new: &str,
     t: &Target,
@@ -333,8 +342,10 @@ fn shorthand_text(
         .root_node()
         .descendant_for_byte_range(range.start, range.end)?;
     match node.kind() {
+        // `module.exports = { g }` names the module's export: it follows the rename (`{ inc }`),
+        // as its importers' `require(…)` and `util.g` do.
         "shorthand_property_identifier" if t.kind != symbols::SymbolKind::Field => {
-            Some(format!("{old}: {new}"))
+            (!exported(node, bytes)).then(|| format!("{old}: {new}"))
         }
         "identifier"
             if node
@@ -346,6 +357,16 @@ fn shorthand_text(
         }
         _ => None,
     }
+}
+
+/// Whether a JavaScript shorthand property is in the object assigned to `module.exports`.
+fn exported(node: tree_sitter::Node, bytes: &[u8]) -> bool {
+    node.parent()
+        .filter(|o| o.kind() == "object")
+        .and_then(|o| o.parent())
+        .filter(|a| a.kind() == "assignment_expression")
+        .and_then(|a| a.child_by_field_name("left"))
+        .is_some_and(|l| &bytes[l.byte_range()] == b"module.exports")
 }
 
 /// Languages whose class headers name the classes they extend.
@@ -601,7 +622,7 @@ fn rename_core(
                     at: r.span.byte_start,
                     bare: bare || import || r.is_definition,
                 });
-                let text = shorthand_text(&tree, r.span.range(), &old, new, &target);
+                let text = shorthand_text(&tree, r.span.range(), &bytes, &old, new, &target);
                 edits.push(Edit::new(r.span.range(), text.as_deref().unwrap_or(new)));
             }
             sites.push(RenameSite {
