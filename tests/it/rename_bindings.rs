@@ -128,3 +128,43 @@ fn commonjs_export_key_follows_the_rename_and_other_modules_keep_theirs() {
     assert_eq!(class_at(&v, "main.js", 5, 35), "excluded", "u2.g");
     assert_eq!(class_at(&v, "main.js", 5, 26), "certain", "u.g");
 }
+
+#[test]
+fn python_class_attribute_shadows_in_the_class_body_and_a_default_is_outside() {
+    let env = TestEnv::new();
+    let py = "def g(x):\n    return x + 1\n\nclass C:\n    g = 10\n    y = g + 1\n\n    def m(self):\n        return g(2)\n\n\ndef d(g=g):\n    return g(5)\n\n\nprint(C.y, C().m(), d())\n";
+    env.write("m.py", py);
+    let before = run(&env, "python3", "m.py");
+    let (v, code) = env.patch(&[
+        "--file", "m.py", "--symbol", "g", "--kind", "function", "--rename", "inc",
+    ]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        text(&env, "m.py"),
+        py.replacen("def g(", "def inc(", 1)
+            .replace("return g(2)", "return inc(2)")
+            .replace("g=g", "g=inc")
+    );
+    assert_eq!(run(&env, "python3", "m.py"), before);
+    assert_eq!(
+        class_at(&v, "m.py", 6, 8),
+        "excluded",
+        "the class attribute"
+    );
+
+    // A class attribute takes the new name only in its class: elsewhere it is free.
+    let env = TestEnv::new();
+    let py = "def g(x):\n    return x + 1\n\nclass Obj:\n    inc = 4\n\nprint(g(1), Obj.inc)\n";
+    env.write("b.py", py);
+    let (v, code) = rename(&env, "b.py", "g", "inc");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(text(&env, "b.py"), py.replace("g(", "inc("));
+    // …where a renamed site lies in the class body, the attribute would capture it.
+    env.write(
+        "c.py",
+        "def g(x):\n    return x + 1\n\nclass Obj:\n    inc = 4\n    y = g(1)\n",
+    );
+    let (v, code) = rename(&env, "c.py", "g", "inc");
+    assert_eq!(v["error"]["code"], "PATCH_E009", "{v}");
+    assert_ne!(code, 0);
+}

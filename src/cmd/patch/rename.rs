@@ -529,6 +529,8 @@ fn rename_core(
             scopes::bindings(language, &tree, &bytes, &old)
                 .into_iter()
                 .filter(|b| !(home && b.at.start == target.def_start))
+                // A member's bare name in a class body is classed by the member rules.
+                .filter(|b| !(b.class_body && target.owner.is_some()))
                 .partition(|b| !b.top_level);
         let shadowed = |at: usize| {
             qualifier(&bytes, at).is_none()

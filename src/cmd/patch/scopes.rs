@@ -16,12 +16,18 @@ pub(super) struct Binding {
     pub visible: Range<usize>,
     /// Bound at the file's top level (module, program), not in a function or block.
     pub top_level: bool,
+    /// Bound in a Python class body: an attribute, seen there but not in the bodies of the
+    /// functions and classes nested in it (`holes`).
+    pub class_body: bool,
+    /// Parts of `visible` where the name is not this binding.
+    pub holes: Vec<Range<usize>>,
 }
 
 impl Binding {
     /// Whether the occurrence at `at` is this binding (or names it).
     pub fn holds(&self, at: usize) -> bool {
-        self.visible.contains(&at) || self.at.start == at
+        (self.visible.contains(&at) && !self.holes.iter().any(|h| h.contains(&at)))
+            || self.at.start == at
     }
 }
 
@@ -74,10 +80,17 @@ pub(super) fn bindings(language: &Language, tree: &Tree, bytes: &[u8], name: &st
             _ => ecmascript(node, bytes),
         };
         if let Some((scope, from)) = scope {
+            let class_body = scope.kind() == "class_definition";
             out.push(Binding {
                 at: w,
                 visible: from..scope.end_byte(),
                 top_level: scope.parent().is_none(),
+                class_body,
+                holes: if class_body {
+                    nested_bodies(scope)
+                } else {
+                    Vec::new()
+                },
             });
         }
     }
@@ -106,8 +119,30 @@ fn whole(scope: Node) -> Option<(Node, usize)> {
     Some((scope, scope.start_byte()))
 }
 
-/// Python: a name bound anywhere in a function is local in all of it (and in the functions
-/// nested in it); class bodies are left out (their names are attributes, not seen by methods).
+/// The bodies of the functions, lambdas and classes nested in a Python class's body, where its
+/// attributes are not seen (their default values and decorators are in the class's scope).
+fn nested_bodies(class: Node) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut stack: Vec<Node> = class.child_by_field_name("body").into_iter().collect();
+    while let Some(n) = stack.pop() {
+        let mut c = n.walk();
+        for k in n.named_children(&mut c) {
+            match k.kind() {
+                "function_definition" | "lambda" | "class_definition" => {
+                    out.extend(k.child_by_field_name("body").map(|b| b.byte_range()));
+                    stack.extend(k.child_by_field_name("parameters"));
+                }
+                _ => stack.push(k),
+            }
+        }
+    }
+    out
+}
+
+/// Python: a name bound anywhere in a function is local in all of its body (and in the
+/// functions nested in it; default values and annotations before the body are evaluated
+/// outside: `def d(g=g)`); one bound in a class body is an attribute, seen in the class body
+/// but not in its methods.
 fn python<'t>(node: Node<'t>, bytes: &[u8], name: &str) -> Option<(Node<'t>, usize)> {
     let mut n = node;
     let p = loop {
@@ -136,13 +171,15 @@ fn python<'t>(node: Node<'t>, bytes: &[u8], name: &str) -> Option<(Node<'t>, usi
         "function_definition" | "class_definition" if is_field(p, "name", n) => nearest(p, &SCOPES),
         _ => return None,
     };
-    if scope.kind() == "class_definition" {
-        return None;
-    }
     if scope.kind() == "function_definition" && declares_global(scope, bytes, name) {
         return None;
     }
-    whole(scope)
+    match scope.kind() {
+        "function_definition" | "lambda" | "class_definition" => {
+            Some((scope, scope.child_by_field_name("body")?.start_byte()))
+        }
+        _ => whole(scope),
+    }
 }
 
 /// Whether a Python function's own body declares `name` `global` or `nonlocal`.
