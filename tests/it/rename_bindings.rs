@@ -168,3 +168,21 @@ fn python_class_attribute_shadows_in_the_class_body_and_a_default_is_outside() {
     assert_eq!(v["error"]["code"], "PATCH_E009", "{v}");
     assert_ne!(code, 0);
 }
+
+#[test]
+fn python_import_from_another_module_rebinds_the_name_in_the_definitions_file() {
+    let env = TestEnv::new();
+    let py = "def floor(x):\n    return \"pure-python\"\n\n\nprint(floor(0.5))\n\ntry:\n    from math import floor\nexcept ImportError:\n    pass\n\nprint(floor(1.5))\n";
+    env.write("m.py", py);
+    let before = run(&env, "python3", "m.py");
+    let (v, code) = rename(&env, "m.py", "floor", "fl");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        text(&env, "m.py"),
+        py.replacen("def floor(", "def fl(", 1)
+            .replacen("floor(0.5)", "fl(0.5)", 1)
+    );
+    assert_eq!(run(&env, "python3", "m.py"), before);
+    assert_eq!(class_at(&v, "m.py", 8, 21), "excluded", "math's floor");
+    assert_eq!(class_at(&v, "m.py", 12, 6), "excluded", "after the import");
+}

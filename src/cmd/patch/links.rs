@@ -60,7 +60,7 @@ pub(super) fn import_text(
 }
 
 /// Whether an import's text names one of `modules` as a word (`from b import g`, `"./b.js"`).
-fn names_module(text: &str, modules: &[String]) -> bool {
+pub(super) fn names_module(text: &str, modules: &[String]) -> bool {
     text.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
         .any(|w| modules.iter().any(|m| m == w))
 }

@@ -553,6 +553,21 @@ fn rename_core(
                 &target.modules,
             )
         });
+        // Python: the definition's own file importing the name from another module (`try: from
+        // math import floor`) rebinds it there: the import and the bare uses after it are that
+        // module's name, not the definition's.
+        let rebound = (home && language.name == "python" && target.owner.is_none())
+            .then(|| {
+                refs.iter()
+                    .filter(|r| r.context == lang::RefContext::Import)
+                    .filter(|r| {
+                        links::import_text(&tree, &bytes, r.span.range())
+                            .is_some_and(|i| !links::names_module(&i, &target.modules))
+                    })
+                    .map(|r| r.span.byte_start)
+                    .min()
+            })
+            .flatten();
         let mut taken_at: Vec<taken::Site> = Vec::new();
         // The owner's subclasses in this file (a header naming it: `class Sq(Base):`, `class Sq
         // extends Base`): their overrides and their `self.name`/`this.name` go with a method.
@@ -614,6 +629,9 @@ fn rename_core(
             let bare = qualifier(&bytes, r.span.byte_start).is_none();
             let import = r.context == lang::RefContext::Import;
             let class = match &foreign {
+                _ if rebound.is_some_and(|at| r.span.byte_start >= at) && (bare || import) => {
+                    EXCLUDED
+                }
                 Some(f) if class != EXCLUDED && !r.is_definition && import => f.imports,
                 Some(f) if class != EXCLUDED && !r.is_definition && bare => f.bare,
                 _ => class,
