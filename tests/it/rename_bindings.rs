@@ -186,3 +186,33 @@ fn python_import_from_another_module_rebinds_the_name_in_the_definitions_file() 
     assert_eq!(class_at(&v, "m.py", 8, 21), "excluded", "math's floor");
     assert_eq!(class_at(&v, "m.py", 12, 6), "excluded", "after the import");
 }
+
+#[test]
+fn go_field_and_for_loop_variable_are_not_the_function() {
+    let env = TestEnv::new();
+    let util = "package util\n\nfunc G(x int) int { return x + 1 }\n\ntype T struct{ G int }\n\n\
+                func (t T) M() int { return t.G + G(0) }\n\nfunc Loop() int {\n\tr := G(1)\n\
+                \tfor G := 0; G < 1; G++ {\n\t\tr += G\n\t}\n\treturn r\n}\n";
+    env.write("util/util.go", util);
+    let main = "package main\n\nimport (\n\t\"fmt\"\n\tu \"ex/util\"\n)\n\n\
+                func main() {\n\tt := u.T{G: 2}\n\tfmt.Println(u.G(1), t.M(), t.G)\n}\n";
+    env.write("main.go", main);
+    let (v, code) = env.patch(&[
+        "--file",
+        "util/util.go",
+        "--symbol",
+        "G",
+        "--kind",
+        "function",
+        "--rename",
+        "Inc",
+    ]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        text(&env, "util/util.go"),
+        util.replace("func G(", "func Inc(")
+            .replace("G(0)", "Inc(0)")
+            .replace("r := G(1)", "r := Inc(1)")
+    );
+    assert_eq!(text(&env, "main.go"), main.replace("u.G(1)", "u.Inc(1)"));
+}

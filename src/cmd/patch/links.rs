@@ -188,3 +188,23 @@ pub(super) fn required_as(bytes: &[u8], q: &str, modules: &[String]) -> Option<&
         }
     })
 }
+
+/// Go: whether the file imports a package it names `q` (`import "ex/q"`, `import q "ex/util"`):
+/// `q.Name` reaches a package's function only so; through any other `q` it is a field or a
+/// method of a value. Read from the text: the tree a rename parses may leave the imports out.
+pub(super) fn go_package(bytes: &[u8], q: &str) -> bool {
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return true;
+    };
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    let by_path = [format!("\"{q}\""), format!("/{q}\"")];
+    by_path.iter().any(|p| text.contains(p.as_str()))
+        || text.match_indices(q).any(|(at, _)| {
+            let before = text[..at].trim_end_matches([' ', '\t']);
+            let after = &text[at + q.len()..];
+            !text[..at].chars().next_back().is_some_and(word)
+                && (before.ends_with('\n') || before.ends_with("import") || before.ends_with('('))
+                && after.starts_with([' ', '\t'])
+                && after.trim_start_matches([' ', '\t']).starts_with('"')
+        })
+}

@@ -241,6 +241,15 @@ fn syntactic_class(
             }
         }
     }
+    // Go reaches a package's function only through the package's name (`util.G`); `t.G` on
+    // anything else is a field or a method.
+    if language.name == "go" && t.owner.is_none() {
+        if let Some((".", Some(q))) = &qualified {
+            if !t.modules.contains(q) && !links::go_package(bytes, q) {
+                return Some(EXCLUDED);
+            }
+        }
+    }
     // A call, or Rust's turbofish before one (`x.f::<T>()`).
     let next = after_blanks(bytes, range.end);
     let called = next.starts_with(b"(") || (language.name == "rust" && next.starts_with(b"::<"));

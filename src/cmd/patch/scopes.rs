@@ -312,8 +312,14 @@ fn go(node: Node) -> Option<(Node, usize)> {
         "expression_list" => {
             let statement = p.parent()?;
             match statement.kind() {
+                // `for G := 0; …` binds in the whole loop, whose body is beside the clause.
                 "short_var_declaration" if is_field(statement, "left", p) => {
-                    Some((statement.parent()?, statement.end_byte()))
+                    let scope = statement.parent()?;
+                    let scope = match scope.kind() {
+                        "for_clause" => scope.parent()?,
+                        _ => scope,
+                    };
+                    Some((scope, statement.end_byte()))
                 }
                 "range_clause" if is_field(statement, "left", p) => whole(statement.parent()?),
                 _ => None,
