@@ -216,3 +216,23 @@ fn go_field_and_for_loop_variable_are_not_the_function() {
     );
     assert_eq!(text(&env, "main.go"), main.replace("u.G(1)", "u.Inc(1)"));
 }
+
+/// Ruby: a bare name in an instance method of a class that defines a method of that name calls
+/// that method, not the free function being renamed (it was renamed: ArgumentError).
+#[test]
+fn ruby_bare_name_in_a_class_with_its_own_method_is_left_alone() {
+    let env = TestEnv::new();
+    env.write(
+        "util.rb",
+        "def g(x)\n  x + 1\nend\n\nclass K\n  def g\n    \"method\"\n  end\n\n  def run\n    [g, self.g]\n  end\nend\n\nclass L\n  def run\n    g(1)\n  end\nend\n\np [g(1), K.new.run, L.new.run]\n",
+    );
+    let before = run(&env, "ruby", "util.rb");
+    let (v, code) = env.patch(&[
+        "--file", "util.rb", "--symbol", "g", "--kind", "function", "--rename", "inc",
+    ]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(class_at(&v, "util.rb", 11, 5), "excluded", "{v}");
+    assert!(text(&env, "util.rb").contains("    [g, self.g]\n"));
+    assert!(text(&env, "util.rb").contains("    inc(1)\n"));
+    assert_eq!(run(&env, "ruby", "util.rb"), before);
+}

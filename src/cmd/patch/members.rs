@@ -43,6 +43,36 @@ pub(super) fn ruby_bare(node: Node, bytes: &[u8], owner: &str) -> Option<&'stati
     None
 }
 
+/// Ruby: whether the bare name at `node`, inside an instance method, is a method the
+/// enclosing class or module defines itself (`class K; def g; end; def run; g; end; end`):
+/// a call on `self` goes there, not to a free function of that name.
+pub(super) fn ruby_own_method(node: Node, bytes: &[u8]) -> bool {
+    let name = text(bytes, node);
+    let mut n = node;
+    while let Some(p) = n.parent() {
+        match p.kind() {
+            "singleton_method" | "singleton_class" => return false,
+            "class" | "module" => {
+                let mut c = p.walk();
+                let body = p
+                    .named_children(&mut c)
+                    .find(|b| b.kind() == "body_statement");
+                let Some(body) = body else {
+                    return false;
+                };
+                let mut c = body.walk();
+                return body.named_children(&mut c).any(|m| {
+                    m.kind() == "method"
+                        && m.child_by_field_name("name")
+                            .is_some_and(|k| text(bytes, k) == name)
+                });
+            }
+            _ => n = p,
+        }
+    }
+    false
+}
+
 /// Go: `q.Name` inside a method whose receiver is `q`: the receiver's type (`func (b B)`,
 /// `func (b *B[T])`) is the owner (`certain`), or another type (`excluded`) unless that
 /// type's declaration in this file embeds the owner, or is not in this file. `None`: `q` is

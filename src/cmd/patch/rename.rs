@@ -250,6 +250,14 @@ fn syntactic_class(
             }
         }
     }
+    // Ruby: a bare name inside a class that defines a method of that name is that method.
+    if language.name == "ruby"
+        && t.owner.is_none()
+        && qualified.is_none()
+        && super::members::ruby_own_method(node, bytes)
+    {
+        return Some(EXCLUDED);
+    }
     // A call, or Rust's turbofish before one (`x.f::<T>()`).
     let next = after_blanks(bytes, range.end);
     let called = next.starts_with(b"(") || (language.name == "rust" && next.starts_with(b"::<"));
