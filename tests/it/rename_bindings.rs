@@ -236,3 +236,22 @@ fn ruby_bare_name_in_a_class_with_its_own_method_is_left_alone() {
     assert!(text(&env, "util.rb").contains("    inc(1)\n"));
     assert_eq!(run(&env, "ruby", "util.rb"), before);
 }
+
+/// Python: the module's `__all__` entry follows the rename (a star import reads the name from
+/// it: left as it was, `from util import *` lost the function); another string stays.
+#[test]
+fn python_dunder_all_entry_follows_the_rename() {
+    let env = TestEnv::new();
+    env.write(
+        "util.py",
+        "__all__ = [\"g\", \"h\"]\n\n\ndef g():\n    return 1\n\n\ndef h():\n    return 2\n\n\nNAME = \"g\"\n",
+    );
+    env.write("main.py", "from util import *\n\nprint(g(), h())\n");
+    let before = run(&env, "python3", "main.py");
+    let (v, code) = rename(&env, "util.py", "g", "inc");
+    assert_eq!(code, 0, "{v}");
+    let util = text(&env, "util.py");
+    assert!(util.starts_with("__all__ = [\"inc\", \"h\"]\n"), "{util}");
+    assert!(util.ends_with("NAME = \"g\"\n"), "{util}");
+    assert_eq!(run(&env, "python3", "main.py"), before);
+}
