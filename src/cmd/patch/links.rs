@@ -208,3 +208,39 @@ pub(super) fn go_package(bytes: &[u8], q: &str) -> bool {
                 && after.trim_start_matches([' ', '\t']).starts_with('"')
         })
 }
+
+/// Whether `word` is the whole text of a string in a module-level `__all__ = [...]` (or `+=`,
+/// a tuple): the name of one of the module's exports.
+pub(super) fn in_dunder_all(
+    tree: &tree_sitter::Tree,
+    bytes: &[u8],
+    word: &std::ops::Range<usize>,
+) -> bool {
+    let quoted = |b: Option<&u8>| matches!(b, Some(b'"' | b'\''));
+    if !quoted(word.start.checked_sub(1).and_then(|i| bytes.get(i))) || !quoted(bytes.get(word.end))
+    {
+        return false;
+    }
+    let mut n = tree
+        .root_node()
+        .descendant_for_byte_range(word.start, word.end);
+    while let Some(node) = n {
+        match node.kind() {
+            "assignment" | "augmented_assignment" => {
+                return node
+                    .child_by_field_name("left")
+                    .is_some_and(|l| &bytes[l.byte_range()] == b"__all__")
+                    && node
+                        .parent()
+                        .is_some_and(|p| p.kind() == "expression_statement")
+                    && node
+                        .parent()
+                        .and_then(|p| p.parent())
+                        .is_some_and(|m| m.kind() == "module");
+            }
+            "string" | "string_content" | "list" | "tuple" | "expression_list" => n = node.parent(),
+            _ => return false,
+        }
+    }
+    false
+}
