@@ -255,3 +255,60 @@ fn python_dunder_all_entry_follows_the_rename() {
     assert!(util.ends_with("NAME = \"g\"\n"), "{util}");
     assert_eq!(run(&env, "python3", "main.py"), before);
 }
+
+/// Java, C++ and Rust resolve a bare name to the innermost class, namespace or module that
+/// declares a member of that name, and `ns::g` goes through `ns`: those were renamed with the
+/// outer `g` (Java: `Inner.call()` then returned 3 instead of 200; C++: `ns::inc` does not
+/// exist; Rust: `inner::local` called the outer function).
+#[test]
+fn a_nearer_scope_with_its_own_member_keeps_the_name() {
+    let env = TestEnv::new();
+    env.write(
+        "Util.java",
+        "public class Util {\n    static int g(int x) { return x + 1; }\n    static int use() { return g(1); }\n    static class Inner {\n        static int g(int x) { return x * 100; }\n        static int call() { return g(2); }\n    }\n}\n",
+    );
+    let (v, code) = env.patch(&[
+        "--file",
+        "Util.java",
+        "--symbol",
+        "g",
+        "--parent",
+        "Util",
+        "--rename",
+        "inc",
+    ]);
+    assert_eq!(code, 0, "{v}");
+    let java = text(&env, "Util.java");
+    assert!(
+        java.contains("static int use() { return inc(1); }"),
+        "{java}"
+    );
+    assert!(
+        java.contains("static int call() { return g(2); }"),
+        "{java}"
+    );
+    env.write(
+        "m.cpp",
+        "int g(int x) { return x + 1; }\nnamespace ns { int g(int x) { return x * 100; } int call() { return g(2); } }\nstruct K {\n    int g(int x) { return -x; }\n    int run() { return g(3) + ::g(3); }\n};\nint main() { return g(1) + ns::g(1) + ns::call(); }\n",
+    );
+    let (v, code) = env.patch(&[
+        "--file", "m.cpp", "--symbol", "g", "--line", "1", "--rename", "inc",
+    ]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        text(&env, "m.cpp"),
+        "int inc(int x) { return x + 1; }\nnamespace ns { int g(int x) { return x * 100; } int call() { return g(2); } }\nstruct K {\n    int g(int x) { return -x; }\n    int run() { return g(3) + ::inc(3); }\n};\nint main() { return inc(1) + ns::g(1) + ns::call(); }\n"
+    );
+    env.write(
+        "util.rs",
+        "pub fn g() -> i32 { 1 }\n\npub mod inner {\n    pub fn g() -> i32 { 100 }\n    pub fn local() -> i32 { g() }\n}\n\npub fn top() -> i32 { g() + inner::g() }\n",
+    );
+    let (v, code) = env.patch(&[
+        "--file", "util.rs", "--symbol", "g", "--line", "1", "--rename", "inc",
+    ]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        text(&env, "util.rs"),
+        "pub fn inc() -> i32 { 1 }\n\npub mod inner {\n    pub fn g() -> i32 { 100 }\n    pub fn local() -> i32 { g() }\n}\n\npub fn top() -> i32 { inc() + inner::g() }\n"
+    );
+}

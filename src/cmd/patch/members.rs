@@ -3,6 +3,7 @@
 //! method's header writes.
 
 use super::rename::{CERTAIN, EXCLUDED};
+use crate::lang::symbols::{Symbol, SymbolKind};
 use tree_sitter::Node;
 
 /// The text of `node`.
@@ -122,4 +123,85 @@ pub(super) fn go_receiver(node: Node, bytes: &[u8], q: &str, owner: &str) -> Opt
         Some(d) if !has_word(text(bytes, d.child_by_field_name("type")?), owner) => Some(EXCLUDED),
         _ => None,
     }
+}
+
+/// Java, C#, C++ and Rust resolve a bare name to the innermost class, struct, namespace or
+/// (Rust) module around it that declares a member of that name. Whether that member, for the
+/// occurrence at `at`, is another than the one renamed (`is_target` tells them apart): a
+/// nested class's own `g`, a `mod inner { fn g() {} … g() }`, a namespace's own `g` were
+/// renamed with the outer one, and the program then called another function or none.
+pub(super) fn nearer_member(
+    language: &str,
+    syms: &[Symbol],
+    at: usize,
+    name: &str,
+    is_target: impl Fn(&Symbol) -> bool,
+) -> bool {
+    let scope_kind = |k: SymbolKind| match language {
+        "rust" => k == SymbolKind::Module,
+        "java" | "csharp" | "cpp" => matches!(
+            k,
+            SymbolKind::Class
+                | SymbolKind::Struct
+                | SymbolKind::Interface
+                | SymbolKind::Enum
+                | SymbolKind::Module
+        ),
+        _ => false,
+    };
+    let holds = |s: &Symbol, at: usize| s.span.byte_start <= at && at < s.span.byte_end;
+    let mut scopes: Vec<&Symbol> = syms
+        .iter()
+        .filter(|s| scope_kind(s.kind) && holds(s, at))
+        .collect();
+    // Innermost first.
+    scopes.sort_by_key(|s| std::cmp::Reverse(s.depth));
+    for scope in scopes {
+        let member = syms.iter().find(|m| {
+            m.name == name
+                && m.depth == scope.depth + 1
+                && holds(scope, m.span.byte_start)
+                && matches!(
+                    m.kind,
+                    SymbolKind::Function | SymbolKind::Method | SymbolKind::Constructor
+                )
+        });
+        if let Some(m) = member {
+            return !is_target(m);
+        }
+    }
+    false
+}
+
+/// Whether `q::name` (`q.name`) goes through a class, struct, namespace or module of this file
+/// named `q` that declares its own member `name`, another than the one renamed (`ns::g` when
+/// renaming the global `g`: it was renamed to `ns::inc`, which does not exist).
+pub(super) fn qualified_other(
+    syms: &[Symbol],
+    q: &str,
+    name: &str,
+    is_target: impl Fn(&Symbol) -> bool,
+) -> bool {
+    let q = q.rsplit([':', '.']).next().unwrap_or(q);
+    syms.iter()
+        .filter(|s| {
+            s.name == q
+                && matches!(
+                    s.kind,
+                    SymbolKind::Class
+                        | SymbolKind::Struct
+                        | SymbolKind::Interface
+                        | SymbolKind::Enum
+                        | SymbolKind::Module
+                )
+        })
+        .any(|scope| {
+            syms.iter().any(|m| {
+                m.name == name
+                    && m.depth == scope.depth + 1
+                    && scope.span.byte_start <= m.span.byte_start
+                    && m.span.byte_start < scope.span.byte_end
+                    && !is_target(m)
+            })
+        })
 }

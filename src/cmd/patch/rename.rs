@@ -607,6 +607,18 @@ fn rename_core(
             })
             .map(|m| m.name_span.byte_start)
             .collect();
+        // Another member of the name is nearer than the renamed one: a bare name's scope, or
+        // `q::name`'s (see `members::nearer_member`, `members::qualified_other`).
+        let is_target = |m: &symbols::Symbol| {
+            display == target.def_file && m.name_span.byte_start == target.def_start
+        };
+        let elsewhere = |at: usize| match qualifier(&bytes, at) {
+            None => super::members::nearer_member(language.name, &file_syms, at, &old, is_target),
+            Some((_, Some(q))) if !is_self(&q) => {
+                super::members::qualified_other(&file_syms, &q, &old, is_target)
+            }
+            Some(_) => false,
+        };
         let mut edits: Vec<Edit> = Vec::new();
         for r in &refs {
             let class = if r.is_definition {
@@ -617,7 +629,7 @@ fn rename_core(
                 } else {
                     EXCLUDED
                 }
-            } else if shadowed(r.span.byte_start) {
+            } else if shadowed(r.span.byte_start) || elsewhere(r.span.byte_start) {
                 EXCLUDED
             } else if matches!(qualifier(&bytes, r.span.byte_start), Some((_, Some(q))) if is_self(&q))
                 && subclasses.iter().any(|c| inside(r.enclosing.as_deref(), c))
