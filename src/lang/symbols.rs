@@ -652,7 +652,14 @@ fn prepare<'t>(
                 node,
                 name_node,
                 end,
-                name: symbol_name(&source[name_node.byte_range()]),
+                name: match node.kind() {
+                    // C#'s `~C()` names its `C` apart from the `~` (C++'s destructor name
+                    // holds it): without it, the destructor took the constructor's name.
+                    "destructor_declaration" if lang.name == "csharp" => {
+                        format!("~{}", symbol_name(&source[name_node.byte_range()]))
+                    }
+                    _ => symbol_name(&source[name_node.byte_range()]),
+                },
                 signature: signature(&source[node.byte_range()]),
                 span,
                 node_span,

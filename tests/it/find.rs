@@ -958,3 +958,29 @@ fn c_functions_returning_function_or_array_pointers_are_found() {
         }
     }
 }
+
+/// C#: a destructor is named `~C` (it took the constructor's name `C`), an indexer `this`
+/// (it was missing).
+#[test]
+fn csharp_destructors_and_indexers_are_named() {
+    let env = TestEnv::new();
+    env.write(
+        "d.cs",
+        "class C {\n  C() {}\n  ~C() {}\n  public int this[int i] => i;\n}\n",
+    );
+    let (v, code) = env.json(&["find", "--json", "--outline", "d.cs"]);
+    assert_eq!(code, 0, "{v:#}");
+    let kids: Vec<String> = v["data"]["matches"][0]["children"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            format!(
+                "{} {}",
+                m["kind"].as_str().unwrap(),
+                m["qualified_name"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert_eq!(kids, ["constructor C.C", "method C.~C", "method C.this"]);
+}

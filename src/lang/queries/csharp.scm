@@ -13,6 +13,8 @@
 (local_function_statement name: (identifier) @name) @definition.method
 (constructor_declaration name: (identifier) @name) @definition.constructor
 (destructor_declaration name: (identifier) @name) @definition.method
+; An indexer (`public int this[int i]`) is named `this`, as C# calls it.
+(indexer_declaration "this" @name) @definition.method
 (property_declaration name: (identifier) @name) @definition.field
 (event_declaration name: (identifier) @name) @definition.field
 (field_declaration (variable_declaration (variable_declarator name: (identifier) @name))) @definition.field
