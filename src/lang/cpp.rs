@@ -66,14 +66,19 @@ pub static CPP: Language = Language {
 /// declarator unnamed) and without template arguments (`Box<T>::get` is a member of `Box`).
 fn scope(node: Node, source: &[u8]) -> Option<String> {
     let mut d = node.child_by_field_name("declarator")?;
-    while d.kind() != "function_declarator" {
-        d = match d.child_by_field_name("declarator") {
-            Some(inner) => inner,
-            None if d.kind() == "reference_declarator" => d.named_child(0)?,
-            None => return None,
-        };
-    }
-    let q = d.child_by_field_name("declarator")?;
+    // `K::operator bool() const`: the qualified name is the declarator itself.
+    let q = if d.kind() == "qualified_identifier" && innermost(d).kind() == "operator_cast" {
+        d
+    } else {
+        while d.kind() != "function_declarator" {
+            d = match d.child_by_field_name("declarator") {
+                Some(inner) => inner,
+                None if d.kind() == "reference_declarator" => d.named_child(0)?,
+                None => return None,
+            };
+        }
+        d.child_by_field_name("declarator")?
+    };
     let name = innermost(q);
     (name != q).then(|| {
         let text = String::from_utf8_lossy(&source[q.start_byte()..name.start_byte()]);

@@ -658,6 +658,14 @@ fn prepare<'t>(
                     "destructor_declaration" if lang.name == "csharp" => {
                         format!("~{}", symbol_name(&source[name_node.byte_range()]))
                     }
+                    // C++'s `operator bool() const` is `operator bool`: its node holds the
+                    // parameters and qualifiers too.
+                    _ if name_node.kind() == "operator_cast" => {
+                        let end = name_node
+                            .child_by_field_name("declarator")
+                            .map_or(name_node.end_byte(), |d| d.start_byte());
+                        symbol_name(&source[name_node.start_byte()..end])
+                    }
                     _ => symbol_name(&source[name_node.byte_range()]),
                 },
                 signature: signature(&source[node.byte_range()]),

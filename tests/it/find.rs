@@ -984,3 +984,38 @@ fn csharp_destructors_and_indexers_are_named() {
         .collect();
     assert_eq!(kids, ["constructor C.C", "method C.~C", "method C.this"]);
 }
+
+/// C++ conversion operators, declared or defined in their class or defined outside it, are
+/// named `operator T` and belong to their class (they were missing).
+#[test]
+fn cpp_conversion_operators_are_found() {
+    let env = TestEnv::new();
+    env.write(
+        "k.cpp",
+        "struct K {\n  operator int() const;\n  explicit operator double() const { return 1.0; }\n};\nK::operator int() const { return 1; }\n",
+    );
+    let (v, code) = env.json(&["find", "--json", "--outline", "k.cpp"]);
+    assert_eq!(code, 0, "{v:#}");
+    let mut got = Vec::new();
+    fn walk(ms: &[Value], got: &mut Vec<String>) {
+        for m in ms {
+            got.push(format!(
+                "{} {} {}",
+                m["kind"].as_str().unwrap(),
+                m["qualified_name"].as_str().unwrap(),
+                m["span"]["start_line"]
+            ));
+            walk(m["children"].as_array().map_or(&[][..], Vec::as_slice), got);
+        }
+    }
+    walk(v["data"]["matches"].as_array().unwrap(), &mut got);
+    assert_eq!(
+        got,
+        [
+            "struct K 1",
+            "method K::operator int 2",
+            "method K::operator double 3",
+            "function K::operator int 5",
+        ]
+    );
+}

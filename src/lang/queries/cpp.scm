@@ -19,6 +19,10 @@
 (field_declaration
   declarator: (function_declarator
     declarator: [(field_identifier) (destructor_name) (operator_name)] @name)) @definition.function
+; A conversion operator (`operator bool() const`), defined or declared in its class or defined
+; outside it (`K::operator bool() const {…}`): named `operator bool`.
+(function_definition declarator: [(operator_cast) (qualified_identifier name: (operator_cast))] @name) @definition.function
+(field_declaration_list (declaration declarator: (operator_cast) @name) @definition.function)
 ; A function that returns a pointer to a function or to an array: its name is inside the
 ; parentheses (as in C).
 (function_definition
