@@ -312,3 +312,32 @@ fn a_nearer_scope_with_its_own_member_keeps_the_name() {
         "pub fn inc() -> i32 { 1 }\n\npub mod inner {\n    pub fn g() -> i32 { 100 }\n    pub fn local() -> i32 { g() }\n}\n\npub fn top() -> i32 { inc() + inner::g() }\n"
     );
 }
+
+/// Another type defining a member of the same name makes the possible sites (calls on values
+/// of unknown type) maybe its: the message says so and where, with what to do.
+#[test]
+fn possible_sites_beside_another_definition_of_the_name_are_flagged() {
+    let env = TestEnv::new();
+    env.write(
+        "lib.rs",
+        "pub struct Arg;\npub struct Group;\nimpl Arg {\n    pub fn get_id(&self) -> u8 { 1 }\n}\nimpl Group {\n    pub fn get_id(&self) -> u8 { 2 }\n}\npub fn ids(a: &Arg, g: &Group) -> u8 {\n    a.get_id() + g.get_id()\n}\n",
+    );
+    let (v, code) = env.patch(&[
+        "--file",
+        "lib.rs",
+        "--symbol",
+        "get_id",
+        "--parent",
+        "Arg",
+        "--rename",
+        "ident",
+        "--dry-run",
+    ]);
+    assert_eq!(code, 0, "{v}");
+    let message = v["message"].as_str().unwrap();
+    assert!(
+        message.contains("the name is defined 1 other time (first at lib.rs:7)"),
+        "{message}"
+    );
+    assert!(message.contains("--certain-only"), "{message}");
+}

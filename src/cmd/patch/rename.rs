@@ -798,6 +798,22 @@ fn message(s: &symbols::Symbol, new: &str, found: &Found, files: usize) -> Strin
             "; {kept} left alone (excluded, or possible with --certain-only)"
         ));
     }
+    // Other definitions of the name (another type's method of the same name): a possible
+    // site, a call on a value of unknown type, may be theirs. Renamed all the same, they
+    // broke the build with no word of it (`Arg::get_id` beside `ArgGroup::get_id`).
+    let others: Vec<&RenameSite> = (found.sites.iter())
+        .filter(|x| x.is_definition && x.class == EXCLUDED)
+        .collect();
+    if let (Some(first), true) = (others.first(), count(POSSIBLE, true) > 0) {
+        m.push_str(&format!(
+            "; the name is defined {} other time{} (first at {}:{}): some possible sites may be {}; check them (`result.sites`, --dry-run) or pass --certain-only",
+            others.len(),
+            if others.len() == 1 { "" } else { "s" },
+            first.span.file_path,
+            first.span.start_line,
+            if others.len() == 1 { "that one's" } else { "theirs" },
+        ));
+    }
     let left = found.leftovers.iter().filter(|l| !l.renamed).count();
     if left > 0 {
         m.push_str(&format!(
