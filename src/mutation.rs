@@ -676,11 +676,7 @@ fn introduced_syntax_errors(
             return Vec::new();
         }
     }
-    let touches = |r: &Range<usize>| {
-        placed
-            .iter()
-            .any(|p| r.start <= p.new.end && p.new.start <= r.end)
-    };
+    let touches = |r: &Range<usize>| touches_an_edit(placed, r);
     // An error that starts where one started before, outside the edits (moved by those before
     // it), is that one: its recovery may now end elsewhere (it can run over the edits). With
     // more errors than before, the others are new; else those of them the edits touch. Only
@@ -806,35 +802,54 @@ fn introduced_indentation_error(
     tool: &str,
 ) -> Option<DiagnosticPayload> {
     let e = crate::indent::python_indentation_error(after)?;
-    let touches = placed
-        .iter()
-        .any(|p| e.range.start <= p.new.end && p.new.start <= e.range.end);
+    let touches = touches_an_edit(placed, &e.range);
     if !created && !touches && crate::indent::python_indentation_error(before).is_some() {
         return None;
     }
-    let index = LineIndex::new(after);
     let line_end =
         memchr::memchr(b'\n', &after[e.range.start..]).map_or(after.len(), |k| e.range.start + k);
-    let span = index.span(display, e.range.start..line_end);
-    let line = String::from_utf8_lossy(index.line_text(after, span.start_line)).into_owned();
-    let mut d = Error::new(
-        Code::SyntaxIntroduced,
-        format!(
-            "syntax error: {} at {display}:{}:{}",
-            e.message,
-            span.start_line,
-            span.start_col + 1
-        ),
+    Some(rule_error(
+        after,
+        e.range.start..line_end,
+        display,
+        tool,
+        |at| format!("syntax error: {} at {at}", e.message),
         "fix the indentation of the new text at this line, or pass --force",
-    )
-    .with_span(span.clone())
-    .with_note(format!(
-        "Python's indentation rules (tree-sitter accepts this); line {}: {line}",
-        span.start_line
+        "Python's indentation rules",
     ))
-    .diagnostic(Level::Error);
+}
+
+/// Whether `range` of the file after the edits `placed` touches one of their new texts.
+fn touches_an_edit(placed: &[edit::Placed], range: &Range<usize>) -> bool {
+    placed
+        .iter()
+        .any(|p| range.start <= p.new.end && p.new.start <= range.end)
+}
+
+/// An error of a language rule tree-sitter does not enforce, at `range` of `after`: `message`
+/// gets the place (`file:line:col`), the note names the rule and shows the line.
+fn rule_error(
+    after: &[u8],
+    range: Range<usize>,
+    display: &str,
+    tool: &str,
+    message: impl FnOnce(String) -> String,
+    fix: &str,
+    rule: &str,
+) -> DiagnosticPayload {
+    let index = LineIndex::new(after);
+    let span = index.span(display, range);
+    let line = String::from_utf8_lossy(index.line_text(after, span.start_line)).into_owned();
+    let at = format!("{display}:{}:{}", span.start_line, span.start_col + 1);
+    let mut d = Error::new(Code::SyntaxIntroduced, message(at), fix)
+        .with_span(span.clone())
+        .with_note(format!(
+            "{rule} (tree-sitter accepts this); line {}: {line}",
+            span.start_line
+        ))
+        .diagnostic(Level::Error);
     d.tool = tool.to_string();
-    Some(d)
+    d
 }
 
 /// Bash's rule that a compound command holds a command, which tree-sitter does not enforce
@@ -859,34 +874,19 @@ fn introduced_empty_body(
     } else {
         lang::bash::empty_bodies(&language.parse(before))
     };
-    let touches = |r: &Range<usize>| {
-        placed
-            .iter()
-            .any(|p| r.start <= p.new.end && p.new.start <= r.end)
-    };
+    let touches = |r: &Range<usize>| touches_an_edit(placed, r);
     let (range, what) = now
         .into_iter()
         .find(|(r, _)| touches(r) || !had.iter().any(|(o, _)| shifted(o, placed) == *r))?;
-    let index = LineIndex::new(after);
-    let span = index.span(display, range.clone());
-    let line = String::from_utf8_lossy(index.line_text(after, span.start_line)).into_owned();
-    let mut d = Error::new(
-        Code::SyntaxIntroduced,
-        format!(
-            "syntax error: a {what} without a command at {display}:{}:{} (bash rejects it)",
-            span.start_line,
-            span.start_col + 1
-        ),
+    Some(rule_error(
+        after,
+        range,
+        display,
+        tool,
+        |at| format!("syntax error: a {what} without a command at {at} (bash rejects it)"),
         "give the body a command (`:` does nothing), or pass --force",
-    )
-    .with_span(span.clone())
-    .with_note(format!(
-        "Bash's grammar (tree-sitter accepts this); line {}: {line}",
-        span.start_line
+        "Bash's grammar",
     ))
-    .diagnostic(Level::Error);
-    d.tool = tool.to_string();
-    Some(d)
 }
 
 /// The byte ranges a tree of some regions was parsed from; `None` for a whole-file tree.

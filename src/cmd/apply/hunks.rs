@@ -224,6 +224,22 @@ pub fn apply(
     Ok((new, reports))
 }
 
+/// The lines `hunk` adds.
+fn added_lines(hunk: &Hunk) -> Vec<&str> {
+    (hunk.lines.iter())
+        .filter_map(|l| match l {
+            Line::Add(t) => Some(t.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Whether `added` stand in `lines` from line `at` on (0-based), at the most tolerant level.
+fn stand_at(lines: &[FileLine], added: &[&str], at: usize) -> bool {
+    at + added.len() <= lines.len()
+        && (added.iter().zip(&lines[at..])).all(|(p, f)| same(LEVELS.len() - 1, f.text, p))
+}
+
 /// Why a hunk has no place.
 enum Unplaced {
     NotFound,
@@ -268,27 +284,15 @@ fn locate(
         // Lines added with no context, already there: where they go, or (appended) at the
         // end. Applied again, such a hunk added them a second time. (Blank lines alone say
         // nothing: adding one beside another is common.)
-        let added: Vec<&str> = hunk
-            .lines
-            .iter()
-            .filter_map(|l| match l {
-                Line::Add(t) => Some(t.as_str()),
-                _ => None,
-            })
-            .collect();
-        let there = |s: usize| {
-            s + added.len() <= lines.len()
-                && added
-                    .iter()
-                    .zip(&lines[s..])
-                    .all(|(p, f)| same(LEVELS.len() - 1, f.text, p))
-        };
+        let added = added_lines(hunk);
         let here = if at == lines.len() {
             lines.len().checked_sub(added.len())
         } else {
             Some(at)
         };
-        if added.iter().any(|t| !t.trim().is_empty()) && here.is_some_and(there) {
+        if added.iter().any(|t| !t.trim().is_empty())
+            && here.is_some_and(|s| stand_at(lines, &added, s))
+        {
             return Err(Unplaced::Applied(here.unwrap_or(at)));
         }
         return Ok((at, 0));
@@ -312,21 +316,8 @@ fn locate(
                 }
                 // Its added lines stand where it goes: applied already (a second time, the
                 // hunk changed the next equal line further down).
-                let added: Vec<&str> = hunk
-                    .lines
-                    .iter()
-                    .filter_map(|l| match l {
-                        Line::Add(t) => Some(t.as_str()),
-                        _ => None,
-                    })
-                    .collect();
-                if !added.is_empty()
-                    && at + added.len() <= lines.len()
-                    && added
-                        .iter()
-                        .zip(&lines[at..])
-                        .all(|(p, f)| same(LEVELS.len() - 1, f.text, p))
-                {
+                let added = added_lines(hunk);
+                if !added.is_empty() && stand_at(lines, &added, at) {
                     return Err(Unplaced::Applied(at));
                 }
             }
