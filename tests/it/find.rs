@@ -868,19 +868,7 @@ fn cpp_members_out_of_class_and_declared_in_class() {
     );
     let (v, code) = env.json(&["find", "--json", "--outline", "b.cpp"]);
     assert_eq!(code, 0, "{v:#}");
-    let mut got = Vec::new();
-    fn walk(ms: &[Value], got: &mut Vec<String>) {
-        for m in ms {
-            got.push(format!(
-                "{} {} {}",
-                m["kind"].as_str().unwrap(),
-                m["qualified_name"].as_str().unwrap(),
-                m["span"]["start_line"]
-            ));
-            walk(m["children"].as_array().map_or(&[][..], Vec::as_slice), got);
-        }
-    }
-    walk(v["data"]["matches"].as_array().unwrap(), &mut got);
+    let got = outline_lines(&v);
     assert_eq!(
         got,
         [
@@ -996,7 +984,20 @@ fn cpp_conversion_operators_are_found() {
     );
     let (v, code) = env.json(&["find", "--json", "--outline", "k.cpp"]);
     assert_eq!(code, 0, "{v:#}");
-    let mut got = Vec::new();
+    let got = outline_lines(&v);
+    assert_eq!(
+        got,
+        [
+            "struct K 1",
+            "method K::operator int 2",
+            "method K::operator double 3",
+            "function K::operator int 5",
+        ]
+    );
+}
+
+/// An outline's symbols, nested ones after their parent, as `kind qualified_name start_line`.
+fn outline_lines(v: &Value) -> Vec<String> {
     fn walk(ms: &[Value], got: &mut Vec<String>) {
         for m in ms {
             got.push(format!(
@@ -1008,14 +1009,7 @@ fn cpp_conversion_operators_are_found() {
             walk(m["children"].as_array().map_or(&[][..], Vec::as_slice), got);
         }
     }
+    let mut got = Vec::new();
     walk(v["data"]["matches"].as_array().unwrap(), &mut got);
-    assert_eq!(
-        got,
-        [
-            "struct K 1",
-            "method K::operator int 2",
-            "method K::operator double 3",
-            "function K::operator int 5",
-        ]
-    );
+    got
 }

@@ -3,7 +3,7 @@
 //! adversarial run; where the interpreter is one CI installs, the program runs before and after
 //! and must print the same.
 
-use crate::util::TestEnv;
+use crate::util::{site_class, TestEnv};
 
 /// Renames `symbol` in `file` to `new` and returns the envelope and exit code.
 fn rename(env: &TestEnv, file: &str, symbol: &str, new: &str) -> (serde_json::Value, i32) {
@@ -28,20 +28,6 @@ fn run(env: &TestEnv, program: &str, file: &str) -> String {
     )
 }
 
-/// The class of the site on `line` of `file`, for the occurrence at column `col` (0-based).
-fn class_at(v: &serde_json::Value, file: &str, line: u64, col: u64) -> String {
-    let sites = v["result"]["sites"].as_array().unwrap();
-    let s = sites
-        .iter()
-        .find(|s| {
-            s["span"]["file_path"] == file
-                && s["span"]["start_line"] == line
-                && s["span"]["start_col"] == col
-        })
-        .unwrap_or_else(|| panic!("no site at {file}:{line}:{col}: {v}"));
-    s["class"].as_str().unwrap().to_string()
-}
-
 #[test]
 fn bash_renames_command_names_not_arguments_or_variables() {
     let env = TestEnv::new();
@@ -60,19 +46,23 @@ fn bash_renames_command_names_not_arguments_or_variables() {
             .replace("xargs log", "xargs log_msg")
     );
     assert_eq!(run(&env, "bash", "s.sh"), before);
-    assert_eq!(class_at(&v, "s.sh", 3, 14), "excluded", "printf's argument");
-    assert_eq!(class_at(&v, "s.sh", 9, 19), "excluded", "git's argument");
     assert_eq!(
-        class_at(&v, "s.sh", 9, 33),
+        site_class(&v, "s.sh", 3, 14),
+        "excluded",
+        "printf's argument"
+    );
+    assert_eq!(site_class(&v, "s.sh", 9, 19), "excluded", "git's argument");
+    assert_eq!(
+        site_class(&v, "s.sh", 9, 33),
         "possible",
         "xargs runs its argument"
     );
     assert_eq!(
-        class_at(&v, "s.sh", 5, 6),
+        site_class(&v, "s.sh", 5, 6),
         "excluded",
         "an assignment's value"
     );
-    assert_eq!(class_at(&v, "s.sh", 7, 29), "excluded", "a variable");
+    assert_eq!(site_class(&v, "s.sh", 7, 29), "excluded", "a variable");
 }
 
 #[test]
@@ -91,7 +81,7 @@ fn javascript_destructured_parameter_is_a_local() {
             .replace("g(1)", "inc(1)")
     );
     assert_eq!(run(&env, "node", "m.js"), before);
-    assert_eq!(class_at(&v, "m.js", 2, 13), "excluded", "the parameter");
+    assert_eq!(site_class(&v, "m.js", 2, 13), "excluded", "the parameter");
 }
 
 #[test]
@@ -125,8 +115,8 @@ fn commonjs_export_key_follows_the_rename_and_other_modules_keep_theirs() {
     assert_eq!(text(&env, "other.js"), other, "util2's own g");
     let after = (run(&env, "node", "main.js"), run(&env, "node", "other.js"));
     assert_eq!(after, before);
-    assert_eq!(class_at(&v, "main.js", 5, 35), "excluded", "u2.g");
-    assert_eq!(class_at(&v, "main.js", 5, 26), "certain", "u.g");
+    assert_eq!(site_class(&v, "main.js", 5, 35), "excluded", "u2.g");
+    assert_eq!(site_class(&v, "main.js", 5, 26), "certain", "u.g");
 }
 
 #[test]
@@ -147,7 +137,7 @@ fn python_class_attribute_shadows_in_the_class_body_and_a_default_is_outside() {
     );
     assert_eq!(run(&env, "python3", "m.py"), before);
     assert_eq!(
-        class_at(&v, "m.py", 6, 8),
+        site_class(&v, "m.py", 6, 8),
         "excluded",
         "the class attribute"
     );
@@ -183,8 +173,12 @@ fn python_import_from_another_module_rebinds_the_name_in_the_definitions_file() 
             .replacen("floor(0.5)", "fl(0.5)", 1)
     );
     assert_eq!(run(&env, "python3", "m.py"), before);
-    assert_eq!(class_at(&v, "m.py", 8, 21), "excluded", "math's floor");
-    assert_eq!(class_at(&v, "m.py", 12, 6), "excluded", "after the import");
+    assert_eq!(site_class(&v, "m.py", 8, 21), "excluded", "math's floor");
+    assert_eq!(
+        site_class(&v, "m.py", 12, 6),
+        "excluded",
+        "after the import"
+    );
 }
 
 #[test]
@@ -231,7 +225,7 @@ fn ruby_bare_name_in_a_class_with_its_own_method_is_left_alone() {
         "--file", "util.rb", "--symbol", "g", "--kind", "function", "--rename", "inc",
     ]);
     assert_eq!(code, 0, "{v}");
-    assert_eq!(class_at(&v, "util.rb", 11, 5), "excluded", "{v}");
+    assert_eq!(site_class(&v, "util.rb", 11, 5), "excluded", "{v}");
     assert!(text(&env, "util.rb").contains("    [g, self.g]\n"));
     assert!(text(&env, "util.rb").contains("    inc(1)\n"));
     assert_eq!(run(&env, "ruby", "util.rb"), before);

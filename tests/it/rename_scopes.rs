@@ -1,7 +1,7 @@
 //! `llm patch --rename` and scopes: another file's own name, a local that shadows the symbol,
 //! a new name that is already taken. Each case was found renamed wrongly (and reported `ok`).
 
-use crate::util::TestEnv;
+use crate::util::{site_class, TestEnv};
 
 /// Renames `symbol` in `file` to `new` and returns the envelope and exit code.
 fn rename(env: &TestEnv, file: &str, symbol: &str, new: &str) -> (serde_json::Value, i32) {
@@ -10,20 +10,6 @@ fn rename(env: &TestEnv, file: &str, symbol: &str, new: &str) -> (serde_json::Va
 
 fn text(env: &TestEnv, file: &str) -> String {
     String::from_utf8(env.read(file)).unwrap()
-}
-
-/// The class of the site on `line` of `file`, for the occurrence at column `col` (0-based).
-fn class_at(v: &serde_json::Value, file: &str, line: u64, col: u64) -> String {
-    let sites = v["result"]["sites"].as_array().unwrap();
-    let s = sites
-        .iter()
-        .find(|s| {
-            s["span"]["file_path"] == file
-                && s["span"]["start_line"] == line
-                && s["span"]["start_col"] == col
-        })
-        .unwrap_or_else(|| panic!("no site at {file}:{line}:{col}: {v}"));
-    s["class"].as_str().unwrap().to_string()
 }
 
 #[test]
@@ -37,13 +23,13 @@ fn another_files_own_function_and_a_builtin_are_left_alone() {
     let (v, code) = rename(&env, "b.py", "g", "h");
     assert_eq!(code, 0, "{v}");
     assert_eq!(text(&env, "a.py"), a, "a.py calls its own g");
-    assert_eq!(class_at(&v, "a.py", 5, 6), "excluded");
+    assert_eq!(site_class(&v, "a.py", 5, 6), "excluded");
     assert_eq!(text(&env, "b.py"), "def h():\n    return 2\n");
     // An import from the defining module ties the name to it.
     assert_eq!(text(&env, "c.py"), "from b import h\n\nprint(h())\n");
-    assert_eq!(class_at(&v, "c.py", 3, 6), "certain");
+    assert_eq!(site_class(&v, "c.py", 3, 6), "certain");
     assert_eq!(text(&env, "d.py"), "import b\n\nprint(b.h())\n");
-    assert_eq!(class_at(&v, "d.py", 3, 8), "certain");
+    assert_eq!(site_class(&v, "d.py", 3, 8), "certain");
 
     // A builtin of the same name in a file that never imported it from the module.
     env.write("m.py", "def open(p):\n    return 1\n");
@@ -52,7 +38,7 @@ fn another_files_own_function_and_a_builtin_are_left_alone() {
     let (v, code) = rename(&env, "m.py", "open", "open2");
     assert_eq!(code, 0, "{v}");
     assert_eq!(text(&env, "u.py"), u.replace("m.open(1)", "m.open2(1)"));
-    assert_eq!(class_at(&v, "u.py", 3, 5), "excluded");
+    assert_eq!(site_class(&v, "u.py", 3, 5), "excluded");
 }
 
 #[test]
@@ -117,8 +103,8 @@ fn a_local_that_shadows_the_symbol_is_excluded() {
         text(&env, "c.py"),
         c.replace("def g()", "def h()").replace("g())", "h())")
     );
-    assert_eq!(class_at(&v, "c.py", 2, 4), "excluded");
-    assert_eq!(class_at(&v, "c.py", 3, 15), "excluded");
+    assert_eq!(site_class(&v, "c.py", 2, 4), "excluded");
+    assert_eq!(site_class(&v, "c.py", 3, 15), "excluded");
 
     // Rust: a `let` shadows from its end on, a parameter in the whole function.
     let rs = "fn g() -> i32 { 2 }\nfn f(g: i32) -> i32 { g }\nfn k() -> i32 { let a = g(); let g = 1; a + g }\n";

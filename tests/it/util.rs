@@ -178,3 +178,18 @@ fn regex_escape(s: &str) -> String {
         })
         .collect()
 }
+
+/// The class (`certain`, `possible`, `excluded`) of the rename site at `file:line:col` (col
+/// 0-based) in a `patch --rename --json` envelope.
+pub fn site_class(v: &Value, file: &str, line: u64, col: u64) -> String {
+    let sites = v["result"]["sites"].as_array().unwrap();
+    let s = sites
+        .iter()
+        .find(|s| {
+            s["span"]["file_path"] == file
+                && s["span"]["start_line"] == line
+                && s["span"]["start_col"] == col
+        })
+        .unwrap_or_else(|| panic!("no site at {file}:{line}:{col}: {v}"));
+    s["class"].as_str().unwrap().to_string()
+}
