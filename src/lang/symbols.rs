@@ -658,6 +658,11 @@ fn prepare<'t>(
                     "destructor_declaration" if lang.name == "csharp" => {
                         format!("~{}", symbol_name(&source[name_node.byte_range()]))
                     }
+                    // C#'s `implicit operator decimal(Money m)` is `operator decimal`, as
+                    // C++'s is: its name node is the type.
+                    "conversion_operator_declaration" => {
+                        format!("operator {}", symbol_name(&source[name_node.byte_range()]))
+                    }
                     // C++'s `operator bool() const` is `operator bool`: its node holds the
                     // parameters and qualifiers too.
                     _ if name_node.kind() == "operator_cast" => {

@@ -996,6 +996,28 @@ fn cpp_conversion_operators_are_found() {
     );
 }
 
+/// C# conversion operators are named `operator T`, as C++'s are (they were missing).
+#[test]
+fn csharp_conversion_operators_are_found() {
+    let env = TestEnv::new();
+    env.write(
+        "m.cs",
+        "struct M {\n  public static implicit operator decimal(M m) => 0;\n  public static explicit operator M(decimal d) { return new M(); }\n}\n",
+    );
+    let (v, code) = env.json(&["find", "--json", "--outline", "m.cs"]);
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(
+        outline_lines(&v),
+        [
+            "struct M 1",
+            "method M.operator decimal 2",
+            "method M.operator M 3"
+        ]
+    );
+    let (v, code) = env.json(&["show", "--json", "operator M", "m.cs"]);
+    assert_eq!(code, 0, "{v:#}");
+}
+
 /// An outline's symbols, nested ones after their parent, as `kind qualified_name start_line`.
 fn outline_lines(v: &Value) -> Vec<String> {
     fn walk(ms: &[Value], got: &mut Vec<String>) {

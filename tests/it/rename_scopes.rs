@@ -240,3 +240,87 @@ fn method_calls_follow_the_class_the_syntax_names() {
             .replace("a.Len()", "a.Size()")
     );
 }
+
+#[test]
+fn self_calls_in_another_files_class_of_the_same_name_go_to_its_own_member() {
+    let env = TestEnv::new();
+    let class = "class A {\n  m() { return 1; }\n  g() { return this.m(); }\n}\n";
+    env.write("p.js", class);
+    env.write("q.js", class);
+    let py = "class A:\n    def m(self):\n        return 1\n\n    def g(self):\n        return self.m()\n";
+    env.write("p.py", py);
+    env.write("q.py", py);
+    let (v, code) = rename(&env, "q.js", "A.m", "other");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        text(&env, "q.js"),
+        class
+            .replace(".m()", ".other()")
+            .replace("  m()", "  other()")
+    );
+    assert_eq!(text(&env, "p.js"), class, "p.js's A has its own m");
+    assert_eq!(site_class(&v, "p.js", 3, 20), "excluded");
+    let (v, code) = rename(&env, "q.py", "A.m", "other");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        text(&env, "q.py"),
+        py.replace("m(self)", "other(self)")
+            .replace(".m()", ".other()")
+    );
+    assert_eq!(text(&env, "p.py"), py, "p.py's A has its own m");
+}
+
+#[test]
+fn names_beyond_letters_and_digits_and_names_that_are_not_identifiers() {
+    let env = TestEnv::new();
+    // `$` in JavaScript, a private name stays private, a shell function's `-`.
+    env.write("d.js", "function $q() { return 1; }\n$q();\n");
+    let (v, code) = rename(&env, "d.js", "$q", "$r");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(text(&env, "d.js"), "function $r() { return 1; }\n$r();\n");
+    let private = "class A {\n  #n() { return 1; }\n  g() { return this.#n(); }\n}\n";
+    env.write("p.js", private);
+    let (v, code) = rename(&env, "p.js", "#n", "n2");
+    assert_eq!(
+        (code, v["error"]["code"].as_str()),
+        (2, Some("PATCH_E006")),
+        "{v}"
+    );
+    assert!(
+        v["error"]["message"].as_str().unwrap().contains("private"),
+        "{v}"
+    );
+    assert_eq!(text(&env, "p.js"), private);
+    let (v, code) = rename(&env, "p.js", "#n", "#m");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(text(&env, "p.js"), private.replace("#n", "#m"));
+    env.write("s.sh", "my-func() { echo; }\nmy-func\n");
+    let (v, code) = rename(&env, "s.sh", "my-func", "my-fn");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(text(&env, "s.sh"), "my-fn() { echo; }\nmy-fn\n");
+
+    // Operators and conversions are not renamed (they were reported `ok`, 0 sites).
+    let cpp = "struct S {\n  operator bool() const { return true; }\n  S operator+(const S& o) const { return o; }\n};\n";
+    env.write("a.cpp", cpp);
+    let cs = "struct M {\n  public static implicit operator decimal(M m) => 0;\n  public static M operator +(M a, M b) => a;\n  public int this[int i] => i;\n  ~M() {}\n}\n";
+    env.write("a.cs", cs);
+    env.write("r.rb", "class R\n  def +(o)\n    self\n  end\nend\n");
+    for (file, symbol) in [
+        ("a.cpp", "operator+"),
+        ("a.cpp", "operator bool"),
+        ("a.cs", "operator decimal"),
+        ("a.cs", "+"),
+        ("a.cs", "this"),
+        ("a.cs", "~M"),
+        ("r.rb", "+"),
+    ] {
+        let (v, code) = rename(&env, file, symbol, "x");
+        assert_eq!(
+            (code, v["error"]["code"].as_str()),
+            (2, Some("PATCH_E010")),
+            "{file} {symbol}: {v}"
+        );
+    }
+    assert_eq!(text(&env, "a.cpp"), cpp);
+    assert_eq!(text(&env, "a.cs"), cs);
+}

@@ -205,3 +205,47 @@ pub(super) fn qualified_other(
             })
         })
 }
+
+/// Whether `self.name` (`this.name`, `$this->name`) at `at` goes to a member `name` that the
+/// innermost class, struct, interface, enum or impl around it declares itself, another than
+/// the one renamed (`is_target` tells them apart, the renamed one's overrides included):
+/// another file's `class A { m() {} g() { this.m() } }` had its call renamed and not its `m`.
+/// Only a member of `kind`'s sort counts (a method for a method, a field for a field): Rust's
+/// `self.name` is the field even where the impl has a method `name`.
+pub(super) fn self_member_other(
+    syms: &[Symbol],
+    at: usize,
+    name: &str,
+    kind: SymbolKind,
+    is_target: impl Fn(&Symbol) -> bool,
+) -> bool {
+    let callable = |k: SymbolKind| {
+        matches!(
+            k,
+            SymbolKind::Function | SymbolKind::Method | SymbolKind::Constructor
+        )
+    };
+    let holds = |s: &Symbol, at: usize| s.span.byte_start <= at && at < s.span.byte_end;
+    let class = syms
+        .iter()
+        .filter(|s| {
+            matches!(
+                s.kind,
+                SymbolKind::Class
+                    | SymbolKind::Struct
+                    | SymbolKind::Interface
+                    | SymbolKind::Enum
+                    | SymbolKind::Impl
+            ) && holds(s, at)
+        })
+        .max_by_key(|s| s.depth);
+    class.is_some_and(|class| {
+        syms.iter().any(|m| {
+            m.name == name
+                && m.depth == class.depth + 1
+                && callable(m.kind) == callable(kind)
+                && holds(class, m.span.byte_start)
+                && !is_target(m)
+        })
+    })
+}

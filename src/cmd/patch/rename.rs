@@ -18,15 +18,23 @@ use crate::walk::{self, display_path, WalkOptions};
 use std::path::{Path, PathBuf};
 
 fn is_identifier(name: &str) -> bool {
+    is_identifier_with(name, |c| c == '_')
+}
+
+/// Whether `name` is letters, digits and the `extra` characters, not starting with a digit.
+fn is_identifier_with(name: &str, extra: impl Fn(char) -> bool) -> bool {
     let mut chars = name.chars();
-    chars.next().is_some_and(|c| c == '_' || c.is_alphabetic())
-        && chars.all(|c| c == '_' || c.is_alphanumeric())
+    chars.next().is_some_and(|c| extra(c) || c.is_alphabetic())
+        && chars.all(|c| extra(c) || c.is_alphanumeric())
 }
 
 /// Whether `new` may name what `old` names in `language`: a plain identifier, a Rust raw one
 /// (`r#match`), a Ruby method's name ending in `?` or `!` (`empty?`), or a Ruby setter's ending
-/// in `=` for a setter (`name=`; a call `x.name = 1` is written apart).
+/// in `=` for a setter (`name=`; a call `x.name = 1` is written apart); `$` in JavaScript,
+/// TypeScript and Java names, a JavaScript private name (`#count`) for a private one only, a
+/// C# verbatim name (`@class`), a shell function's `-`, `.`, `:` (`_comp-files`).
 fn valid_name(language: &lang::Language, old: &str, new: &str) -> bool {
+    let dollar = |c| c == '_' || c == '$';
     match language.name {
         "rust" => is_identifier(new.strip_prefix("r#").unwrap_or(new)),
         "ruby" => match new.strip_suffix(['?', '!', '=']) {
@@ -34,6 +42,15 @@ fn valid_name(language: &lang::Language, old: &str, new: &str) -> bool {
             Some(base) => is_identifier(base),
             None => is_identifier(new),
         },
+        "javascript" | "typescript" | "tsx" => match new.strip_prefix('#') {
+            Some(base) => old.starts_with('#') && is_identifier_with(base, dollar),
+            None => !old.starts_with('#') && is_identifier_with(new, dollar),
+        },
+        "java" => is_identifier_with(new, dollar),
+        "csharp" => is_identifier(new.strip_prefix('@').unwrap_or(new)),
+        "bash" => {
+            !new.starts_with('-') && is_identifier_with(new, |c| matches!(c, '_' | '-' | '.' | ':'))
+        }
         _ => is_identifier(new),
     }
 }
@@ -438,11 +455,28 @@ fn rename_core(
     read: &mut dyn FnMut(&Path) -> Option<Vec<u8>>,
 ) -> Result<Found, Error> {
     let s = &syms[i];
+    // C#'s indexer is named by its keyword (`public int this[int i]`).
+    let indexer = language.name == "csharp" && s.name == "this";
+    if indexer || !valid_name(language, &s.name, &s.name) {
+        return Err(Error::new(
+            Code::PatchNotAName,
+            format!(
+                "{} `{}` is named by an operator, a type or a keyword, not an identifier: --rename changes identifiers only",
+                s.kind.as_str(),
+                s.qualified_name
+            ),
+            "rename its type to rename a destructor; change an operator or a conversion with --with-text",
+        ));
+    }
     if !valid_name(language, &s.name, new) {
         return Err(Error::new(
             Code::PatchBadName,
-            format!("`{new}` is not an identifier"),
-            "pass a plain name (letters, digits, `_`; not starting with a digit; Rust's `r#name`, a Ruby method's `name?`, `name!`, a setter's `name=`) to --rename",
+            match s.name.starts_with('#') {
+                // A JavaScript private name stays one: `this.#n` is not `this.n`.
+                true => format!("`{new}` is not a private name, as `{}` is", s.name),
+                false => format!("`{new}` is not an identifier"),
+            },
+            "pass a plain name (letters, digits, `_`; not starting with a digit; Rust's `r#name`, a Ruby method's `name?`, `name!`, a setter's `name=`, `$` in JavaScript, TypeScript and Java, `#name` for a JavaScript private name) to --rename",
         ));
     }
     // A member of a type (method, field, associated item): not of a function or a module.
@@ -616,6 +650,11 @@ fn rename_core(
             None => super::members::nearer_member(language.name, &file_syms, at, &old, is_target),
             Some((_, Some(q))) if !is_self(&q) => {
                 super::members::qualified_other(&file_syms, &q, &old, is_target)
+            }
+            Some((_, Some(_))) => {
+                super::members::self_member_other(&file_syms, at, &old, target.kind, |m| {
+                    is_target(m) || with_target.contains(&m.name_span.byte_start)
+                })
             }
             Some(_) => false,
         };

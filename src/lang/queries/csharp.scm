@@ -10,6 +10,8 @@
 (file_scoped_namespace_declaration name: (_) @name) @definition.namespace
 (method_declaration name: (identifier) @name) @definition.method
 (operator_declaration operator: _ @name) @definition.method
+; A conversion operator (`implicit operator decimal(Money m)`) is named `operator decimal`.
+(conversion_operator_declaration type: _ @name) @definition.method
 (local_function_statement name: (identifier) @name) @definition.method
 (constructor_declaration name: (identifier) @name) @definition.constructor
 (destructor_declaration name: (identifier) @name) @definition.method
