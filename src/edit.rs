@@ -192,6 +192,72 @@ pub fn apply(original: &[u8], edits: &[Edit], file: &str) -> Result<Applied, Err
     Ok(Applied { bytes, placed })
 }
 
+/// Edits that turn `a` into `b`: one per run of changed lines of their line diff, each
+/// narrowed (see [`narrow`]), so that the syntax gate judges only what changed (`llm apply`'s
+/// staged files): one edit from the first hunk to the last made every error between them look
+/// new (a file with an error between two hunks was refused, though each hunk alone passed).
+pub fn between(a: &[u8], b: &[u8]) -> Vec<Edit> {
+    let old: Vec<&[u8]> = a.split_inclusive(|&c| c == b'\n').collect();
+    let new: Vec<&[u8]> = b.split_inclusive(|&c| c == b'\n').collect();
+    // Starts of each line (and the end) of both sides.
+    let starts = |ls: &[&[u8]]| -> Vec<usize> {
+        std::iter::once(0)
+            .chain(ls.iter().scan(0, |at, l| {
+                *at += l.len();
+                Some(*at)
+            }))
+            .collect()
+    };
+    let (at_old, at_new) = (starts(&old), starts(&new));
+    // A rewrite of a big file is not worth a minimal diff: past the deadline the diff is
+    // coarser, still exact.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_millis(200);
+    let ops = similar::capture_diff_slices_deadline(
+        similar::Algorithm::Myers,
+        &old,
+        &new,
+        Some(deadline),
+    );
+    let mut edits = Vec::new();
+    for group in ops.split(|op| matches!(op, similar::DiffOp::Equal { .. })) {
+        let (Some(first), Some(last)) = (group.first(), group.last()) else {
+            continue;
+        };
+        let (o, n) = (first.old_range().start, first.new_range().start);
+        let (o_end, n_end) = (last.old_range().end, last.new_range().end);
+        let (a0, a1) = (at_old[o], at_old[o_end]);
+        let (b0, b1) = (at_new[n], at_new[n_end]);
+        let e = narrow(&a[a0..a1], &b[b0..b1]);
+        edits.push(Edit::new(e.byte_start + a0..e.byte_end + a0, e.new_content));
+    }
+    edits
+}
+
+/// One edit that turns `a` into `b`: their common start and end kept (on character
+/// boundaries), so the syntax gate judges only the changed middle.
+fn narrow(a: &[u8], b: &[u8]) -> Edit {
+    let cont = |x: u8| x & 0xC0 == 0x80;
+    let mut p = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    while p > 0 && (a.get(p).is_some_and(|&x| cont(x)) || b.get(p).is_some_and(|&x| cont(x))) {
+        p -= 1;
+    }
+    let max = a.len().min(b.len()) - p;
+    let mut s = a
+        .iter()
+        .rev()
+        .zip(b.iter().rev())
+        .take(max)
+        .take_while(|(x, y)| x == y)
+        .count();
+    while s > 0
+        && (a.get(a.len() - s).is_some_and(|&x| cont(x))
+            || b.get(b.len() - s).is_some_and(|&x| cont(x)))
+    {
+        s -= 1;
+    }
+    Edit::new(p..a.len() - s, b[p..b.len() - s].to_vec())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -79,6 +79,9 @@ pub struct Change {
     /// The file's syntax tree as the caller already parsed it (same bytes as on disk): the
     /// check after the edit is then an incremental re-parse instead of a full one.
     pub tree: Option<tree_sitter::Tree>,
+    /// For a created file, the content of the file it was moved or copied from: the syntax
+    /// check counts only errors that one did not have (a renamed file's own are not new).
+    pub origin: Option<Vec<u8>>,
 }
 
 impl Change {
@@ -95,6 +98,7 @@ impl Change {
             existence: Existence::MustExist,
             language: None,
             tree: None,
+            origin: None,
         }
     }
 
@@ -113,6 +117,7 @@ impl Change {
             existence: Existence::MustExist,
             language: None,
             tree: None,
+            origin: None,
         }
     }
 
@@ -125,6 +130,7 @@ impl Change {
             existence: Existence::MustNotExist,
             language: None,
             tree: None,
+            origin: None,
         }
     }
 }
@@ -454,35 +460,30 @@ pub fn prepare(changes: &[Change], opts: &MutationOptions) -> Result<Prepared, E
                 .tree
                 .as_ref()
                 .filter(|_| matches!(change.content, Content::Edits(_)));
+            // A file moved or copied is judged against the one it came from.
+            let origin = (change.origin.as_deref())
+                .filter(|_| before.is_none())
+                .map(|from| {
+                    (
+                        from,
+                        edit::apply(from, &edit::between(from, &after), &display),
+                    )
+                });
+            let (old, placed, created) = match &origin {
+                Some((from, Ok(applied))) => (*from, &applied.placed, false),
+                _ => (old, &placed, before.is_none()),
+            };
             let mut found = introduced_syntax_errors(
-                language,
-                old,
-                old_tree,
-                &after,
-                &placed,
-                before.is_none(),
-                &display,
-                opts.tool,
+                language, old, old_tree, &after, placed, created, &display, opts.tool,
             );
             if language.name == "python" && found.is_empty() {
                 found.extend(introduced_indentation_error(
-                    old,
-                    &after,
-                    &placed,
-                    before.is_none(),
-                    &display,
-                    opts.tool,
+                    old, &after, placed, created, &display, opts.tool,
                 ));
             }
             if language.name == "bash" && found.is_empty() {
                 found.extend(introduced_empty_body(
-                    language,
-                    old,
-                    &after,
-                    &placed,
-                    before.is_none(),
-                    &display,
-                    opts.tool,
+                    language, old, &after, placed, created, &display, opts.tool,
                 ));
             }
             if opts.force {

@@ -145,6 +145,7 @@ fn write(opts: &WriteOptions) -> Result<WriteOutcome, Error> {
         },
         language,
         tree: None,
+        origin: None,
     };
     let mopts = MutationOptions {
         root: opts.root.clone(),

@@ -315,6 +315,7 @@ pub fn undo(
                 },
                 language: None,
                 tree: None,
+                origin: None,
             },
         });
     }

@@ -54,6 +54,7 @@ fn replace_keeps_bom_and_mode() {
         existence: Existence::Either,
         language: None,
         tree: None,
+        origin: None,
     };
     run(&[c], &d.opts()).unwrap();
     assert_eq!(std::fs::read(&p).unwrap(), b"\xEF\xBB\xBFecho 2\n");
@@ -247,6 +248,7 @@ fn rollback_restores_and_removes_created() {
             existence: Existence::MustNotExist,
             language: None,
             tree: None,
+            origin: None,
         },
     ];
     let committed = prepare(&changes, &d.opts()).unwrap().commit().unwrap();
@@ -268,6 +270,7 @@ fn create_refuses_existing() {
         existence: Existence::MustNotExist,
         language: None,
         tree: None,
+        origin: None,
     };
     assert_eq!(run(&[c], &d.opts()).unwrap_err().code, Code::FileExists);
     // A created file reports the line ending it was written with.
@@ -278,6 +281,7 @@ fn create_refuses_existing() {
         existence: Existence::MustNotExist,
         language: None,
         tree: None,
+        origin: None,
     };
     let (r, _) = run(&[c], &d.opts()).unwrap();
     assert_eq!(r.files[0].line_ending, "crlf");

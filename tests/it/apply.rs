@@ -1160,3 +1160,68 @@ fn an_overwritten_bom_file_keeps_its_bom_both_ways() {
     assert_eq!(code, 0, "{v}");
     assert_eq!(env.read("b.txt"), "\u{feff}new\n".as_bytes());
 }
+
+/// Errors a file already had are not new: two hunks around one (each alone passed, both were
+/// refused), and a file renamed or moved with one (every old error was reported introduced).
+/// An error the change brings is still refused, in a moved file too.
+#[test]
+fn errors_already_there_do_not_refuse_hunks_around_them_or_a_rename() {
+    let env = TestEnv::new();
+    let py = "x = 1\ny = 2\n\tz = 3\nw = 4\n";
+    env.write("a.py", py);
+    let diff = "--- a/a.py\n+++ b/a.py\n@@ -1,2 +1,3 @@\n x = 1\n+# c\n y = 2\n@@ -4 +5,2 @@\n w = 4\n+# d\n";
+    let (v, code) = apply(&env, &[], diff);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        env.read("a.py"),
+        b"x = 1\n# c\ny = 2\n\tz = 3\nw = 4\n# d\n"
+    );
+
+    let c = "int f(void)\n{\n\tfoo(a, b)\n\t\tbar(a);\n}\n";
+    env.write("x.c", c);
+    let rename = "diff --git a/x.c b/y.c\nsimilarity index 100%\nrename from x.c\nrename to y.c\n";
+    let (v, code) = apply(&env, &[], rename);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(env.read("y.c"), c.as_bytes());
+    let (v, code) = apply(
+        &env,
+        &[],
+        "{\"op\":\"move\",\"from\":\"y.c\",\"to\":\"z.c\"}\n",
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(env.read("z.c"), c.as_bytes());
+    // A rename whose hunk breaks the syntax is refused.
+    let broken = "diff --git a/z.c b/w.c\nsimilarity index 80%\nrename from z.c\nrename to w.c\n--- a/z.c\n+++ b/w.c\n@@ -4,2 +4,2 @@\n \t\tbar(a);\n-}\n+}}\n";
+    let (v, code) = apply(&env, &[], broken);
+    assert_eq!(
+        (code, v["error"]["code"].as_str()),
+        (1, Some("LLM_E106")),
+        "{v}"
+    );
+    assert_eq!(env.read("z.c"), c.as_bytes());
+    assert!(!env.path().join("w.c").exists());
+}
+
+/// Two files that swap names in one diff (git applies it; `llm apply` said the target
+/// existed), and `llm undo` swaps them back.
+#[test]
+fn a_diff_can_swap_two_files() {
+    let env = TestEnv::new();
+    env.write("a.txt", "alpha\n");
+    env.write("b.txt", "beta\n");
+    let diff = "diff --git a/a.txt b/b.txt\nsimilarity index 100%\nrename from a.txt\nrename to b.txt\ndiff --git a/b.txt b/a.txt\nsimilarity index 100%\nrename from b.txt\nrename to a.txt\n";
+    let (v, code) = apply(&env, &[], diff);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        (env.read("a.txt"), env.read("b.txt")),
+        (b"beta\n".to_vec(), b"alpha\n".to_vec())
+    );
+    let undo = v["result"]["undo"].as_str().unwrap().to_string();
+    let args: Vec<&str> = undo.split_whitespace().skip(1).collect();
+    let out = env.llm(&args).output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(
+        (env.read("a.txt"), env.read("b.txt")),
+        (b"alpha\n".to_vec(), b"beta\n".to_vec())
+    );
+}

@@ -196,7 +196,7 @@ fn move_file(
     }
     stage.expect(&from, text(v, &["expected_checksum"]).as_deref())?;
     let bytes = stage.remove(&from, "move")?;
-    stage.put(&to, bytes, true)?;
+    stage.put_from(&to, bytes, &from)?;
     if let Some(m) = super::mode_of(&from) {
         modes.retain(|(p, _)| p != &to);
         modes.push((to.clone(), m));

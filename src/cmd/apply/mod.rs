@@ -9,7 +9,6 @@ pub mod diff;
 pub mod hunks;
 
 use crate::check::ValidatorReport;
-use crate::edit::Edit;
 use crate::envelope::DiagnosticPayload;
 use crate::error::{Code, Error};
 use crate::mutation::{self, Change, Existence, MutationOptions, MutationResult};
@@ -74,6 +73,9 @@ struct Staged {
     current: Option<Vec<u8>>,
     /// A checksum the caller gave for the file as it was before the input.
     expected: Option<String>,
+    /// The file this one was moved or copied from by the input: the syntax gate judges the
+    /// new file against that one's content (a renamed file's errors are not new).
+    from: Option<PathBuf>,
 }
 
 /// The files the input touches, staged in memory.
@@ -162,6 +164,7 @@ impl Stage {
                     current: original.clone(),
                     original,
                     expected: None,
+                    from: None,
                 },
             );
         }
@@ -241,6 +244,18 @@ impl Stage {
         Ok(())
     }
 
+    /// Creates `path` with `content` moved or copied from `from` (see [`Staged::from`]).
+    pub(crate) fn put_from(
+        &mut self,
+        path: &Path,
+        content: Vec<u8>,
+        from: &Path,
+    ) -> Result<(), Error> {
+        self.put(path, content, true)?;
+        self.entry(path)?.from = Some(Self::key(from));
+        Ok(())
+    }
+
     /// Removes a file (it must exist now).
     pub(crate) fn remove(&mut self, path: &Path, what: &str) -> Result<Vec<u8>, Error> {
         let (bytes, display) = self.read(path, what)?;
@@ -265,10 +280,13 @@ impl Stage {
             match (&f.original, &f.current) {
                 (Some(a), Some(b)) if a != b => {
                     let sum = f.expected.clone().or_else(|| Some(checksum(a)));
-                    out.push(Change::edits(&f.path, vec![narrow(a, b)], sum));
+                    out.push(Change::edits(&f.path, crate::edit::between(a, b), sum));
                 }
                 (None, Some(b)) => out.push(Change {
                     existence: Existence::MustNotExist,
+                    origin: (f.from.as_ref())
+                        .and_then(|from| self.files.get(from))
+                        .and_then(|from| from.original.clone()),
                     ..Change::create(&f.path, b.clone())
                 }),
                 (Some(a), None) => out.push(Change::delete(
@@ -280,31 +298,6 @@ impl Stage {
         }
         out
     }
-}
-
-/// One edit that turns `a` into `b`: their common start and end kept (on character
-/// boundaries), so the syntax gate judges only the changed middle.
-fn narrow(a: &[u8], b: &[u8]) -> Edit {
-    let cont = |x: u8| x & 0xC0 == 0x80;
-    let mut p = a.iter().zip(b).take_while(|(x, y)| x == y).count();
-    while p > 0 && (a.get(p).is_some_and(|&x| cont(x)) || b.get(p).is_some_and(|&x| cont(x))) {
-        p -= 1;
-    }
-    let max = a.len().min(b.len()) - p;
-    let mut s = a
-        .iter()
-        .rev()
-        .zip(b.iter().rev())
-        .take(max)
-        .take_while(|(x, y)| x == y)
-        .count();
-    while s > 0
-        && (a.get(a.len() - s).is_some_and(|&x| cont(x))
-            || b.get(b.len() - s).is_some_and(|&x| cont(x)))
-    {
-        s -= 1;
-    }
-    Edit::new(p..a.len() - s, b[p..b.len() - s].to_vec())
 }
 
 /// Runs `llm apply`: the result, its message, warnings.
@@ -366,6 +359,9 @@ pub fn run(opts: &ApplyOptions) -> Result<(ApplyResult, String, Vec<DiagnosticPa
             } else {
                 diff::parse_unified(text)?
             };
+            // As `git apply`: every file a diff moves away is gone before the moved files
+            // arrive, so that two files can swap names (`a → b`, `b → a`).
+            let mut arriving = Vec::new();
             for (i, fp) in files.iter().enumerate() {
                 ops.push(file_patch(
                     &mut stage,
@@ -373,7 +369,11 @@ pub fn run(opts: &ApplyOptions) -> Result<(ApplyResult, String, Vec<DiagnosticPa
                     i,
                     &mut hunk_reports,
                     &mut modes,
+                    &mut arriving,
                 )?);
+            }
+            for (to, bytes, from) in arriving {
+                stage.put_from(&to, bytes, &from)?;
             }
             diagnostics.extend(hunk_reports.iter().filter_map(hunks::tolerance_note));
         }
@@ -549,6 +549,7 @@ fn file_patch(
     index: usize,
     reports: &mut Vec<HunkReport>,
     modes: &mut Vec<(PathBuf, u32)>,
+    arriving: &mut Vec<(PathBuf, Vec<u8>, PathBuf)>,
 ) -> Result<OperationReport, Error> {
     let display = display_path(&fp.path);
     let target = fp.move_to.as_ref().unwrap_or(&fp.path);
@@ -580,7 +581,7 @@ fn file_patch(
             reports.append(&mut r);
             match &fp.move_to {
                 Some(to) if fp.copy => {
-                    stage.put(to, new, true)?;
+                    stage.put_from(to, new, &fp.path)?;
                     let to = display_path(to);
                     (
                         "copy",
@@ -593,7 +594,7 @@ fn file_patch(
                 }
                 Some(to) => {
                     stage.remove(&fp.path, "move")?;
-                    stage.put(to, new, true)?;
+                    arriving.push((to.clone(), new, fp.path.clone()));
                     let to = display_path(to);
                     (
                         "move",
