@@ -180,6 +180,27 @@ impl Language {
     /// Parses only `ranges` of `source` (in order, not overlapping), keeping every position as
     /// in the whole file.
     pub fn parse_ranges(&self, source: &[u8], index: &LineIndex, ranges: &[Range<usize>]) -> Tree {
+        // Ranges a scanner made of broken text may overlap (`impl A {\n}\n{\ny`: a head that
+        // runs past its first member): their union is parsed, in order, rather than a panic.
+        let merged;
+        let ordered = ranges
+            .windows(2)
+            .all(|w| w[0].end <= w[1].start && w[0].start <= w[0].end);
+        let ranges = if ordered {
+            ranges
+        } else {
+            let mut sorted = ranges.to_vec();
+            sorted.sort_by_key(|r| r.start);
+            let mut out: Vec<Range<usize>> = Vec::new();
+            for r in sorted {
+                match out.last_mut() {
+                    Some(last) if r.start <= last.end => last.end = last.end.max(r.end),
+                    _ => out.push(r),
+                }
+            }
+            merged = out;
+            &merged[..]
+        };
         let point = |off: usize| {
             let (line, col) = index.position(off);
             tree_sitter::Point {

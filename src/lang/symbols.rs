@@ -331,14 +331,21 @@ pub fn symbols_around_with(
     ranges: &[std::ops::Range<usize>],
 ) -> Vec<Symbol> {
     if let Some(all) = symbols_of_items(lang, source, tree, file_path, index) {
-        return all
-            .into_iter()
-            .filter(|s| {
-                ranges
-                    .iter()
-                    .any(|r| s.node_span.byte_start <= r.end && r.start <= s.node_span.byte_end)
-            })
-            .collect();
+        // Those around the ranges, their `parent_index` into the list kept (it pointed into
+        // the whole one: an index past the end).
+        let mut at = vec![None; all.len()];
+        let mut kept = Vec::new();
+        for (i, mut s) in all.into_iter().enumerate() {
+            let around = ranges
+                .iter()
+                .any(|r| s.node_span.byte_start <= r.end && r.start <= s.node_span.byte_end);
+            if around {
+                s.parent_index = s.parent_index.and_then(|p| at[p]);
+                at[i] = Some(kept.len());
+                kept.push(s);
+            }
+        }
+        return kept;
     }
     let mut raw = Vec::new();
     match &lang.rules.walk {

@@ -561,3 +561,76 @@ fn a_write_through_a_link_is_checked_in_the_language_of_the_file_it_leads_to() {
     assert_eq!(code, 0, "{v}");
     assert_eq!(env.read("e.rs"), b"fn c() {}\n");
 }
+
+/// Files cut off anywhere, as an editor leaves them half typed (`impl A {\n}\n{\ny` panicked
+/// in the outline, `impl B {\n fn peek() {}` without its `}` in a rename): every prefix of
+/// each language's fixture, with a brace or line dropped, is outlined and renamed in without
+/// a panic.
+#[test]
+fn half_typed_files_never_panic() {
+    let env = TestEnv::new();
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    env.write("b.rs", "impl A {\n}\n{\ny");
+    env.write("c.rs", "struct G;\nfn d() {\n}\nimpl B {\n fn peek() {}");
+    let (_, code) = envelope(
+        &env,
+        &[
+            raw(b"find"),
+            raw(b"--json"),
+            raw(b"--outline"),
+            raw(b"b.rs"),
+        ],
+    );
+    assert_eq!(code, 0);
+    let rename = [
+        "patch",
+        "--json",
+        "--dry-run",
+        "--file",
+        "c.rs",
+        "--symbol",
+        "B::peek",
+        "--rename",
+        "x",
+    ];
+    let (v, code) = envelope(&env, &rename.map(|a| raw(a.as_bytes())));
+    assert_eq!(code, 0, "{v}");
+    for entry in std::fs::read_dir(&fixtures).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_string();
+        let text = std::fs::read(&path).unwrap();
+        // Names the whole fixture defines: its first few symbols.
+        env.write(&name, &text);
+        let outline = ["find", "--json", "--outline", name.as_str()];
+        let (v, _) = envelope(&env, &outline.map(|a| raw(a.as_bytes())));
+        let names: Vec<String> = (v["data"]["matches"].as_array().unwrap().iter())
+            .take(3)
+            .map(|m| m["name"].as_str().unwrap().to_string())
+            .collect();
+        // About a dozen cuts per file, each at a line's end, the next line's first brace gone.
+        let ends: Vec<usize> = (0..text.len()).filter(|&i| text[i] == b'\n').collect();
+        for &cut in ends.iter().step_by(ends.len().div_ceil(12).max(1)) {
+            let mut half = text[..cut].to_vec();
+            if let Some(b) = half.iter().rposition(|&b| b == b'}') {
+                half.remove(b);
+            }
+            env.write(&name, &half);
+            let outline = ["find", "--json", "--outline", name.as_str()];
+            envelope(&env, &outline.map(|a| raw(a.as_bytes())));
+            for symbol in names.iter().map(String::as_str) {
+                let args = [
+                    "patch",
+                    "--json",
+                    "--dry-run",
+                    "--file",
+                    name.as_str(),
+                    "--symbol",
+                    symbol,
+                    "--rename",
+                    "renamed",
+                ];
+                envelope(&env, &args.map(|a| raw(a.as_bytes())));
+            }
+        }
+    }
+}
