@@ -691,12 +691,15 @@ fn introduced_syntax_errors(
         })
         .map(|e| (shifted(&e.range, placed).start, e.missing))
         .collect();
-    let more = after_errors.len() > before_errors.len();
+    // Errors that started inside an edit went with the text it replaced: the edit is judged
+    // against those that stay (deleting a Bash function with an old error, leaving a bare
+    // `&&` after it, swapped one error for another and was written).
+    let more = after_errors.len() > old.len();
     let mut shown: Vec<&lang::SyntaxError> = after_errors
         .iter()
         .filter(|e| !old.contains(&(e.range.start, e.missing)) && (more || touches(&e.range)))
         .collect();
-    if shown.is_empty() && after_errors.len() > before_errors.len() {
+    if shown.is_empty() && more {
         shown = after_errors.iter().collect();
     }
     let index = LineIndex::new(after);

@@ -127,6 +127,26 @@ fn preexisting_error_elsewhere_does_not_block() {
         .starts_with(b"def ok():\n    return 2\n"));
 }
 
+/// An edit that takes away the only old error and leaves a new one elsewhere (a Bash function
+/// deleted, its `} &&` left dangling, tree-sitter's error at the file's end) is judged against
+/// the errors that stay: none, so the new one is shown. (The counts were equal: 1 and 1.)
+#[test]
+fn an_old_error_taken_away_does_not_cover_a_new_one() {
+    let before = b"int a() { x = ; }\nint b() {}\n";
+    let after = b"int a() {}\nint b() { y = ; }\n";
+    // A language without a region scanner: the whole file is judged.
+    let c = crate::lang::by_name("c").unwrap();
+    // The edit as the gate sees it: only `a`'s body (its error inside) was replaced.
+    let placed = [edit::Placed {
+        index: 0,
+        old: 0..17,
+        new: 0..10,
+    }];
+    let found = introduced_syntax_errors(c, before, None, after, &placed, false, "m.c", "t");
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].span.as_ref().unwrap().start_line, 2);
+}
+
 #[test]
 fn multi_file_all_or_nothing() {
     let d = Dir::new();
