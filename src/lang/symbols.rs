@@ -646,12 +646,13 @@ fn prepare<'t>(
             };
             let body = body.map(|(b, end)| b.start_byte()..end);
             let (span, node_span) = spans.pair(start..end, node.start_byte()..end);
+            let named = name_range(node, name_node, source);
             let (name_span, body_span) = match body {
                 Some(b) => {
-                    let (name, body) = spans.pair(name_node.byte_range(), b);
+                    let (name, body) = spans.pair(named.clone(), b);
                     (name, Some(body))
                 }
-                None => (spans.span(name_node.byte_range()), None),
+                None => (spans.span(named.clone()), None),
             };
             Prepared {
                 order: order(kind, node, name_node),
@@ -670,15 +671,8 @@ fn prepare<'t>(
                     "conversion_operator_declaration" => {
                         format!("operator {}", symbol_name(&source[name_node.byte_range()]))
                     }
-                    // C++'s `operator bool() const` is `operator bool`: its node holds the
-                    // parameters and qualifiers too.
-                    _ if name_node.kind() == "operator_cast" => {
-                        let end = name_node
-                            .child_by_field_name("declarator")
-                            .map_or(name_node.end_byte(), |d| d.start_byte());
-                        symbol_name(&source[name_node.start_byte()..end])
-                    }
-                    _ => symbol_name(&source[name_node.byte_range()]),
+                    // C++'s `operator char*() const` is `operator char*` (see `name_range`).
+                    _ => symbol_name(&source[named]),
                 },
                 signature: signature(&source[node.byte_range()]),
                 span,
@@ -688,6 +682,54 @@ fn prepare<'t>(
             }
         })
         .collect()
+}
+
+/// The bytes that name a definition (its `name_span`): its name node's, but for C#'s
+/// destructor (`~C`, the `~` apart from the name node) and conversion operator (`operator
+/// decimal`, whose name node is the type) and C++'s conversion operator, whose node holds
+/// parameters and qualifiers too (`operator char*() const` is named `operator char*`).
+fn name_range(node: Node, name_node: Node, source: &[u8]) -> Range<usize> {
+    let from_token = |token: &str| {
+        let mut c = node.walk();
+        let start = node
+            .children(&mut c)
+            .find(|k| k.kind() == token && k.start_byte() < name_node.start_byte())
+            .map_or(name_node.start_byte(), |k| k.start_byte());
+        start..name_node.end_byte()
+    };
+    match (node.kind(), name_node.kind()) {
+        ("destructor_declaration", "identifier") => from_token("~"),
+        ("conversion_operator_declaration", _) => from_token("operator"),
+        (_, "operator_cast") => {
+            // Down the pointer and reference declarators to the parameters' `(`.
+            let mut end = name_node.end_byte();
+            let mut d = name_node.child_by_field_name("declarator");
+            while let Some(n) = d {
+                end = n.start_byte();
+                d = match n.kind() {
+                    "abstract_pointer_declarator" | "abstract_reference_declarator" => n
+                        .child_by_field_name("declarator")
+                        .or_else(|| n.named_child(0)),
+                    _ => None,
+                };
+                if d.is_none()
+                    && n.kind().starts_with("abstract_")
+                    && !n.kind().contains("function")
+                {
+                    end = n.end_byte();
+                }
+            }
+            let text = &source[name_node.start_byte()..end];
+            let trimmed = text.len()
+                - text
+                    .iter()
+                    .rev()
+                    .take_while(|b| b.is_ascii_whitespace())
+                    .count();
+            name_node.start_byte()..name_node.start_byte() + trimmed
+        }
+        _ => name_node.byte_range(),
+    }
 }
 
 /// The symbols of prepared definitions (those of one tree, or of each part of a file, each

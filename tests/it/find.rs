@@ -1018,6 +1018,41 @@ fn csharp_conversion_operators_are_found() {
     assert_eq!(code, 0, "{v:#}");
 }
 
+/// A symbol's `name_span` holds its name: C++'s `operator char*` (the span held `() const`,
+/// the name lost its `*`), C#'s `~C` (the span held `C`) and `operator decimal`.
+#[test]
+fn name_spans_of_operators_and_destructors_hold_their_names() {
+    let env = TestEnv::new();
+    let cpp = "struct S {\n    operator int() const { return 0; }\n    operator char*() { return 0; }\n    operator const S&() const;\n};\n";
+    let cs = "class C {\n  ~C() {}\n  public static implicit operator decimal(C c) => 0;\n}\n";
+    env.write("o.cpp", cpp);
+    env.write("o.cs", cs);
+    for (file, text, names) in [
+        (
+            "o.cpp",
+            cpp,
+            &["S", "operator int", "operator char*", "operator const S&"][..],
+        ),
+        ("o.cs", cs, &["C", "~C", "operator decimal"][..]),
+    ] {
+        let (v, code) = env.json(&["find", "--json", "--outline", file]);
+        assert_eq!(code, 0, "{v:#}");
+        let mut got = Vec::new();
+        let mut todo: Vec<&Value> = v["data"]["matches"].as_array().unwrap().iter().collect();
+        while let Some(m) = todo.pop() {
+            let (a, b) = (&m["name_span"]["byte_start"], &m["name_span"]["byte_end"]);
+            let bytes = &text[a.as_u64().unwrap() as usize..b.as_u64().unwrap() as usize];
+            assert_eq!(bytes, m["name"].as_str().unwrap(), "{file}");
+            got.push(bytes.to_string());
+            todo.extend(m["children"].as_array().unwrap());
+        }
+        got.sort();
+        let mut want = names.to_vec();
+        want.sort();
+        assert_eq!(got, want, "{file}");
+    }
+}
+
 /// An outline's symbols, nested ones after their parent, as `kind qualified_name start_line`.
 fn outline_lines(v: &Value) -> Vec<String> {
     fn walk(ms: &[Value], got: &mut Vec<String>) {
