@@ -1142,6 +1142,95 @@ fn added_lines_without_context_already_there_are_applied_already() {
     assert_eq!(env.read("f.txt"), b"1\n\n\n2\n3\n4\n5\nNEW\n6\nEND\n");
 }
 
+/// `@@ -N,0 +M @@` adds after old line N (0: at the top) and is N's hunk, at offset 0: it was
+/// reported at offset 1, and every later hunk of the file was looked for a line too low,
+/// which changed the wrong one of equal lines (silently, or by indentation) or found the
+/// removed lines in two places. The results are `git apply --unidiff-zero`'s.
+#[test]
+fn a_u0_insertion_goes_after_its_line_and_moves_nothing_after_it() {
+    let env = TestEnv::new();
+    let u0 = |file: &str, body: &str| format!("--- a/{file}\n+++ b/{file}\n{body}");
+    env.write("f.ts", "L1\nX\nX\nX\nL5\n");
+    let (v, code) = apply(
+        &env,
+        &[],
+        &u0("f.ts", "@@ -1,0 +2 @@\n+// a\n@@ -3 +4 @@\n-X\n+Y\n"),
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(env.read("f.ts"), b"L1\n// a\nX\nY\nX\nL5\n");
+    let hunks = v["result"]["hunks"].as_array().unwrap();
+    let at: Vec<(u64, i64, &str)> = hunks
+        .iter()
+        .map(|h| {
+            (
+                h["start_line"].as_u64().unwrap(),
+                h["offset"].as_i64().unwrap(),
+                h["matched_with"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(at, [(1, 0, "exact"), (3, 0, "exact")], "{v}");
+
+    env.write(
+        "w.py",
+        "def f():\n    return 1\n    # old note\n# old note\n",
+    );
+    let (v, code) = apply(
+        &env,
+        &[],
+        &u0(
+            "w.py",
+            "@@ -1,0 +2 @@\n+# header\n@@ -3 +3,0 @@\n-    # old note\n",
+        ),
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        env.read("w.py"),
+        b"def f():\n# header\n    return 1\n# old note\n"
+    );
+    assert_eq!(v["diagnostics"], serde_json::json!([]), "{v}");
+
+    env.write("c.ts", "L1\nL2\nL3\nL4\n\nL6\n\nL8\n");
+    let (v, code) = apply(
+        &env,
+        &[],
+        &u0("c.ts", "@@ -1,0 +2 @@\n+// a\n@@ -5 +5,0 @@\n-\n"),
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(env.read("c.ts"), b"L1\n// a\nL2\nL3\nL4\nL6\n\nL8\n");
+
+    // At the top, and at the end.
+    env.write("t.txt", "a\nb\n");
+    let (v, code) = apply(
+        &env,
+        &[],
+        &u0("t.txt", "@@ -0,0 +1 @@\n+top\n@@ -2,0 +4 @@\n+end\n"),
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(env.read("t.txt"), b"top\na\nb\nend\n");
+    assert_eq!(v["result"]["hunks"][0]["start_line"], 0, "{v}");
+    assert_eq!(v["result"]["hunks"][1]["start_line"], 2, "{v}");
+    assert_eq!(v["result"]["hunks"][1]["offset"], 0, "{v}");
+
+    // A hunk found 3 lines down (3 lines were added at the top since the diff) moves the
+    // insertion after it as far: after L5. (git, which places it by its new line, puts NEW
+    // after L1.)
+    env.write("d.txt", "D1\nD2\nD3\nL1\nL2\nL3\nL4\nL5\nL6\nL7\nL8\n");
+    let (v, code) = apply(
+        &env,
+        &[],
+        &u0("d.txt", "@@ -2 +1,0 @@\n-L2\n@@ -5,0 +5 @@\n+NEW\n"),
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        env.read("d.txt"),
+        b"D1\nD2\nD3\nL1\nL3\nL4\nL5\nNEW\nL6\nL7\nL8\n"
+    );
+    assert_eq!(v["result"]["hunks"][0]["offset"], 3, "{v}");
+    assert_eq!(v["result"]["hunks"][1]["offset"], 3, "{v}");
+    assert_eq!(v["result"]["hunks"][1]["start_line"], 8, "{v}");
+}
+
 /// Overwritten whole, a file that began with a BOM keeps it, by a batch's `write` as by `llm
 /// write --overwrite` (the batch dropped it).
 #[test]

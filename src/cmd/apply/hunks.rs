@@ -17,7 +17,8 @@ pub struct HunkReport {
     /// `exact`, `whitespace` (trailing), `indentation` or `punctuation` (Unicode dashes,
     /// quotes, spaces).
     pub matched_with: &'static str,
-    /// 1-based line of the file (before the patch) where the hunk's old lines start.
+    /// 1-based line of the file (before the patch) where the hunk's old lines start; for a
+    /// hunk that only adds, the line it adds after (0: at the top), as `@@ -N,0` names it.
     pub start_line: usize,
     /// Lines between where the patch said (`@@ -N`) and where the hunk was found; 0 when the
     /// patch gave no line.
@@ -126,10 +127,10 @@ pub fn apply(
     let mut touched_end = None;
     // How far the last hunk was from its line number: later hunks of a file changed above
     // them are as far off.
-    let mut shift = 0i64;
+    let mut carried = 0i64;
     for (k, hunk) in fp.hunks.iter().enumerate() {
         let old = hunk.old();
-        let (start, level) = match locate(&lines, hunk, &old, cursor, fp.codex, shift) {
+        let (start, level) = match locate(&lines, hunk, &old, cursor, carried) {
             Ok(found) => found,
             Err(Unplaced::NotFound) => {
                 return Err(unplaced(&lines, hunk, &old, cursor, display, k))
@@ -137,8 +138,9 @@ pub fn apply(
             Err(Unplaced::Ambiguous(at)) => return Err(ambiguous(hunk, &old, &at, display, k)),
             Err(Unplaced::Applied(at)) => return Err(applied(hunk, at, display, k)),
         };
-        if let Some(n) = hunk.old_start {
-            shift = start as i64 - n.saturating_sub(1) as i64;
+        let hint = named(hunk);
+        if let Some(h) = hint {
+            carried = start as i64 - h as i64;
         }
         for l in &lines[cursor..start] {
             out.push((l.text.to_string(), l.eol));
@@ -188,12 +190,12 @@ pub fn apply(
         if j == lines.len() {
             touched_end = Some(hunk);
         }
-        let hint = hunk.old_start.map(|n| n.saturating_sub(1));
         reports.push(HunkReport {
             file_path: display.to_string(),
             index: k,
             matched_with: LEVELS[level],
-            start_line: start + 1,
+            // A hunk that only adds names the line it adds after, as `@@ -N,0` does.
+            start_line: if old.is_empty() { start } else { start + 1 },
             offset: hint.map_or(0, |h| start as i64 - h as i64),
             lines_removed: removed,
             lines_added: added,
@@ -249,20 +251,35 @@ enum Unplaced {
     Ambiguous(Vec<usize>),
 }
 
-/// Where `hunk` goes: (first line, tolerance level). A hunk with context lines is looked for
-/// nearest its line number, anywhere after the previous hunk. One without (`diff -U0`, or a
-/// bare `@@` of removed lines) has nothing to tell its place from another with the same
-/// lines: it goes at its line number (moved by `shift`, the previous hunk's offset), else
-/// where its old lines are found once; in several places, or with its added lines already
-/// at its line, it has none. Searched like the others, a `-U0` patch applied twice changed
-/// the next equal line instead.
+/// The 0-based line the patch names for `hunk`: where its old lines start, or, for a hunk
+/// that only adds (`@@ -N,0`), the line it adds after (0: at the top). None without a number.
+fn named(hunk: &Hunk) -> Option<usize> {
+    let n = hunk.old_start?;
+    Some(if hunk.old().is_empty() {
+        n
+    } else {
+        n.saturating_sub(1)
+    })
+}
+
+/// Where `hunk` goes: (first line, tolerance level). `carried` is how far the previous hunk
+/// was from its line number: the hunk is looked for as far from its own.
+///
+/// - A hunk with context lines is looked for nearest its line, anywhere after the previous
+///   hunk.
+/// - One without (`diff -U0`, or a bare `@@` of removed lines) has nothing to tell its place
+///   from another with the same lines: it goes at its line number, else where its old lines
+///   are found once; in several places, or with its added lines already at its line, it has
+///   none. Searched like the others, a `-U0` patch applied twice changed the next equal line
+///   instead.
+/// - One that only adds goes after its line (`@@ -N,0`), or, without a number, at the end
+///   (Codex: after its `@@` line).
 fn locate(
     lines: &[FileLine],
     hunk: &Hunk,
     old: &[&str],
     cursor: usize,
-    codex: bool,
-    shift: i64,
+    carried: i64,
 ) -> Result<(usize, usize), Unplaced> {
     let mut from = cursor;
     if let Some(anchor) = &hunk.anchor {
@@ -275,11 +292,13 @@ fn locate(
             None => return Err(Unplaced::NotFound),
         }
     }
+    // The line the patch names, moved as far as the previous hunk was.
+    let moved = named(hunk).map(|h| h as i64 + carried);
     if old.is_empty() {
-        let at = match (hunk.old_start, codex) {
-            (Some(n), false) => n.min(lines.len()).max(from),
-            _ if hunk.anchor.is_some() => from,
-            _ => lines.len(),
+        let at = match moved {
+            Some(at) => (at.max(0) as usize).clamp(from, lines.len().max(from)),
+            None if hunk.anchor.is_some() => from,
+            None => lines.len(),
         };
         // Lines added with no context, already there: where they go, or (appended) at the
         // end. Applied again, such a hunk added them a second time. (Blank lines alone say
@@ -302,16 +321,18 @@ fn locate(
     }
     let last = lines.len() - old.len();
     let fits = |level: usize, s: usize| {
-        old.iter()
-            .zip(&lines[s..])
-            .all(|(p, f)| same(level, f.text, p))
+        s + old.len() <= lines.len()
+            && old
+                .iter()
+                .zip(&lines[s..])
+                .all(|(p, f)| same(level, f.text, p))
     };
     let context_free = !hunk.lines.iter().any(|l| matches!(l, Line::Context(_)));
     if context_free && !hunk.at_eof {
-        if let (Some(n), false) = (hunk.old_start, codex) {
-            let at = n.saturating_sub(1) as i64 + shift;
-            if let Some(at) = usize::try_from(at).ok().filter(|&a| a >= from) {
-                if let Some(level) = (0..LEVELS.len()).find(|&l| at <= last && fits(l, at)) {
+        if let Some(moved) = moved {
+            let at = usize::try_from(moved).ok().filter(|&a| a >= from);
+            if let Some(at) = at {
+                if let Some(level) = (0..LEVELS.len()).find(|&l| fits(l, at)) {
                     return Ok((at, level));
                 }
                 // Its added lines stand where it goes: applied already (a second time, the
@@ -334,17 +355,12 @@ fn locate(
             return Err(Unplaced::NotFound);
         }
     }
-    let hint = hunk
-        .old_start
-        .map(|n| n.saturating_sub(1))
-        .unwrap_or(from)
-        .max(from);
+    let hint = moved.map_or(from, |m| m.max(0) as usize).clamp(from, last);
     for level in 0..LEVELS.len() {
         if hunk.at_eof && fits(level, last) {
             return Ok((last, level));
         }
         // Nearest to the hint first, looking both ways.
-        let hint = hint.clamp(from, last);
         for d in 0..=(hint - from).max(last - hint) {
             if hint + d <= last && fits(level, hint + d) {
                 return Ok((hint + d, level));
