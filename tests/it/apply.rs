@@ -1231,6 +1231,45 @@ fn a_u0_insertion_goes_after_its_line_and_moves_nothing_after_it() {
     assert_eq!(v["result"]["hunks"][1]["start_line"], 8, "{v}");
 }
 
+/// A hunk without context lines has nothing to tell one place from another but its line: it
+/// is matched with tolerance (indentation, whitespace, punctuation) only there; away from it,
+/// only exactly and once. A `-U0` hunk for a `##` at line 40 changed an indented `##` at line
+/// 2 (offset -38, a note); git refuses it.
+#[test]
+fn a_hunk_without_context_is_matched_tolerantly_only_at_its_line() {
+    let env = TestEnv::new();
+    env.write("g.rb", "def f\n  ##\nend\n");
+    let far = "--- a/g.rb\n+++ b/g.rb\n@@ -40 +40 @@\n-##\n+# new\n";
+    let (v, code) = apply(&env, &[], far);
+    assert_eq!(
+        (code, v["error"]["code"].as_str()),
+        (1, Some("APPLY_E003")),
+        "{v}"
+    );
+    let message = v["error"]["message"].as_str().unwrap();
+    assert!(message.contains("not at line 40"), "{v}");
+    assert!(v["error"]["remediation"]
+        .as_str()
+        .unwrap()
+        .contains("context lines"));
+    assert_eq!(env.read("g.rb"), b"def f\n  ##\nend\n");
+    // One line off too.
+    let near = "--- a/g.rb\n+++ b/g.rb\n@@ -3 +3 @@\n-##\n+# new\n";
+    assert_eq!(apply(&env, &[], near).1, 1);
+    // At its line, by indentation (git, without whitespace options, refuses this one).
+    let at = "--- a/g.rb\n+++ b/g.rb\n@@ -2 +2 @@\n-##\n+# new\n";
+    let (v, code) = apply(&env, &[], at);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(env.read("g.rb"), b"def f\n  # new\nend\n");
+    assert_eq!(v["result"]["hunks"][0]["matched_with"], "indentation");
+    // Exactly and once elsewhere, it goes there.
+    env.write("h.rb", "def f\n##\nend\n");
+    let (v, code) = apply(&env, &[], &far.replace("g.rb", "h.rb"));
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(env.read("h.rb"), b"def f\n# new\nend\n");
+    assert_eq!(v["result"]["hunks"][0]["offset"], -38, "{v}");
+}
+
 /// Overwritten whole, a file that began with a BOM keeps it, by a batch's `write` as by `llm
 /// write --overwrite` (the batch dropped it).
 #[test]

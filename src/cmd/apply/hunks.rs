@@ -132,11 +132,9 @@ pub fn apply(
         let old = hunk.old();
         let (start, level) = match locate(&lines, hunk, &old, cursor, carried) {
             Ok(found) => found,
-            Err(Unplaced::NotFound) => {
-                return Err(unplaced(&lines, hunk, &old, cursor, display, k))
-            }
             Err(Unplaced::Ambiguous(at)) => return Err(ambiguous(hunk, &old, &at, display, k)),
             Err(Unplaced::Applied(at)) => return Err(applied(hunk, at, display, k)),
+            Err(why) => return Err(unplaced(&lines, hunk, &old, cursor, display, k, why)),
         };
         let hint = named(hunk);
         if let Some(h) = hint {
@@ -245,6 +243,9 @@ fn stand_at(lines: &[FileLine], added: &[&str], at: usize) -> bool {
 /// Why a hunk has no place.
 enum Unplaced {
     NotFound,
+    /// A hunk without context lines whose old lines are neither at its line (0-based; with
+    /// tolerance) nor exactly in one other place.
+    NotAtLine(usize),
     /// A hunk without context lines whose added lines are at its line (0-based).
     Applied(usize),
     /// A hunk without context lines whose old lines are at each of these lines (0-based).
@@ -268,10 +269,12 @@ fn named(hunk: &Hunk) -> Option<usize> {
 /// - A hunk with context lines is looked for nearest its line, anywhere after the previous
 ///   hunk.
 /// - One without (`diff -U0`, or a bare `@@` of removed lines) has nothing to tell its place
-///   from another with the same lines: it goes at its line number, else where its old lines
-///   are found once; in several places, or with its added lines already at its line, it has
-///   none. Searched like the others, a `-U0` patch applied twice changed the next equal line
-///   instead.
+///   from another with the same lines: it goes at its line number (tolerantly), else where
+///   its old lines are found exactly, once; in several places, or with its added lines
+///   already at its line, it has none. Searched like the others, a `-U0` patch applied twice
+///   changed the next equal line instead, and a `-U0` hunk changed a `}` of another
+///   indentation dozens of lines away. Without a line number, it goes where its old lines
+///   are found once, tolerantly.
 /// - One that only adds goes after its line (`@@ -N,0`), or, without a number, at the end
 ///   (Codex: after its `@@` line).
 fn locate(
@@ -342,6 +345,13 @@ fn locate(
                     return Err(Unplaced::Applied(at));
                 }
             }
+            // Away from its line, only its exact lines, once.
+            let at_exact: Vec<usize> = (from..=last).filter(|&s| fits(0, s)).collect();
+            return match at_exact[..] {
+                [] => Err(Unplaced::NotAtLine(moved.max(0) as usize)),
+                [one] => Ok((one, 0)),
+                _ => Err(Unplaced::Ambiguous(at_exact)),
+            };
         }
         if hunk.anchor.is_none() {
             for level in 0..LEVELS.len() {
@@ -419,9 +429,17 @@ fn unplaced(
     cursor: usize,
     display: &str,
     k: usize,
+    why: Unplaced,
 ) -> Error {
-    let what = match &hunk.anchor {
-        Some(a) if !(cursor..lines.len()).any(|i| same(3, lines[i].text, a)) => {
+    let n = old.len();
+    let lines_ = if n == 1 { "line" } else { "lines" };
+    let what = match (&why, &hunk.anchor) {
+        (Unplaced::NotAtLine(at), _) => format!(
+            "it has no context lines and its {n} removed {lines_} {} not at line {} (where it goes, moved as far as the hunk before it) nor exactly anywhere else",
+            if n == 1 { "is" } else { "are" },
+            at + 1
+        ),
+        (_, Some(a)) if !(cursor..lines.len()).any(|i| same(3, lines[i].text, a)) => {
             format!("its `@@ {a}` line is not in the file after line {cursor}")
         }
         _ => format!(
@@ -466,7 +484,10 @@ fn unplaced(
             k + 1,
             hunk.patch_line
         ),
-        "re-read the file (`llm show FILE:START-END`) and rebuild the hunk from its current lines",
+        match why {
+            Unplaced::NotAtLine(_) => "give the hunk context lines (`diff -u`, `git diff`) or its right line number; without context a hunk is matched with tolerance only at its line",
+            _ => "re-read the file (`llm show FILE:START-END`) and rebuild the hunk from its current lines",
+        },
     )
     .with_file(display)
     .rejected();
@@ -475,16 +496,22 @@ fn unplaced(
             .iter()
             .zip(&lines[s..])
             .position(|(p, f)| !same(3, f.text, p));
-        let note = match diff {
-            // All alike, but where this hunk may not go: before the end of the previous one
-            // (or before its `@@` line).
-            None => format!(
+        let note = match (diff, &why) {
+            // All alike, but where this hunk may not go: away from its line without context,
+            // or before the end of the previous one (or before its `@@` line).
+            (None, Unplaced::NotAtLine(at)) if s >= cursor => format!(
+                "its lines are at lines {}-{} but only with tolerance (indentation, whitespace or punctuation), which a hunk without context gets only at its line {}",
+                s + 1,
+                (s + old.len()).min(lines.len()),
+                at + 1
+            ),
+            (None, _) => format!(
                 "its lines are at lines {}-{}, before line {} where it may start (hunks apply in order, each after the one before and after its `@@` line): order the hunks by line, or merge those that overlap",
                 s + 1,
                 (s + old.len()).min(lines.len()),
                 cursor + 1
             ),
-            Some(diff) => format!(
+            (Some(diff), _) => format!(
                 "closest region: lines {}-{} ({score} of {} lines alike); first difference at line {}: the patch has {:?}, the file has {:?}",
                 s + 1,
                 (s + old.len()).min(lines.len()),
