@@ -736,7 +736,7 @@ fn malformed_cut_off_and_mode_changing_diffs_change_nothing() {
     let (v, code) = apply(
         &env,
         &[],
-        "--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n one\n-two\n+TWO\nThat is all.\n",
+        "--- a/a.txt\n+++ b/a.txt\n@@ -1,3 +1,3 @@\n one\n-two\n+TWO\n three\nThat is all.\n",
     );
     assert_eq!(code, 0, "{v}");
     assert_eq!(
@@ -1268,6 +1268,117 @@ fn a_hunk_without_context_is_matched_tolerantly_only_at_its_line() {
     assert_eq!(code, 0, "{v}");
     assert_eq!(env.read("h.rb"), b"def f\n# new\nend\n");
     assert_eq!(v["result"]["hunks"][0]["offset"], -38, "{v}");
+}
+
+/// A hunk with context before its changes and none after ends the file (a diff tool cuts the
+/// context only there), as does one whose old side ends with `\ No newline at end of file`;
+/// one at line 1 with less context before its changes than after starts it. It goes there or
+/// nowhere, as git apply requires: nearest its line, in a file with lines added at the top
+/// since the diff, it changed an earlier function's closing lines instead. The results are
+/// git's.
+#[test]
+fn a_hunk_that_ends_or_starts_the_file_goes_there() {
+    let env = TestEnv::new();
+    // `\ No newline`: b()'s `}` (a()'s, nearer line 5, was changed).
+    env.write(
+        "f.go",
+        "d1\nd2\nfunc a() {\n\treturn v\n}\nfunc b() {\n\treturn v\n}",
+    );
+    let (v, code) = apply(
+        &env,
+        &[],
+        "--- a/f.go\n+++ b/f.go\n@@ -5,2 +5,2 @@\n \treturn v\n-}\n\\ No newline at end of file\n+} // end b\n\\ No newline at end of file\n",
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        env.read("f.go"),
+        b"d1\nd2\nfunc a() {\n\treturn v\n}\nfunc b() {\n\treturn v\n} // end b"
+    );
+    assert_eq!(v["result"]["hunks"][0]["start_line"], 7, "{v}");
+    assert_eq!(v["result"]["hunks"][0]["offset"], 2, "{v}");
+    // No context after the added line: appended at the end, not after a().
+    env.write(
+        "g.go",
+        "d1\nd2\nfunc a() {\n\treturn v\n}\nfunc b() {\n\treturn v\n}\n",
+    );
+    let (v, code) = apply(
+        &env,
+        &[],
+        "--- a/g.go\n+++ b/g.go\n@@ -5,2 +5,3 @@\n \treturn v\n }\n+// appended at end\n",
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        env.read("g.go"),
+        b"d1\nd2\nfunc a() {\n\treturn v\n}\nfunc b() {\n\treturn v\n}\n// appended at end\n"
+    );
+    // The file's end is no longer the hunk's old lines: refused, though they are in the
+    // middle of it, and the refusal says why and how to place it elsewhere.
+    env.write("h.txt", "one\ntwo\nthree\nfour\n");
+    let (v, code) = apply(
+        &env,
+        &[],
+        "--- a/h.txt\n+++ b/h.txt\n@@ -1,2 +1,2 @@\n one\n-two\n+TWO\n",
+    );
+    assert_eq!(
+        (code, v["error"]["code"].as_str()),
+        (1, Some("APPLY_E003")),
+        "{v}"
+    );
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("it ends the file"),
+        "{v}"
+    );
+    assert!(
+        v["error"]["note"]
+            .as_str()
+            .unwrap()
+            .contains("lines 1-2, not at the end"),
+        "{v}"
+    );
+    assert!(v["error"]["remediation"]
+        .as_str()
+        .unwrap()
+        .contains("add the context line that follows"));
+    assert_eq!(env.read("h.txt"), b"one\ntwo\nthree\nfour\n");
+    // A bare `@@` hunk (no line number, as models write) is placed by its lines alone.
+    let (v, code) = apply(
+        &env,
+        &[],
+        "--- a/h.txt\n+++ b/h.txt\n@@\n one\n-two\n+TWO\n",
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(env.read("h.txt"), b"one\nTWO\nthree\nfour\n");
+
+    // The start: a line added before line 1 goes first, or, with lines above its context
+    // now, nowhere; so does a change at line 2 (one line of context before, three after).
+    let top = "--- a/s.txt\n+++ b/s.txt\n@@ -1,3 +1,4 @@\n+top\n a\n b\n c\n";
+    let second = "--- a/s.txt\n+++ b/s.txt\n@@ -1,5 +1,5 @@\n a\n-b\n+B\n c\n d\n e\n";
+    env.write("s.txt", "X\nY\na\nb\nc\nd\ne\n");
+    for diff in [top, second] {
+        let (v, code) = apply(&env, &[], diff);
+        assert_eq!(
+            (code, v["error"]["code"].as_str()),
+            (1, Some("APPLY_E003")),
+            "{v}"
+        );
+        assert!(
+            v["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("it starts the file"),
+            "{v}"
+        );
+        assert_eq!(env.read("s.txt"), b"X\nY\na\nb\nc\nd\ne\n");
+    }
+    env.write("s.txt", "a\nb\nc\nd\ne\n");
+    assert_eq!(apply(&env, &[], top).1, 0);
+    assert_eq!(env.read("s.txt"), b"top\na\nb\nc\nd\ne\n");
+    env.write("s.txt", "a\nb\nc\nd\ne\n");
+    assert_eq!(apply(&env, &[], second).1, 0);
+    assert_eq!(env.read("s.txt"), b"a\nB\nc\nd\ne\n");
 }
 
 /// Overwritten whole, a file that began with a BOM keeps it, by a batch's `write` as by `llm

@@ -246,10 +246,19 @@ enum Unplaced {
     /// A hunk without context lines whose old lines are neither at its line (0-based; with
     /// tolerance) nor exactly in one other place.
     NotAtLine(usize),
+    /// A hunk that must start (`Edge::Start`) or end the file, and does not there.
+    NotAtEdge(Edge),
     /// A hunk without context lines whose added lines are at its line (0-based).
     Applied(usize),
     /// A hunk without context lines whose old lines are at each of these lines (0-based).
     Ambiguous(Vec<usize>),
+}
+
+/// An end of the file a hunk is tied to.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Edge {
+    Start,
+    End,
 }
 
 /// The 0-based line the patch names for `hunk`: where its old lines start, or, for a hunk
@@ -263,9 +272,37 @@ fn named(hunk: &Hunk) -> Option<usize> {
     })
 }
 
+/// The end of the file `hunk` is tied to, as git apply reads it: a `\ No newline at end of
+/// file` on its old side ends the file; so does a numbered hunk with context before its
+/// changes and none after (a diff tool cuts context only at the end of the file), and a hunk
+/// at line 1 with less context before its changes than after starts it. A bare `@@` hunk,
+/// written by hand, is placed by its lines alone. (GNU patch also ties a hunk with less, but
+/// some, context after its changes than before to the end; not here: a hunk written by hand
+/// often has uneven context.)
+fn edge(hunk: &Hunk) -> Option<Edge> {
+    if hunk.old_no_newline {
+        return Some(Edge::End);
+    }
+    let n = hunk.old_start?;
+    let context = |l: &&Line| matches!(l, Line::Context(_));
+    let leading = hunk.lines.iter().take_while(context).count();
+    let trailing = hunk.lines.iter().rev().take_while(context).count();
+    if leading == hunk.lines.len() {
+        return None;
+    }
+    if leading > 0 && trailing == 0 {
+        Some(Edge::End)
+    } else if n <= 1 && leading < trailing {
+        Some(Edge::Start)
+    } else {
+        None
+    }
+}
+
 /// Where `hunk` goes: (first line, tolerance level). `carried` is how far the previous hunk
 /// was from its line number: the hunk is looked for as far from its own.
 ///
+/// - A hunk tied to an end of the file (see [`edge`]) goes there or nowhere.
 /// - A hunk with context lines is looked for nearest its line, anywhere after the previous
 ///   hunk.
 /// - One without (`diff -U0`, or a bare `@@` of removed lines) has nothing to tell its place
@@ -319,10 +356,6 @@ fn locate(
         }
         return Ok((at, 0));
     }
-    if old.len() > lines.len().saturating_sub(from) {
-        return Err(Unplaced::NotFound);
-    }
-    let last = lines.len() - old.len();
     let fits = |level: usize, s: usize| {
         s + old.len() <= lines.len()
             && old
@@ -330,6 +363,23 @@ fn locate(
                 .zip(&lines[s..])
                 .all(|(p, f)| same(level, f.text, p))
     };
+    if let Some(e) = edge(hunk) {
+        let at = match e {
+            Edge::Start => Some(0),
+            Edge::End => lines.len().checked_sub(old.len()),
+        };
+        return match at.filter(|&at| at >= from) {
+            Some(at) => (0..LEVELS.len())
+                .find(|&l| fits(l, at))
+                .map(|level| (at, level))
+                .ok_or(Unplaced::NotAtEdge(e)),
+            None => Err(Unplaced::NotAtEdge(e)),
+        };
+    }
+    if old.len() > lines.len().saturating_sub(from) {
+        return Err(Unplaced::NotFound);
+    }
+    let last = lines.len() - old.len();
     let context_free = !hunk.lines.iter().any(|l| matches!(l, Line::Context(_)));
     if context_free && !hunk.at_eof {
         if let Some(moved) = moved {
@@ -434,6 +484,18 @@ fn unplaced(
     let n = old.len();
     let lines_ = if n == 1 { "line" } else { "lines" };
     let what = match (&why, &hunk.anchor) {
+        (Unplaced::NotAtEdge(Edge::End), _) => format!(
+            "it ends the file ({}) but the file's last {n} {lines_} are not its old {lines_}",
+            if hunk.old_no_newline {
+                "`\\ No newline at end of file` follows its old side"
+            } else {
+                "no context line follows its changes"
+            }
+        ),
+        (Unplaced::NotAtEdge(Edge::Start), _) => format!(
+            "it starts the file (at line 1, with less context before its changes than after) but the file's first {n} {lines_} are not its old {lines_}{}",
+            if cursor > 0 { " (or an earlier hunk is there)" } else { "" }
+        ),
         (Unplaced::NotAtLine(at), _) => format!(
             "it has no context lines and its {n} removed {lines_} {} not at line {} (where it goes, moved as far as the hunk before it) nor exactly anywhere else",
             if n == 1 { "is" } else { "are" },
@@ -485,6 +547,8 @@ fn unplaced(
             hunk.patch_line
         ),
         match why {
+            Unplaced::NotAtEdge(Edge::End) => "re-read the end of the file (`llm show FILE`) and rebuild the hunk from its current lines; if the hunk is not meant to end the file, add the context line that follows its changes",
+            Unplaced::NotAtEdge(Edge::Start) => "re-read the start of the file (`llm show FILE:1-10`) and rebuild the hunk from its current lines; if the hunk is not meant to start the file, add the context line before its changes or give it its real line number",
             Unplaced::NotAtLine(_) => "give the hunk context lines (`diff -u`, `git diff`) or its right line number; without context a hunk is matched with tolerance only at its line",
             _ => "re-read the file (`llm show FILE:START-END`) and rebuild the hunk from its current lines",
         },
@@ -497,8 +561,15 @@ fn unplaced(
             .zip(&lines[s..])
             .position(|(p, f)| !same(3, f.text, p));
         let note = match (diff, &why) {
-            // All alike, but where this hunk may not go: away from its line without context,
-            // or before the end of the previous one (or before its `@@` line).
+            // All alike, but where this hunk may not go: not at the end or start of the
+            // file it is tied to, away from its line without context, or before the end of
+            // the previous one (or before its `@@` line).
+            (None, Unplaced::NotAtEdge(e)) => format!(
+                "its lines are at lines {}-{}, not at the {} of the file",
+                s + 1,
+                (s + old.len()).min(lines.len()),
+                if *e == Edge::End { "end" } else { "start" }
+            ),
             (None, Unplaced::NotAtLine(at)) if s >= cursor => format!(
                 "its lines are at lines {}-{} but only with tolerance (indentation, whitespace or punctuation), which a hunk without context gets only at its line {}",
                 s + 1,
