@@ -1112,8 +1112,10 @@ fn a_batch_edit_at_the_top_of_a_bom_file_goes_after_the_bom() {
     );
 }
 
-/// Lines added with no context (`@@ -5,0 +6 @@`, or a bare `@@` of `+` lines that appends)
-/// that already stand where they go: applied again, such a hunk added them a second time.
+/// Lines added with no context and no line number (a bare `@@` of `+` lines that appends, or
+/// a Codex chunk) that already stand where they go were added by this patch before: applied
+/// again, such a hunk added them a second time. With a line number (`@@ -5,0 +6 @@`) they go
+/// there, as git puts them: the same lines are also how `diff -U0` duplicates a line.
 #[test]
 fn added_lines_without_context_already_there_are_applied_already() {
     let env = TestEnv::new();
@@ -1122,24 +1124,84 @@ fn added_lines_without_context_already_there_are_applied_already() {
     let (v, code) = apply(&env, &[], diff);
     assert_eq!(code, 0, "{v}");
     assert_eq!(env.read("f.txt"), b"1\n2\n3\n4\n5\nNEW\n6\n");
+    // Again: git apply --unidiff-zero gives 1 2 3 4 5 NEW NEW 6.
     let (v, code) = apply(&env, &[], diff);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(env.read("f.txt"), b"1\n2\n3\n4\n5\nNEW\nNEW\n6\n");
+    let append = "*** Begin Patch\n*** Update File: f.txt\n@@\n+END\n*** End Patch\n";
+    let (v, code) = apply(&env, &[], append);
+    assert_eq!(code, 0, "{v}");
+    for again in [append, "--- a/f.txt\n+++ b/f.txt\n@@\n+END\n"] {
+        let (v, code) = apply(&env, &[], again);
+        assert_eq!(
+            (code, v["error"]["code"].as_str()),
+            (1, Some("APPLY_E003")),
+            "{v}"
+        );
+        // The refusal says how to add them anyway.
+        let remediation = v["error"]["remediation"].as_str().unwrap();
+        assert!(remediation.contains("context line"), "{v}");
+        assert!(remediation.contains("@@ -N,0 +M @@"), "{v}");
+    }
+    assert_eq!(env.read("f.txt"), b"1\n2\n3\n4\n5\nNEW\nNEW\n6\nEND\n");
+    // As the remediation says: with a context line, or a line number, they go in.
+    let (v, code) = apply(
+        &env,
+        &[],
+        "*** Begin Patch\n*** Update File: f.txt\n@@\n END\n+END\n*** End Patch\n",
+    );
+    assert_eq!(code, 0, "{v}");
+    let (v, code) = apply(
+        &env,
+        &[],
+        "--- a/f.txt\n+++ b/f.txt\n@@ -10,0 +11 @@\n+END\n",
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        env.read("f.txt"),
+        b"1\n2\n3\n4\n5\nNEW\nNEW\n6\nEND\nEND\nEND\n"
+    );
+    // A blank line beside another is added, even without a line number.
+    env.write("g.txt", "1\n\n");
+    let blank = "--- a/g.txt\n+++ b/g.txt\n@@\n+\n";
+    assert_eq!(apply(&env, &[], blank).1, 0);
+    assert_eq!(env.read("g.txt"), b"1\n\n\n");
+}
+
+/// `diff -U0` writes a line added between two equal lines either way; git's copy of `A B C`
+/// with a second `B`, as `@@ -1,0 +2 @@`, adds it after line 1 (`A B B C`, as `git apply
+/// --unidiff-zero` does): it was refused as applied already.
+#[test]
+fn a_u0_insertion_that_duplicates_the_next_line_is_applied() {
+    let env = TestEnv::new();
+    env.write("g.ts", "A\nB\nC\n");
+    let (v, code) = apply(&env, &[], "--- a/g.ts\n+++ b/g.ts\n@@ -1,0 +2 @@\n+B\n");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(env.read("g.ts"), b"A\nB\nB\nC\n");
+    let h = &v["result"]["hunks"][0];
+    assert_eq!(
+        (h["start_line"].as_u64(), h["offset"].as_i64()),
+        (Some(1), Some(0)),
+        "{v}"
+    );
+    // A `-U0` hunk that changes a line is still refused once applied: its removed line is
+    // gone and its added one stands there.
+    env.write("h.ts", "A\nX\nC\n");
+    let change = "--- a/h.ts\n+++ b/h.ts\n@@ -2 +2 @@\n-B\n+X\n";
+    let (v, code) = apply(&env, &[], change);
     assert_eq!(
         (code, v["error"]["code"].as_str()),
         (1, Some("APPLY_E003")),
         "{v}"
     );
-    assert_eq!(env.read("f.txt"), b"1\n2\n3\n4\n5\nNEW\n6\n");
-    let append = "*** Begin Patch\n*** Update File: f.txt\n@@\n+END\n*** End Patch\n";
-    let (v, code) = apply(&env, &[], append);
-    assert_eq!(code, 0, "{v}");
-    let (v, code) = apply(&env, &[], append);
-    assert_eq!(code, 1, "{v}");
-    assert_eq!(env.read("f.txt"), b"1\n2\n3\n4\n5\nNEW\n6\nEND\n");
-    // A blank line beside another is still added.
-    let blank = "--- a/f.txt\n+++ b/f.txt\n@@ -1,0 +2 @@\n+\n";
-    assert_eq!(apply(&env, &[], blank).1, 0);
-    assert_eq!(apply(&env, &[], blank).1, 0);
-    assert_eq!(env.read("f.txt"), b"1\n\n\n2\n3\n4\n5\nNEW\n6\nEND\n");
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("applied already"),
+        "{v}"
+    );
+    assert_eq!(env.read("h.ts"), b"A\nX\nC\n");
 }
 
 /// `@@ -N,0 +M @@` adds after old line N (0: at the top) and is N's hunk, at offset 0: it was

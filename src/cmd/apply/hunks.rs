@@ -340,19 +340,23 @@ fn locate(
             None if hunk.anchor.is_some() => from,
             None => lines.len(),
         };
-        // Lines added with no context, already there: where they go, or (appended) at the
-        // end. Applied again, such a hunk added them a second time. (Blank lines alone say
-        // nothing: adding one beside another is common.)
-        let added = added_lines(hunk);
-        let here = if at == lines.len() {
-            lines.len().checked_sub(added.len())
-        } else {
-            Some(at)
-        };
-        if added.iter().any(|t| !t.trim().is_empty())
-            && here.is_some_and(|s| stand_at(lines, &added, s))
-        {
-            return Err(Unplaced::Applied(here.unwrap_or(at)));
+        // Without a line number, lines added already where they go (or, appending, at the
+        // end) were added by this patch before: applied again, it added them a second time.
+        // (Blank lines alone say nothing: adding one beside another is common.) With one,
+        // they go there as git puts them: a line duplicated (`A B C` to `A B B C`) is such
+        // a hunk too.
+        if moved.is_none() {
+            let added = added_lines(hunk);
+            let here = if at == lines.len() {
+                lines.len().checked_sub(added.len())
+            } else {
+                Some(at)
+            };
+            if added.iter().any(|t| !t.trim().is_empty())
+                && here.is_some_and(|s| stand_at(lines, &added, s))
+            {
+                return Err(Unplaced::Applied(here.unwrap_or(at)));
+            }
         }
         return Ok((at, 0));
     }
@@ -433,7 +437,9 @@ fn locate(
     Err(Unplaced::NotFound)
 }
 
-/// The refusal of a hunk without context lines whose added lines are already at its line.
+/// The refusal of a hunk without context lines whose added lines are already where it goes:
+/// at its line (it removes lines that are not there), or, without a line number, where it
+/// adds.
 fn applied(hunk: &Hunk, at: usize, display: &str, k: usize) -> Error {
     Error::new(
         Code::ApplyHunkNotFound,
@@ -443,7 +449,11 @@ fn applied(hunk: &Hunk, at: usize, display: &str, k: usize) -> Error {
             hunk.patch_line,
             at + 1
         ),
-        "check the file (`llm show FILE`) before applying the patch again; a hunk with context lines (`diff -u`) tells where it goes",
+        if hunk.old().is_empty() {
+            "check the file (`llm show FILE`) before applying the patch again; to add the lines anyway (a second time), give the hunk a context line (` LINE`: the line before them) or, in a unified diff, its line number (`@@ -N,0 +M @@` adds after line N)"
+        } else {
+            "check the file (`llm show FILE`) before applying the patch again: its removed lines are not at its line and its added lines are; a hunk with context lines (`diff -u`) tells where it goes"
+        },
     )
     .with_file(display)
     .rejected()
