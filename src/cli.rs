@@ -1195,8 +1195,11 @@ rename), write (file_path, content, overwrite), delete (file_path), move (from, 
 carry expected_checksum\n\n\
 Operations run in order on staged copies; the result is one all-or-nothing mutation. Hunks are \
 placed exactly, then ignoring trailing whitespace, indentation, Unicode punctuation (the file's \
-own context lines are kept); the file's line endings and BOM win over the patch's. A hunk that \
-cannot be placed is rejected with the closest region. Adding a file that exists, or moving onto \
+own context lines are kept); the file's line endings and BOM win over the patch's. A numbered hunk \
+with context before its changes and none after, or `\\ No newline at end of file` on its old side, goes only at the end \
+of the file; one at line 1 with less context before its changes than after, only at the start. A \
+hunk without context goes at its line number (`@@ -N,0`: after line N), with tolerance only there. \
+A hunk that cannot be placed is rejected with the closest region. Adding a file that exists, or moving onto \
 one, is rejected.\n\nJSON: result.format, operations[] (op, file_path, to, message), hunks[] \
 (file_path, index, matched_with, start_line, offset, lines_removed, lines_added), files[] as for \
 every mutation (deleted: true for removed files).\n\nExamples:\n  \

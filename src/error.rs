@@ -133,12 +133,12 @@ codes! {
     // apply
     ApplyBadPatch = "APPLY_E001", Error, "the input is not a patch in a known format, or is malformed (bad header, bad line prefix, no `*** End Patch`, binary diff)";
     ApplyEmpty = "APPLY_E002", Error, "the input holds no operations (empty patch, no file sections, empty batch)";
-    ApplyHunkNotFound = "APPLY_E003", Rejected, "a hunk's old lines are not in the file, even tolerantly; the closest region is reported (or a file to delete differs from the diff's)";
+    ApplyHunkNotFound = "APPLY_E003", Rejected, "a hunk's old lines are not in the file where it may go, even tolerantly (a hunk that ends or starts the file goes only there); the closest region is reported (or a file to delete differs from the diff's)";
     ApplyBadOperation = "APPLY_E004", Error, "a batch line is not a JSON object with a known `op` and that operation's fields";
     ApplyConflict = "APPLY_E005", Rejected, "an operation targets a file an earlier operation of the input deleted or moved away, or creates one that exists";
     ApplyCheckFailed = "APPLY_E006", Rejected, "--check found errors the input introduced; the files were restored";
     ApplyGitDir = "APPLY_E007", Error, "the input names a path inside a `.git` directory, which a patch may not touch (as `git apply` refuses)";
-    ApplyHunkAmbiguous = "APPLY_E008", Rejected, "a hunk without context lines and without a line number removes lines that are in several places of the file";
+    ApplyHunkAmbiguous = "APPLY_E008", Rejected, "a hunk without context lines, not at its line number or without one, removes lines that are in several places of the file";
 }
 
 /// A failure with a stable code and a remediation. Carried up to the printer, which turns it
