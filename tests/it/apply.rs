@@ -1443,6 +1443,49 @@ fn a_hunk_that_ends_or_starts_the_file_goes_there() {
     assert_eq!(env.read("s.txt"), b"a\nB\nc\nd\ne\n");
 }
 
+/// A blank context line ending a hunk, within its counts, is context after its changes (the
+/// parser leaves it out of the hunk, as a blank line after a hunk may be a separator): such a
+/// hunk is not tied to the end of the file. And one tied to the end is matched there only
+/// exactly or but for trailing whitespace: by indentation, the `\t\t}` / `\t}` a hunk ends
+/// a block with fit the file's last `\t}` / `}`. The results are git's.
+#[test]
+fn a_blank_line_after_the_changes_frees_a_hunk_from_the_end() {
+    let env = TestEnv::new();
+    env.write("f.txt", "a\nb\nc\n\nd\ne\nf\ng\n");
+    let (v, code) = apply(
+        &env,
+        &[],
+        "--- a/f.txt\n+++ b/f.txt\n@@ -2,3 +2,2 @@\n b\n-c\n \n",
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(env.read("f.txt"), b"a\nb\n\nd\ne\nf\ng\n");
+    let go = "func a() {\n\tif x {\n\t\ty()\n\t}\n}\n";
+    env.write("g.go", go);
+    let (v, code) = apply(
+        &env,
+        &[],
+        "--- a/g.go\n+++ b/g.go\n@@ -3,2 +3,3 @@\n \t\t}\n \t}\n+// end\n",
+    );
+    assert_eq!(
+        (code, v["error"]["code"].as_str()),
+        (1, Some("APPLY_E003")),
+        "{v}"
+    );
+    assert_eq!(env.read("g.go"), go.as_bytes());
+    // Trailing whitespace aside, it is there.
+    env.write("h.go", "func a() {\n\tif x {\n\t\ty()\n\t}  \n}\n");
+    let (v, code) = apply(
+        &env,
+        &[],
+        "--- a/h.go\n+++ b/h.go\n@@ -4,2 +4,3 @@\n \t}\n }\n+// end\n",
+    );
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        env.read("h.go"),
+        b"func a() {\n\tif x {\n\t\ty()\n\t}  \n}\n// end\n"
+    );
+}
+
 /// Overwritten whole, a file that began with a BOM keeps it, by a batch's `write` as by `llm
 /// write --overwrite` (the batch dropped it).
 #[test]

@@ -29,6 +29,9 @@ pub struct Hunk {
     pub new_no_newline: bool,
     /// Line of the hunk's header in the patch (for messages).
     pub patch_line: usize,
+    /// Blank context lines the hunk ended with, within its header's counts, and left out of
+    /// `lines` (a blank line after a hunk may be a separator): they still follow its changes.
+    pub blank_tail: usize,
 }
 
 impl Hunk {
@@ -604,9 +607,14 @@ pub fn parse_unified(text: &str) -> Result<Vec<FilePatch>, Error> {
                     ));
                 }
             }
+            let mut blank = 0;
             while hunk.lines.last() == Some(&Line::Context(String::new())) {
                 hunk.lines.pop();
+                blank += 1;
             }
+            // Those beyond the counts (a `diff -u` has none) were no context.
+            hunk.blank_tail =
+                counts.map_or(0, |(o, _)| blank - old_seen.saturating_sub(o).min(blank));
             if hunk.lines.is_empty() && counts.is_some_and(|(o, n)| o + n > 0) {
                 return Err(bad(
                     header_line,

@@ -286,7 +286,7 @@ fn edge(hunk: &Hunk) -> Option<Edge> {
     let n = hunk.old_start?;
     let context = |l: &&Line| matches!(l, Line::Context(_));
     let leading = hunk.lines.iter().take_while(context).count();
-    let trailing = hunk.lines.iter().rev().take_while(context).count();
+    let trailing = hunk.lines.iter().rev().take_while(context).count() + hunk.blank_tail;
     if leading == hunk.lines.len() {
         return None;
     }
@@ -302,7 +302,8 @@ fn edge(hunk: &Hunk) -> Option<Edge> {
 /// Where `hunk` goes: (first line, tolerance level). `carried` is how far the previous hunk
 /// was from its line number: the hunk is looked for as far from its own.
 ///
-/// - A hunk tied to an end of the file (see [`edge`]) goes there or nowhere.
+/// - A hunk tied to an end of the file (see [`edge`]) goes there or nowhere, matched exactly
+///   or but for trailing whitespace.
 /// - A hunk with context lines is looked for nearest its line, anywhere after the previous
 ///   hunk.
 /// - One without (`diff -U0`, or a bare `@@` of removed lines) has nothing to tell its place
@@ -367,13 +368,16 @@ fn locate(
                 .zip(&lines[s..])
                 .all(|(p, f)| same(level, f.text, p))
     };
+    // Tied to an end of the file: there, exactly or but for trailing whitespace. (By
+    // indentation, the `\t\t}` / `\t}` a hunk ended a function with fitted the file's last
+    // `\t}` / `}`.)
     if let Some(e) = edge(hunk) {
         let at = match e {
             Edge::Start => Some(0),
             Edge::End => lines.len().checked_sub(old.len()),
         };
         return match at.filter(|&at| at >= from) {
-            Some(at) => (0..LEVELS.len())
+            Some(at) => (0..=1)
                 .find(|&l| fits(l, at))
                 .map(|level| (at, level))
                 .ok_or(Unplaced::NotAtEdge(e)),
