@@ -15,6 +15,7 @@ mod hostile;
 mod journal;
 mod journal_kill;
 mod patch;
+mod patch_delete;
 mod races;
 mod regions;
 mod reindent;

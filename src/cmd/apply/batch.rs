@@ -390,8 +390,8 @@ fn patch_op(
         return Ok(report("patch", &path, None, message));
     }
     let (bytes, display) = stage.read(&path, "patch")?;
-    let (edit, message) = patch::edit_on(&opts, &bytes)?;
-    let new = apply_edits(&bytes, vec![edit], &display, raw)?;
+    let (edits, message) = patch::edits_on(&opts, &bytes)?;
+    let new = apply_edits(&bytes, edits, &display, raw)?;
     stage.put(&path, new, false)?;
     Ok(report("patch", &path, None, message))
 }

@@ -15,7 +15,8 @@ pub enum Action {
     Replace,
     /// Replace only the body.
     Body,
-    /// Remove the definition with what is attached to it and the blank line it leaves.
+    /// Remove the definition with what is attached to it (a list member's separator, a comment
+    /// after it on its line) and the blank line it leaves.
     Delete,
     InsertBefore,
     InsertAfter,
@@ -40,7 +41,7 @@ impl Action {
 /// Start of the line holding `at`; line 1 of a file with a BOM starts after the BOM (deleting
 /// its first definition otherwise kept the blank lines after it, the BOM taken for text before
 /// the definition on its line).
-fn line_start(src: &[u8], at: usize) -> usize {
+pub(super) fn line_start(src: &[u8], at: usize) -> usize {
     let first = match src.starts_with(crate::edit::BOM) && at >= crate::edit::BOM.len() {
         true => crate::edit::BOM.len(),
         false => 0,
@@ -52,14 +53,15 @@ fn line_start(src: &[u8], at: usize) -> usize {
 }
 
 /// End of the line holding `at`, after its `\n` (or the end of the file).
-fn line_end_after_newline(src: &[u8], at: usize) -> usize {
+pub(super) fn line_end_after_newline(src: &[u8], at: usize) -> usize {
     src[at..]
         .iter()
         .position(|&b| b == b'\n')
         .map_or(src.len(), |i| at + i + 1)
 }
 
-fn is_blank_line(src: &[u8], start: usize) -> Option<usize> {
+/// The end of the line starting at `start` (after its `\n`) when it holds only whitespace.
+pub(super) fn is_blank_line(src: &[u8], start: usize) -> Option<usize> {
     if start >= src.len() {
         return None;
     }
@@ -121,7 +123,7 @@ pub fn clean(text: &str) -> String {
     t[start.min(t.len())..].to_string()
 }
 
-/// The edit for `action` on `symbols[i]`; `text` is the new text (unused by delete).
+/// The edit for `action` on `symbols[i]` (not a delete: see `delete.rs`); `text` is the new text.
 pub fn edit_for(
     action: &Action,
     src: &[u8],
@@ -153,7 +155,6 @@ pub fn edit_for(
             Ok(Edit::new(range, new))
         }
         Action::Body => body_edit(src, s, &text, &indent, &unit, python, &inside),
-        Action::Delete => Ok(Edit::new(delete_range(src, s), "")),
         Action::InsertBefore | Action::InsertAfter => {
             let gap = "\n".repeat(separation(src, symbols, i, language.top_level_gap));
             let new = indent::reindent_keeping(&text, &indent, &unit, false, &inside);
@@ -170,6 +171,7 @@ pub fn edit_for(
                 }
             }
         }
+        Action::Delete => unreachable!("a delete's edits are `delete::delete_edits`"),
         Action::Rename(_) => unreachable!("rename is applied across files by the caller"),
     }
 }
@@ -310,57 +312,6 @@ fn body_edit(
         )
     };
     Ok(Edit::new(body.range(), new))
-}
-
-/// The definition's whole lines plus the blank lines it would leave behind: the blank lines
-/// after it, or when there are none (last item), the ones before it.
-fn delete_range(src: &[u8], s: &Symbol) -> std::ops::Range<usize> {
-    let ls = line_start(src, s.span.byte_start);
-    let start = if src[ls..s.span.byte_start]
-        .iter()
-        .all(|b| *b == b' ' || *b == b'\t')
-    {
-        ls
-    } else {
-        s.span.byte_start
-    };
-    let end0 = s.span.byte_end;
-    let le = if end0 > 0 && src[end0 - 1] == b'\n' {
-        end0
-    } else {
-        line_end_after_newline(src, end0)
-    };
-    let end = if src[end0..le].iter().all(|b| b.is_ascii_whitespace()) {
-        le
-    } else {
-        end0
-    };
-    if start != ls || end != le {
-        return start..end;
-    }
-    let mut after = end;
-    while let Some(next) = is_blank_line(src, after) {
-        after = next;
-    }
-    if after > end {
-        return start..after;
-    }
-    let mut start = start;
-    while start > 0 {
-        let prev = line_start(src, start - 1);
-        if is_blank_line(src, prev).is_none() {
-            break;
-        }
-        start = prev;
-    }
-    if end == src.len() && !src.ends_with(b"\n") && start > 0 {
-        // The file had no final newline: the line before becomes the last one, without one.
-        start -= 1;
-        if start > 0 && src[start - 1] == b'\r' {
-            start -= 1;
-        }
-    }
-    start..end
 }
 
 /// Blank lines between the symbol and its neighbours (same parent), so an inserted item is

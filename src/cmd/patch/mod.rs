@@ -3,6 +3,7 @@
 //! core (`mutation.rs`) — one all-or-nothing request, even for a rename across files.
 
 mod actions;
+mod delete;
 mod links;
 mod members;
 mod rename;
@@ -150,12 +151,16 @@ impl Planned {
             .iter()
             .find(|f| f.file_path == span_before.file_path)
             .and_then(|f| {
-                f.edits
-                    .iter()
-                    .find(|e| {
-                        e.old_span.byte_start >= span_before.byte_start
-                            && e.old_span.byte_start <= span_before.byte_end
-                    })
+                let (start, end) = (span_before.byte_start, span_before.byte_end);
+                let at = |e: &&mutation::EditReport| {
+                    e.old_span.byte_start >= start && e.old_span.byte_start <= end
+                };
+                // A delete's edit starts at its line, and may follow the separator's.
+                let over = |e: &&mutation::EditReport| {
+                    e.old_span.byte_start <= end && e.old_span.byte_end >= start
+                };
+                (f.edits.iter().find(at))
+                    .or_else(|| f.edits.iter().find(over))
                     .or(f.edits.first())
             })
             .map(|e| e.span.clone())
@@ -312,15 +317,17 @@ pub fn plan(opts: &PatchOptions) -> Result<Planned, Error> {
     if let Action::Rename(new) = &opts.action {
         return rename::plan_rename(opts, language, &syms, i, symbol, new, &src, checksum_now);
     }
-    let edit = action_edit(opts, language, &src, &syms, i, &display)?;
-    if language.name == "python" && !opts.mutation.force && opens_a_suite(&src, &edit) {
-        empty_suite(&src, &edit, language, &display)?;
+    let edits = action_edits(opts, language, &src, &syms, i, &display)?;
+    // The definition's own edit (a delete's separator before it comes first).
+    let edit = edits.last().expect("an action has an edit");
+    if language.name == "python" && !opts.mutation.force && opens_a_suite(&src, edit) {
+        empty_suite(&src, edit, language, &display)?;
     }
     let span_before = match opts.action {
         Action::Body => s.body_span.clone().unwrap_or_else(|| s.span.clone()),
         _ => s.span.clone(),
     };
-    let changes = [Change::edits(&opts.file, vec![edit], checksum_now).with_tree(tree)];
+    let changes = [Change::edits(&opts.file, edits, checksum_now).with_tree(tree)];
     let mut prepared = mutation::prepare(&changes, &opts.mutation)?;
     if opts.check {
         prepared.set_validating();
@@ -337,16 +344,16 @@ pub fn plan(opts: &PatchOptions) -> Result<Planned, Error> {
     })
 }
 
-/// The edit of a patch other than a rename, on `src` (the file as it is, or as earlier
+/// The edits of a patch other than a rename, on `src` (the file as it is, or as earlier
 /// operations of an `llm apply` batch left it), with the message that describes it.
-pub fn edit_on(opts: &PatchOptions, src: &[u8]) -> Result<(Edit, String), Error> {
+pub fn edits_on(opts: &PatchOptions, src: &[u8]) -> Result<(Vec<Edit>, String), Error> {
     let display = display_path(&opts.file);
     let language = language_of(opts, &display, || {
         "patch works on files of a registered language; use a `transform` operation for exact-text edits".into()
     })?;
     let (syms, i, _) = locate(opts, language, src, &display)?;
-    let edit = action_edit(opts, language, src, &syms, i, &display)?;
-    Ok((edit, message(opts, &syms[i], &display)))
+    let edits = action_edits(opts, language, src, &syms, i, &display)?;
+    Ok((edits, message(opts, &syms[i], &display)))
 }
 
 fn message(opts: &PatchOptions, s: &symbols::Symbol, display: &str) -> String {
@@ -404,18 +411,19 @@ fn locate(
     Ok((syms, i, tree))
 }
 
-/// The edit of a replace, body, delete or insert, refusing an insert already in place.
-fn action_edit(
+/// The edits of a replace, body, delete or insert (one, but for a delete that takes the
+/// separator before the symbol too), refusing an insert already in place.
+fn action_edits(
     opts: &PatchOptions,
     language: &lang::Language,
     src: &[u8],
     syms: &[symbols::Symbol],
     i: usize,
     display: &str,
-) -> Result<Edit, Error> {
+) -> Result<Vec<Edit>, Error> {
     let s = &syms[i];
     let text = match (&opts.action, &opts.text) {
-        (Action::Delete, _) => String::new(),
+        (Action::Delete, _) => return delete::delete_edits(src, syms, i, language),
         (_, Some(t)) if !t.trim().is_empty() || opts.action == Action::Body => t.clone(),
         _ => {
             return Err(Error::new(
@@ -450,7 +458,7 @@ fn action_edit(
             .rejected());
         }
     }
-    Ok(edit)
+    Ok(vec![edit])
 }
 
 /// Plans and, unless a dry run, commits the patch. With `--check`, the language's checker runs

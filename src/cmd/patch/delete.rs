@@ -1,0 +1,209 @@
+//! What `--delete` removes around a symbol: its whole lines and the blank lines it leaves; as a
+//! member of a list, its own separator (the `,` after an enum variant or a field, the `;` after
+//! a TypeScript interface member; for the last member without one, the separator before it);
+//! and a comment on the same line after it.
+
+use super::actions::{is_blank_line, line_end_after_newline, line_start};
+use crate::edit::Edit;
+use crate::error::Error;
+use crate::lang::regions::Cut;
+use crate::lang::symbols::Symbol;
+use crate::lang::Language;
+use crate::span::LineIndex;
+use std::ops::Range;
+use tree_sitter::{Node, Tree};
+
+/// The edits that delete `symbols[i]`: the definition's range and, for the last member of a
+/// list, the separator before it when text lies between them (`A, // c` on the line above).
+pub fn delete_edits(
+    src: &[u8],
+    symbols: &[Symbol],
+    i: usize,
+    language: &Language,
+) -> Result<Vec<Edit>, Error> {
+    let s = &symbols[i];
+    let tree = tree_around(src, s, language);
+    let member = tree.as_ref().and_then(|t| member_node(t, s));
+    let after = member.and_then(|m| separator_after(src, s, m));
+    let end = after.as_ref().map_or(s.span.byte_end, |r| r.end);
+    let starts_line = spaces(src, line_start(src, s.span.byte_start)..s.span.byte_start);
+    let comment = match (&tree, starts_line) {
+        (Some(t), true) => trailing_comment(src, t, end, language),
+        _ => None,
+    };
+    let end = comment.map_or(end, |r| r.end);
+    let before = match after {
+        None => member.and_then(|m| separator_before(src, s, m)),
+        Some(_) => None,
+    };
+    let main = delete_range(src, s.span.byte_start, end, after.is_some());
+    // Text after it on its line, which stays (a Java enum's `;` before its members).
+    let mid_line = main.end > 0 && main.end < src.len() && src[main.end - 1] != b'\n';
+    let blank = |r: Range<usize>| src[r].iter().all(|b| b.is_ascii_whitespace());
+    Ok(match before {
+        // `{ A, B }`: `, B` at once; `A,` above `B;` becomes `A;`.
+        Some(sep)
+            if spaces(src, sep.end..main.start)
+                || (mid_line && blank(sep.end..s.span.byte_start)) =>
+        {
+            vec![Edit::new(sep.start..main.end, "")]
+        }
+        Some(sep) => vec![Edit::new(sep, ""), Edit::new(main, "")],
+        None => vec![Edit::new(main, "")],
+    })
+}
+
+/// The definition's whole lines (from `start` to `end0`) plus the blank lines it would leave
+/// behind: the blank lines after it, or when there are none (last item), the ones before it.
+/// A definition that shares a line with other text leaves that text where it was, with the
+/// line's indentation (`int a; int b;` keeps `    int b;`), and the spaces between them go:
+/// after it when it starts the line or a separator was taken (`separated`: `{ A, B }` becomes
+/// `{ B }`), else before it.
+fn delete_range(src: &[u8], start: usize, end0: usize, separated: bool) -> Range<usize> {
+    let ls = line_start(src, start);
+    let whole_start = spaces(src, ls..start);
+    let le = if end0 > 0 && src[end0 - 1] == b'\n' {
+        end0
+    } else {
+        line_end_after_newline(src, end0)
+    };
+    let whole_end = src[end0..le].iter().all(|b| b.is_ascii_whitespace());
+    let before = src[ls..start].iter().rev();
+    let before = before.take_while(|b| matches!(b, b' ' | b'\t')).count();
+    if !whole_end && (separated || whole_start) {
+        let after = src[end0..].iter().take_while(|b| matches!(b, b' ' | b'\t'));
+        return start..end0 + after.count();
+    }
+    if !whole_start {
+        // Text before it on its line (`int a; int b; // both`, `{ A,` with `A` deleted):
+        // the spaces before it go.
+        return start - before..end0;
+    }
+    let (start, end) = (ls, le);
+    let mut after = end;
+    while let Some(next) = is_blank_line(src, after) {
+        after = next;
+    }
+    if after > end {
+        return start..after;
+    }
+    let mut start = start;
+    while start > 0 {
+        let prev = line_start(src, start - 1);
+        if is_blank_line(src, prev).is_none() {
+            break;
+        }
+        start = prev;
+    }
+    if end == src.len() && !src.ends_with(b"\n") && start > 0 {
+        // The file had no final newline: the line before becomes the last one, without one.
+        start -= 1;
+        if start > 0 && src[start - 1] == b'\r' {
+            start -= 1;
+        }
+    }
+    start..end
+}
+
+/// The syntax tree around the symbol when what follows or precedes it may be a separator or a
+/// comment of its own (else `None`: its lines are all a delete needs). Only the top-level items
+/// holding the symbol and its line are parsed (the whole file without a region scanner).
+fn tree_around(src: &[u8], s: &Symbol, language: &Language) -> Option<Tree> {
+    let (start, end) = (s.span.byte_start, s.span.byte_end);
+    let line_end = line_end_after_newline(src, end.max(1) - 1).max(end);
+    let rest_of_line = !src[end..line_end].trim_ascii().is_empty();
+    let next = src[end..].iter().find(|b| !b.is_ascii_whitespace());
+    let last_member = s.depth > 0 && matches!(next, Some(b'}' | b')' | b']' | b';'));
+    let after_separator = matches!(src[..start].trim_ascii_end().last(), Some(b',' | b';'));
+    if !(rest_of_line || last_member || after_separator) {
+        return None;
+    }
+    let from = src[..start]
+        .iter()
+        .rposition(|b| !b.is_ascii_whitespace())
+        .unwrap_or(start);
+    let index = LineIndex::new(src);
+    let hit = from..line_end;
+    Some(language.parse_around(src, &index, &[hit], Cut::Items).tree)
+}
+
+/// The outermost node of the definition inside its span (an `export_statement`, a Python
+/// assignment's `expression_statement`): the node whose siblings are the list's separators.
+fn member_node<'t>(tree: &'t Tree, s: &Symbol) -> Option<Node<'t>> {
+    let (ns, span) = (&s.node_span, &s.span);
+    let within = |n: &Node| n.start_byte() >= span.byte_start && n.end_byte() <= span.byte_end;
+    let mut n = tree
+        .root_node()
+        .descendant_for_byte_range(ns.byte_start, ns.byte_end)?;
+    if !within(&n) || n.parent().is_none() {
+        return None;
+    }
+    while let Some(p) = n.parent().filter(|p| within(p) && p.parent().is_some()) {
+        n = p;
+    }
+    Some(n)
+}
+
+fn is_separator(n: &Node) -> bool {
+    !n.is_named() && matches!(n.kind(), "," | ";") && n.end_byte() > n.start_byte()
+}
+
+/// Whether only spaces and tabs lie in `range` of `src`.
+fn spaces(src: &[u8], range: Range<usize>) -> bool {
+    src[range].iter().all(|b| *b == b' ' || *b == b'\t')
+}
+
+/// The member's own separator: a `,` or `;` of its list right after it on its line.
+fn separator_after(src: &[u8], s: &Symbol, member: Node) -> Option<Range<usize>> {
+    let next = member.next_sibling().filter(is_separator)?;
+    let end = s.span.byte_end.max(member.end_byte());
+    (next.start_byte() >= end && spaces(src, end..next.start_byte())).then(|| next.byte_range())
+}
+
+/// For the last member of a list, which has no separator after it: the one before it (the
+/// previous member's), so that the list keeps its style (`{ A, B }` becomes `{ A }`, not
+/// `{ A, }`). A `,` anywhere before it, a `;` on its own line (`X = 1; Y = 2`); none when
+/// another member of its kind follows without a separator.
+fn separator_before(src: &[u8], s: &Symbol, member: Node) -> Option<Range<usize>> {
+    let comment = |n: &Node| n.kind().contains("comment");
+    let mut next = member.next_sibling();
+    while let Some(n) = next.filter(comment) {
+        next = n.next_sibling();
+    }
+    if next.is_some_and(|n| n.kind() == member.kind()) {
+        return None;
+    }
+    let mut prev = member.prev_sibling();
+    // Attributes and doc comments in the span, comments after the previous member.
+    while let Some(p) = prev.filter(|p| p.start_byte() >= s.span.byte_start || comment(p)) {
+        prev = p.prev_sibling();
+    }
+    let sep = prev.filter(is_separator)?;
+    let same_line = spaces(src, sep.end_byte()..s.span.byte_start);
+    (sep.kind() == "," || same_line).then(|| sep.byte_range())
+}
+
+/// A comment that starts after `end` on the same line and ends on it (`X int // the x`).
+fn trailing_comment(
+    src: &[u8],
+    tree: &Tree,
+    end: usize,
+    language: &Language,
+) -> Option<Range<usize>> {
+    let at = end
+        + src[end..]
+            .iter()
+            .take_while(|b| matches!(b, b' ' | b'\t'))
+            .count();
+    if at >= src.len() || matches!(src[at], b'\r' | b'\n') {
+        return None;
+    }
+    let mut n = tree.root_node().descendant_for_byte_range(at, at)?;
+    while !language.rules.comments.contains(&n.kind()) {
+        n = n.parent()?;
+    }
+    let line_end = line_end_after_newline(src, at);
+    let rest = &src[n.end_byte().min(line_end)..line_end];
+    (n.start_byte() == at && n.end_byte() <= line_end && rest.trim_ascii().is_empty())
+        .then(|| n.byte_range())
+}
