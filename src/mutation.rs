@@ -481,9 +481,16 @@ pub fn prepare(changes: &[Change], opts: &MutationOptions) -> Result<Prepared, E
                     old, &after, placed, created, &display, opts.tool,
                 ));
             }
-            if language.name == "bash" && found.is_empty() {
-                found.extend(introduced_empty_body(
-                    language, old, &after, placed, created, &display, opts.tool,
+            if let Some(rule) = tree_rule(language).filter(|_| found.is_empty()) {
+                found.extend(introduced_rule_error(
+                    language,
+                    &rule,
+                    old,
+                    &after,
+                    placed,
+                    created,
+                    &display,
+                    opts.tool,
                 ));
             }
             if opts.force {
@@ -856,11 +863,51 @@ fn rule_error(
     d
 }
 
-/// Bash's rule that a compound command holds a command, which tree-sitter does not enforce
-/// (`if true; then fi`, `f() { }`, a `{ }` left with a comment only): the first such body of
-/// `after` that an edit touches, or that `before` did not have, as a syntax error.
-fn introduced_empty_body(
+/// The places of a tree that break a [`TreeRule`], each with what it is.
+type Breaks = Vec<(Range<usize>, &'static str)>;
+
+/// A language's rule that tree-sitter does not enforce, read from its tree.
+struct TreeRule {
+    /// The ranges of a tree that break the rule, each with what it is.
+    find: fn(&tree_sitter::Tree) -> Breaks,
+    /// The message, from what broke it and where (`file:line:col`).
+    message: fn(&str, &str) -> String,
+    fix: &'static str,
+    rule: &'static str,
+}
+
+/// The tree rule of a language, if it has one: Bash's compound commands hold a command (`if
+/// true; then fi`, `f() { }`, a `{ }` left with a comment only); Go's constant specs have a
+/// value where no spec before them gives one (`const ( B )` left by deleting `A = iota`).
+fn tree_rule(language: &Language) -> Option<TreeRule> {
+    match language.name {
+        "bash" => Some(TreeRule {
+            find: lang::bash::empty_bodies,
+            message: |what, at| {
+                format!("syntax error: a {what} without a command at {at} (bash rejects it)")
+            },
+            fix: "give the body a command (`:` does nothing), or pass --force",
+            rule: "Bash's grammar",
+        }),
+        "go" => Some(TreeRule {
+            find: lang::go::valueless_consts,
+            message: |what, at| {
+                format!("syntax error: {what} at {at} (Go rejects it: missing constant value)")
+            },
+            fix: "give the constant a value (`= …`), or pass --force",
+            rule: "Go's grammar",
+        }),
+        _ => None,
+    }
+}
+
+/// The first place of `after` that breaks `rule` and that an edit touches, or that `before`
+/// did not have, as a syntax error. With a region scanner, only the items the edits touch are
+/// parsed (a rule's break lies inside one item).
+#[allow(clippy::too_many_arguments)]
+fn introduced_rule_error(
     language: &Language,
+    rule: &TreeRule,
     before: &[u8],
     after: &[u8],
     placed: &[edit::Placed],
@@ -868,7 +915,17 @@ fn introduced_empty_body(
     display: &str,
     tool: &str,
 ) -> Option<DiagnosticPayload> {
-    let now = lang::bash::empty_bodies(&language.parse(after));
+    let parse = |src: &[u8], edited: &[Range<usize>]| {
+        let scan = language.rules.regions.filter(|scan| scan(src).independent);
+        match scan.map(|scan| edited_items(src, scan, edited)) {
+            Some(items) if !items.is_empty() => {
+                language.parse_ranges(src, &LineIndex::new(src), &items)
+            }
+            _ => language.parse(src),
+        }
+    };
+    let new: Vec<_> = placed.iter().map(|p| p.new.clone()).collect();
+    let now = (rule.find)(&parse(after, &new));
     if now.is_empty() {
         return None;
     }
@@ -876,7 +933,8 @@ fn introduced_empty_body(
     let had = if created {
         Vec::new()
     } else {
-        lang::bash::empty_bodies(&language.parse(before))
+        let old: Vec<_> = placed.iter().map(|p| p.old.clone()).collect();
+        (rule.find)(&parse(before, &old))
     };
     let touches = |r: &Range<usize>| touches_an_edit(placed, r);
     let (range, what) = now
@@ -887,9 +945,9 @@ fn introduced_empty_body(
         range,
         display,
         tool,
-        |at| format!("syntax error: a {what} without a command at {at} (bash rejects it)"),
-        "give the body a command (`:` does nothing), or pass --force",
-        "Bash's grammar",
+        |at| (rule.message)(what, &at),
+        rule.fix,
+        rule.rule,
     ))
 }
 

@@ -140,3 +140,35 @@ pub(super) static LEXICON: Lexicon = Lexicon {
     newline_ends_values: true,
     comment_cuts: false,
 };
+
+/// The constant specs of a Go tree that Go rejects and tree-sitter reads without an error: one
+/// without a value that the spec before it cannot give one (the first of its group, `const (
+/// B )`, or a lone `const D`), or that has a type (`B int`). `gofmt`: "missing constant value".
+/// Each with its range and what it is.
+pub fn valueless_consts(tree: &tree_sitter::Tree) -> Vec<(std::ops::Range<usize>, &'static str)> {
+    let mut out = Vec::new();
+    let mut stack = vec![tree.root_node()];
+    while let Some(n) = stack.pop() {
+        if n.kind() == "const_declaration" {
+            let mut c = n.walk();
+            let specs = n
+                .named_children(&mut c)
+                .filter(|k| k.kind() == "const_spec");
+            for (k, spec) in specs.enumerate() {
+                let typed = spec.child_by_field_name("type").is_some();
+                if spec.child_by_field_name("value").is_none() && (k == 0 || typed) {
+                    let what = match typed {
+                        true => "a constant with a type but no value",
+                        false => "the first constant of its group without a value",
+                    };
+                    out.push((spec.start_byte()..spec.end_byte(), what));
+                }
+            }
+            continue;
+        }
+        let mut c = n.walk();
+        stack.extend(n.children(&mut c));
+    }
+    out.sort_by_key(|(r, _)| r.start);
+    out
+}

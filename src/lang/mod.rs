@@ -14,7 +14,7 @@ mod c;
 mod cpp;
 mod csharp;
 mod ecmascript;
-mod go;
+pub(crate) mod go;
 #[cfg(test)]
 mod grammar_check;
 pub mod items;

@@ -1,5 +1,5 @@
-//! `llm patch --delete` of list members and of definitions with a comment after them on their
-//! line: exact file contents after, CRLF and tabs kept.
+//! `llm patch --delete` of list members, of definitions with a comment after them on their
+//! line, and of Go constants in a group: exact file contents after, CRLF and tabs kept.
 
 use crate::util::{check_span, TestEnv};
 use serde_json::Value;
@@ -302,6 +302,113 @@ fn a_definition_sharing_its_line_leaves_the_rest_of_it_indented() {
         "pair::b",
         "struct pair {\n\tint a; // both\n};\n",
     );
+}
+
+/// Go: the first constant of a group gives its value to the specs after it that have none
+/// (`A Mode = 1 << iota` then `B`, `C`): deleting it left `B` without a value (gofmt: missing
+/// constant value), reported ok. It is refused, as is deleting a later constant whose
+/// expression the next one repeats; the syntax gate rejects a valueless first spec however it
+/// comes (a replace here).
+#[test]
+fn a_go_constant_whose_value_the_next_ones_repeat_is_refused() {
+    let env = TestEnv::new();
+    let src = "package p\n\ntype Mode uint\n\nconst (\n\t// A is first.\n\tA Mode = 1 << iota\n\tB\n\tC\n)\n";
+    env.write("mode.go", src);
+    let (v, code) = delete(&env, "mode.go", "A");
+    assert_eq!(
+        (code, v["error"]["code"].as_str()),
+        (1, Some("PATCH_E011")),
+        "{v}"
+    );
+    let message = v["error"]["message"].as_str().unwrap();
+    assert!(message.contains("`B` would be left without a value"), "{v}");
+    let fix = v["error"]["remediation"].as_str().unwrap();
+    assert!(fix.contains("llm patch --file mode.go --symbol B"), "{v}");
+    assert_eq!(env.read("mode.go"), src.as_bytes());
+    // A later constant with a value of its own, repeated by the next one.
+    let later = "package p\n\nconst (\n\tA = 1\n\tB = 2\n\tC\n)\n";
+    env.write("later.go", later);
+    let (v, code) = delete(&env, "later.go", "B");
+    assert_eq!(
+        (code, v["error"]["code"].as_str()),
+        (1, Some("PATCH_E011")),
+        "{v}"
+    );
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("`C` would repeat"),
+        "{v}"
+    );
+    assert_eq!(env.read("later.go"), later.as_bytes());
+    // A constant that repeats the one before it, or whose next one has its own value, goes.
+    deletes_to(
+        &env,
+        "b.go",
+        src,
+        "B",
+        "package p\n\ntype Mode uint\n\nconst (\n\t// A is first.\n\tA Mode = 1 << iota\n\tC\n)\n",
+    );
+    // The gate: a first spec without a value, left by a replace.
+    env.write("mode.go", src);
+    let (v, code) = env.patch(&[
+        "--file",
+        "mode.go",
+        "--symbol",
+        "A",
+        "--with-text",
+        "// gone",
+    ]);
+    assert_eq!(
+        (code, v["error"]["code"].as_str()),
+        (1, Some("LLM_E106")),
+        "{v}"
+    );
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("missing constant value"),
+        "{v}"
+    );
+    assert_eq!(env.read("mode.go"), src.as_bytes());
+}
+
+/// Deleting a Go constant before others that count iota applies, with a warning naming them:
+/// their values change.
+#[test]
+fn deleting_a_go_constant_before_iota_ones_warns() {
+    let env = TestEnv::new();
+    let v = deletes_to(
+        &env,
+        "size.go",
+        "package size\n\nconst (\n\t_ = iota // skip zero\n\tKB = 1 << (10 * iota)\n\tMB\n)\n",
+        "_",
+        "package size\n\nconst (\n\tKB = 1 << (10 * iota)\n\tMB\n)\n",
+    );
+    let warning = &v["diagnostics"][0];
+    assert_eq!(
+        (warning["level"].as_str(), warning["code"].as_str()),
+        (Some("warning"), Some("PATCH_E011")),
+        "{v}"
+    );
+    assert!(
+        warning["message"]
+            .as_str()
+            .unwrap()
+            .contains("`KB`, `MB` now have other values"),
+        "{v}"
+    );
+    // Plain values: no warning.
+    let v = deletes_to(
+        &env,
+        "plain.go",
+        "package p\n\nconst (\n\tA = 1\n\tB = 2\n)\n",
+        "A",
+        "package p\n\nconst (\n\tB = 2\n)\n",
+    );
+    assert_eq!(v["diagnostics"].as_array().map(Vec::len), Some(0), "{v}");
 }
 
 /// An `llm apply` batch's patch delete takes the separator too, the one before it as its own

@@ -1,13 +1,15 @@
 //! What `--delete` removes around a symbol: its whole lines and the blank lines it leaves; as a
 //! member of a list, its own separator (the `,` after an enum variant or a field, the `;` after
 //! a TypeScript interface member; for the last member without one, the separator before it);
-//! and a comment on the same line after it.
+//! and a comment on the same line after it. A deletion that would change other definitions (a
+//! Go constant whose value the specs after it repeat) is refused.
 
 use super::actions::{is_blank_line, line_end_after_newline, line_start};
 use crate::edit::Edit;
-use crate::error::Error;
+use crate::envelope::{DiagnosticPayload, Level};
+use crate::error::{Code, Error};
 use crate::lang::regions::Cut;
-use crate::lang::symbols::Symbol;
+use crate::lang::symbols::{Symbol, SymbolKind};
 use crate::lang::Language;
 use crate::span::LineIndex;
 use std::ops::Range;
@@ -20,10 +22,14 @@ pub fn delete_edits(
     symbols: &[Symbol],
     i: usize,
     language: &Language,
+    display: &str,
 ) -> Result<Vec<Edit>, Error> {
     let s = &symbols[i];
     let tree = tree_around(src, s, language);
     let member = tree.as_ref().and_then(|t| member_node(t, s));
+    if let (Some(m), "go") = (member, language.name) {
+        go_repeated_value(src, s, m, display)?;
+    }
     let after = member.and_then(|m| separator_after(src, s, m));
     let end = after.as_ref().map_or(s.span.byte_end, |r| r.end);
     let starts_line = spaces(src, line_start(src, s.span.byte_start)..s.span.byte_start);
@@ -115,7 +121,8 @@ fn tree_around(src: &[u8], s: &Symbol, language: &Language) -> Option<Tree> {
     let next = src[end..].iter().find(|b| !b.is_ascii_whitespace());
     let last_member = s.depth > 0 && matches!(next, Some(b'}' | b')' | b']' | b';'));
     let after_separator = matches!(src[..start].trim_ascii_end().last(), Some(b',' | b';'));
-    if !(rest_of_line || last_member || after_separator) {
+    let go_const = language.name == "go" && s.kind == SymbolKind::Const;
+    if !(rest_of_line || last_member || after_separator || go_const) {
         return None;
     }
     let from = src[..start]
@@ -206,4 +213,133 @@ fn trailing_comment(
     let rest = &src[n.end_byte().min(line_end)..line_end];
     (n.start_byte() == at && n.end_byte() <= line_end && rest.trim_ascii().is_empty())
         .then(|| n.byte_range())
+}
+
+/// Refuses to delete a Go constant whose value the specs after it repeat (`A Mode = 1 << iota`
+/// followed by `B` and `C`): deleting the first of a group leaves `B` without a value (`gofmt`:
+/// missing constant value), deleting a later one hands `B` the expression before it.
+fn go_repeated_value(src: &[u8], s: &Symbol, spec: Node, display: &str) -> Result<(), Error> {
+    if spec.kind() != "const_spec" || spec.child_by_field_name("value").is_none() {
+        return Ok(());
+    }
+    let mut next = spec.next_named_sibling();
+    while let Some(n) = next.filter(|n| n.kind() == "comment") {
+        next = n.next_named_sibling();
+    }
+    let Some(next) =
+        next.filter(|n| n.kind() == "const_spec" && n.child_by_field_name("value").is_none())
+    else {
+        return Ok(());
+    };
+    let mut prev = spec.prev_named_sibling();
+    while let Some(n) = prev.filter(|n| n.kind() == "comment") {
+        prev = n.prev_named_sibling();
+    }
+    let first = prev.is_none_or(|n| n.kind() != "const_spec");
+    let name = next.child_by_field_name("name").map_or("", |n| {
+        std::str::from_utf8(&src[n.byte_range()]).unwrap_or("")
+    });
+    let value = (spec.child_by_field_name("value")).map_or(Default::default(), |v| {
+        String::from_utf8_lossy(&src[v.byte_range()])
+    });
+    let what = if first {
+        format!("`{name}` would be left without a value, which Go rejects (missing constant value)")
+    } else {
+        format!(
+            "`{name}` would repeat the expression before `{}` instead",
+            s.name
+        )
+    };
+    Err(Error::new(
+        Code::PatchDeleteChangesOthers,
+        format!(
+            "const `{}` ({display}:{}) gives its value to the constants after it, which repeat `{}` implicitly: {what}; nothing was written",
+            s.qualified_name,
+            s.span.start_line,
+            value.trim()
+        ),
+        format!(
+            "give `{name}` a value of its own first (llm patch --file {display} --symbol {name} --with-text '{name} = …'; iota counts from the top of the group), then delete `{}`; or replace the whole const group",
+            s.name
+        ),
+    )
+    .with_span(s.span.clone())
+    .rejected())
+}
+
+/// A warning when deleting a Go constant moves constants after it whose value counts `iota`
+/// (`_ = iota` before `KB = 1 << (10 * iota)`): iota numbers the specs from the top of the
+/// group, so theirs change. Deleting is what was asked; the values are for the caller to check.
+pub fn go_iota_warning(
+    src: &[u8],
+    s: &Symbol,
+    language: &Language,
+    display: &str,
+) -> Option<DiagnosticPayload> {
+    if language.name != "go" || s.kind != SymbolKind::Const {
+        return None;
+    }
+    let tree = tree_around(src, s, language)?;
+    let spec = member_node(&tree, s).filter(|n| n.kind() == "const_spec")?;
+    let uses_iota = |v: Node| {
+        let mut stack = vec![v];
+        while let Some(n) = stack.pop() {
+            if n.kind() == "iota" || (n.kind() == "identifier" && &src[n.byte_range()] == b"iota") {
+                return true;
+            }
+            let mut c = n.walk();
+            stack.extend(n.children(&mut c));
+        }
+        false
+    };
+    // Whether the value a spec has or repeats counts iota, spec by spec from the group's top.
+    let mut counts = spec.parent().and_then(|g| {
+        let mut c = g.walk();
+        let before = g.named_children(&mut c).take_while(|n| n.id() != spec.id());
+        let values = before.filter_map(|n| n.child_by_field_name("value"));
+        values.last().map(uses_iota)
+    });
+    let mut moved = Vec::new();
+    let mut next = spec.next_named_sibling();
+    while let Some(n) = next {
+        next = n.next_named_sibling();
+        if n.kind() != "const_spec" {
+            continue;
+        }
+        if let Some(v) = n.child_by_field_name("value") {
+            counts = Some(uses_iota(v));
+        }
+        if counts == Some(true) {
+            let name = n.child_by_field_name("name").map(|k| &src[k.byte_range()]);
+            moved.push(format!(
+                "`{}`",
+                String::from_utf8_lossy(name.unwrap_or(b"?"))
+            ));
+        }
+    }
+    if moved.is_empty() {
+        return None;
+    }
+    let shown = match moved.len() {
+        1 => format!("{} now has another value", moved[0]),
+        2..=4 => format!("{} now have other values", moved.join(", ")),
+        n => format!(
+            "{} and {} more now have other values",
+            moved[..3].join(", "),
+            n - 3
+        ),
+    };
+    Some(
+        Error::new(
+            Code::PatchDeleteChangesOthers,
+            format!(
+                "the constants after `{}` in its group count iota, which numbers the specs from the top of the group: {shown}",
+                s.name
+            ),
+            "check their values; to keep them, keep a `_` spec in its place, or add the offset where iota is counted (`iota + 1`)",
+        )
+        .with_file(display)
+        .with_span(s.span.clone())
+        .diagnostic(Level::Warning),
+    )
 }

@@ -329,6 +329,10 @@ pub fn plan(opts: &PatchOptions) -> Result<Planned, Error> {
     };
     let changes = [Change::edits(&opts.file, edits, checksum_now).with_tree(tree)];
     let mut prepared = mutation::prepare(&changes, &opts.mutation)?;
+    if opts.action == Action::Delete {
+        let warning = delete::go_iota_warning(&src, s, language, &display);
+        prepared.diagnostics.extend(warning);
+    }
     if opts.check {
         prepared.set_validating();
     }
@@ -423,7 +427,7 @@ fn action_edits(
 ) -> Result<Vec<Edit>, Error> {
     let s = &syms[i];
     let text = match (&opts.action, &opts.text) {
-        (Action::Delete, _) => return delete::delete_edits(src, syms, i, language),
+        (Action::Delete, _) => return delete::delete_edits(src, syms, i, language, display),
         (_, Some(t)) if !t.trim().is_empty() || opts.action == Action::Body => t.clone(),
         _ => {
             return Err(Error::new(
