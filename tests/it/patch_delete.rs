@@ -304,6 +304,31 @@ fn a_definition_sharing_its_line_leaves_the_rest_of_it_indented() {
     );
 }
 
+/// One of several names one declaration declares is not deleted alone: their span is the whole
+/// declaration, and `int x, y;` went whole, `y` too, reported ok.
+#[test]
+fn one_name_of_a_declaration_of_several_is_refused() {
+    let env = TestEnv::new();
+    let src = "struct point {\n\tint x, y;\n\tint z;\n};\n";
+    env.write("point.c", src);
+    let (v, code) = delete(&env, "point.c", "point::x");
+    assert_eq!(
+        (code, v["error"]["code"].as_str()),
+        (1, Some("PATCH_E011")),
+        "{v}"
+    );
+    let message = v["error"]["message"].as_str().unwrap();
+    assert!(message.contains("with `y`"), "{v}");
+    assert!(
+        v["error"]["remediation"]
+            .as_str()
+            .unwrap()
+            .contains("--with-text"),
+        "{v}"
+    );
+    assert_eq!(env.read("point.c"), src.as_bytes());
+}
+
 /// Go: the first constant of a group gives its value to the specs after it that have none
 /// (`A Mode = 1 << iota` then `B`, `C`): deleting it left `B` without a value (gofmt: missing
 /// constant value), reported ok. It is refused, as is deleting a later constant whose

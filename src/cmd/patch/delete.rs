@@ -2,7 +2,8 @@
 //! member of a list, its own separator (the `,` after an enum variant or a field, the `;` after
 //! a TypeScript interface member; for the last member without one, the separator before it);
 //! and a comment on the same line after it. A deletion that would change other definitions (a
-//! Go constant whose value the specs after it repeat) is refused.
+//! Go constant whose value the specs after it repeat, one of several names a declaration
+//! declares) is refused.
 
 use super::actions::{is_blank_line, line_end_after_newline, line_start};
 use crate::edit::Edit;
@@ -25,6 +26,7 @@ pub fn delete_edits(
     display: &str,
 ) -> Result<Vec<Edit>, Error> {
     let s = &symbols[i];
+    shared_declaration(symbols, i, display)?;
     let tree = tree_around(src, s, language);
     let member = tree.as_ref().and_then(|t| member_node(t, s));
     if let (Some(m), "go") = (member, language.name) {
@@ -213,6 +215,35 @@ fn trailing_comment(
     let rest = &src[n.end_byte().min(line_end)..line_end];
     (n.start_byte() == at && n.end_byte() <= line_end && rest.trim_ascii().is_empty())
         .then(|| n.byte_range())
+}
+
+/// Refuses to delete one of several names a declaration declares together (`int x, y;`,
+/// `const A = 1, B = 2;`): their span is the whole declaration, and all would go.
+fn shared_declaration(symbols: &[Symbol], i: usize, display: &str) -> Result<(), Error> {
+    let s = &symbols[i];
+    let others: Vec<&str> = (symbols.iter().enumerate())
+        .filter(|(j, o)| *j != i && o.name != s.name && o.node_span.range() == s.node_span.range())
+        .map(|(_, o)| o.name.as_str())
+        .collect();
+    if others.is_empty() {
+        return Ok(());
+    }
+    Err(Error::new(
+        Code::PatchDeleteChangesOthers,
+        format!(
+            "{} `{}` is declared in one declaration with `{}` ({display}:{}): deleting it would delete them too; nothing was written",
+            s.kind.as_str(),
+            s.qualified_name,
+            others.join("`, `"),
+            s.span.start_line
+        ),
+        format!(
+            "replace the declaration with one without `{}` (llm patch --file {display} --symbol {} --with-text …)",
+            s.name, s.qualified_name
+        ),
+    )
+    .with_span(s.span.clone())
+    .rejected())
 }
 
 /// Refuses to delete a Go constant whose value the specs after it repeat (`A Mode = 1 << iota`
