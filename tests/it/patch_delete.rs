@@ -258,6 +258,14 @@ fn a_comment_after_a_definition_on_its_line_goes_with_it() {
         "buf::cap",
         "struct buf {\r\n\tint len; /* bytes used */\r\n};\r\n",
     );
+    // A block comment that goes on over the lines below.
+    deletes_to(
+        &env,
+        "q.c",
+        "struct q {\n\tstruct list_head head; /*\n\t\t\t\t * Waiters, oldest first.\n\t\t\t\t */\n\tint len;\n};\n",
+        "q::head",
+        "struct q {\n\tint len;\n};\n",
+    );
     deletes_to(
         &env,
         "conf.py",

@@ -192,7 +192,8 @@ fn separator_before(src: &[u8], s: &Symbol, member: Node) -> Option<Range<usize>
     (sep.kind() == "," || same_line).then(|| sep.byte_range())
 }
 
-/// A comment that starts after `end` on the same line and ends on it (`X int // the x`).
+/// A comment that starts after `end` on the same line (`X int // the x`), with nothing after
+/// it on the line it ends on (a block comment may go on over the lines below: `int n; /*` …).
 fn trailing_comment(
     src: &[u8],
     tree: &Tree,
@@ -211,10 +212,9 @@ fn trailing_comment(
     while !language.rules.comments.contains(&n.kind()) {
         n = n.parent()?;
     }
-    let line_end = line_end_after_newline(src, at);
-    let rest = &src[n.end_byte().min(line_end)..line_end];
-    (n.start_byte() == at && n.end_byte() <= line_end && rest.trim_ascii().is_empty())
-        .then(|| n.byte_range())
+    let last = n.end_byte().max(1) - 1;
+    let rest = &src[n.end_byte()..line_end_after_newline(src, last).max(n.end_byte())];
+    (n.start_byte() == at && rest.trim_ascii().is_empty()).then(|| n.byte_range())
 }
 
 /// Refuses to delete one of several names a declaration declares together (`int x, y;`,
