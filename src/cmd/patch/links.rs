@@ -75,7 +75,8 @@ pub(super) struct Foreign {
     /// top level; the imports' class when it imports it; else as the language lets a file see
     /// another's names: Python, Rust and JavaScript modules only by an import (a glob or star
     /// import makes them `possible`), Go in the same package directory (`certain`), the
-    /// others (Ruby, C, C++, PHP, Bash, JavaScript scripts) `possible`.
+    /// others (Ruby, C, C++, PHP, Bash, JavaScript scripts) `possible`, but a C or C++ file
+    /// that `#include`s the definition's file `certain`.
     pub bare: &'static str,
 }
 
@@ -99,7 +100,7 @@ pub(super) fn foreign(
         .filter_map(|r| import_text(tree, bytes, r.span.range()).map(|t| (t, r.span.range())))
         .collect();
     let through_path = |r: &std::ops::Range<usize>| {
-        let q = super::rename::qualifier(bytes, r.start);
+        let q = super::rename::qualifier(language.name, bytes, r.start);
         matches!(q, Some(("::", Some(q))) if matches!(q.as_str(), "crate" | "super" | "self"))
     };
     let linked = (imports.iter()).any(|(t, r)| names_module(t, modules) || through_path(r));
@@ -114,7 +115,14 @@ pub(super) fn foreign(
         || refs.iter().any(|r| {
             r.is_definition
                 && !imports.iter().any(|(_, i)| *i == r.span.range())
-                && (syms.iter()).any(|s| s.name_span.range() == r.span.range() && s.depth == 0)
+                && (syms.iter()).any(|s| {
+                    // Not a Rust `impl P` (a use of `P`) nor a member defined outside its
+                    // type (C++ `Shape::Shape() {}`, a Go method).
+                    s.name_span.range() == r.span.range()
+                        && s.depth == 0
+                        && s.kind != symbols::SymbolKind::Impl
+                        && s.parent.is_none()
+                })
         });
     let has = |needle: &[u8]| memchr::memmem::find(bytes, needle).is_some();
     let bare = if own {
@@ -130,6 +138,7 @@ pub(super) fn foreign(
             "javascript" | "typescript" | "tsx" if es_module(bytes) => EXCLUDED,
             "go" if Path::new(display).parent() == Path::new(def_file).parent() => CERTAIN,
             "go" => EXCLUDED,
+            "c" | "cpp" if includes(bytes, def_file) => CERTAIN,
             _ => POSSIBLE,
         }
     };
@@ -137,6 +146,27 @@ pub(super) fn foreign(
         imports: import_class,
         bare,
     }
+}
+
+/// C and C++: whether the file `#include`s the definition's file by its name (`#include
+/// "shape.hpp"`, `"geo/shape.hpp"`): the names declared there are the file's.
+fn includes(bytes: &[u8], def_file: &str) -> bool {
+    let Some(name) = Path::new(def_file).file_name().and_then(|n| n.to_str()) else {
+        return false;
+    };
+    bytes.split(|&b| b == b'\n').any(|line| {
+        let Some(rest) = line.trim_ascii_start().strip_prefix(b"#") else {
+            return false;
+        };
+        let Some(rest) = rest.trim_ascii_start().strip_prefix(b"include") else {
+            return false;
+        };
+        let path = rest.trim_ascii().trim_ascii_start();
+        let path = path
+            .strip_prefix(b"\"")
+            .and_then(|p| p.split(|&b| b == b'"').next());
+        path.is_some_and(|p| p == name.as_bytes() || p.ends_with(format!("/{name}").as_bytes()))
+    })
 }
 
 /// Whether a JavaScript or TypeScript file is a module (a line starts with `import` or

@@ -11,6 +11,7 @@ mod scopes;
 mod select;
 mod shell;
 mod taken;
+mod types;
 
 pub use actions::Action;
 pub use rename::rename_on;
@@ -300,6 +301,11 @@ pub fn plan(opts: &PatchOptions) -> Result<Planned, Error> {
         "re-run `llm find` on the file and patch from its current content",
     )?;
     let (syms, i, tree) = locate(opts, language, &src, &display)?;
+    // Renaming a Rust `impl P` renames `P`.
+    let i = match opts.action {
+        Action::Rename(_) => types::renamed_index(&syms, i)?,
+        _ => i,
+    };
     let s = &syms[i];
     let symbol = PatchedSymbol {
         name: s.name.clone(),

@@ -6,7 +6,7 @@
 //! are reported as leftovers.
 
 use super::scopes::{self, words, Binding};
-use super::{links, taken};
+use super::{links, taken, types};
 use super::{locate, Leftover, PatchOptions, PatchedSymbol, Planned, RenameSite};
 use crate::edit::Edit;
 use crate::error::{Code, Error};
@@ -72,8 +72,15 @@ pub(super) struct Found {
 
 /// The symbol being renamed, as the classification needs it.
 struct Target<'a> {
+    /// The language's name.
+    language: &'static str,
     /// Its parent type (impl type, class) when it is a member of one.
     owner: Option<&'a str>,
+    /// Whether it is a type (`types::is_type`): its constructors go with it, and its uses are
+    /// classed by `types::use_class`.
+    is_type: bool,
+    /// A type's parent (class, module, namespace): `Outer::Inner` reaches it.
+    outer: Option<&'a str>,
     /// What it is: a field is never called, a method or function never read as a field.
     kind: symbols::SymbolKind,
     /// The trait it is a method of (Rust): its implementations' definitions are renamed too.
@@ -90,9 +97,16 @@ pub(super) const CERTAIN: &str = "certain";
 pub(super) const POSSIBLE: &str = "possible";
 pub(super) const EXCLUDED: &str = "excluded";
 
-/// The separator and qualifier written before an occurrence at `at`: `Type::`, `self.`,
-/// `obj->`; the qualifier is `None` for an expression (`f().`, `x[0].`, `T<U>::`).
-pub(super) fn qualifier(bytes: &[u8], at: usize) -> Option<(&'static str, Option<String>)> {
+/// The separator and qualifier written before an occurrence at `at` in a file of `language`:
+/// `Type::`, `self.`, `obj->`; the qualifier is `None` for an expression (`f().`, `x[0].`,
+/// `T<U>::`). `->` is a member access in C, C++ and PHP only: elsewhere it is a return type's
+/// arrow (`fn f() -> P`, `def f() -> P:`), a lambda's or a Java `case X -> P.Y`. A line's
+/// last `.` in a comment is not one for a name on the next line.
+pub(super) fn qualifier(
+    language: &str,
+    bytes: &[u8],
+    at: usize,
+) -> Option<(&'static str, Option<String>)> {
     let mut i = at;
     while i > 0 && matches!(bytes[i - 1], b' ' | b'\t' | b'\n' | b'\r') {
         i -= 1;
@@ -100,12 +114,31 @@ pub(super) fn qualifier(bytes: &[u8], at: usize) -> Option<(&'static str, Option
     let sep = if i >= 2 && &bytes[i - 2..i] == b"::" {
         "::"
     } else if i >= 2 && &bytes[i - 2..i] == b"->" {
+        if !matches!(language, "c" | "cpp" | "php") {
+            return None;
+        }
         "->"
     } else if i >= 1 && bytes[i - 1] == b'.' && !(i >= 2 && bytes[i - 2] == b'.') {
         "."
     } else {
         return None;
     };
+    // A separator on an earlier line that ends a comment (`// … of entries.`) is no
+    // qualifier: a use at the start of the next line was read as `entries.name`.
+    if bytes[i..at].contains(&b'\n') {
+        let line = &bytes[bytes[..i]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |n| n + 1)..i];
+        let trimmed = line.trim_ascii_start();
+        let comment = memchr::memmem::find(line, b"//").is_some()
+            || memchr::memchr(b'#', line).is_some()
+            || trimmed.starts_with(b"*")
+            || trimmed.starts_with(b"/*");
+        if comment {
+            return None;
+        }
+    }
     let mut j = i - sep.len();
     while j > 0 && matches!(bytes[j - 1], b' ' | b'\t' | b'\n' | b'\r') {
         j -= 1;
@@ -118,11 +151,11 @@ pub(super) fn qualifier(bytes: &[u8], at: usize) -> Option<(&'static str, Option
     Some((sep, name))
 }
 
-fn is_self(q: &str) -> bool {
+pub(super) fn is_self(q: &str) -> bool {
     matches!(q, "self" | "this" | "cls" | "Self" | "$this" | "static")
 }
 
-fn capitalized(q: &str) -> bool {
+pub(super) fn capitalized(q: &str) -> bool {
     q.trim_start_matches('$')
         .chars()
         .next()
@@ -131,7 +164,7 @@ fn capitalized(q: &str) -> bool {
 
 /// Whether the occurrence sits inside the owner's impl or class (its enclosing symbol's
 /// qualified name goes through the owner).
-fn inside(enclosing: Option<&str>, owner: &str) -> bool {
+pub(super) fn inside(enclosing: Option<&str>, owner: &str) -> bool {
     enclosing.is_some_and(|e| e.split([':', '.']).any(|seg| seg == owner))
 }
 
@@ -152,11 +185,15 @@ fn classify(
     enclosing: Option<&str>,
     import: bool,
 ) -> &'static str {
+    if t.is_type {
+        let inside_outer = t.outer.is_some_and(|o| inside(enclosing, o));
+        return types::use_class(t.language, bytes, at, t.outer, inside_outer, &t.modules);
+    }
     let after = bytes[at..]
         .iter()
         .position(|b| !b.is_ascii_alphanumeric() && *b != b'_');
     let called = after.is_some_and(|k| after_blanks(bytes, at + k).starts_with(b"("));
-    match (qualifier(bytes, at), t.owner) {
+    match (qualifier(t.language, bytes, at), t.owner) {
         // Unqualified: a free symbol's own name; for a member, a call is something else.
         (None, None) => CERTAIN,
         (None, Some(_)) if import => POSSIBLE,
@@ -244,7 +281,7 @@ fn syntactic_class(
     if language.name == "bash" {
         return super::shell::word_class(node, bytes);
     }
-    let qualified = qualifier(bytes, range.start);
+    let qualified = qualifier(language.name, bytes, range.start);
     // `import * as A from "./a"`: `A.load` may be the module's function, whatever the case of
     // `A` (a capitalised qualifier reads as a type elsewhere).
     if matches!(language.name, "javascript" | "typescript" | "tsx") && t.owner.is_none() {
@@ -263,7 +300,10 @@ fn syntactic_class(
     if language.name == "go" && t.owner.is_none() {
         if let Some((".", Some(q))) = &qualified {
             if !t.modules.contains(q) && !links::go_package(bytes, q) {
-                return Some(EXCLUDED);
+                // A field embedding a renamed type is named after it (`f.fmtFlags`).
+                let name = std::str::from_utf8(&bytes[range.clone()]).unwrap_or_default();
+                let embedded = t.is_type && types::go_embeds(bytes, name);
+                return Some(if embedded { POSSIBLE } else { EXCLUDED });
             }
         }
     }
@@ -496,19 +536,47 @@ fn rename_core(
             .parent
             .as_deref()
             .filter(|_| s.kind == symbols::SymbolKind::Method));
+    let parent = s.parent_index.map(|p| &syms[p]);
+    // A type's uses are classed by the type rules (`types::use_class`), not a member's.
+    let is_type = types::is_type(s.kind, parent.map(|p| p.kind));
+    let owner = owner.filter(|_| !is_type);
+    let outer = parent
+        .filter(|p| {
+            is_type
+                && !matches!(
+                    p.kind,
+                    symbols::SymbolKind::Function | symbols::SymbolKind::Method
+                )
+        })
+        .map(|p| p.name.as_str())
+        // Ruby's `class RDoc::RDoc` names its module without nesting in it.
+        .or(s.parent.as_deref().filter(|_| is_type && parent.is_none()))
+        // `Python.Runtime` for a C# namespace: `Runtime.Box`, `inside` read by segment.
+        .map(|p| p.rsplit([':', '.']).next().unwrap_or(p));
     let trait_of = s
         .parent_index
         .map(|p| &syms[p])
         .filter(|p| p.kind == symbols::SymbolKind::Trait)
         .map(|p| p.name.as_str());
     let target = Target {
+        language: language.name,
         owner,
+        is_type,
+        outer,
         kind: s.kind,
         trait_of,
         def_file: s.name_span.file_path.clone(),
         def_start: s.name_span.byte_start,
         modules: links::module_names(language, &s.name_span.file_path),
     };
+    let type_target = is_type.then(|| types::Renamed {
+        language: language.name,
+        name: &s.name,
+        kind: s.kind,
+        parent_qualified: s.parent_qualified.as_deref(),
+        def_file: &target.def_file,
+        def_start: target.def_start,
+    });
     let scope = opts.rename_scope;
     let old = s.name.clone();
     let roots = if opts.rename_paths.is_empty() {
@@ -584,7 +652,7 @@ fn rename_core(
                 .filter(|b| !(b.class_body && target.owner.is_some()))
                 .partition(|b| !b.top_level);
         let shadowed = |at: usize| {
-            qualifier(&bytes, at).is_none()
+            qualifier(language.name, &bytes, at).is_none()
                 && local.iter().any(|b| b.holds(at))
                 && bare_name(&tree, at..at + old.len(), &target)
         };
@@ -641,12 +709,37 @@ fn rename_core(
             })
             .map(|m| m.name_span.byte_start)
             .collect();
-        // Another member of the name is nearer than the renamed one: a bare name's scope, or
-        // `q::name`'s (see `members::nearer_member`, `members::qualified_other`).
-        let is_target = |m: &symbols::Symbol| {
-            display == target.def_file && m.name_span.byte_start == target.def_start
+        // A type's definitions of its name here: its constructors and the same type declared
+        // again go with it, Rust's impl headers are uses (`types::def`).
+        let type_defs: Vec<(usize, types::Def)> = match &type_target {
+            Some(t) => (file_syms.iter())
+                .filter(|m| m.name == old || m.name.strip_prefix('~') == Some(old.as_str()))
+                .map(|m| {
+                    (
+                        m.name_span.byte_start,
+                        types::def(t, &display, &file_syms, m),
+                    )
+                })
+                .collect(),
+            None => Vec::new(),
         };
-        let elsewhere = |at: usize| match qualifier(&bytes, at) {
+        let with_target: Vec<usize> = (type_defs.iter())
+            .filter(|d| d.1 == types::Def::Same)
+            .map(|d| d.0)
+            .chain(with_target)
+            .collect();
+        let type_use = |at: usize| type_defs.contains(&(at, types::Def::Use));
+        // Another member of the name is nearer than the renamed one: a bare name's scope, or
+        // `q::name`'s (see `members::nearer_member`, `members::qualified_other`). A type's
+        // constructors are its own.
+        let is_target = |m: &symbols::Symbol| {
+            (display == target.def_file && m.name_span.byte_start == target.def_start)
+                || (target.is_type && with_target.contains(&m.name_span.byte_start))
+        };
+        let elsewhere = |at: usize| match qualifier(language.name, &bytes, at) {
+            // A type's name is a method's only where it is called so (`MaskFill(g)`, not
+            // `MaskFill m;` nor `new MaskFill(g)`).
+            None if target.is_type && !types::called_bare(&bytes, at, old.len()) => false,
             None => super::members::nearer_member(language.name, &file_syms, at, &old, is_target),
             Some((_, Some(q))) if !is_self(&q) => {
                 super::members::qualified_other(&file_syms, &q, &old, is_target)
@@ -660,7 +753,9 @@ fn rename_core(
         };
         let mut edits: Vec<Edit> = Vec::new();
         for r in &refs {
-            let class = if r.is_definition {
+            // A definition's name that is a use of the renamed type (`impl P`).
+            let def = r.is_definition && !type_use(r.span.byte_start);
+            let class = if def {
                 if (display == target.def_file && r.span.byte_start == target.def_start)
                     || with_target.contains(&r.span.byte_start)
                 {
@@ -670,7 +765,7 @@ fn rename_core(
                 }
             } else if shadowed(r.span.byte_start) || elsewhere(r.span.byte_start) {
                 EXCLUDED
-            } else if matches!(qualifier(&bytes, r.span.byte_start), Some((_, Some(q))) if is_self(&q))
+            } else if matches!(qualifier(language.name, &bytes, r.span.byte_start), Some((_, Some(q))) if is_self(&q))
                 && subclasses.iter().any(|c| inside(r.enclosing.as_deref(), c))
             {
                 CERTAIN
@@ -694,14 +789,20 @@ fn rename_core(
                     )
                 })
             };
-            let bare = qualifier(&bytes, r.span.byte_start).is_none();
+            // A constructor defined outside its class in another file (`Shape::Shape() {}`)
+            // follows the class named before it.
+            let bare = match qualifier(language.name, &bytes, r.span.byte_start) {
+                None => true,
+                Some(("::", Some(q))) => r.is_definition && !def && q == old,
+                Some(_) => false,
+            };
             let import = r.context == lang::RefContext::Import;
             let class = match &foreign {
                 _ if rebound.is_some_and(|at| r.span.byte_start >= at) && (bare || import) => {
                     EXCLUDED
                 }
-                Some(f) if class != EXCLUDED && !r.is_definition && import => f.imports,
-                Some(f) if class != EXCLUDED && !r.is_definition && bare => f.bare,
+                Some(f) if class != EXCLUDED && !def && import => f.imports,
+                Some(f) if class != EXCLUDED && !def && bare => f.bare,
                 _ => class,
             };
             let renamed = class == CERTAIN || (class == POSSIBLE && !scope.certain_only);
@@ -733,7 +834,7 @@ fn rename_core(
             for w in loose {
                 let kind = text_kind(&full, w.clone());
                 // In prose only a qualifier says whose name it is (`Other::name`).
-                let class = match qualifier(&bytes, w.start) {
+                let class = match qualifier(language.name, &bytes, w.start) {
                     Some(_) if classify(&target, &bytes, w.start, None, false) == EXCLUDED => {
                         EXCLUDED
                     }
@@ -791,7 +892,8 @@ fn rename_core(
         }
         if new != old {
             let renamed = taken::Renamed {
-                owner: target.owner,
+                // A type in a class, module or namespace is beside that one's members.
+                owner: target.owner.or(target.outer),
                 kind: target.kind,
                 def_file: &target.def_file,
             };
@@ -934,6 +1036,7 @@ pub fn rename_on(
         .with_file(&display)
     })?;
     let (syms, i, _) = locate(opts, language, &src, &display)?;
+    let i = types::renamed_index(&syms, i)?;
     let found = rename_core(opts, language, &syms, i, new, &src, read)?;
     let message = message(&syms[i], new, &found, found.files.len());
     Ok((
