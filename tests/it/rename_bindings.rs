@@ -335,3 +335,45 @@ fn possible_sites_beside_another_definition_of_the_name_are_flagged() {
     );
     assert!(message.contains("--certain-only"), "{message}");
 }
+
+#[test]
+fn typescript_overload_signatures_follow_their_implementation() {
+    // tsc: TS2389 "Function implementation name must be 'concat'" when only the
+    // implementation was renamed (rxjs's concat.ts).
+    let env = TestEnv::new();
+    let ts = "export function concat(a: number): number;\nexport function concat(a: string): string;\nexport function concat(a: any): any {\n  return a;\n}\n\nexport class Queue {\n  add(a: number): void;\n  add(a: string): void;\n  add(a: any): void {}\n\n  run(): void {\n    this.add(1);\n  }\n}\n\nconcat(1);\n";
+    env.write("o.ts", ts);
+    let user = "import { concat } from \"./o\";\n\nconcat(\"x\");\n";
+    env.write("use.ts", user);
+    // From the implementation.
+    let (v, code) = env.patch(&[
+        "--file", "o.ts", "--symbol", "concat", "--line", "3", "--rename", "join",
+    ]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(text(&env, "o.ts"), ts.replace("concat", "join"));
+    assert_eq!(text(&env, "use.ts"), user.replace("concat", "join"));
+    assert_eq!(site_class(&v, "o.ts", 1, 16), "certain");
+    assert_eq!(site_class(&v, "o.ts", 2, 16), "certain");
+    // From an overload signature of a method: the others, the implementation and `this.add`.
+    let (v, code) = env.patch(&[
+        "--file",
+        "o.ts",
+        "--symbol",
+        "Queue.add",
+        "--line",
+        "8",
+        "--rename",
+        "plus",
+    ]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        text(&env, "o.ts"),
+        ts.replace("concat", "join").replace("add", "plus")
+    );
+    assert_eq!(
+        site_class(&v, "o.ts", 10, 2),
+        "certain",
+        "the implementation"
+    );
+    assert_eq!(site_class(&v, "o.ts", 13, 9), "certain", "this.add");
+}

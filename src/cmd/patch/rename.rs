@@ -698,14 +698,24 @@ fn rename_core(
             _ => Vec::new(),
         };
         // Definitions that go with the target: a trait method's in the trait's impls (`impl
-        // Shape for Sq { fn area … }`), a class method's overrides in those subclasses.
+        // Shape for Sq { fn area … }`), a class method's overrides in those subclasses, a
+        // TypeScript function's or method's overload signatures (`function f(a: number):
+        // number;` before its implementation), all of one scope.
+        let overloads = home && matches!(language.name, "typescript" | "tsx");
         let with_target: Vec<usize> = (file_syms.iter())
             .filter(|m| {
                 m.name == old
                     && (target
                         .trait_of
                         .is_some_and(|t| m.impl_of.as_deref() == Some(t))
-                        || m.parent.as_deref().is_some_and(|p| subclasses.contains(&p)))
+                        || m.parent.as_deref().is_some_and(|p| subclasses.contains(&p))
+                        || (overloads
+                            && m.kind == target.kind
+                            && matches!(
+                                m.kind,
+                                symbols::SymbolKind::Function | symbols::SymbolKind::Method
+                            )
+                            && m.parent_qualified.as_deref() == s.parent_qualified.as_deref()))
             })
             .map(|m| m.name_span.byte_start)
             .collect();
