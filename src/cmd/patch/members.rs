@@ -249,3 +249,51 @@ pub(super) fn self_member_other(
         })
     })
 }
+
+/// TypeScript: the name offsets of the overload set of the function or method whose name
+/// starts at `def_start` (the renamed one, among `syms`): the signatures without a body right
+/// before it, or after it up to the implementation (`function f(a: number): number;` …
+/// `function f(a: any) { … }`). Functions of the name elsewhere (another callback's own
+/// `function Page()`) are not in it.
+pub(super) fn overloads(syms: &[Symbol], def_start: usize) -> Vec<usize> {
+    let Some(t) = syms
+        .iter()
+        .position(|s| s.name_span.byte_start == def_start)
+    else {
+        return Vec::new();
+    };
+    let target = &syms[t];
+    if !matches!(target.kind, SymbolKind::Function | SymbolKind::Method) {
+        return Vec::new();
+    }
+    // Its siblings, in file order.
+    let siblings: Vec<&Symbol> = (syms.iter())
+        .filter(|s| s.parent_index == target.parent_index)
+        .collect();
+    let Some(k) = siblings
+        .iter()
+        .position(|s| s.name_span.byte_start == def_start)
+    else {
+        return Vec::new();
+    };
+    let same = |s: &Symbol| s.name == target.name && s.kind == target.kind;
+    let mut out = Vec::new();
+    for s in siblings[..k].iter().rev() {
+        if !same(s) || s.body_span.is_some() {
+            break;
+        }
+        out.push(s.name_span.byte_start);
+    }
+    if target.body_span.is_none() {
+        for s in &siblings[k + 1..] {
+            if !same(s) {
+                break;
+            }
+            out.push(s.name_span.byte_start);
+            if s.body_span.is_some() {
+                break;
+            }
+        }
+    }
+    out
+}

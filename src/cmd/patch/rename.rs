@@ -701,23 +701,20 @@ fn rename_core(
         // Shape for Sq { fn area … }`), a class method's overrides in those subclasses, a
         // TypeScript function's or method's overload signatures (`function f(a: number):
         // number;` before its implementation), all of one scope.
-        let overloads = home && matches!(language.name, "typescript" | "tsx");
+        let overloads = match home && matches!(language.name, "typescript" | "tsx") {
+            true => super::members::overloads(&file_syms, target.def_start),
+            false => Vec::new(),
+        };
         let with_target: Vec<usize> = (file_syms.iter())
             .filter(|m| {
                 m.name == old
                     && (target
                         .trait_of
                         .is_some_and(|t| m.impl_of.as_deref() == Some(t))
-                        || m.parent.as_deref().is_some_and(|p| subclasses.contains(&p))
-                        || (overloads
-                            && m.kind == target.kind
-                            && matches!(
-                                m.kind,
-                                symbols::SymbolKind::Function | symbols::SymbolKind::Method
-                            )
-                            && m.parent_qualified.as_deref() == s.parent_qualified.as_deref()))
+                        || m.parent.as_deref().is_some_and(|p| subclasses.contains(&p)))
             })
             .map(|m| m.name_span.byte_start)
+            .chain(overloads)
             .collect();
         // A type's definitions of its name here: its constructors and the same type declared
         // again go with it, Rust's impl headers are uses (`types::def`).
