@@ -324,3 +324,68 @@ fn names_beyond_letters_and_digits_and_names_that_are_not_identifiers() {
     assert_eq!(text(&env, "a.cpp"), cpp);
     assert_eq!(text(&env, "a.cs"), cs);
 }
+
+#[test]
+fn a_local_that_no_bare_site_meets_and_a_sibling_scopes_function_do_not_block() {
+    // Every site of the field is `self.path`: a local `path2` cannot capture it.
+    let env = TestEnv::new();
+    let rs = "pub struct S {\n    path: u32,\n}\n\nimpl S {\n    pub fn f(&self) -> u32 {\n        let path2 = 1;\n        self.path + path2\n    }\n}\n";
+    env.write("s.rs", rs);
+    let (v, code) = rename(&env, "s.rs", "S::path", "path2");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        text(&env, "s.rs"),
+        rs.replace("path:", "path2:")
+            .replace("self.path", "self.path2")
+    );
+    let go = "package p\n\ntype S struct {\n\tpath int\n}\n\nfunc (s *S) F() int {\n\tpath2 := 1\n\treturn s.path + path2\n}\n";
+    env.write("s.go", go);
+    let (v, code) = rename(&env, "s.go", "S.path", "path2");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        text(&env, "s.go"),
+        go.replace("\tpath int", "\tpath2 int")
+            .replace("s.path", "s.path2")
+    );
+
+    // A test's own function in each callback: renaming one back to the other's name.
+    let env = TestEnv::new();
+    let tsx = "describe(\"page\", () => {\n  it(\"renders\", () => {\n    function Page() {\n      return <div />;\n    }\n    render(<Page />);\n  });\n\n  it(\"renders again\", () => {\n    function Page() {\n      return <span />;\n    }\n    render(<Page />);\n  });\n});\n";
+    env.write("page.test.tsx", tsx);
+    let (v, code) = env.patch(&[
+        "--file",
+        "page.test.tsx",
+        "--symbol",
+        "Page",
+        "--line",
+        "10",
+        "--rename",
+        "Page2",
+    ]);
+    assert_eq!(code, 0, "{v}");
+    let (v, code) = env.patch(&[
+        "--file",
+        "page.test.tsx",
+        "--symbol",
+        "Page2",
+        "--rename",
+        "Page",
+    ]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(text(&env, "page.test.tsx"), tsx);
+
+    // Still refused: the other function in the same callback, a bare site where the local is.
+    let env = TestEnv::new();
+    let same = "it(\"one\", () => {\n  function Page() {\n    return 1;\n  }\n  function Page2() {\n    return 2;\n  }\n  Page();\n  Page2();\n});\n";
+    env.write("same.tsx", same);
+    let (v, code) = rename(&env, "same.tsx", "Page2", "Page");
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(v["error"]["code"], "PATCH_E009", "{v}");
+    assert_eq!(text(&env, "same.tsx"), same);
+    let lit = "pub struct S {\n    path: u32,\n}\n\npub fn f() -> S {\n    let path2 = 1;\n    S { path: path2 }\n}\n";
+    env.write("lit.rs", lit);
+    let (v, code) = rename(&env, "lit.rs", "S::path", "path2");
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(v["error"]["code"], "PATCH_E009", "{v}");
+    assert_eq!(text(&env, "lit.rs"), lit);
+}

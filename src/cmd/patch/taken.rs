@@ -77,7 +77,9 @@ pub(super) fn check(
     };
     let binds: Vec<Binding> = scopes::bindings(language, &tree, bytes, new);
     let local = |at: usize| binds.iter().find(|b| !b.top_level && b.holds(at));
-    if let Some((s, b)) = sites.iter().find_map(|s| local(s.at).map(|b| (s, b))) {
+    // Only a bare site can be captured: `self.path` is no local `path2`'s.
+    let bare = sites.iter().filter(|s| s.bare);
+    if let Some((s, b)) = bare.clone().find_map(|s| local(s.at).map(|b| (s, b))) {
         return Err(taken(format!(
             "bound at {display}:{} where the site at line {} lies",
             line(b.at.start),
@@ -104,9 +106,14 @@ pub(super) fn check(
     if !sites.iter().any(|s| s.bare) {
         return Ok(());
     }
-    if let Some(s) = (syms.iter())
-        .find(|s| s.name == new && s.depth == 0 && clash(language, s.kind, renamed.kind))
-    {
+    // A definition bound in a function or block (`function Page()` in a test's callback)
+    // holds no site (see above): it is not beside the symbol.
+    let nested = |s: &symbols::Symbol| {
+        (binds.iter()).any(|b| !b.top_level && b.at.start == s.name_span.byte_start)
+    };
+    if let Some(s) = (syms.iter()).find(|s| {
+        s.name == new && s.depth == 0 && clash(language, s.kind, renamed.kind) && !nested(s)
+    }) {
         return Err(taken(format!(
             "defined at {display}:{}",
             s.name_span.start_line
