@@ -377,3 +377,38 @@ fn typescript_overload_signatures_follow_their_implementation() {
     );
     assert_eq!(site_class(&v, "o.ts", 13, 9), "certain", "this.add");
 }
+
+#[test]
+fn a_renamed_shorthand_comes_back_as_a_shorthand() {
+    // JavaScript: `{ fill }` renamed away is `{ fill: fill2 }`; renamed back, `{ fill }` again
+    // (it was `{ fill: fill }`; three.js's TextureUtils.js).
+    let env = TestEnv::new();
+    let js = "function fill() {}\n\nconst U = {\n\tfill\n};\n\nconst { fill: f } = U;\nf();\n";
+    env.write("u.js", js);
+    let (v, code) = rename(&env, "u.js", "fill", "fill2");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        text(&env, "u.js"),
+        js.replacen("fill()", "fill2()", 1)
+            .replace("\tfill\n", "\tfill: fill2\n")
+    );
+    let (v, code) = rename(&env, "u.js", "fill2", "fill");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(text(&env, "u.js"), js);
+
+    // Rust: a field in a struct literal and a pattern, beside a parameter of its old name.
+    let env = TestEnv::new();
+    let rs = "pub struct User {\n    pub name: String,\n}\n\npub fn make(name: String) -> User {\n    User { name }\n}\n\npub fn get(u: User) -> String {\n    let User { name } = u;\n    name\n}\n";
+    env.write("src/lib.rs", rs);
+    let (v, code) = rename(&env, "src/lib.rs", "User::name", "full");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        text(&env, "src/lib.rs"),
+        rs.replace("pub name", "pub full")
+            .replace("User { name }", "User { full: name }")
+    );
+    // The parameter `name` does not capture the field's key: not refused.
+    let (v, code) = rename(&env, "src/lib.rs", "User::full", "name");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(text(&env, "src/lib.rs"), rs);
+}

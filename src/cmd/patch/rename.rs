@@ -429,8 +429,84 @@ fn shorthand_text(
         {
             Some(format!("{new}: {old}"))
         }
+        // A pattern's `let User { name } = u` binds `name`: `User { full: name }`.
+        "shorthand_field_identifier"
+            if node.parent().is_some_and(|p| p.kind() == "field_pattern")
+                && t.kind == symbols::SymbolKind::Field =>
+        {
+            Some(format!("{new}: {old}"))
+        }
         _ => None,
     }
+}
+
+/// Whether the occurrence at `range` is a key naming a field, which no local captures: a struct
+/// literal's or pattern's field (Rust `User { name: n }`, `User { name }` renamed `User { full:
+/// name }`), an object's key, a keyword argument's name.
+fn field_key(tree: &tree_sitter::Tree, range: std::ops::Range<usize>) -> bool {
+    let Some(node) = tree
+        .root_node()
+        .descendant_for_byte_range(range.start, range.end)
+    else {
+        return false;
+    };
+    let Some(parent) = node.parent() else {
+        return false;
+    };
+    let is = |field: &str| parent.child_by_field_name(field) == Some(node);
+    match parent.kind() {
+        "field_initializer" => is("field"),
+        "field_pattern" => is("name"),
+        "pair" | "pair_pattern" => is("key"),
+        "keyword_argument" => is("name"),
+        _ => false,
+    }
+}
+
+/// Where renaming the occurrence at `range` to `new` makes a key and its value the same name
+/// (`{ fill: fill2 }` renaming `fill2` back to `fill`; Rust's `User { name2: name }` renaming
+/// the field `name2` to `name`): the whole pair, written as its shorthand (`{ fill }`, `User {
+/// name }`), as it was before a rename wrote it out. `None`: not such a pair.
+fn shorthand_again(
+    tree: &tree_sitter::Tree,
+    range: std::ops::Range<usize>,
+    bytes: &[u8],
+    new: &str,
+) -> Option<std::ops::Range<usize>> {
+    let node = tree
+        .root_node()
+        .descendant_for_byte_range(range.start, range.end)?;
+    let pair = node.parent()?;
+    let (key, value) = match pair.kind() {
+        // JavaScript `{ fill: fill2 }`, `const { fill: fill2 } = o`.
+        "pair" | "pair_pattern" => ("key", "value"),
+        // Rust `User { name: name2 }`, `let User { name: name2 } = u`.
+        "field_initializer" => ("field", "value"),
+        "field_pattern" => ("name", "pattern"),
+        _ => return None,
+    };
+    let key = pair.child_by_field_name(key)?;
+    let value = pair.child_by_field_name(value)?;
+    let plain = |n: tree_sitter::Node| {
+        matches!(
+            n.kind(),
+            "property_identifier"
+                | "identifier"
+                | "field_identifier"
+                | "shorthand_field_identifier"
+        )
+    };
+    if !plain(key) || !plain(value) {
+        return None;
+    }
+    let other = if key.byte_range() == range {
+        value
+    } else if value.byte_range() == range {
+        key
+    } else {
+        return None;
+    };
+    (&bytes[other.byte_range()] == new.as_bytes()).then(|| pair.byte_range())
 }
 
 /// Whether a JavaScript shorthand property is in the object assigned to `module.exports`.
@@ -816,10 +892,17 @@ fn rename_core(
             if renamed {
                 taken_at.push(taken::Site {
                     at: r.span.byte_start,
-                    bare: bare || import || r.is_definition,
+                    bare: (bare && !field_key(&tree, r.span.range())) || import || r.is_definition,
                 });
-                let text = shorthand_text(&tree, r.span.range(), &bytes, &old, new, &target);
-                edits.push(Edit::new(r.span.range(), text.as_deref().unwrap_or(new)));
+                let edit = match shorthand_again(&tree, r.span.range(), &bytes, new) {
+                    Some(whole) => Edit::new(whole, new),
+                    None => {
+                        let text =
+                            shorthand_text(&tree, r.span.range(), &bytes, &old, new, &target);
+                        Edit::new(r.span.range(), text.as_deref().unwrap_or(new))
+                    }
+                };
+                edits.push(edit);
             }
             sites.push(RenameSite {
                 span: r.span.clone(),
