@@ -374,7 +374,24 @@ fn a_local_that_no_bare_site_meets_and_a_sibling_scopes_function_do_not_block() 
     assert_eq!(code, 0, "{v}");
     assert_eq!(text(&env, "page.test.tsx"), tsx);
 
-    // Still refused: the other function in the same callback, a bare site where the local is.
+    // Each test's own options object: a key of another object is not beside the renamed one.
+    let opts = "it(\"one\", () => {\n  useQuery({\n    queryKey: [\"a\"],\n    queryFn: () => 1,\n  });\n});\n\nfunction Page() {\n  useQuery({ queryFn: () => 2 });\n  useQuery({ queryFn: () => 3 });\n}\n";
+    env.write("opts.tsx", opts);
+    for (symbol, line) in [("queryFn", "4"), ("Page.queryFn", "10")] {
+        let (v, code) = env.patch(&[
+            "--file", "opts.tsx", "--symbol", symbol, "--line", line, "--rename", "load",
+        ]);
+        assert_eq!(code, 0, "{v}");
+        let back = format!("{}", symbol.replace("queryFn", "load"));
+        let (v, code) = env.patch(&[
+            "--file", "opts.tsx", "--symbol", &back, "--line", line, "--rename", "queryFn",
+        ]);
+        assert_eq!(code, 0, "{symbol}: {v}");
+        assert_eq!(text(&env, "opts.tsx"), opts);
+    }
+
+    // Still refused: the other function in the same callback, a bare site where the local is,
+    // another key of the same object.
     let env = TestEnv::new();
     let same = "it(\"one\", () => {\n  function Page() {\n    return 1;\n  }\n  function Page2() {\n    return 2;\n  }\n  Page();\n  Page2();\n});\n";
     env.write("same.tsx", same);
@@ -382,10 +399,18 @@ fn a_local_that_no_bare_site_meets_and_a_sibling_scopes_function_do_not_block() 
     assert_eq!(code, 1, "{v}");
     assert_eq!(v["error"]["code"], "PATCH_E009", "{v}");
     assert_eq!(text(&env, "same.tsx"), same);
-    let lit = "pub struct S {\n    path: u32,\n}\n\npub fn f() -> S {\n    let path2 = 1;\n    S { path: path2 }\n}\n";
-    env.write("lit.rs", lit);
-    let (v, code) = rename(&env, "lit.rs", "S::path", "path2");
+    let dup = "const o = {\n  a: () => 1,\n  b: () => 2,\n};\n";
+    env.write("dup.ts", dup);
+    let (v, code) = rename(&env, "dup.ts", "b", "a");
     assert_eq!(code, 1, "{v}");
     assert_eq!(v["error"]["code"], "PATCH_E009", "{v}");
-    assert_eq!(text(&env, "lit.rs"), lit);
+    let lit = "pub struct S {\n    path: u32,\n}\n\npub fn f() -> S {\n    let path2 = 1;\n    S { path: path2 }\n}\n";
+    env.write("lit.rs", lit);
+    // A struct literal's key is no bare name: `S { path2 }` takes the local's value, as before.
+    let (v, code) = rename(&env, "lit.rs", "S::path", "path2");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        text(&env, "lit.rs"),
+        "pub struct S {\n    path2: u32,\n}\n\npub fn f() -> S {\n    let path2 = 1;\n    S { path2 }\n}\n"
+    );
 }

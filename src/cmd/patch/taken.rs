@@ -87,6 +87,12 @@ pub(super) fn check(
         )));
     }
     let syms = symbols::symbols(language, bytes, &tree, display);
+    // A key of another object literal (`queryFn: () => …` in each test's options) is no name
+    // of the symbol's scope; one in the object of a renamed site is (a duplicate key).
+    let other_object = |s: &symbols::Symbol| {
+        object_of(&tree, s.name_span.range())
+            .is_some_and(|o| !sites.iter().any(|site| o.contains(&site.at)))
+    };
     if let Some(owner) = renamed.owner {
         if display != renamed.def_file {
             return Ok(());
@@ -95,6 +101,7 @@ pub(super) fn check(
             s.name == new
                 && s.parent.as_deref() == Some(owner)
                 && clash(language, s.kind, renamed.kind)
+                && !other_object(s)
         }) {
             return Err(taken(format!(
                 "a member of `{owner}` ({display}:{})",
@@ -112,7 +119,11 @@ pub(super) fn check(
         (binds.iter()).any(|b| !b.top_level && b.at.start == s.name_span.byte_start)
     };
     if let Some(s) = (syms.iter()).find(|s| {
-        s.name == new && s.depth == 0 && clash(language, s.kind, renamed.kind) && !nested(s)
+        s.name == new
+            && s.depth == 0
+            && clash(language, s.kind, renamed.kind)
+            && !nested(s)
+            && !other_object(s)
     }) {
         return Err(taken(format!(
             "defined at {display}:{}",
@@ -150,4 +161,23 @@ pub(super) fn check(
         )));
     }
     Ok(())
+}
+
+/// The object literal whose key is the definition named at `name` (a JavaScript/TypeScript
+/// `{ queryFn: () => … }` or `{ get() {} }`), as a range. `None`: not a key of one.
+fn object_of(
+    tree: &tree_sitter::Tree,
+    name: std::ops::Range<usize>,
+) -> Option<std::ops::Range<usize>> {
+    let node = tree
+        .root_node()
+        .descendant_for_byte_range(name.start, name.end)?;
+    let member = node.parent()?;
+    let keyed = match member.kind() {
+        "pair" => member.child_by_field_name("key") == Some(node),
+        "method_definition" => member.child_by_field_name("name") == Some(node),
+        _ => false,
+    };
+    let object = member.parent().filter(|o| keyed && o.kind() == "object")?;
+    Some(object.byte_range())
 }
