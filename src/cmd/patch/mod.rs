@@ -4,6 +4,7 @@
 
 mod actions;
 mod delete;
+mod keys;
 mod links;
 mod members;
 mod rename;

@@ -6,7 +6,7 @@
 //! are reported as leftovers.
 
 use super::scopes::{self, words, Binding};
-use super::{links, taken, types};
+use super::{keys, links, taken, types};
 use super::{locate, Leftover, PatchOptions, PatchedSymbol, Planned, RenameSite};
 use crate::edit::Edit;
 use crate::error::{Code, Error};
@@ -375,150 +375,6 @@ fn syntactic_class(
     ((callable && !called) || (field && called && !calls_fields)).then_some(EXCLUDED)
 }
 
-/// Whether the occurrence at `range` is a plain name that a local binding can hold: an
-/// identifier (or JavaScript's shorthand `{ g }`, in an object or a destructuring pattern such
-/// as a parameter's `function d({ g })`, but for a field, whose shorthand is its key too) that
-/// is not a keyword argument's name.
-fn bare_name(tree: &tree_sitter::Tree, range: std::ops::Range<usize>, t: &Target) -> bool {
-    let Some(node) = tree
-        .root_node()
-        .descendant_for_byte_range(range.start, range.end)
-    else {
-        return false;
-    };
-    let keyword = node.parent().is_some_and(|p| {
-        p.kind() == "keyword_argument" && p.child_by_field_name("name") == Some(node)
-    });
-    let shorthand = node
-        .parent()
-        .is_some_and(|p| p.kind() == "shorthand_field_initializer");
-    match node.kind() {
-        "identifier" => !(keyword || (shorthand && t.kind == symbols::SymbolKind::Field)),
-        "shorthand_property_identifier" | "shorthand_property_identifier_pattern" => {
-            t.kind != symbols::SymbolKind::Field
-        }
-        _ => false,
-    }
-}
-
-/// The text that renames a shorthand occurrence, where the name is both a key and a value:
-/// JavaScript's `{ load }` keeps its key (`{ load: fetchData }`), Rust's `User { name }`
-/// renaming the field keeps its value (`User { display_name: name }`). `None`: not one.
-fn shorthand_text(
-    tree: &tree_sitter::Tree,
-    range: std::ops::Range<usize>,
-    bytes: &[u8],
-    old: &str,
-    new: &str,
-    t: &Target,
-) -> Option<String> {
-    let node = tree
-        .root_node()
-        .descendant_for_byte_range(range.start, range.end)?;
-    match node.kind() {
-        // `module.exports = { g }` names the module's export: it follows the rename (`{ inc }`),
-        // as its importers' `require(…)` and `util.g` do.
-        "shorthand_property_identifier" if t.kind != symbols::SymbolKind::Field => {
-            (!exported(node, bytes)).then(|| format!("{old}: {new}"))
-        }
-        "identifier"
-            if node
-                .parent()
-                .is_some_and(|p| p.kind() == "shorthand_field_initializer")
-                && t.kind == symbols::SymbolKind::Field =>
-        {
-            Some(format!("{new}: {old}"))
-        }
-        // A pattern's `let User { name } = u` binds `name`: `User { full: name }`.
-        "shorthand_field_identifier"
-            if node.parent().is_some_and(|p| p.kind() == "field_pattern")
-                && t.kind == symbols::SymbolKind::Field =>
-        {
-            Some(format!("{new}: {old}"))
-        }
-        _ => None,
-    }
-}
-
-/// Whether the occurrence at `range` is a key naming a field, which no local captures: a struct
-/// literal's or pattern's field (Rust `User { name: n }`, `User { name }` renamed `User { full:
-/// name }`), an object's key, a keyword argument's name.
-fn field_key(tree: &tree_sitter::Tree, range: std::ops::Range<usize>) -> bool {
-    let Some(node) = tree
-        .root_node()
-        .descendant_for_byte_range(range.start, range.end)
-    else {
-        return false;
-    };
-    let Some(parent) = node.parent() else {
-        return false;
-    };
-    let is = |field: &str| parent.child_by_field_name(field) == Some(node);
-    match parent.kind() {
-        "field_initializer" => is("field"),
-        "field_pattern" => is("name"),
-        "pair" | "pair_pattern" => is("key"),
-        "keyword_argument" => is("name"),
-        _ => false,
-    }
-}
-
-/// Where renaming the occurrence at `range` to `new` makes a key and its value the same name
-/// (`{ fill: fill2 }` renaming `fill2` back to `fill`; Rust's `User { name2: name }` renaming
-/// the field `name2` to `name`): the whole pair, written as its shorthand (`{ fill }`, `User {
-/// name }`), as it was before a rename wrote it out. `None`: not such a pair.
-fn shorthand_again(
-    tree: &tree_sitter::Tree,
-    range: std::ops::Range<usize>,
-    bytes: &[u8],
-    new: &str,
-) -> Option<std::ops::Range<usize>> {
-    let node = tree
-        .root_node()
-        .descendant_for_byte_range(range.start, range.end)?;
-    let pair = node.parent()?;
-    let (key, value) = match pair.kind() {
-        // JavaScript `{ fill: fill2 }`, `const { fill: fill2 } = o`.
-        "pair" | "pair_pattern" => ("key", "value"),
-        // Rust `User { name: name2 }`, `let User { name: name2 } = u`.
-        "field_initializer" => ("field", "value"),
-        "field_pattern" => ("name", "pattern"),
-        _ => return None,
-    };
-    let key = pair.child_by_field_name(key)?;
-    let value = pair.child_by_field_name(value)?;
-    let plain = |n: tree_sitter::Node| {
-        matches!(
-            n.kind(),
-            "property_identifier"
-                | "identifier"
-                | "field_identifier"
-                | "shorthand_field_identifier"
-        )
-    };
-    if !plain(key) || !plain(value) {
-        return None;
-    }
-    let other = if key.byte_range() == range {
-        value
-    } else if value.byte_range() == range {
-        key
-    } else {
-        return None;
-    };
-    (&bytes[other.byte_range()] == new.as_bytes()).then(|| pair.byte_range())
-}
-
-/// Whether a JavaScript shorthand property is in the object assigned to `module.exports`.
-fn exported(node: tree_sitter::Node, bytes: &[u8]) -> bool {
-    node.parent()
-        .filter(|o| o.kind() == "object")
-        .and_then(|o| o.parent())
-        .filter(|a| a.kind() == "assignment_expression")
-        .and_then(|a| a.child_by_field_name("left"))
-        .is_some_and(|l| &bytes[l.byte_range()] == b"module.exports")
-}
-
 /// Languages whose class headers name the classes they extend.
 fn subclassing(language: &lang::Language) -> bool {
     matches!(
@@ -730,7 +586,7 @@ fn rename_core(
         let shadowed = |at: usize| {
             qualifier(language.name, &bytes, at).is_none()
                 && local.iter().any(|b| b.holds(at))
-                && bare_name(&tree, at..at + old.len(), &target)
+                && keys::bare_name(&tree, at..at + old.len(), target.kind)
         };
         // In another file, a free symbol's bare name is the file's own, or reaches the
         // definition only through an import or as the language lets it.
@@ -892,13 +748,21 @@ fn rename_core(
             if renamed {
                 taken_at.push(taken::Site {
                     at: r.span.byte_start,
-                    bare: (bare && !field_key(&tree, r.span.range())) || import || r.is_definition,
+                    bare: (bare && !keys::field_key(&tree, r.span.range()))
+                        || import
+                        || r.is_definition,
                 });
-                let edit = match shorthand_again(&tree, r.span.range(), &bytes, new) {
+                let edit = match keys::shorthand_again(&tree, r.span.range(), &bytes, new) {
                     Some(whole) => Edit::new(whole, new),
                     None => {
-                        let text =
-                            shorthand_text(&tree, r.span.range(), &bytes, &old, new, &target);
+                        let text = keys::shorthand_text(
+                            &tree,
+                            r.span.range(),
+                            &bytes,
+                            &old,
+                            new,
+                            target.kind,
+                        );
                         Edit::new(r.span.range(), text.as_deref().unwrap_or(new))
                     }
                 };
