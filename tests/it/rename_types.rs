@@ -75,6 +75,22 @@ fn java_constructors_new_casts_and_return_types_follow_the_class() {
         "certain",
         "imported"
     );
+    // Renaming a constructor renames its class (a constructor named otherwise is a method
+    // without a return type: the round trip left `Crate(int v)` in a class `Box`).
+    let (v, code) = env.patch(&[
+        "--file",
+        "geo/Box.java",
+        "--symbol",
+        "Crate.Crate",
+        "--kind",
+        "constructor",
+        "--rename",
+        "Box",
+    ]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["result"]["symbol"]["kind"], "class");
+    assert_eq!(text(&env, "geo/Box.java"), java);
+    assert_eq!(text(&env, "app/Shelf.java"), user);
 
     // A method that has its class's name is not a constructor: another class's stays.
     let env = TestEnv::new();
@@ -113,6 +129,21 @@ fn cpp_constructors_destructors_and_definitions_outside_the_class_follow_it() {
         "Shape::Shape()"
     );
     assert_eq!(site_class(&v, "other.cpp", 1, 7), "excluded");
+    // A constructor defined outside its header's class: the class is not here to rename.
+    let (v, code) = env.patch(&[
+        "--file",
+        "shape.cpp",
+        "--symbol",
+        "Form",
+        "--kind",
+        "function",
+        "--line",
+        "3",
+        "--rename",
+        "Shape",
+    ]);
+    assert_eq!(code, 2, "{v}");
+    assert_eq!(v["error"]["code"], "PATCH_E010");
 
     // A type alias in a class, used after a comment that ends with a full stop.
     let env = TestEnv::new();

@@ -179,21 +179,49 @@ pub(super) fn called_bare(bytes: &[u8], at: usize, len: usize) -> bool {
     after.starts_with(b"(") && !new
 }
 
-/// The symbol `--rename` renames for `syms[i]`: itself, or for a Rust `impl P` the type `P`
-/// it implements, defined in the same file (renamed alone, the header left the type behind).
-/// A type defined elsewhere (`impl B for u8`) is refused (`PATCH_E010`): nothing to rename here.
+/// The symbol `--rename` renames for `syms[i]`: itself, or the type it is named by, defined in
+/// the same file: a Rust `impl P`'s `P`, a constructor's class (Java/C# `Box(int v)`, C++
+/// `Shape()`, `Shape::Shape() {}`). Renamed alone, the impl header left the type behind, and a
+/// constructor became a method without a return type. A type defined elsewhere (`impl B for
+/// u8`, a constructor defined outside its header) is refused (`PATCH_E010`): nothing to rename
+/// here. (A destructor, `~Shape`, is no identifier: refused as one.)
 pub(super) fn renamed_index(syms: &[Symbol], i: usize) -> Result<usize, Error> {
     let s = &syms[i];
-    if s.kind != SymbolKind::Impl {
+    let type_name = s.name.as_str();
+    let maker = s.parent.as_deref() == Some(type_name)
+        && match s.language {
+            "java" | "csharp" => s.kind == SymbolKind::Constructor,
+            "cpp" => matches!(
+                s.kind,
+                SymbolKind::Constructor | SymbolKind::Method | SymbolKind::Function
+            ),
+            _ => false,
+        };
+    if s.kind != SymbolKind::Impl && !maker {
         return Ok(i);
     }
-    let types = (0..syms.len()).filter(|&k| {
-        let t = &syms[k];
-        t.name == s.name && t.kind != SymbolKind::Impl && is_type(t.kind, None)
-    });
-    // The one in the impl's own scope first.
-    let scoped = |k: &usize| syms[*k].parent_qualified == s.parent_qualified;
-    let all: Vec<usize> = types.collect();
+    // A constructor's class holds it; an impl's type, or an out-of-class constructor's, is
+    // looked up by name (the one in the same scope first).
+    if let Some(p) = s
+        .parent_index
+        .filter(|&p| maker && is_type(syms[p].kind, None))
+    {
+        return Ok(p);
+    }
+    let all: Vec<usize> = (0..syms.len())
+        .filter(|&k| {
+            let t = &syms[k];
+            t.name == type_name && t.kind != SymbolKind::Impl && is_type(t.kind, None)
+        })
+        .collect();
+    let scoped = |k: &usize| match maker {
+        true => syms[*k].qualified_name.as_str() == s.parent_qualified.as_deref().unwrap_or(""),
+        false => syms[*k].parent_qualified == s.parent_qualified,
+    };
+    let what = match maker {
+        true => "constructor",
+        false => "impl",
+    };
     all.iter()
         .copied()
         .find(scoped)
@@ -202,12 +230,11 @@ pub(super) fn renamed_index(syms: &[Symbol], i: usize) -> Result<usize, Error> {
             Error::new(
                 Code::PatchNotAName,
                 format!(
-                    "impl `{}` is named by its type `{}`, which is not defined in {}",
-                    s.qualified_name, s.name, s.name_span.file_path
+                    "{what} `{}` is named by its type `{type_name}`, which is not defined in {}",
+                    s.qualified_name, s.name_span.file_path
                 ),
                 format!(
-                    "rename the type where it is defined (`llm find {} --kind struct`, enum, trait, type); nothing was renamed",
-                    s.name
+                    "rename the type where it is defined (`llm find {type_name} --kind struct`, class, enum, trait, type); nothing was renamed"
                 ),
             )
         })
