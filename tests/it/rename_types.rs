@@ -304,3 +304,19 @@ fn the_same_type_declared_again_goes_with_it() {
     assert_eq!(text(&env, "Shape.Sides.cs"), b.replace("Shape", "Form"));
     assert_eq!(site_class(&v, "Shape.Sides.cs", 3, 25), "certain");
 }
+
+#[test]
+fn a_python_nested_class_is_seen_in_its_class_body_not_in_its_methods() {
+    let env = TestEnv::new();
+    let py = "class Inner:\n    pass\n\n\nclass Outer:\n    class Inner:\n        pass\n\n    default = Inner()\n\n    def make(self):\n        return self.Inner(), Outer.Inner(), Inner()\n";
+    env.write("n.py", py);
+    let (v, code) = rename(&env, "n.py", "Outer.Inner", "class", "Part");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        text(&env, "n.py"),
+        "class Inner:\n    pass\n\n\nclass Outer:\n    class Part:\n        pass\n\n    default = Part()\n\n    def make(self):\n        return self.Part(), Outer.Part(), Inner()\n"
+    );
+    // In the method, `Inner` is the module's class.
+    assert_eq!(site_class(&v, "n.py", 12, 44), "excluded");
+    assert_eq!(site_class(&v, "n.py", 9, 14), "certain");
+}

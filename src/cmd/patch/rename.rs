@@ -81,6 +81,8 @@ struct Target<'a> {
     is_type: bool,
     /// A type's parent (class, module, namespace): `Outer::Inner` reaches it.
     outer: Option<&'a str>,
+    /// Whether that parent is a class (struct, interface, enum).
+    outer_class: bool,
     /// What it is: a field is never called, a method or function never read as a field.
     kind: symbols::SymbolKind,
     /// The trait it is a method of (Rust): its implementations' definitions are renamed too.
@@ -186,8 +188,15 @@ fn classify(
     import: bool,
 ) -> &'static str {
     if t.is_type {
-        let inside_outer = t.outer.is_some_and(|o| inside(enclosing, o));
-        return types::use_class(t.language, bytes, at, t.outer, inside_outer, &t.modules);
+        return types::use_class(
+            t.language,
+            bytes,
+            at,
+            t.outer,
+            t.outer_class,
+            enclosing,
+            &t.modules,
+        );
     }
     let after = bytes[at..]
         .iter()
@@ -314,6 +323,12 @@ fn syntactic_class(
         && super::members::ruby_own_method(node, bytes)
     {
         return Some(EXCLUDED);
+    }
+    // A type nested in a Python or JavaScript class, named bare in that class.
+    if let (Some(outer), true, None) = (t.outer, t.is_type && t.outer_class, &qualified) {
+        if let Some(c) = types::class_body_use(language.name, node, bytes, outer) {
+            return Some(c);
+        }
     }
     // A call, or Rust's turbofish before one (`x.f::<T>()`).
     let next = after_blanks(bytes, range.end);
@@ -495,6 +510,15 @@ fn rename_core(
         owner,
         is_type,
         outer,
+        outer_class: parent.is_some_and(|p| {
+            matches!(
+                p.kind,
+                symbols::SymbolKind::Class
+                    | symbols::SymbolKind::Struct
+                    | symbols::SymbolKind::Interface
+                    | symbols::SymbolKind::Enum
+            )
+        }),
         kind: s.kind,
         trait_of,
         def_file: s.name_span.file_path.clone(),

@@ -117,11 +117,14 @@ pub(super) fn def(t: &Renamed, file: &str, syms: &[Symbol], m: &Symbol) -> Def {
     }
 }
 
-/// The class of a use of the type's name at `at` (not a definition), by what qualifies it. `outer` is the name of the type's parent (a class, module or namespace), `inside_outer`
-/// whether the use is inside it, `modules` the names another file reaches the type's module by.
+/// The class of a use of the type's name at `at` (not a definition), by what qualifies it.
+/// `outer` is the name of the type's parent (a class, module or namespace; `outer_class`: a
+/// class), `enclosing` the qualified name of the symbol around the use, `modules` the names
+/// another file reaches the type's module by.
 /// - bare: the type (`certain`): `Box b`, `new Box(1)`, `-> P`, `impl Clone for P`; but where
 ///   the parent has the type's own name (`class RDoc::RDoc`), a bare name before `::` is the
-///   parent (`excluded`); a nested type's bare name outside its parent is `possible`;
+///   parent (`excluded`); a nested type's bare name outside its parent is `possible` (in
+///   Python and JavaScript see [`class_body_use`]);
 /// - `Outer::Box`, `Outer.Box` through its parent, `crate::`/`self::`/`super::`, its module
 ///   (`b.Box`, `b::Box`): `certain`; `self.Box` inside the parent too (Python's `self.Inner`);
 /// - through another capitalised name (another type or module: `Spliterator.OfInt`), a value
@@ -132,9 +135,13 @@ pub(super) fn use_class(
     bytes: &[u8],
     at: usize,
     outer: Option<&str>,
-    inside_outer: bool,
+    outer_class: bool,
+    enclosing: Option<&str>,
     modules: &[String],
 ) -> &'static str {
+    let inside_outer = outer.is_some_and(|o| super::rename::inside(enclosing, o));
+    // Python's and JavaScript's methods do not see their class's names (`class_body_use`).
+    let unseen = outer_class && sees_no_class_names(language);
     let len = (bytes[at..].iter())
         .position(|&b| !(b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80))
         .unwrap_or(bytes.len() - at);
@@ -142,7 +149,7 @@ pub(super) fn use_class(
     let next = &bytes[at + len..];
     match qualifier(language, bytes, at) {
         None if outer == Some(old) && next.starts_with(b"::") => EXCLUDED,
-        None if outer.is_some() && !inside_outer => POSSIBLE,
+        None if outer.is_some() && (unseen || !inside_outer) => POSSIBLE,
         None => CERTAIN,
         Some((_, Some(q))) if Some(q.as_str()) == outer => CERTAIN,
         // `Shape::Shape()`, a constructor defined outside its class.
@@ -251,4 +258,48 @@ pub(super) fn go_embeds(bytes: &[u8], name: &str) -> bool {
             rest.is_empty() || rest.starts_with(b"`") || rest.starts_with(b"//")
         })
     })
+}
+
+/// Whether the language's methods do not see the names of their class's body (Python,
+/// JavaScript, TypeScript): a nested class is reached there only as `self.Inner`/`Outer.Inner`.
+fn sees_no_class_names(language: &str) -> bool {
+    matches!(language, "python" | "javascript" | "typescript" | "tsx")
+}
+
+/// Python and JavaScript: the class of a bare use (`node`) of a type nested in the class
+/// `outer`: in that class's body `certain` (`default = Inner()`), in a function or method
+/// inside it `excluded` (a global of that name, or none). `None`: elsewhere, or another
+/// language.
+pub(super) fn class_body_use(
+    language: &str,
+    node: tree_sitter::Node,
+    bytes: &[u8],
+    outer: &str,
+) -> Option<&'static str> {
+    if !sees_no_class_names(language) {
+        return None;
+    }
+    let mut function = false;
+    let mut n = node;
+    while let Some(p) = n.parent() {
+        match p.kind() {
+            "function_definition"
+            | "lambda"
+            | "function_expression"
+            | "function"
+            | "arrow_function"
+            | "method_definition"
+            | "generator_function" => function = true,
+            "class_definition" | "class_declaration" | "class" => {
+                let name = p.child_by_field_name("name")?;
+                if &bytes[name.byte_range()] != outer.as_bytes() {
+                    return None;
+                }
+                return Some(if function { EXCLUDED } else { CERTAIN });
+            }
+            _ => {}
+        }
+        n = p;
+    }
+    None
 }
