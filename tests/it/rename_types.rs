@@ -320,3 +320,32 @@ fn a_python_nested_class_is_seen_in_its_class_body_not_in_its_methods() {
     assert_eq!(site_class(&v, "n.py", 12, 44), "excluded");
     assert_eq!(site_class(&v, "n.py", 9, 14), "certain");
 }
+
+#[test]
+fn a_cpp_template_and_its_specializations_are_one_type() {
+    let env = TestEnv::new();
+    let hpp = "#include <array>\n\nnamespace detail {\n\ntemplate <typename Buffers>\nstruct buffers_max\n{\n  enum { value = 64 };\n};\n\ntemplate <typename Elem, std::size_t N>\nstruct buffers_max<std::array<Elem, N> >\n{\n  enum { value = N };\n};\n\ntemplate <typename B>\nint limit() { return buffers_max<B>::value; }\n\n} // namespace detail\n";
+    env.write("max.hpp", hpp);
+    let (v, code) = env.patch(&[
+        "--file",
+        "max.hpp",
+        "--symbol",
+        "buffers_max",
+        "--kind",
+        "struct",
+        "--line",
+        "12",
+        "--rename",
+        "max_buffers",
+    ]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        text(&env, "max.hpp"),
+        hpp.replace("buffers_max", "max_buffers")
+    );
+    assert_eq!(
+        site_class(&v, "max.hpp", 6, 7),
+        "certain",
+        "the primary template"
+    );
+}

@@ -28,7 +28,8 @@ pub(super) enum Def {
     /// The renamed type itself, or what goes with it: its constructors and destructors (`Box(int
     /// v)`, `~Shape()`, `Shape::Shape()` outside the class), the same type declared again
     /// (`class Conflict` after `Conflict = Struct.new`, `partial class`, TypeScript's `interface
-    /// X` beside `declare var X`).
+    /// X` beside `declare var X`, a C++ template's specialization, a C or C++ type defined
+    /// again under another `#if` branch).
     Same,
     /// A use of the type in a definition's name: Rust's `impl P` and `impl Clone for P`, a C++
     /// constructor defined outside its class in another file (`Shape::Shape() {}`). Classed as
@@ -108,6 +109,15 @@ pub(super) fn def(t: &Renamed, file: &str, syms: &[Symbol], m: &Symbol) -> Def {
         }
         // `partial class X` in several files.
         "csharp" => m.kind == t.kind && m.signature.contains("partial "),
+        // A template's specialization (`template <> struct X<0>`), a declaration again under
+        // another `#if` branch.
+        "c" | "cpp" => {
+            let tag = |k| match k {
+                SymbolKind::Class => SymbolKind::Struct,
+                k => k,
+            };
+            home && tag(m.kind) == tag(t.kind)
+        }
         _ => false,
     };
     if again && same_scope {
