@@ -382,7 +382,7 @@ fn a_local_that_no_bare_site_meets_and_a_sibling_scopes_function_do_not_block() 
             "--file", "opts.tsx", "--symbol", symbol, "--line", line, "--rename", "load",
         ]);
         assert_eq!(code, 0, "{v}");
-        let back = format!("{}", symbol.replace("queryFn", "load"));
+        let back = symbol.replace("queryFn", "load");
         let (v, code) = env.patch(&[
             "--file", "opts.tsx", "--symbol", &back, "--line", line, "--rename", "queryFn",
         ]);
