@@ -349,3 +349,20 @@ fn a_cpp_template_and_its_specializations_are_one_type() {
         "the primary template"
     );
 }
+
+#[test]
+fn rust_cfg_twins_are_one_type() {
+    let env = TestEnv::new();
+    let rs = "#[cfg(unix)]\npub struct M {\n    a: u8,\n}\n\n#[cfg(not(unix))]\npub struct M {\n    a: u16,\n}\n\nimpl M {\n    pub fn new() -> M {\n        todo!()\n    }\n}\n";
+    env.write("m.rs", rs);
+    let (v, code) = env.patch(&[
+        "--file", "m.rs", "--symbol", "M", "--kind", "struct", "--line", "2", "--rename", "Map",
+    ]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(text(&env, "m.rs"), words(rs, "M", "Map"));
+    assert_eq!(
+        site_class(&v, "m.rs", 7, 11),
+        "certain",
+        "the other cfg's struct"
+    );
+}

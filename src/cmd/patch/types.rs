@@ -29,7 +29,7 @@ pub(super) enum Def {
     /// v)`, `~Shape()`, `Shape::Shape()` outside the class), the same type declared again
     /// (`class Conflict` after `Conflict = Struct.new`, `partial class`, TypeScript's `interface
     /// X` beside `declare var X`, a C++ template's specialization, a C or C++ type defined
-    /// again under another `#if` branch).
+    /// again under another `#if` branch, Rust's `#[cfg]` twins).
     Same,
     /// A use of the type in a definition's name: Rust's `impl P` and `impl Clone for P`, a C++
     /// constructor defined outside its class in another file (`Shape::Shape() {}`). Classed as
@@ -109,6 +109,8 @@ pub(super) fn def(t: &Renamed, file: &str, syms: &[Symbol], m: &Symbol) -> Def {
         }
         // `partial class X` in several files.
         "csharp" => m.kind == t.kind && m.signature.contains("partial "),
+        // Rust's `#[cfg]` twins (a scope holds one item of a name otherwise).
+        "rust" => home && m.kind == t.kind,
         // A template's specialization (`template <> struct X<0>`), a declaration again under
         // another `#if` branch.
         "c" | "cpp" => {
