@@ -483,14 +483,7 @@ pub fn prepare(changes: &[Change], opts: &MutationOptions) -> Result<Prepared, E
             }
             if let Some(rule) = tree_rule(language).filter(|_| found.is_empty()) {
                 found.extend(introduced_rule_error(
-                    language,
-                    &rule,
-                    old,
-                    &after,
-                    placed,
-                    created,
-                    &display,
-                    opts.tool,
+                    language, &rule, old, &after, placed, created, &display, opts.tool,
                 ));
             }
             if opts.force {
