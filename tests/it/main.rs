@@ -28,6 +28,7 @@ mod search_context;
 mod search_edges;
 mod search_flags;
 mod search_names;
+mod search_parity;
 mod search_pcre2;
 mod search_walk;
 mod show;

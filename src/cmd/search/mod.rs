@@ -628,6 +628,18 @@ pub fn run(
     emit: &mut dyn FnMut(&mut FileResult) -> std::io::Result<()>,
 ) -> Result<std::result::Result<SearchSummary, std::io::Error>> {
     let matcher = build_matcher(opts)?;
+    if opts.max_count == Some(0) && opts.mode != Mode::Files {
+        // `-m0` selects nothing, whatever else is asked (`-v`, `--files-without-match`,
+        // `--include-zero`): as ripgrep, nothing is searched and the run finds nothing.
+        return Ok(Ok(SearchSummary {
+            status: Status::NoMatches,
+            match_count: 0,
+            total_count: Some(0),
+            matched_lines: 0,
+            stats: SearchStats::default(),
+            diagnostics: Vec::new(),
+        }));
+    }
     let whole = whole_file_search(opts, &matcher);
     let walker = walk::prepare(&opts.walk, "search")?.threads(match opts.mode {
         // `--files`, where the walk is the work, always splits it: on 2 cores, the 16× tree
