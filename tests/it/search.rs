@@ -727,8 +727,18 @@ fn filters_globs_types_hidden_ignore() {
     // A named file is searched whatever the filters say.
     let (e, _) = search(&env, &["-t", "py", "hit", "ignored.rs"]);
     assert_eq!(e.data.unwrap().files[0].file_path, "ignored.rs");
-    let (e, _) = search(&env, &["--max-filesize", "1", "hit"]);
-    assert_eq!(e.data.unwrap().stats.skipped.too_large, 3);
+    // Every file too large: nothing searched, as a filter that lets nothing through (rg:
+    // "No files were searched", exit 2).
+    let (e, code) = search(&env, &["--max-filesize", "1", "hit"]);
+    assert_eq!((e.status.as_str(), code), ("error", 2));
+    let error = e.error.unwrap();
+    assert_eq!(error.code.as_deref(), Some("SEARCH_E005"));
+    assert!(
+        error
+            .message
+            .contains("3 files larger than --max-filesize 1"),
+        "{error:?}"
+    );
     // --max-filesize too (rg: `rg --max-filesize 1 hit a.rs` searches a.rs).
     let (e, code) = search(&env, &["--max-filesize", "1", "hit", "a.rs", "."]);
     let data = e.data.unwrap();

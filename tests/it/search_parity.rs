@@ -1,5 +1,5 @@
 //! `llm search` against ripgrep 13 on flag combinations found by a differential fuzzer (its
-//! third round): `-m0`. rg's output (`rg -n --column`, without `--column` under `-v`,
+//! third round): `-m0`, and `--max-filesize` leaving nothing to search. rg's output (`rg -n --column`, without `--column` under `-v`,
 //! neither under `-N`) is written out as literals: rg is not needed at test time. Where llm
 //! differs on purpose, the comment gives rg's.
 
@@ -55,4 +55,45 @@ fn max_count_zero_selects_nothing_whatever_else_is_asked() {
     // --files is not a search: it lists (rg too).
     let (got, _, code) = human(&env, &["-m0", "--files"]);
     assert_eq!((got.as_str(), code), ("m0.txt\n", 0));
+}
+
+#[test]
+fn max_filesize_that_leaves_no_file_is_no_files_searched() {
+    let env = TestEnv::new();
+    env.write("a.rs", "fn foo() { let x = 1; } // long enough\n");
+    env.write("b.txt", "foo\n");
+    // rg -t rust --max-filesize 10 foo: "No files were searched, which means ripgrep probably
+    // applied a filter you didn't expect." and exit 2.
+    let args = ["-t", "rust", "--max-filesize", "10", "foo"];
+    let (got, err, code) = human(&env, &args);
+    assert_eq!((got.as_str(), code), ("", 2));
+    assert!(err.contains("error[SEARCH_E005]"), "{err}");
+    assert!(
+        err.contains("1 file larger than --max-filesize 10"),
+        "{err}"
+    );
+    assert!(err.contains("--type rust"), "{err}");
+    let (e, code) = search(&env, &args);
+    assert_eq!((e.status.as_str(), code), ("error", 2));
+    assert_eq!(e.error.unwrap().code.as_deref(), Some("SEARCH_E005"));
+    let out = env
+        .llm(&[&["search", "--format", "jsonl"], &args[..]].concat())
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(out.stdout.trim_ascii_end()).unwrap();
+    assert_eq!(v["error"]["code"], "SEARCH_E005");
+    assert_eq!(out.status.code(), Some(2));
+    // A file that passes is searched (rg too).
+    let (got, _, code) = human(&env, &["--max-filesize", "10", "foo"]);
+    assert_eq!((got.as_str(), code), ("b.txt:1:1:foo\n", 0));
+    // Named paths: the same message as a warning, and nothing found (exit 1, rg too).
+    let (got, err, code) = human(&env, &["-t", "rust", "--max-filesize", "10", "foo", "."]);
+    assert_eq!((got.as_str(), code), ("", 1));
+    assert!(err.contains("warning[SEARCH_E005]"), "{err}");
+    // A named file is searched whatever its size (rg too).
+    let (got, _, code) = human(&env, &["--max-filesize", "10", "foo", "a.rs"]);
+    assert_eq!(
+        (got.as_str(), code),
+        ("1:4:fn foo() { let x = 1; } // long enough\n", 0)
+    );
 }

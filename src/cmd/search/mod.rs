@@ -785,8 +785,13 @@ pub fn run(
     }
     let mut diagnostics = file_diagnostics;
     tail.merge_into(&mut stats.skipped, &mut diagnostics);
+    // Files skipped for their size count as filtered out (ripgrep skips them as it walks).
+    let filtered_only = Skipped {
+        too_large: 0,
+        ..stats.skipped.clone()
+    } == Skipped::default();
     if stats.files_searched == 0
-        && stats.skipped == Skipped::default()
+        && filtered_only
         && !diagnostics
             .iter()
             .any(|d| d.level == crate::envelope::Level::Error)
@@ -794,10 +799,12 @@ pub fn run(
     {
         // As in ripgrep: a failure when the paths were the default (the current directory),
         // a warning beside "nothing found" (exit 1) when they were named.
+        let too_large = stats.skipped.too_large;
         if opts.walk.paths.is_empty() {
-            return Err(no_files_searched(opts));
+            return Err(no_files_searched(opts, too_large));
         }
-        diagnostics.push(no_files_searched(opts).diagnostic(crate::envelope::Level::Warning));
+        diagnostics
+            .push(no_files_searched(opts, too_large).diagnostic(crate::envelope::Level::Warning));
     }
     let status = if stopped_early || total_count > match_count {
         Status::Partial
@@ -862,12 +869,24 @@ fn filters(opts: &SearchOptions) -> Vec<String> {
 }
 
 /// Every path was walked and no file was left to search (ripgrep: "No files were searched,
-/// which means ripgrep probably applied a filter you didn't expect").
-fn no_files_searched(opts: &SearchOptions) -> Error {
+/// which means ripgrep probably applied a filter you didn't expect"); `too_large` files were
+/// left out by `--max-filesize`.
+fn no_files_searched(opts: &SearchOptions, too_large: u64) -> Error {
     let f = filters(opts);
+    let message = match (too_large, opts.walk.max_filesize) {
+        (0, _) | (_, None) => {
+            "no files were searched: the paths hold no file that the filters let through"
+                .to_string()
+        }
+        (n, Some(max)) => format!(
+            "no files were searched: the paths hold no file that the filters let through \
+({n} {} larger than --max-filesize {max})",
+            if n == 1 { "file" } else { "files" }
+        ),
+    };
     Error::new(
         Code::NoFilesSearched,
-        "no files were searched: the paths hold no file that the filters let through",
+        message,
         if f.is_empty() {
             "check the paths: they hold no regular file".to_string()
         } else {
