@@ -224,12 +224,30 @@ pub(crate) fn search(env: &TestEnv, args: &[&str]) -> (Envelope, i32) {
 
 /// `llm search ARGS` in human format: stdout, stderr, exit code.
 pub(crate) fn human(env: &TestEnv, args: &[&str]) -> (String, String, i32) {
+    let (out, err, code) = human_bytes(env, args);
+    (String::from_utf8(out).unwrap(), err, code)
+}
+
+/// [`human`], stdout as bytes (text that is not UTF-8 prints as it is, as rg).
+pub(crate) fn human_bytes(env: &TestEnv, args: &[&str]) -> (Vec<u8>, String, i32) {
     let out = env.llm(&[&["search"], args].concat()).output().unwrap();
     (
-        String::from_utf8(out.stdout).unwrap(),
+        out.stdout,
         String::from_utf8(out.stderr).unwrap(),
         out.status.code().unwrap(),
     )
+}
+
+/// `bytes` as text, each byte that is not part of UTF-8 written `\xNN`.
+pub(crate) fn escape_bytes(bytes: &[u8]) -> String {
+    let mut s = String::new();
+    for chunk in bytes.utf8_chunks() {
+        s.push_str(chunk.valid());
+        for b in chunk.invalid() {
+            s.push_str(&format!("\\x{b:02x}"));
+        }
+    }
+    s
 }
 
 /// The awkward files every search test runs on.
@@ -371,6 +389,11 @@ fn json_snapshot() {
 #[test]
 fn human_snapshots() {
     let env = awkward();
+    // latin1.txt prints as its bytes (`\xe9` below), as rg.
+    let human = |env: &TestEnv, args: &[&str]| {
+        let (out, err, code) = human_bytes(env, args);
+        (escape_bytes(&out), err, code)
+    };
     let (plain, _, code) = human(&env, &["fn"]);
     assert_eq!(code, 0);
     let (heading, _, _) = human(&env, &["--heading", "fn"]);

@@ -1,11 +1,18 @@
 //! `llm search` against ripgrep 13 on flag combinations found by a differential fuzzer (its
-//! third round): `-m0`, and `--max-filesize` leaving nothing to search. rg's output (`rg -n --column`, without `--column` under `-v`,
+//! third round): text that is not UTF-8, `-m0`, and `--max-filesize` leaving nothing to
+//! search. rg's output (`rg -n --column`, without `--column` under `-v`,
 //! neither under `-N`) is written out as literals: rg is not needed at test time. Where llm
 //! differs on purpose, the comment gives rg's.
 
-use crate::search::{human, search};
+use crate::search::{human, human_bytes, search};
 use crate::util::TestEnv;
 use serde_json::Value;
+
+/// Human output's stdout as bytes, and the exit code.
+fn out(env: &TestEnv, args: &[&str]) -> (Vec<u8>, i32) {
+    let (out, _, code) = human_bytes(env, args);
+    (out, code)
+}
 
 /// `--format jsonl`: the match lines and the summary's envelope.
 fn jsonl(env: &TestEnv, args: &[&str]) -> (Vec<Value>, Value) {
@@ -22,6 +29,79 @@ fn jsonl(env: &TestEnv, args: &[&str]) -> (Vec<Value>, Value) {
     let summary = lines.pop().expect("a summary line");
     assert_eq!(summary["type"], "summary");
     (lines, summary)
+}
+
+fn latin1() -> TestEnv {
+    let env = TestEnv::new();
+    env.write("l1.txt", b"caf\xe9 foo\nna\xefve bar\n".as_slice());
+    env
+}
+
+#[test]
+fn text_that_is_not_utf8_prints_as_its_bytes_with_replacements_where_they_belong() {
+    let env = latin1();
+    let cases: [(&[&str], &[u8]); 9] = [
+        (&["foo", "l1.txt"], b"1:6:caf\xe9 foo\n"),
+        // A replacement lands on the match's bytes, not where a U+FFFD moved them.
+        (&["-r", "X", "bar", "l1.txt"], b"2:7:na\xefve X\n"),
+        (&["-r", "X", "foo", "l1.txt"], b"1:6:caf\xe9 X\n"),
+        // -o with context prints its match (it printed only the context line).
+        (
+            &["-o", "-A1", "foo", "l1.txt"],
+            b"1:6:foo\n2-na\xefve bar\n",
+        ),
+        (&["-o", "-C1", "bar", "l1.txt"], b"1-caf\xe9 foo\n2:7:bar\n"),
+        // -M counts the file's bytes: 9 and a line ending.
+        (&["-M", "10", "bar", "l1.txt"], b"2:7:na\xefve bar\n"),
+        (
+            &["-M", "9", "bar", "l1.txt"],
+            b"2:7:[Omitted long line with 1 matches]\n",
+        ),
+        // A group that captures a byte that is not UTF-8 puts that byte in.
+        (
+            &["-r", "[$0]", "(?-u:\\xe9)", "l1.txt"],
+            b"1:4:caf[\xe9] foo\n",
+        ),
+        (&["-o", "-b", "(?-u:\\xe9)", "l1.txt"], b"1:4:3:\xe9\n"),
+    ];
+    for (args, want) in cases {
+        let (got, code) = out(&env, args);
+        assert_eq!(
+            (String::from_utf8_lossy(&got), code),
+            (String::from_utf8_lossy(want), 0),
+            "{args:?}"
+        );
+        assert_eq!(got, want, "{args:?}");
+        // The same from the owned matches (--max-results keeps them).
+        let (kept, _) = out(&env, &[&["--max-results", "10"], args].concat());
+        assert_eq!(kept, want, "--max-results {args:?}");
+    }
+    // In colour too.
+    let (got, _) = out(&env, &["--color", "always", "-r", "X", "bar", "l1.txt"]);
+    assert_eq!(got, b"\x1b[32m2\x1b[0m:7:na\xefve \x1b[1;31mX\x1b[0m\n");
+    // JSON keeps its lossy text fields and the spans of the file's bytes.
+    for (args, matched, replacement, start) in [
+        (&["-r", "X", "bar", "l1.txt"][..], "bar", "X", 15),
+        (
+            &["-r", "[$0]", "(?-u:\\xe9)", "l1.txt"][..],
+            "\u{FFFD}",
+            "[\u{FFFD}]",
+            3,
+        ),
+    ] {
+        let (e, code) = search(&env, args);
+        assert_eq!(code, 0);
+        let data = e.data.unwrap();
+        let m = &data.matches[0];
+        assert_eq!(m.matched_text, matched);
+        assert_eq!(m.replacement.as_deref(), Some(replacement));
+        assert_eq!(m.span.byte_start, start);
+        assert!(data.files[0].lossy);
+        let (lines, _) = jsonl(&env, args);
+        assert_eq!(lines[0]["matched_text"], matched);
+        assert_eq!(lines[0]["replacement"], replacement);
+        assert_eq!(lines[0]["span"]["byte_start"], start);
+    }
 }
 
 #[test]

@@ -925,11 +925,20 @@ fn replacements(
     matcher: &SearchMatcher,
     bytes: &[u8],
     records: &[MatchRecord],
-) -> Vec<String> {
+) -> Vec<Vec<u8>> {
     match &opts.replace {
         Some(r) => records
             .iter()
-            .map(|m| expand_replacement(opts, matcher, bytes, m, r))
+            .map(|m| {
+                expand_replacement(
+                    opts,
+                    matcher,
+                    bytes,
+                    m.byte_start..m.byte_end,
+                    m.line_end,
+                    r,
+                )
+            })
             .collect(),
         None => Vec::new(),
     }

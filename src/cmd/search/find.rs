@@ -416,26 +416,28 @@ pub(super) fn find_in_bytes(
     }
 }
 
-/// Expands `$1`, `${name}`, `$$` for one match, re-running the regex at the match's start
-/// with the same haystack bounds as the search (the line without its terminator, or the
-/// lines plus look-ahead with -U), so that anchors and word boundaries see the same context.
+/// Expands `$1`, `${name}`, `$$` for the match `range` (on a line whose text ends at
+/// `line_end`), re-running the regex at the match's start with the same haystack bounds as
+/// the search (the line without its terminator, or the lines plus look-ahead with -U), so
+/// that anchors and word boundaries see the same context. The bytes are the file's: a group
+/// may capture bytes that are not UTF-8.
 pub(super) fn expand_replacement(
     opts: &SearchOptions,
     matcher: &SearchMatcher,
     bytes: &[u8],
-    m: &MatchRecord,
+    range: std::ops::Range<usize>,
+    line_end: usize,
     replacement: &str,
-) -> String {
-    let range = m.byte_start..m.byte_end;
+) -> Vec<u8> {
     let end = if opts.multiline {
         bytes.len().min(range.end + MAX_LOOK_AHEAD)
     } else {
-        m.line_end.max(range.end)
+        line_end.max(range.end)
     };
     let hay = &bytes[..end];
     let mut caps = match matcher.new_captures() {
         Ok(c) => c,
-        Err(_) => return replacement.to_string(),
+        Err(_) => return replacement.as_bytes().to_vec(),
     };
     let mut dst = Vec::new();
     let mut found = matcher.captures_at(hay, range.start, &mut caps);
@@ -453,9 +455,9 @@ pub(super) fn expand_replacement(
                 replacement.as_bytes(),
                 &mut dst,
             );
-            String::from_utf8_lossy(&dst).into_owned()
+            dst
         }
-        _ => replacement.to_string(),
+        _ => replacement.as_bytes().to_vec(),
     }
 }
 

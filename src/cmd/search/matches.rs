@@ -129,7 +129,7 @@ pub struct FileMatches<'a> {
     /// The whole file is valid UTF-8 (else every text is converted lossily).
     pub utf8: bool,
     /// `-r` expansions, one per record; empty without `-r`.
-    pub replacements: &'a [String],
+    pub replacements: &'a [Vec<u8>],
     /// `-B`/`-A` lines.
     pub before_context: usize,
     pub after_context: usize,
@@ -295,9 +295,10 @@ impl<'a> FileMatches<'a> {
         }
     }
 
-    /// The `-r` expansion of the `i`-th record.
-    pub fn replacement(&self, i: usize) -> Option<&'a str> {
-        self.replacements.get(i).map(String::as_str)
+    /// The `-r` expansion of the `i`-th record (not UTF-8 where a group captured bytes that
+    /// are not).
+    pub fn replacement(&self, i: usize) -> Option<&'a [u8]> {
+        self.replacements.get(i).map(Vec::as_slice)
     }
 
     /// Owned matches, for the printers that keep them (`--max-results`, pretty JSON, human
@@ -316,6 +317,21 @@ impl<'a> FileMatches<'a> {
                 } else {
                     Vec::new()
                 };
+                let (matched, valid) = self.matched(r);
+                let replacement = self.replacement(i);
+                // Text that is not UTF-8 is kept as it is too, for human output (as rg).
+                let raw = (!valid || replacement.is_some_and(|r| std::str::from_utf8(r).is_err()))
+                    .then(|| {
+                        let own = |t: &[u8]| t.to_vec();
+                        Box::new(RawTexts {
+                            matched: matched.to_vec(),
+                            line: self.line_text(r).to_vec(),
+                            before: self.context_before(r).map(own).collect(),
+                            after: self.context_after(r).map(own).collect(),
+                            more: self.more_lines(r).map(own).collect(),
+                            replacement: replacement.map(own),
+                        })
+                    });
                 let mut span = r.bare_span();
                 let mut match_id = String::new();
                 if let Some(path) = file_path {
@@ -329,16 +345,68 @@ impl<'a> FileMatches<'a> {
                 SearchMatch {
                     match_id,
                     span,
-                    matched_text: lossy(self.matched(r).0),
+                    matched_text: lossy(matched),
                     line_text: lossy(self.line_text(r)),
                     context_before: self.context_before(r).map(lossy).collect(),
                     context_after: self.context_after(r).map(lossy).collect(),
-                    replacement: self.replacement(i).map(str::to_string),
+                    replacement: replacement.map(lossy),
                     more_lines: self.more_lines(r).map(lossy).collect(),
                     after_hits: hits,
                     line_offsets: self.line_offsets(r),
+                    raw,
                 }
             })
             .collect()
+    }
+}
+
+/// A [`SearchMatch`]'s texts as the file has them (see [`SearchMatch::raw`]).
+#[derive(Debug, Clone, Default)]
+pub struct RawTexts {
+    pub matched: Vec<u8>,
+    pub line: Vec<u8>,
+    pub before: Vec<Vec<u8>>,
+    pub after: Vec<Vec<u8>>,
+    pub more: Vec<Vec<u8>>,
+    pub replacement: Option<Vec<u8>>,
+}
+
+impl SearchMatch {
+    /// The matched bytes.
+    pub fn matched_bytes(&self) -> &[u8] {
+        self.raw
+            .as_ref()
+            .map_or(self.matched_text.as_bytes(), |r| &r.matched)
+    }
+
+    /// The bytes of the match's first line, without its line ending.
+    pub fn line_bytes(&self) -> &[u8] {
+        self.raw
+            .as_ref()
+            .map_or(self.line_text.as_bytes(), |r| &r.line)
+    }
+
+    /// The bytes of the `-r` expansion.
+    pub fn replacement_bytes(&self) -> Option<&[u8]> {
+        match &self.raw {
+            Some(r) => r.replacement.as_deref(),
+            None => self.replacement.as_deref().map(str::as_bytes),
+        }
+    }
+
+    /// The bytes of the lines before the match, of those after it, and of its further lines.
+    pub fn lines_bytes(&self) -> [Vec<&[u8]>; 3] {
+        fn texts<'a>(raw: Option<&'a Vec<Vec<u8>>>, lossy: &'a [String]) -> Vec<&'a [u8]> {
+            match raw {
+                Some(r) => r.iter().map(Vec::as_slice).collect(),
+                None => lossy.iter().map(String::as_bytes).collect(),
+            }
+        }
+        let raw = self.raw.as_deref();
+        [
+            texts(raw.map(|r| &r.before), &self.context_before),
+            texts(raw.map(|r| &r.after), &self.context_after),
+            texts(raw.map(|r| &r.more), &self.more_lines),
+        ]
     }
 }

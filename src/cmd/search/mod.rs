@@ -19,7 +19,7 @@ mod summary;
 mod tests;
 
 use file::{finish, search_file, FileOutcome, Shared, SkipReason, Worker};
-pub use matches::{records, set_ids, FileMatches, MatchRecord, Recorder};
+pub use matches::{records, set_ids, FileMatches, MatchRecord, RawTexts, Recorder};
 use std::sync::Mutex;
 pub use summary::FileList;
 
@@ -113,6 +113,10 @@ pub struct SearchMatch {
     /// Where `more_lines` and the context lines start in the file (human `-b`).
     #[serde(skip)]
     pub line_offsets: matches::LineOffsets,
+    /// The texts as bytes, where they are not all UTF-8 (human output prints them as they
+    /// are, as ripgrep; the fields above hold their lossy spelling).
+    #[serde(skip)]
+    pub raw: Option<Box<RawTexts>>,
 }
 
 /// A file that contributed to the result.

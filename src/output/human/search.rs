@@ -5,10 +5,11 @@
 use super::Style;
 use crate::cmd::search::{FileMatches, FileResult, Mode, SearchMatch};
 use crate::output::write_uint;
-use std::borrow::Cow;
-use std::collections::BTreeMap;
+use lines::{collect_lines, piece, Line, Piece};
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
+
+mod lines;
 
 /// Presentation choices that do not change what is found.
 #[derive(Debug, Clone, Copy, Default)]
@@ -72,29 +73,6 @@ pub struct SearchHuman {
     /// A file was printed (separators go between files). Atomic so that the printer can be
     /// shared with the threads that render bodies.
     printed_any: AtomicBool,
-}
-
-enum Line<'a> {
-    Match {
-        text: &'a str,
-        col: usize,
-        /// Byte offset of the line's start, where known (-b).
-        offset: Option<usize>,
-        /// The line's length with its line ending (-M), where known.
-        len: usize,
-        /// Highlighted byte ranges of `text`, each with its replacement under `-r`.
-        ranges: Vec<(usize, usize, Option<Cow<'a, str>>)>,
-        n_matches: usize,
-    },
-    Context {
-        text: &'a str,
-        /// Byte offset of the line's start (-b).
-        offset: Option<usize>,
-        /// The line's length with its line ending (-M), where known.
-        len: usize,
-    },
-    /// A line covered by a multiline match that `-r` replaced: not printed.
-    Replaced,
 }
 
 impl SearchHuman {
@@ -300,15 +278,17 @@ impl SearchHuman {
             true => lines.range(after + 1..=through),
             false => lines.range(0..0),
         };
-        for (no, line) in shown {
+        let mut buf = Vec::new();
+        for (&no, line) in shown {
             if matches!(line, Line::Replaced) {
                 continue;
             }
             if self.context && prev.is_some_and(|p| no - p > 1) {
                 writeln!(out, "--")?;
             }
-            prev = Some(*no);
-            let no_text = self.style.line_no(&no.to_string());
+            prev = Some(no);
+            buf.clear();
+            let at = |offset: &Option<usize>, a: usize| offset.map(|o| o + a);
             match line {
                 Line::Match {
                     text,
@@ -319,23 +299,12 @@ impl SearchHuman {
                     // -o with context: each match's text on a line of its own, as rg, an
                     // empty one too (a match of the `\r` that `text` leaves out prints empty).
                     for (a, b, repl) in ranges {
-                        let clip = |i: usize| i.min(text.len());
-                        let piece = repl.as_deref().or_else(|| text.get(clip(*a)..clip(*b)));
-                        let Some(piece) = piece else {
+                        let Some(piece) = piece(text, *a, *b, repl) else {
                             continue;
                         };
-                        out.write_all(&prefix)?;
-                        write!(out, "{match_sep}")?;
-                        if self.line_numbers {
-                            write!(out, "{no_text}:")?;
-                        }
-                        if self.columns {
-                            write!(out, "{}:", a + 1)?;
-                        }
-                        if let (true, Some(o)) = (self.byte_offset, offset) {
-                            write!(out, "{}:", o + a)?;
-                        }
-                        writeln!(out, "{}", self.style.matched(self.trimmed(piece)))?;
+                        let head = Head::new(no, Some(*a), at(offset, *a));
+                        self.prelude(&mut buf, &prefix, match_sep, head, b':');
+                        self.only_text(&mut buf, piece);
                     }
                 }
                 Line::Match {
@@ -346,45 +315,69 @@ impl SearchHuman {
                     offset,
                     len,
                 } => {
-                    let body = self.render(text, *len, ranges, *n_matches);
-                    out.write_all(&prefix)?;
-                    write!(out, "{match_sep}")?;
-                    if self.line_numbers {
-                        write!(out, "{no_text}:")?;
-                    }
-                    if self.columns {
-                        write!(out, "{}:", col + 1)?;
-                    }
-                    if let (true, Some(o)) = (self.byte_offset, offset) {
-                        write!(out, "{o}:")?;
-                    }
-                    writeln!(out, "{}", self.trimmed(&body))?;
+                    let head = Head::new(no, Some(*col), *offset);
+                    self.prelude(&mut buf, &prefix, match_sep, head, b':');
+                    let kind = LineKind::Match(*n_matches);
+                    self.render(&mut buf, text, *len, ranges, kind);
                 }
                 Line::Context { text, offset, len } => {
-                    let body = self.render(text, *len, &[], 0);
-                    out.write_all(&prefix)?;
-                    write!(out, "{context_sep}")?;
-                    if self.line_numbers {
-                        write!(out, "{no_text}-")?;
-                    }
-                    if let (true, Some(o)) = (self.byte_offset, offset) {
-                        write!(out, "{o}-")?;
-                    }
-                    writeln!(out, "{}", self.trimmed(&body))?;
+                    let head = Head::new(no, None, *offset);
+                    self.prelude(&mut buf, &prefix, context_sep, head, b'-');
+                    self.render(&mut buf, text, *len, &[], LineKind::Context);
                 }
                 Line::Replaced => {}
             }
+            out.write_all(&buf)?;
         }
         Ok(())
     }
 
+    /// What precedes a printed line's text: the path (`prefix`, then `sep`), then those of
+    /// the line number, column and byte offset that are shown, each followed by `kind`
+    /// (`:` on a match line, `-` on a context line).
+    fn prelude(&self, out: &mut Vec<u8>, prefix: &[u8], sep: &str, head: Head, kind: u8) {
+        out.extend_from_slice(prefix);
+        out.extend_from_slice(sep.as_bytes());
+        if self.line_numbers {
+            let no = self.style.line_no(&head.line.to_string());
+            out.extend_from_slice(no.as_bytes());
+            out.push(kind);
+        }
+        if let (true, Some(col)) = (self.columns, head.col) {
+            write_uint(out, col + 1);
+            out.push(kind);
+        }
+        if let (true, Some(o)) = (self.byte_offset, head.offset) {
+            write_uint(out, o);
+            out.push(kind);
+        }
+    }
+
     /// `--trim`: without leading ASCII whitespace.
-    fn trimmed<'t>(&self, text: &'t str) -> &'t str {
+    fn trimmed<'t>(&self, text: &'t [u8]) -> &'t [u8] {
         if self.trim {
-            text.trim_start_matches(|c: char| c.is_ascii_whitespace())
+            let n = text.iter().take_while(|b| b.is_ascii_whitespace()).count();
+            &text[n..]
         } else {
             text
         }
+    }
+
+    /// `bytes` in the colour of matches.
+    fn paint(&self, out: &mut Vec<u8>, bytes: &[u8]) {
+        if self.style.on {
+            out.extend_from_slice(b"\x1b[1;31m");
+            out.extend_from_slice(bytes);
+            out.extend_from_slice(b"\x1b[0m");
+        } else {
+            out.extend_from_slice(bytes);
+        }
+    }
+
+    /// `-o`: one match's text (or replacement) and its line ending.
+    fn only_text(&self, out: &mut Vec<u8>, text: &[u8]) {
+        self.paint(out, self.trimmed(text));
+        out.push(b'\n');
     }
 
     /// `-o`: each match's text on a line of its own (each line of a multiline match).
@@ -395,33 +388,23 @@ impl SearchHuman {
         sep: &str,
         matches: &[SearchMatch],
     ) -> io::Result<()> {
+        let mut buf = Vec::new();
         for m in matches {
-            let text = m.replacement.as_deref().unwrap_or(&m.matched_text);
+            let text = m.replacement_bytes().unwrap_or(m.matched_bytes());
             let mut offset = m.span.byte_start;
             // An empty text (`-r ''`, an empty match) is one empty line, as in rg.
             let pieces = text
-                .split_inclusive('\n')
-                .chain(text.is_empty().then_some(""));
+                .split_inclusive(|&b| b == b'\n')
+                .chain(text.is_empty().then_some(&b""[..]));
             for (i, piece) in pieces.enumerate() {
-                let line = piece.strip_suffix('\n').unwrap_or(piece);
-                let line = line.strip_suffix('\r').unwrap_or(line);
-                out.write_all(prefix)?;
-                write!(out, "{sep}")?;
-                if self.line_numbers {
-                    write!(
-                        out,
-                        "{}:",
-                        self.style.line_no(&(m.span.start_line + i).to_string())
-                    )?;
-                }
-                if self.columns {
-                    let col = if i == 0 { m.span.start_col + 1 } else { 1 };
-                    write!(out, "{col}:")?;
-                }
-                if self.byte_offset {
-                    write!(out, "{offset}:")?;
-                }
-                writeln!(out, "{}", self.style.matched(self.trimmed(line)))?;
+                let line = piece.strip_suffix(b"\n").unwrap_or(piece);
+                let line = line.strip_suffix(b"\r").unwrap_or(line);
+                let col = if i == 0 { m.span.start_col } else { 0 };
+                let head = Head::new(m.span.start_line + i, Some(col), Some(offset));
+                buf.clear();
+                self.prelude(&mut buf, prefix, sep, head, b':');
+                self.only_text(&mut buf, line);
+                out.write_all(&buf)?;
                 offset += piece.len();
             }
         }
@@ -439,19 +422,20 @@ impl SearchHuman {
     ) -> io::Result<()> {
         for m in matches {
             let text = if self.only_matching {
-                let t = m.replacement.as_deref().unwrap_or(&m.matched_text);
-                t.split('\n').next().unwrap_or(t)
+                let t = m.replacement_bytes().unwrap_or(m.matched_bytes());
+                t.split(|&b| b == b'\n').next().unwrap_or(t)
             } else {
-                m.line_text.as_str()
+                m.line_bytes()
             };
-            let text = text.strip_suffix('\r').unwrap_or(text);
+            let text = text.strip_suffix(b"\r").unwrap_or(text);
             let line = self.style.line_no(&m.span.start_line.to_string());
             out.write_all(prefix)?;
             write!(out, "{sep}{line}:")?;
             if self.columns {
                 write!(out, "{}:", m.span.start_col + 1)?;
             }
-            writeln!(out, "{}", self.trimmed(text))?;
+            out.write_all(self.trimmed(text))?;
+            out.write_all(b"\n")?;
         }
         Ok(())
     }
@@ -475,7 +459,7 @@ impl SearchHuman {
             out.write_all(prefix)?;
             out.write_all(sep.as_bytes())?;
             write!(out, "{}:{}:", m.span.start_line, m.span.start_col + 1)?;
-            out.write_all(m.line_text.as_bytes())?;
+            out.write_all(m.line_bytes())?;
             out.write_all(b"\n")?;
         }
         Ok(())
@@ -514,23 +498,23 @@ impl SearchHuman {
             out.push(b':');
             write_uint(out, rec.start_col + 1);
             out.push(b':');
-            if m.utf8 {
-                out.extend_from_slice(text);
-            } else {
-                out.extend_from_slice(String::from_utf8_lossy(text).as_bytes());
-            }
+            // The line's bytes as they are, valid UTF-8 or not (as rg).
+            out.extend_from_slice(text);
             out.push(b'\n');
         }
     }
 
-    /// `len`: the line's length with its line ending, what `-M` limits (as ripgrep).
+    /// A line's text and its line ending: with its ranges replaced (-r) and highlighted
+    /// (colour), or ripgrep's summary when `-M` finds it too long. `len`: the line's length
+    /// with its line ending, what `-M` limits (as ripgrep).
     fn render(
         &self,
-        text: &str,
+        out: &mut Vec<u8>,
+        text: &[u8],
         len: usize,
-        ranges: &[(usize, usize, Option<Cow<'_, str>>)],
-        n_matches: usize,
-    ) -> String {
+        ranges: &[Piece<'_>],
+        kind: LineKind,
+    ) {
         let replacing = ranges.iter().any(|r| r.2.is_some());
         if let Some(max) = self.max_columns {
             // With -r, the line as printed, replacements in (as ripgrep measures it).
@@ -541,147 +525,67 @@ impl SearchHuman {
                     None => n,
                 });
             if shown > max {
-                // A `-v` line is one that does not match: ripgrep names it so.
-                return if self.invert && n_matches > 0 {
-                    "[Omitted long matching line]".to_string()
-                } else if n_matches > 0 {
-                    format!("[Omitted long line with {n_matches} matches]")
-                } else {
-                    "[Omitted long context line]".to_string()
-                };
+                match kind {
+                    // A `-v` line is one that does not match: ripgrep names it so.
+                    LineKind::Match(_) if self.invert => {
+                        out.extend_from_slice(b"[Omitted long matching line]");
+                    }
+                    LineKind::Match(n) => {
+                        let _ = write!(out, "[Omitted long line with {n} matches]");
+                    }
+                    LineKind::Context => out.extend_from_slice(b"[Omitted long context line]"),
+                }
+                out.push(b'\n');
+                return;
             }
         }
+        let start = out.len();
         if (!self.style.on && !replacing) || ranges.is_empty() {
-            return text.to_string();
-        }
-        let mut s = String::with_capacity(text.len() + ranges.len() * 12);
-        let mut at = 0;
-        for (a, b, repl) in ranges {
-            let (a, b) = (*a, *b);
-            let (a, b) = (a.min(text.len()), b.min(text.len()));
-            if a < at || a > b || !text.is_char_boundary(a) || !text.is_char_boundary(b) {
-                continue;
+            out.extend_from_slice(text);
+        } else {
+            // In a line of UTF-8, a range that starts or ends inside a character (an empty
+            // match of `x*`) is left as it is; other bytes are spliced where they are.
+            let utf8 = std::str::from_utf8(text).ok();
+            let boundary = |i: usize| utf8.is_none_or(|t| t.is_char_boundary(i));
+            let mut at = 0;
+            for (a, b, repl) in ranges {
+                let (a, b) = ((*a).min(text.len()), (*b).min(text.len()));
+                if a < at || a > b || !boundary(a) || !boundary(b) {
+                    continue;
+                }
+                out.extend_from_slice(&text[at..a]);
+                let piece = repl.as_deref().unwrap_or(&text[a..b]);
+                self.paint(out, piece);
+                at = b;
             }
-            s.push_str(&text[at..a]);
-            s.push_str(&self.style.matched(repl.as_deref().unwrap_or(&text[a..b])));
-            at = b;
+            out.extend_from_slice(&text[at..]);
         }
-        s.push_str(&text[at..]);
-        s
+        if self.trim {
+            let n = self.trimmed(&out[start..]).len();
+            out.drain(start..out.len() - n);
+        }
+        out.push(b'\n');
     }
 }
 
-/// Every line to print for one file: match lines (highlight ranges, first column) and context.
-fn collect_lines(matches: &[SearchMatch]) -> BTreeMap<usize, Line<'_>> {
-    let mut lines: BTreeMap<usize, Line> = BTreeMap::new();
-    fn add<'a>(
-        lines: &mut BTreeMap<usize, Line<'a>>,
-        no: usize,
-        text: &'a str,
-        range: (usize, usize, Option<Cow<'a, str>>),
-        (offset, len): (Option<usize>, usize),
-    ) {
-        match lines.get_mut(&no) {
-            Some(Line::Match {
-                ranges, n_matches, ..
-            }) => {
-                ranges.push(range);
-                *n_matches += 1;
-            }
-            _ => {
-                lines.insert(
-                    no,
-                    Line::Match {
-                        text,
-                        col: range.0,
-                        offset,
-                        len,
-                        ranges: vec![range],
-                        n_matches: 1,
-                    },
-                );
-            }
-        }
+/// The numbers before a printed line's text, where known (see [`SearchHuman::prelude`]).
+#[derive(Debug, Clone, Copy)]
+struct Head {
+    line: usize,
+    col: Option<usize>,
+    offset: Option<usize>,
+}
+
+impl Head {
+    fn new(line: usize, col: Option<usize>, offset: Option<usize>) -> Self {
+        Head { line, col, offset }
     }
-    for m in matches {
-        let s = &m.span;
-        let last = s.start_line + m.more_lines.len();
-        let offsets = &m.line_offsets;
-        let first = (Some(s.byte_start - s.start_col), offsets.first_len);
-        // Where a line is, by what `LineOffsets` knows of it: (offset, length with ending).
-        let at = |known: Option<&(usize, usize)>| known.map_or((None, 0), |&(o, l)| (Some(o), l));
-        if let (Some(repl), false) = (&m.replacement, m.more_lines.is_empty()) {
-            // A replaced multiline match prints as one line: what precedes the match on its
-            // first line, the replacement, and what follows it on its last line.
-            let tail = if s.end_line == last {
-                m.more_lines
-                    .last()
-                    .map_or("", |t| &t[s.end_col.min(t.len())..])
-            } else {
-                ""
-            };
-            add(
-                &mut lines,
-                s.start_line,
-                m.line_text.as_str(),
-                (
-                    s.start_col,
-                    m.line_text.len(),
-                    Some(Cow::Owned(format!("{repl}{tail}"))),
-                ),
-                first,
-            );
-            for no in s.start_line + 1..=last {
-                lines.insert(no, Line::Replaced);
-            }
-        } else {
-            let texts = std::iter::once(m.line_text.as_str())
-                .chain(m.more_lines.iter().map(String::as_str));
-            for (i, text) in texts.enumerate() {
-                let no = s.start_line + i;
-                let start = if i == 0 { s.start_col } else { 0 };
-                let end = if no == s.end_line {
-                    s.end_col
-                } else {
-                    text.len()
-                };
-                let place = match i {
-                    0 => first,
-                    _ => at(offsets.more.get(i - 1)),
-                };
-                add(
-                    &mut lines,
-                    no,
-                    text,
-                    (start, end, m.replacement.as_deref().map(Cow::Borrowed)),
-                    place,
-                );
-            }
-        }
-        for (i, text) in m.context_before.iter().enumerate() {
-            let no = s.start_line - m.context_before.len() + i;
-            let (offset, len) = at(offsets.before.get(i));
-            lines
-                .entry(no)
-                .or_insert(Line::Context { text, offset, len });
-        }
-        for (i, text) in m.context_after.iter().enumerate() {
-            let no = last + 1 + i;
-            let (offset, len) = at(offsets.after.get(i));
-            // A line with hits past -m prints as a match, with each of them (`-o` prints
-            // them), also where an earlier match's context put the line in as context.
-            let matched = matches!(lines.get(&no), Some(Line::Match { .. }));
-            let mut hits = m.after_hits.iter().filter(|h| h.0 == no).peekable();
-            if !matched && hits.peek().is_some() {
-                for &(_, a, b) in hits {
-                    add(&mut lines, no, text, (a, b, None), (offset, len));
-                }
-            } else {
-                lines
-                    .entry(no)
-                    .or_insert(Line::Context { text, offset, len });
-            }
-        }
-    }
-    lines
+}
+
+/// What a printed line is, for `-M`'s summary.
+#[derive(Debug, Clone, Copy)]
+enum LineKind {
+    /// A match line, with this many matches.
+    Match(usize),
+    Context,
 }

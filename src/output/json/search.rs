@@ -96,7 +96,8 @@ fn one(out: &mut Vec<u8>, path: &[u8], m: &FileMatches<'_>, i: usize, r: &MatchR
     }
     if let Some(replacement) = m.replacement(i) {
         out.extend_from_slice(b",\"replacement\":");
-        write_str(out, replacement.as_bytes());
+        let valid = std::str::from_utf8(replacement).is_ok();
+        write_lossy_str(out, replacement, valid);
     }
     out.push(b'}');
 }
@@ -140,8 +141,10 @@ mod tests {
         let mut recs = Vec::new();
         records(text, &ranges, &mut recs);
         set_ids(&mut recs, path);
-        let replacements: Vec<String> = if replace {
-            (0..recs.len()).map(|i| format!("r\"{i}\n")).collect()
+        let replacements: Vec<Vec<u8>> = if replace {
+            (0..recs.len())
+                .map(|i| format!("r\"{i}\n").into_bytes())
+                .collect()
         } else {
             Vec::new()
         };
