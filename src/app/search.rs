@@ -38,7 +38,7 @@ pub fn run(args: SearchArgs, printer: &mut Printer) -> io::Result<u8> {
 
     let mut matches: Vec<SearchMatch> = Vec::new();
     let mut files = FileList::default();
-    let human = SearchHuman::new(
+    let mut human = SearchHuman::new(
         Style {
             on: printer.color || view.pretty,
         },
@@ -49,6 +49,7 @@ pub fn run(args: SearchArgs, printer: &mut Printer) -> io::Result<u8> {
         single_file,
         opts.invert,
     );
+    human.replace = opts.replace.is_some();
     // Plain human lines show each matching line once, with the column of its first match:
     // the other matches need not be found (with -r, -U or --max-results they count).
     opts.first_match_only = format == Format::Human

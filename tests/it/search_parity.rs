@@ -1,6 +1,6 @@
 //! `llm search` against ripgrep 13 on flag combinations found by a differential fuzzer (its
-//! third round): text that is not UTF-8, `-m0`, and `--max-filesize` leaving nothing to
-//! search. rg's output (`rg -n --column`, without `--column` under `-v`,
+//! third round): text that is not UTF-8, `-m0`, `-o -M`, `-M`'s wording, and
+//! `--max-filesize` leaving nothing to search. rg's output (`rg -n --column`, without `--column` under `-v`,
 //! neither under `-N`) is written out as literals: rg is not needed at test time. Where llm
 //! differs on purpose, the comment gives rg's.
 
@@ -135,6 +135,88 @@ fn max_count_zero_selects_nothing_whatever_else_is_asked() {
     // --files is not a search: it lists (rg too).
     let (got, _, code) = human(&env, &["-m0", "--files"]);
     assert_eq!((got.as_str(), code), ("m0.txt\n", 0));
+}
+
+#[test]
+fn only_matching_honours_max_columns() {
+    let env = TestEnv::new();
+    env.write("t.txt", "ab cd ab\nxx\nab\n");
+    env.write("v.txt", "ab cd\n");
+    // rg measures the text printed: the match (or its replacement), without a line ending.
+    for (args, want) in [
+        (
+            &["-o", "-M", "3", "ab.cd", "v.txt"][..],
+            "1:1:[Omitted long matching line]\n",
+        ),
+        (
+            &["-o", "-M", "2", "ab", "t.txt"],
+            "1:1:ab\n1:7:ab\n3:1:ab\n",
+        ),
+        (
+            &["-o", "-M", "1", "ab", "t.txt"],
+            "1:1:[Omitted long matching line]\n1:7:[Omitted long matching line]\n\
+             3:1:[Omitted long matching line]\n",
+        ),
+        (
+            &["-o", "-M", "1", "-A1", "ab", "t.txt"],
+            "1:1:[Omitted long matching line]\n1:7:[Omitted long matching line]\n\
+             2-[Omitted long context line]\n3:1:[Omitted long matching line]\n",
+        ),
+        (
+            &["-o", "-M", "2", "-r", "XYZ", "cd", "v.txt"],
+            "1:4:[Omitted long matching line]\n",
+        ),
+        (&["-o", "-M", "1", "-r", "X", "cd", "v.txt"], "1:4:X\n"),
+        // -v -o prints whole lines, measured with their line ending.
+        (&["-v", "-o", "-M", "6", "xx", "v.txt"], "1:ab cd\n"),
+        (
+            &["-v", "-o", "-M", "5", "xx", "v.txt"],
+            "1:[Omitted long matching line]\n",
+        ),
+    ] {
+        let (got, _, code) = human(&env, args);
+        assert_eq!((got.as_str(), code), (want, 0), "{args:?}");
+    }
+}
+
+#[test]
+fn max_columns_says_matching_line_where_rg_does_not_count_matches() {
+    let env = TestEnv::new();
+    env.write("mo.txt", "abcdefghijkl\n");
+    // rg counts a long line's matches only where it finds each of them: for the column (llm
+    // shows it unless -N), -r, colour, --vimgrep, -o, --stats.
+    for (args, want) in [
+        (
+            &["-N", "-M", "5", "abc", "mo.txt"][..],
+            "[Omitted long matching line]\n",
+        ),
+        (
+            &["-N", "-M", "12", "abc", "mo.txt"],
+            "[Omitted long matching line]\n",
+        ),
+        (&["-N", "-M", "13", "abc", "mo.txt"], "abcdefghijkl\n"),
+        (
+            &["-M", "5", "abc", "mo.txt"],
+            "1:1:[Omitted long line with 1 matches]\n",
+        ),
+        (
+            &["-N", "-M", "5", "-r", "X", "abc", "mo.txt"],
+            "[Omitted long line with 1 matches]\n",
+        ),
+        (&["-N", "-M", "5", "-o", "abc", "mo.txt"], "abc\n"),
+        (
+            &["-N", "-H", "-M", "5", "abc", "mo.txt"],
+            "mo.txt:[Omitted long matching line]\n",
+        ),
+    ] {
+        let (got, _, code) = human(&env, args);
+        assert_eq!((got.as_str(), code), (want, 0), "{args:?}");
+    }
+    let (got, _, _) = human(&env, &["-N", "-M", "5", "--stats", "abc", "mo.txt"]);
+    assert!(
+        got.starts_with("[Omitted long line with 1 matches]\n\n1 matches\n"),
+        "{got}"
+    );
 }
 
 #[test]

@@ -70,6 +70,11 @@ pub struct SearchHuman {
     pub grouped: bool,
     /// `-v`: the lines printed are the ones that do not match (`-M` says "matching line").
     pub invert: bool,
+    /// `-r` was given (with `-v` too, whose context lines it replaces). Not a view flag: the
+    /// caller sets it.
+    pub replace: bool,
+    /// `--stats`.
+    pub stats: bool,
     /// A file was printed (separators go between files). Atomic so that the printer can be
     /// shared with the threads that render bodies.
     printed_any: AtomicBool,
@@ -92,6 +97,8 @@ impl SearchHuman {
             style,
             grouped,
             invert,
+            replace: false,
+            stats: view.stats,
             heading: heading
                 && show_path
                 && !view.vimgrep
@@ -294,6 +301,7 @@ impl SearchHuman {
                     text,
                     ranges,
                     offset,
+                    len,
                     ..
                 } if self.only_matching => {
                     // -o with context: each match's text on a line of its own, as rg, an
@@ -304,7 +312,9 @@ impl SearchHuman {
                         };
                         let head = Head::new(no, Some(*a), at(offset, *a));
                         self.prelude(&mut buf, &prefix, match_sep, head, b':');
-                        self.only_text(&mut buf, piece);
+                        // A line of -v is printed whole, as a line (rg finds no match in it).
+                        let measured = if self.invert { *len } else { piece.len() };
+                        self.only_text(&mut buf, piece, measured, false);
                     }
                 }
                 Line::Match {
@@ -374,9 +384,34 @@ impl SearchHuman {
         }
     }
 
-    /// `-o`: one match's text (or replacement) and its line ending.
-    fn only_text(&self, out: &mut Vec<u8>, text: &[u8]) {
-        self.paint(out, self.trimmed(text));
+    /// Whether ripgrep's printer finds each match in the lines it prints (it does for
+    /// columns, `-r`, colour, `--vimgrep`, `-o` and `--stats`): `-M` then counts a long line's
+    /// matches, else says "matching line".
+    fn granular(&self) -> bool {
+        self.columns
+            || self.replace
+            || self.style.on
+            || self.vimgrep
+            || self.only_matching
+            || self.stats
+    }
+
+    /// `-o`: one match's text (or replacement) and its line ending; `measured` is what `-M`
+    /// limits (the text; with `-v`, the whole line with its ending).
+    fn only_text(&self, out: &mut Vec<u8>, text: &[u8], measured: usize, context: bool) {
+        if self.max_columns.is_some_and(|max| measured > max) {
+            out.extend_from_slice(match context {
+                true => b"[Omitted long context line]\n",
+                false => b"[Omitted long matching line]\n",
+            });
+            return;
+        }
+        let text = self.trimmed(text);
+        if self.invert && !context {
+            out.extend_from_slice(text);
+        } else {
+            self.paint(out, text);
+        }
         out.push(b'\n');
     }
 
@@ -403,7 +438,11 @@ impl SearchHuman {
                 let head = Head::new(m.span.start_line + i, Some(col), Some(offset));
                 buf.clear();
                 self.prelude(&mut buf, prefix, sep, head, b':');
-                self.only_text(&mut buf, line);
+                let measured = match self.invert {
+                    true => m.line_offsets.first_len,
+                    false => line.len(),
+                };
+                self.only_text(&mut buf, line, measured, false);
                 out.write_all(&buf)?;
                 offset += piece.len();
             }
@@ -506,7 +545,8 @@ impl SearchHuman {
 
     /// A line's text and its line ending: with its ranges replaced (-r) and highlighted
     /// (colour), or ripgrep's summary when `-M` finds it too long. `len`: the line's length
-    /// with its line ending, what `-M` limits (as ripgrep).
+    /// with its line ending, what `-M` limits (as ripgrep; with -r, the line as printed,
+    /// replacements in, without its line ending).
     fn render(
         &self,
         out: &mut Vec<u8>,
@@ -517,23 +557,30 @@ impl SearchHuman {
     ) {
         let replacing = ranges.iter().any(|r| r.2.is_some());
         if let Some(max) = self.max_columns {
-            // With -r, the line as printed, replacements in (as ripgrep measures it).
-            let shown = ranges
-                .iter()
-                .fold(len.max(text.len()), |n, (s, e, r)| match r {
+            let shown = match replacing {
+                false => len.max(text.len()),
+                true => ranges.iter().fold(text.len(), |n, (s, e, r)| match r {
                     Some(r) => (n + r.len()).saturating_sub(e - s),
                     None => n,
-                });
+                }),
+            };
             if shown > max {
-                match kind {
-                    // A `-v` line is one that does not match: ripgrep names it so.
-                    LineKind::Match(_) if self.invert => {
-                        out.extend_from_slice(b"[Omitted long matching line]");
-                    }
-                    LineKind::Match(n) => {
+                let granular = self.granular();
+                let counted = match kind {
+                    // A line of -v holds no match.
+                    LineKind::Match(n) if granular && !self.invert => Some(n),
+                    _ => None,
+                };
+                match (counted, kind) {
+                    (Some(n), _) => {
                         let _ = write!(out, "[Omitted long line with {n} matches]");
                     }
-                    LineKind::Context => out.extend_from_slice(b"[Omitted long context line]"),
+                    (None, LineKind::Match(_)) => {
+                        out.extend_from_slice(b"[Omitted long matching line]");
+                    }
+                    (None, LineKind::Context) => {
+                        out.extend_from_slice(b"[Omitted long context line]");
+                    }
                 }
                 out.push(b'\n');
                 return;
