@@ -1,6 +1,6 @@
 //! `llm search` against ripgrep 13 on flag combinations found by a differential fuzzer (its
-//! third round): text that is not UTF-8, `-m0`, `-o -M`, `-M`'s wording, and
-//! `--max-filesize` leaving nothing to search. rg's output (`rg -n --column`, without `--column` under `-v`,
+//! third round): text that is not UTF-8, `-m0`, `--vimgrep` with `-r`/`-b`/`-M`/`-I`/`-N`,
+//! `-o -M`, `-M`'s wording, and `--max-filesize` leaving nothing to search. rg's output (`rg -n --column`, without `--column` under `-v`,
 //! neither under `-N`) is written out as literals: rg is not needed at test time. Where llm
 //! differs on purpose, the comment gives rg's.
 
@@ -135,6 +135,71 @@ fn max_count_zero_selects_nothing_whatever_else_is_asked() {
     // --files is not a search: it lists (rg too).
     let (got, _, code) = human(&env, &["-m0", "--files"]);
     assert_eq!((got.as_str(), code), ("m0.txt\n", 0));
+}
+
+#[test]
+fn vimgrep_honours_replace_byte_offset_max_columns_no_filename_and_no_line_number() {
+    let env = TestEnv::new();
+    env.write("t.txt", "ab cd ab\nxx\nab\n");
+    for (args, want) in [
+        // Every match of the line replaced. rg prints the second match's column in the
+        // replaced line (`t.txt:1:6:X cd X`); llm keeps the file's, where an editor jumps.
+        (
+            &["--vimgrep", "-r", "X", "ab", "t.txt"][..],
+            "t.txt:1:1:X cd X\nt.txt:1:7:X cd X\nt.txt:3:1:X\n",
+        ),
+        (
+            &["--vimgrep", "-b", "ab", "t.txt"],
+            "t.txt:1:1:0:ab cd ab\nt.txt:1:7:6:ab cd ab\nt.txt:3:1:12:ab\n",
+        ),
+        (
+            &["--vimgrep", "-M", "5", "ab", "t.txt"],
+            "t.txt:1:1:[Omitted long line with 2 matches]\n\
+             t.txt:1:7:[Omitted long line with 2 matches]\nt.txt:3:1:ab\n",
+        ),
+        (
+            &["--vimgrep", "-r", "X", "-M", "6", "ab", "t.txt"],
+            "t.txt:1:1:X cd X\nt.txt:1:7:X cd X\nt.txt:3:1:X\n",
+        ),
+        // -N drops the line number and keeps the column; -I drops the path.
+        (
+            &["--vimgrep", "-N", "ab", "t.txt"],
+            "t.txt:1:ab cd ab\nt.txt:7:ab cd ab\nt.txt:1:ab\n",
+        ),
+        (
+            &["--vimgrep", "-N", "-I", "ab", "t.txt"],
+            "1:ab cd ab\n7:ab cd ab\n1:ab\n",
+        ),
+        (
+            &["--vimgrep", "-I", "ab", "t.txt"],
+            "1:1:ab cd ab\n1:7:ab cd ab\n3:1:ab\n",
+        ),
+        // -v: no column; -b gives the line's offset.
+        (&["--vimgrep", "-v", "-b", "ab", "t.txt"], "t.txt:2:9:xx\n"),
+        (&["--vimgrep", "-v", "-N", "ab", "t.txt"], "t.txt:xx\n"),
+        (
+            &["--vimgrep", "-o", "-b", "ab", "t.txt"],
+            "t.txt:1:1:0:ab\nt.txt:1:7:6:ab\nt.txt:3:1:12:ab\n",
+        ),
+        (
+            &["--vimgrep", "-o", "-M", "1", "ab", "t.txt"],
+            "t.txt:1:1:[Omitted long matching line]\nt.txt:1:7:[Omitted long matching line]\n\
+             t.txt:3:1:[Omitted long matching line]\n",
+        ),
+    ] {
+        let (got, _, code) = human(&env, args);
+        assert_eq!((got.as_str(), code), (want, 0), "{args:?}");
+    }
+    // Colour: each line highlights its own match (rg).
+    let (got, _, _) = human(
+        &env,
+        &["--color", "always", "--vimgrep", "-I", "ab", "t.txt"],
+    );
+    assert_eq!(
+        got,
+        "\x1b[32m1\x1b[0m:1:\x1b[1;31mab\x1b[0m cd ab\n\x1b[32m1\x1b[0m:7:ab cd \
+         \x1b[1;31mab\x1b[0m\n\x1b[32m3\x1b[0m:1:\x1b[1;31mab\x1b[0m\n"
+    );
 }
 
 #[test]

@@ -6,6 +6,7 @@ use super::Style;
 use crate::cmd::search::{FileMatches, FileResult, Mode, SearchMatch};
 use crate::output::write_uint;
 use lines::{collect_lines, piece, Line, Piece};
+use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -91,7 +92,7 @@ impl SearchHuman {
         single_file: bool,
         invert: bool,
     ) -> Self {
-        let show_path = view.vimgrep || view.with_filename.unwrap_or(!single_file);
+        let show_path = view.with_filename.unwrap_or(view.vimgrep || !single_file);
         let grouped = heading && !view.vimgrep && !single_file;
         SearchHuman {
             style,
@@ -328,12 +329,12 @@ impl SearchHuman {
                     let head = Head::new(no, Some(*col), *offset);
                     self.prelude(&mut buf, &prefix, match_sep, head, b':');
                     let kind = LineKind::Match(*n_matches);
-                    self.render(&mut buf, text, *len, ranges, kind);
+                    self.render(&mut buf, text, *len, ranges, kind, None);
                 }
                 Line::Context { text, offset, len } => {
                     let head = Head::new(no, None, *offset);
                     self.prelude(&mut buf, &prefix, context_sep, head, b'-');
-                    self.render(&mut buf, text, *len, &[], LineKind::Context);
+                    self.render(&mut buf, text, *len, &[], LineKind::Context, None);
                 }
                 Line::Replaced => {}
             }
@@ -450,8 +451,10 @@ impl SearchHuman {
         Ok(())
     }
 
-    /// `--vimgrep`: one `path:line:col:text` per match, the text its line's (its own with -o,
-    /// its replacement with -r -o), the first line of a multiline one.
+    /// `--vimgrep`: one `path:line:col:text` per match, the text its line's (with every
+    /// match's replacement under -r; its own text with -o, or its replacement), the first line
+    /// of a multiline one. As rg, -b adds the match's offset, -N drops the line number but not
+    /// the column, and -I the path.
     fn vimgrep_lines(
         &self,
         out: &mut impl Write,
@@ -459,22 +462,51 @@ impl SearchHuman {
         sep: &str,
         matches: &[SearchMatch],
     ) -> io::Result<()> {
+        let lines = if self.only_matching {
+            BTreeMap::new()
+        } else {
+            collect_lines(matches)
+        };
+        let mut buf = Vec::new();
         for m in matches {
-            let text = if self.only_matching {
-                let t = m.replacement_bytes().unwrap_or(m.matched_bytes());
-                t.split(|&b| b == b'\n').next().unwrap_or(t)
-            } else {
-                m.line_bytes()
-            };
-            let text = text.strip_suffix(b"\r").unwrap_or(text);
-            let line = self.style.line_no(&m.span.start_line.to_string());
-            out.write_all(prefix)?;
-            write!(out, "{sep}{line}:")?;
-            if self.columns {
-                write!(out, "{}:", m.span.start_col + 1)?;
+            buf.clear();
+            let s = &m.span;
+            buf.extend_from_slice(prefix);
+            buf.extend_from_slice(sep.as_bytes());
+            if self.line_numbers {
+                buf.extend_from_slice(self.style.line_no(&s.start_line.to_string()).as_bytes());
+                buf.push(b':');
             }
-            out.write_all(self.trimmed(text))?;
-            out.write_all(b"\n")?;
+            // -v: a line that does not match has no column.
+            if !self.invert {
+                write_uint(&mut buf, s.start_col + 1);
+                buf.push(b':');
+            }
+            if self.byte_offset {
+                write_uint(&mut buf, s.byte_start);
+                buf.push(b':');
+            }
+            if self.only_matching {
+                let t = m.replacement_bytes().unwrap_or(m.matched_bytes());
+                let t = t.split(|&b| b == b'\n').next().unwrap_or(t);
+                let t = t.strip_suffix(b"\r").unwrap_or(t);
+                let measured = match self.invert {
+                    true => m.line_offsets.first_len,
+                    false => t.len(),
+                };
+                self.only_text(&mut buf, t, measured, false);
+            } else if let Some(Line::Match {
+                text,
+                ranges,
+                n_matches,
+                len,
+                ..
+            }) = lines.get(&s.start_line)
+            {
+                let kind = LineKind::Match(*n_matches);
+                self.render(&mut buf, text, *len, ranges, kind, Some(s.start_col));
+            }
+            out.write_all(&buf)?;
         }
         Ok(())
     }
@@ -544,9 +576,9 @@ impl SearchHuman {
     }
 
     /// A line's text and its line ending: with its ranges replaced (-r) and highlighted
-    /// (colour), or ripgrep's summary when `-M` finds it too long. `len`: the line's length
-    /// with its line ending, what `-M` limits (as ripgrep; with -r, the line as printed,
-    /// replacements in, without its line ending).
+    /// (colour; with `paint_at`, only the range that starts there), or ripgrep's summary when
+    /// `-M` finds it too long. `len`: the line's length with its line ending, what `-M` limits
+    /// (as ripgrep; with -r, the line as printed, replacements in, without its line ending).
     fn render(
         &self,
         out: &mut Vec<u8>,
@@ -554,6 +586,7 @@ impl SearchHuman {
         len: usize,
         ranges: &[Piece<'_>],
         kind: LineKind,
+        paint_at: Option<usize>,
     ) {
         let replacing = ranges.iter().any(|r| r.2.is_some());
         if let Some(max) = self.max_columns {
@@ -602,7 +635,11 @@ impl SearchHuman {
                 }
                 out.extend_from_slice(&text[at..a]);
                 let piece = repl.as_deref().unwrap_or(&text[a..b]);
-                self.paint(out, piece);
+                if paint_at.is_none_or(|p| p == a) {
+                    self.paint(out, piece);
+                } else {
+                    out.extend_from_slice(piece);
+                }
                 at = b;
             }
             out.extend_from_slice(&text[at..]);
