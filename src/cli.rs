@@ -1378,10 +1378,13 @@ impl SearchArgs {
             max_count: self.max_count,
             max_results: self.max_results,
             mode,
-            // The lines of -v hold no match to replace: printed as they are, as in ripgrep.
+            // The lines of -v hold no match to replace: printed as they are, as in ripgrep
+            // (its context lines do: see `invert_replace`).
+            invert_replace: self.replace.clone().filter(|_| self.invert_match),
             replace: self.replace.filter(|_| !self.invert_match),
             threads: crate::walk::thread_count(self.threads),
             first_match_only: false,
+            invert_context_hits: false,
         })
     }
 }

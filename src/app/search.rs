@@ -49,7 +49,11 @@ pub fn run(args: SearchArgs, printer: &mut Printer) -> io::Result<u8> {
         single_file,
         opts.invert,
     );
-    human.replace = opts.replace.is_some();
+    human.replace = opts.replace.is_some() || opts.invert_replace.is_some();
+    // With -v, the matches in context lines are replaced, highlighted or printed by -o.
+    opts.invert_context_hits = format == Format::Human
+        && opts.invert
+        && (human.replace || human.style.on || view.only_matching || view.stats);
     // Plain human lines show each matching line once, with the column of its first match:
     // the other matches need not be found (with -r, -U or --max-results they count).
     opts.first_match_only = format == Format::Human

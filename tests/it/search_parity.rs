@@ -1,6 +1,7 @@
 //! `llm search` against ripgrep 13 on flag combinations found by a differential fuzzer (its
-//! third round): text that is not UTF-8, `-m0`, `--vimgrep` with `-r`/`-b`/`-M`/`-I`/`-N`,
-//! `-o -M`, `-M`'s wording, and `--max-filesize` leaving nothing to search. rg's output (`rg -n --column`, without `--column` under `-v`,
+//! third round): text that is not UTF-8, `-m0`, `-v -m` with context, `-r` on context lines,
+//! `--vimgrep` with `-r`/`-b`/`-M`/`-I`/`-N`, `-o -M`, `-M`'s wording, and `--max-filesize`
+//! leaving nothing to search. rg's output (`rg -n --column`, without `--column` under `-v`,
 //! neither under `-N`) is written out as literals: rg is not needed at test time. Where llm
 //! differs on purpose, the comment gives rg's.
 
@@ -135,6 +136,118 @@ fn max_count_zero_selects_nothing_whatever_else_is_asked() {
     // --files is not a search: it lists (rg too).
     let (got, _, code) = human(&env, &["-m0", "--files"]);
     assert_eq!((got.as_str(), code), ("m0.txt\n", 0));
+}
+
+#[test]
+fn invert_past_max_count_prints_the_selected_after_context_lines_as_matches() {
+    let env = TestEnv::new();
+    env.write("mv.txt", "foo\nfoo bar\nbar\n\nfoo\nbaz\n");
+    for (args, want) in [
+        (
+            &["-v", "-m1", "-A2", "foo", "mv.txt"][..],
+            "3:bar\n4:\n5-foo\n",
+        ),
+        (
+            &["-v", "-m2", "-C1", "bar", "mv.txt"],
+            "1:foo\n2-foo bar\n3-bar\n4:\n5:foo\n",
+        ),
+        (
+            &["-v", "-m1", "-A2", "-o", "foo", "mv.txt"],
+            "3:bar\n4:\n5-foo\n",
+        ),
+        // The context line's match is replaced (see below).
+        (
+            &["-v", "-m1", "-A2", "-r", "Y", "foo", "mv.txt"],
+            "3:bar\n4:\n5-Y\n",
+        ),
+        // -b: each line's offset.
+        (
+            &["-v", "-m1", "-A2", "-b", "foo", "mv.txt"],
+            "3:12:bar\n4:16:\n5-17-foo\n",
+        ),
+    ] {
+        let (got, _, code) = human(&env, args);
+        assert_eq!((got.as_str(), code), (want, 0), "{args:?}");
+    }
+    // JSON is as it was: one match, the lines after it as context.
+    let (e, _) = search(&env, &["-v", "-m1", "-A2", "foo", "mv.txt"]);
+    let data = e.data.unwrap();
+    assert_eq!(data.match_count, 1);
+    assert_eq!(data.matches[0].context_after, ["", "foo"]);
+}
+
+#[test]
+fn replace_applies_to_matching_lines_printed_as_context() {
+    let env = TestEnv::new();
+    env.write("vr.txt", "ab cd\nxx\n");
+    env.write("w.txt", "ab cd\nxx yy xx\n");
+    env.write("ma.txt", "foo\nfoo bar\nbar\n");
+    for (args, want) in [
+        // -v: the context lines are the ones that match; rg replaces their matches.
+        (
+            &["-v", "-r", "X", "-A1", "xx", "vr.txt"][..],
+            "1:ab cd\n2-X\n",
+        ),
+        (
+            &["-v", "-o", "-A1", "-r", "X", "xx", "vr.txt"],
+            "1:ab cd\n2-X\n",
+        ),
+        (
+            &["-v", "-r", "Z", "-B1", "cd", "w.txt"],
+            "1-ab Z\n2:xx yy xx\n",
+        ),
+        // -v -o: each match of a context line on a line of its own, with its offset.
+        (&["-v", "-o", "-A1", "xx", "w.txt"], "1:ab cd\n2-xx\n2-xx\n"),
+        (
+            &["-v", "-o", "-A1", "-b", "xx", "w.txt"],
+            "1:0:ab cd\n2-6-xx\n2-12-xx\n",
+        ),
+        // -M measures the line as replaced, without its line ending (rg).
+        (
+            &["-v", "-A1", "-M", "6", "-r", "Z", "xx", "w.txt"],
+            "1:ab cd\n2-Z yy Z\n",
+        ),
+        (
+            &["-v", "-A1", "-M", "5", "-r", "Z", "xx", "w.txt"],
+            "1:[Omitted long matching line]\n2-[Omitted long line with 2 matches]\n",
+        ),
+        (
+            &["-v", "-A1", "-M", "5", "xx", "w.txt"],
+            "1:[Omitted long matching line]\n2-[Omitted long context line]\n",
+        ),
+        // Past -m, an after-context line that matches prints as a match, replaced.
+        (
+            &["-r", "X", "-A1", "-m1", "foo", "ma.txt"],
+            "1:1:X\n2:1:X bar\n",
+        ),
+        (
+            &["-r", "X", "-A1", "-m1", "-M", "5", "foo", "ma.txt"],
+            "1:1:X\n2:1:X bar\n",
+        ),
+        (
+            &["-r", "X", "-A1", "-m1", "-M", "4", "foo", "ma.txt"],
+            "1:1:X\n2:1:[Omitted long line with 1 matches]\n",
+        ),
+    ] {
+        let (got, _, code) = human(&env, args);
+        assert_eq!((got.as_str(), code), (want, 0), "{args:?}");
+        let (kept, _, _) = human(&env, &[&["--max-results", "10"], args].concat());
+        assert_eq!(kept, want, "--max-results {args:?}");
+    }
+    // Colour: the context line's matches are highlighted, the line of -v is not.
+    let (got, _, _) = human(&env, &["--color", "always", "-v", "-A1", "xx", "vr.txt"]);
+    assert_eq!(
+        got,
+        "\x1b[32m1\x1b[0m:ab cd\n\x1b[32m2\x1b[0m-\x1b[1;31mxx\x1b[0m\n"
+    );
+    // JSON: with -v there is nothing to replace, the context line is as in the file.
+    let (e, _) = search(&env, &["-v", "-r", "X", "-A1", "xx", "vr.txt"]);
+    let data = e.data.unwrap();
+    assert_eq!(data.matches[0].replacement, None);
+    assert_eq!(data.matches[0].context_after, ["xx"]);
+    let (lines, _) = jsonl(&env, &["-v", "-r", "X", "-A1", "xx", "vr.txt"]);
+    assert_eq!(lines[0]["context_after"][0], "xx");
+    assert!(lines[0].get("replacement").is_none());
 }
 
 #[test]

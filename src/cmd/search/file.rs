@@ -3,10 +3,10 @@
 //! (`matches.rs`) that the printers render inside the worker, and checksums it.
 
 use super::find::{
-    expand_replacement, find_in_bytes, find_matches, line_matches, Collect, Limits, Probe, Want,
-    FLUSH_AT, MAX_LOOK_AHEAD,
+    expand_replacement, find_in_bytes, find_matches, Collect, Limits, Probe, Want, FLUSH_AT,
 };
-use super::matches::{hold_back, set_ids, AfterHit, Chunk, FileMatches, MatchRecord};
+use super::hits::line_hits;
+use super::matches::{hold_back, set_ids, Chunk, FileMatches, MatchRecord};
 use super::SearchMatcher;
 use super::{FileResult, Mode, Renderer, SearchFile, SearchOptions, WholeFile};
 use crate::envelope::{DiagnosticPayload, Level};
@@ -591,6 +591,14 @@ fn search_bytes(
         chunk.continued = sent > 0;
         chunk.more = true;
         let replacements = replacements(opts, matcher, bytes, records);
+        let hits = line_hits(
+            opts,
+            matcher,
+            bytes,
+            false,
+            records,
+            chunk_state.lead.as_ref(),
+        );
         if want_checksum {
             set_ids(records, &cand.display);
         }
@@ -601,7 +609,7 @@ fn search_bytes(
             replacements: &replacements,
             before_context: opts.before_context,
             after_context: opts.after_context,
-            after_hits: &[],
+            line_hits: &hits,
             chunk: chunk_state,
         };
         chunk.rendered = Some(render.render(slot, &chunk, &view));
@@ -826,7 +834,9 @@ the matches before it are reported",
             set_ids(&mut w.records, &cand.display);
         }
         let replacements = replacements(opts, matcher, bytes, &w.records);
-        let hits = after_hits(opts, matcher, bytes, &found, &w.records);
+        let past_limit = opts.max_count.is_some_and(|max| found.lines >= max);
+        let lead = chunk_state.lead.as_ref();
+        let hits = line_hits(opts, matcher, bytes, past_limit, &w.records, lead);
         let view = FileMatches {
             bytes,
             records: &w.records,
@@ -834,7 +844,7 @@ the matches before it are reported",
             replacements: &replacements,
             before_context: opts.before_context,
             after_context: opts.after_context,
-            after_hits: &hits,
+            line_hits: &hits,
             chunk: Chunk {
                 more: false,
                 ..chunk_state
@@ -859,64 +869,6 @@ the matches before it are reported",
         lossy,
         result: Some(result),
     }
-}
-
-/// Where `-m` stopped the search of a file and `-A` shows lines after its last match: the
-/// matches in those lines, each as (line, start column, end column) of its part on a line,
-/// found as the search finds them (with -U, matches that span the lines, cut at their ends).
-fn after_hits(
-    opts: &SearchOptions,
-    matcher: &SearchMatcher,
-    bytes: &[u8],
-    found: &super::find::Found,
-    records: &[MatchRecord],
-) -> Vec<AfterHit> {
-    use grep_matcher::Matcher;
-    let (Some(max), Some(last)) = (opts.max_count, records.last()) else {
-        return Vec::new();
-    };
-    if opts.after_context == 0 || opts.invert || found.lines < max {
-        return Vec::new();
-    }
-    let lines: Vec<_> = crate::span::lines_after(bytes, last.last_end, opts.after_context)
-        .enumerate()
-        .map(|(i, l)| (last.last_line + 1 + i, l))
-        .collect();
-    let mut hits = Vec::new();
-    if !opts.multiline {
-        let sliced = matcher.line_terminator().is_some();
-        for (no, l) in &lines {
-            line_matches(matcher, sliced, bytes, l.clone(), |m| {
-                hits.push((*no, m.start - l.start, m.end - l.start));
-                true
-            });
-        }
-        return hits;
-    }
-    let (Some((_, first)), Some((_, end))) = (lines.first(), lines.last()) else {
-        return hits;
-    };
-    let (from, to) = (first.start, end.end);
-    let hay = &bytes[..bytes.len().min(to + MAX_LOOK_AHEAD)];
-    let _ = matcher.find_iter_at(hay, from, |m| {
-        if m.start() > to {
-            return false;
-        }
-        for (no, l) in &lines {
-            // The line where the match starts (up to its `\n`), and those it goes on into.
-            let on = if m.start() >= l.start {
-                m.start() <= l.end
-            } else {
-                m.end() > l.start
-            };
-            if on {
-                let (a, b) = (m.start().max(l.start), m.end().min(l.end));
-                hits.push((*no, a - l.start, b.max(a) - l.start));
-            }
-        }
-        true
-    });
-    hits
 }
 
 /// The `-r` expansions of some records (none without `-r`).

@@ -116,9 +116,21 @@ pub fn set_ids(records: &mut [MatchRecord], file_path: &str) {
     }
 }
 
-/// A match in an after-context line (its part on that line, for one that spans lines), as
-/// (line, start column, end column).
-pub type AfterHit = (usize, usize, usize);
+/// A match in a context line, or a context line that is selected, which human output shows
+/// as ripgrep does (JSON has these lines as context): past `-m`, an after-context line that
+/// would be selected prints as a match (`selected`: with each of its matches, or whole with
+/// `-v`); with `-v`, a context line's matches are replaced and highlighted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineHit {
+    pub line: usize,
+    /// The match's part on that line (for one that spans lines), as start and end columns.
+    pub start: usize,
+    pub end: usize,
+    /// The line prints as a match.
+    pub selected: bool,
+    /// The `-r` expansion of the match.
+    pub replacement: Option<Vec<u8>>,
+}
 
 /// One file's matches with the bytes they point into, as a worker holds them.
 #[derive(Debug, Clone, Copy)]
@@ -133,9 +145,9 @@ pub struct FileMatches<'a> {
     /// `-B`/`-A` lines.
     pub before_context: usize,
     pub after_context: usize,
-    /// The matches in the after-context lines of the file's last match, where `-m` stopped
-    /// (see [`AfterHit`]): past `-m`, ripgrep prints those lines as matches (not counted).
-    pub after_hits: &'a [AfterHit],
+    /// Matches and selected lines among the context lines of these records (see
+    /// [`LineHit`]), for human output.
+    pub line_hits: &'a [LineHit],
     /// Where these records are one chunk of a file's matches (see [`Chunk`]).
     pub chunk: Chunk,
 }
@@ -209,17 +221,17 @@ impl<'a> FileMatches<'a> {
             replacements: &[],
             before_context: 0,
             after_context: 0,
-            after_hits: &[],
+            line_hits: &[],
             chunk: Chunk::default(),
         }
     }
 
-    /// The same view over other records (no `-r` expansions, no after hits).
+    /// The same view over other records (no `-r` expansions, no line hits).
     pub fn with_records(&self, records: &'a [MatchRecord]) -> Self {
         FileMatches {
             records,
             replacements: &[],
-            after_hits: &[],
+            line_hits: &[],
             ..*self
         }
     }
@@ -313,7 +325,7 @@ impl<'a> FileMatches<'a> {
             .enumerate()
             .map(|(i, r)| {
                 let hits = if i == last {
-                    self.after_hits.to_vec()
+                    self.line_hits.to_vec()
                 } else {
                     Vec::new()
                 };
@@ -351,7 +363,7 @@ impl<'a> FileMatches<'a> {
                     context_after: self.context_after(r).map(lossy).collect(),
                     replacement: replacement.map(lossy),
                     more_lines: self.more_lines(r).map(lossy).collect(),
-                    after_hits: hits,
+                    line_hits: hits,
                     line_offsets: self.line_offsets(r),
                     raw,
                 }

@@ -12,6 +12,7 @@ use serde::Serialize;
 
 mod file;
 mod find;
+mod hits;
 mod matcher;
 mod matches;
 mod summary;
@@ -19,7 +20,7 @@ mod summary;
 mod tests;
 
 use file::{finish, search_file, FileOutcome, Shared, SkipReason, Worker};
-pub use matches::{records, set_ids, FileMatches, MatchRecord, RawTexts, Recorder};
+pub use matches::{records, set_ids, FileMatches, LineHit, MatchRecord, RawTexts, Recorder};
 use std::sync::Mutex;
 pub use summary::FileList;
 
@@ -86,6 +87,12 @@ pub struct SearchOptions {
     /// line once): the others are not looked for, and per-file `match_count`s count lines.
     /// Not a flag: the printer sets it.
     pub first_match_only: bool,
+    /// `-r` with `-v`: the lines of `-v` hold no match to replace (`replace` is then None),
+    /// but its context lines do, and human output replaces them there, as ripgrep.
+    pub invert_replace: Option<String>,
+    /// With `-v`, the matches in context lines are wanted (human output that replaces,
+    /// highlights or prints them; see `LineHit`). Not a flag: the printer sets it.
+    pub invert_context_hits: bool,
 }
 
 /// One match.
@@ -107,9 +114,10 @@ pub struct SearchMatch {
     /// Texts of the match's further lines (multiline matches), for human output only.
     #[serde(skip)]
     pub more_lines: Vec<String>,
-    /// After-context lines that match too (see `FileMatches::after_hits`), human output only.
+    /// Matches and selected lines among context lines (see `FileMatches::line_hits`), human
+    /// output only.
     #[serde(skip)]
-    pub after_hits: Vec<matches::AfterHit>,
+    pub line_hits: Vec<LineHit>,
     /// Where `more_lines` and the context lines start in the file (human `-b`).
     #[serde(skip)]
     pub line_offsets: matches::LineOffsets,

@@ -33,6 +33,8 @@ fn options(pattern: &str, f: impl FnOnce(&mut SearchOptions)) -> SearchOptions {
         replace: None,
         threads: 1,
         first_match_only: false,
+        invert_replace: None,
+        invert_context_hits: false,
     };
     f(&mut o);
     o

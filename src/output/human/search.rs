@@ -318,6 +318,22 @@ impl SearchHuman {
                         self.only_text(&mut buf, piece, measured, false);
                     }
                 }
+                Line::Context {
+                    text,
+                    ranges,
+                    offset,
+                    ..
+                } if self.only_matching && !ranges.is_empty() => {
+                    // -v -o: a context line's matches, each on a line of its own.
+                    for (a, b, repl) in ranges {
+                        let Some(piece) = piece(text, *a, *b, repl) else {
+                            continue;
+                        };
+                        let head = Head::new(no, None, at(offset, *a));
+                        self.prelude(&mut buf, &prefix, context_sep, head, b'-');
+                        self.only_text(&mut buf, piece, piece.len(), true);
+                    }
+                }
                 Line::Match {
                     text,
                     col,
@@ -331,10 +347,15 @@ impl SearchHuman {
                     let kind = LineKind::Match(*n_matches);
                     self.render(&mut buf, text, *len, ranges, kind, None);
                 }
-                Line::Context { text, offset, len } => {
+                Line::Context {
+                    text,
+                    offset,
+                    len,
+                    ranges,
+                } => {
                     let head = Head::new(no, None, *offset);
                     self.prelude(&mut buf, &prefix, context_sep, head, b'-');
-                    self.render(&mut buf, text, *len, &[], LineKind::Context, None);
+                    self.render(&mut buf, text, *len, ranges, LineKind::Context, None);
                 }
                 Line::Replaced => {}
             }
@@ -576,9 +597,10 @@ impl SearchHuman {
     }
 
     /// A line's text and its line ending: with its ranges replaced (-r) and highlighted
-    /// (colour; with `paint_at`, only the range that starts there), or ripgrep's summary when
-    /// `-M` finds it too long. `len`: the line's length with its line ending, what `-M` limits
-    /// (as ripgrep; with -r, the line as printed, replacements in, without its line ending).
+    /// (colour; with `paint_at`, only the range that starts there; never a line of -v), or
+    /// ripgrep's summary when `-M` finds it too long. `len`: the line's length with its line
+    /// ending, what `-M` limits (as ripgrep; with -r, the line as printed, replacements in,
+    /// without its line ending).
     fn render(
         &self,
         out: &mut Vec<u8>,
@@ -602,6 +624,7 @@ impl SearchHuman {
                 let counted = match kind {
                     // A line of -v holds no match.
                     LineKind::Match(n) if granular && !self.invert => Some(n),
+                    LineKind::Context if granular && !ranges.is_empty() => Some(ranges.len()),
                     _ => None,
                 };
                 match (counted, kind) {
@@ -620,7 +643,8 @@ impl SearchHuman {
             }
         }
         let start = out.len();
-        if (!self.style.on && !replacing) || ranges.is_empty() {
+        let invert_line = self.invert && matches!(kind, LineKind::Match(_));
+        if (!self.style.on && !replacing) || ranges.is_empty() || invert_line {
             out.extend_from_slice(text);
         } else {
             // In a line of UTF-8, a range that starts or ends inside a character (an empty

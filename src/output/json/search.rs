@@ -155,7 +155,7 @@ mod tests {
             replacements: &replacements,
             before_context: before,
             after_context: after,
-            after_hits: &[],
+            line_hits: &[],
             chunk: Default::default(),
         };
         let owned = m.to_matches(Some(path));

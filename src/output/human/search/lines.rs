@@ -1,6 +1,6 @@
-//! Human output of `llm search`, per file: the lines one file's matches print as — match
-//! lines with their highlighted (or replaced) ranges, and context lines — keyed by line number,
-//! for `search.rs` to print.
+//! Human output of `llm search`, per file: the lines one file's matches print as — match lines with
+//! their highlighted (or replaced) ranges, context lines, and the context lines that hold
+//! matches (see `LineHit`) — keyed by line number, for `search.rs` to print.
 
 use crate::cmd::search::SearchMatch;
 use std::borrow::Cow;
@@ -27,6 +27,8 @@ pub(super) enum Line<'a> {
         offset: Option<usize>,
         /// The line's length with its line ending (-M), where known.
         len: usize,
+        /// With -v, the matches the line holds (see `LineHit`).
+        ranges: Vec<Piece<'a>>,
     },
     /// A line covered by a multiline match that `-r` replaced: not printed.
     Replaced,
@@ -123,29 +125,58 @@ pub(super) fn collect_lines<'a>(matches: &'a [SearchMatch]) -> BTreeMap<usize, L
                 add(&mut lines, no, text, (start, end, repl), place);
             }
         }
+        let context = |text: &'a [u8], known| {
+            let (offset, len) = at(known);
+            Line::Context {
+                text,
+                offset,
+                len,
+                ranges: Vec::new(),
+            }
+        };
         for (i, text) in before.iter().copied().enumerate() {
             let no = s.start_line - before.len() + i;
-            let (offset, len) = at(offsets.before.get(i));
             lines
                 .entry(no)
-                .or_insert(Line::Context { text, offset, len });
+                .or_insert_with(|| context(text, offsets.before.get(i)));
         }
         for (i, text) in after.iter().copied().enumerate() {
-            let no = last + 1 + i;
-            let (offset, len) = at(offsets.after.get(i));
-            // A line with hits past -m prints as a match, with each of them (`-o` prints
-            // them), also where an earlier match's context put the line in as context.
-            let matched = matches!(lines.get(&no), Some(Line::Match { .. }));
-            let mut hits = m.after_hits.iter().filter(|h| h.0 == no).peekable();
-            if !matched && hits.peek().is_some() {
-                for &(_, a, b) in hits {
-                    add(&mut lines, no, text, (a, b, None), (offset, len));
-                }
-            } else {
-                lines
-                    .entry(no)
-                    .or_insert(Line::Context { text, offset, len });
+            lines
+                .entry(last + 1 + i)
+                .or_insert_with(|| context(text, offsets.after.get(i)));
+        }
+    }
+    // Context lines with matches (see `LineHit`): past -m, a line that would be selected
+    // prints as a match, with each of them (`-o` prints them); with -v, a context line's
+    // matches are replaced and highlighted. A line that is a match line already is left so.
+    let mut selected = std::collections::BTreeSet::new();
+    for h in matches.iter().flat_map(|m| &m.line_hits) {
+        let range = (h.start, h.end, h.replacement.as_deref().map(Cow::Borrowed));
+        let Some(line) = lines.get_mut(&h.line) else {
+            continue;
+        };
+        match line {
+            Line::Context { ranges, .. } if !h.selected => ranges.push(range),
+            Line::Context {
+                text, offset, len, ..
+            } => {
+                *line = Line::Match {
+                    text,
+                    col: h.start,
+                    offset: *offset,
+                    len: *len,
+                    ranges: vec![range],
+                    n_matches: 1,
+                };
+                selected.insert(h.line);
             }
+            Line::Match {
+                ranges, n_matches, ..
+            } if selected.contains(&h.line) => {
+                ranges.push(range);
+                *n_matches += 1;
+            }
+            _ => {}
         }
     }
     lines
