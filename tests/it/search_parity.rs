@@ -234,6 +234,15 @@ fn replace_applies_to_matching_lines_printed_as_context() {
         let (kept, _, _) = human(&env, &[&["--max-results", "10"], args].concat());
         assert_eq!(kept, want, "--max-results {args:?}");
     }
+    // --max-results keeps the context lines of the matches it keeps as they print.
+    env.write("mr.txt", "ab\nxx\ncd\nxx\nef\n");
+    let args = ["-v", "-r", "X", "-A1", "xx", "mr.txt"];
+    let (got, _, _) = human(&env, &args);
+    assert_eq!(got, "1:ab\n2-X\n3:cd\n4-X\n5:ef\n");
+    let (got, _, _) = human(&env, &[&["--max-results", "1"], &args[..]].concat());
+    assert_eq!(got, "1:ab\n2-X\n");
+    let (got, _, _) = human(&env, &[&["--max-results", "2"], &args[..]].concat());
+    assert_eq!(got, "1:ab\n2-X\n3:cd\n4-X\n");
     // Colour: the context line's matches are highlighted, the line of -v is not.
     let (got, _, _) = human(&env, &["--color", "always", "-v", "-A1", "xx", "vr.txt"]);
     assert_eq!(

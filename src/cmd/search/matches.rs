@@ -313,22 +313,43 @@ impl<'a> FileMatches<'a> {
         self.replacements.get(i).map(Vec::as_slice)
     }
 
+    /// [`FileMatches::line_hits`], each with the record whose context lines hold it (the
+    /// first one; the last record for those past `-m`), so that a match cut off by
+    /// `--max-results` takes its own with it.
+    fn hits_by_record(&self) -> Vec<Vec<LineHit>> {
+        let mut by: Vec<Vec<LineHit>> = vec![Vec::new(); self.records.len()];
+        let last = self.records.len().saturating_sub(1);
+        // Hits are in line order, as the records are: the owner only moves forward.
+        let mut at = 0;
+        for h in self.line_hits {
+            let mut owner = last;
+            if !h.selected {
+                let ends_before =
+                    |r: &MatchRecord| r.last_line.saturating_add(self.after_context) < h.line;
+                while at < last && ends_before(&self.records[at]) {
+                    at += 1;
+                }
+                owner = at;
+            }
+            if let Some(v) = by.get_mut(owner) {
+                v.push(h.clone());
+            }
+        }
+        by
+    }
+
     /// Owned matches, for the printers that keep them (`--max-results`, pretty JSON, human
     /// output with colour, context or replacements). `file_path` is set in the spans when ids
     /// are wanted.
     pub fn to_matches(&self, file_path: Option<&str>) -> Vec<SearchMatch> {
         let lossy = |text: &[u8]| String::from_utf8_lossy(text).into_owned();
-        let last = self.records.len().saturating_sub(1);
         let path_lossy = file_path.is_some_and(crate::span::path_is_lossy);
+        let mut hits = self.hits_by_record().into_iter();
         self.records
             .iter()
             .enumerate()
             .map(|(i, r)| {
-                let hits = if i == last {
-                    self.line_hits.to_vec()
-                } else {
-                    Vec::new()
-                };
+                let hits = hits.next().unwrap_or_default();
                 let (matched, valid) = self.matched(r);
                 let replacement = self.replacement(i);
                 // Text that is not UTF-8 is kept as it is too, for human output (as rg).
