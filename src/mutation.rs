@@ -747,7 +747,12 @@ fn edited_items(
     scan: fn(&[u8]) -> lang::regions::Regions,
     edited: &[Range<usize>],
 ) -> Vec<Range<usize>> {
-    (scan(source).items.into_iter())
+    items_touching(scan(source), edited)
+}
+
+/// The ranges of the top-level items of `regions` that touch one of `edited`.
+fn items_touching(regions: lang::regions::Regions, edited: &[Range<usize>]) -> Vec<Range<usize>> {
+    (regions.items.into_iter())
         .map(|i| i.range)
         .filter(|r| edited.iter().any(|e| r.start <= e.end && e.start <= r.end))
         .collect()
@@ -909,8 +914,12 @@ fn introduced_rule_error(
     tool: &str,
 ) -> Option<DiagnosticPayload> {
     let parse = |src: &[u8], edited: &[Range<usize>]| {
-        let scan = language.rules.regions.filter(|scan| scan(src).independent);
-        match scan.map(|scan| edited_items(src, scan, edited)) {
+        // One scan of the file: its items, when they parse apart.
+        let regions = language.rules.regions.map(|scan| scan(src));
+        match regions
+            .filter(|r| r.independent)
+            .map(|r| items_touching(r, edited))
+        {
             Some(items) if !items.is_empty() => {
                 language.parse_ranges(src, &LineIndex::new(src), &items)
             }

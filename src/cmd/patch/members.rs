@@ -149,7 +149,6 @@ pub(super) fn nearer_member(
         ),
         _ => false,
     };
-    let holds = |s: &Symbol, at: usize| s.span.byte_start <= at && at < s.span.byte_end;
     let mut scopes: Vec<&Symbol> = syms
         .iter()
         .filter(|s| scope_kind(s.kind) && holds(s, at))
@@ -157,15 +156,7 @@ pub(super) fn nearer_member(
     // Innermost first.
     scopes.sort_by_key(|s| std::cmp::Reverse(s.depth));
     for scope in scopes {
-        let member = syms.iter().find(|m| {
-            m.name == name
-                && m.depth == scope.depth + 1
-                && holds(scope, m.span.byte_start)
-                && matches!(
-                    m.kind,
-                    SymbolKind::Function | SymbolKind::Method | SymbolKind::Constructor
-                )
-        });
+        let member = members_named(syms, scope, name).find(|m| callable(m.kind));
         if let Some(m) = member {
             return !is_target(m);
         }
@@ -195,15 +186,7 @@ pub(super) fn qualified_other(
                         | SymbolKind::Module
                 )
         })
-        .any(|scope| {
-            syms.iter().any(|m| {
-                m.name == name
-                    && m.depth == scope.depth + 1
-                    && scope.span.byte_start <= m.span.byte_start
-                    && m.span.byte_start < scope.span.byte_end
-                    && !is_target(m)
-            })
-        })
+        .any(|scope| members_named(syms, scope, name).any(|m| !is_target(m)))
 }
 
 /// Whether `self.name` (`this.name`, `$this->name`) at `at` goes to a member `name` that the
@@ -219,13 +202,6 @@ pub(super) fn self_member_other(
     kind: SymbolKind,
     is_target: impl Fn(&Symbol) -> bool,
 ) -> bool {
-    let callable = |k: SymbolKind| {
-        matches!(
-            k,
-            SymbolKind::Function | SymbolKind::Method | SymbolKind::Constructor
-        )
-    };
-    let holds = |s: &Symbol, at: usize| s.span.byte_start <= at && at < s.span.byte_end;
     let class = syms
         .iter()
         .filter(|s| {
@@ -240,13 +216,32 @@ pub(super) fn self_member_other(
         })
         .max_by_key(|s| s.depth);
     class.is_some_and(|class| {
-        syms.iter().any(|m| {
-            m.name == name
-                && m.depth == class.depth + 1
-                && callable(m.kind) == callable(kind)
-                && holds(class, m.span.byte_start)
-                && !is_target(m)
-        })
+        members_named(syms, class, name)
+            .any(|m| callable(m.kind) == callable(kind) && !is_target(m))
+    })
+}
+
+/// Whether `s`'s span holds the byte `at`.
+fn holds(s: &Symbol, at: usize) -> bool {
+    s.span.byte_start <= at && at < s.span.byte_end
+}
+
+/// Whether a symbol of kind `k` is called (a function, method or constructor).
+fn callable(k: SymbolKind) -> bool {
+    matches!(
+        k,
+        SymbolKind::Function | SymbolKind::Method | SymbolKind::Constructor
+    )
+}
+
+/// The members named `name` that `scope` declares directly.
+fn members_named<'s>(
+    syms: &'s [Symbol],
+    scope: &'s Symbol,
+    name: &'s str,
+) -> impl Iterator<Item = &'s Symbol> {
+    syms.iter().filter(move |m| {
+        m.name == name && m.depth == scope.depth + 1 && holds(scope, m.span.byte_start)
     })
 }
 
