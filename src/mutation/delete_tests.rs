@@ -1,6 +1,7 @@
 //! Unit tests of `Content::Delete` and moves (delete + create) in the mutation core.
 
 use super::*;
+use std::path::Path;
 
 fn opts(root: &Path, dry_run: bool) -> MutationOptions {
     MutationOptions {

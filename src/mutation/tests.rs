@@ -1,5 +1,6 @@
 //! Unit tests of the mutation core on real files in temp directories.
 
+use super::gate::reparse;
 use super::*;
 
 struct Dir {
