@@ -298,22 +298,23 @@ pub struct SearchArgs {
     /// Skip files larger than this (bytes, or with a K, M or G suffix).
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     pub max_filesize: Option<u64>,
-    /// Only list the files with at least one match. Of -l, --files-without-match, -c and
-    /// --count-matches, the last given wins, as in ripgrep.
-    #[arg(short = 'l', long, overrides_with_all = ["files_without_match", "count", "count_matches"])]
+    /// Only list the files with at least one match. Of -l and --files-without-match the last
+    /// given wins; -c and --count-matches win over both, as in ripgrep.
+    #[arg(short = 'l', long, overrides_with = "files_without_match")]
     pub files_with_matches: bool,
     /// Only list the files searched that have no match.
-    #[arg(long, overrides_with_all = ["files_with_matches", "count", "count_matches"])]
+    #[arg(long, overrides_with = "files_with_matches")]
     pub files_without_match: bool,
     /// List the files that would be searched (with checksums in JSON), without searching
     /// (-l, -c and the like then change nothing).
     #[arg(long)]
     pub files: bool,
-    /// Only show the number of matching lines per file.
-    #[arg(short = 'c', long, overrides_with_all = ["files_with_matches", "files_without_match", "count_matches"])]
+    /// Only show the number of matching lines per file (of -c and --count-matches the last
+    /// given wins).
+    #[arg(short = 'c', long, overrides_with = "count_matches")]
     pub count: bool,
     /// Only show the number of matches per file.
-    #[arg(long, overrides_with_all = ["files_with_matches", "files_without_match", "count"])]
+    #[arg(long, overrides_with = "count")]
     pub count_matches: bool,
     /// With -c/--count-matches, also list the files searched that have no match (count 0).
     #[arg(long)]
@@ -1318,17 +1319,19 @@ impl SearchArgs {
             (_, Some(k)) => sort_key(k).map(|k| (k, true)),
             _ => None,
         };
+        // Counting wins over listing whatever their order, as in ripgrep 13 (`-c -l` counts);
+        // within each pair the last given wins (clap's overrides above).
         let mode = if self.files {
             Mode::Files
-        } else if self.files_without_match {
-            Mode::FilesWithoutMatch
-        } else if self.files_with_matches {
-            Mode::FilesWithMatches
         } else if self.count && !self.only_matching {
             Mode::CountLines
         } else if self.count || self.count_matches {
             // `-c -o` counts matches, as in ripgrep.
             Mode::CountMatches
+        } else if self.files_without_match {
+            Mode::FilesWithoutMatch
+        } else if self.files_with_matches {
+            Mode::FilesWithMatches
         } else {
             Mode::Matches
         };

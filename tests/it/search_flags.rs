@@ -886,12 +886,12 @@ fn flags_that_combine_as_in_ripgrep() {
     assert_eq!(out, format!("1:302:{long}"));
     let (out, _, _) = human(&env, &["-M", "10", "foo", "long.txt"]);
     assert_eq!(out, "1:302:[Omitted long line with 1 matches]\n");
-    // Of -l, --files-without-match, -c and --count-matches the last wins; --files wins over
-    // them all (rg).
+    // Of -l and --files-without-match the last wins, of -c and --count-matches too; counting
+    // wins over listing in any order, and --files over them all (rg 13).
     let (out, _, _) = human(&env, &["-l", "-c", "foo", "z.txt"]);
     assert_eq!(out, "1\n");
     let (out, _, _) = human(&env, &["-c", "-l", "foo", "z.txt"]);
-    assert_eq!(out, "z.txt\n");
+    assert_eq!(out, "1\n");
     let (out, _, _) = human(&env, &["-c", "--count-matches", "foo", "z.txt"]);
     assert_eq!(out, "3\n");
     let (out, _, _) = human(

@@ -446,3 +446,66 @@ fn max_filesize_that_leaves_no_file_is_no_files_searched() {
         ("1:4:fn foo() { let x = 1; } // long enough\n", 0)
     );
 }
+
+
+#[test]
+fn counting_wins_over_listing_whatever_their_order() {
+    let env = TestEnv::new();
+    env.write("w.txt", "bar bar\nbar\n");
+    env.write("z.txt", "none\n");
+    // rg 13: -l and --files-without-match override each other, -c and --count-matches too, and
+    // a count wins over a list in either order (llm listed for `-c -l`).
+    let cases: [(&[&str], &str); 6] = [
+        (&["-c", "-l"], "w.txt:2\n"),
+        (&["--count-matches", "-l"], "w.txt:3\n"),
+        (&["-c", "--files-without-match"], "w.txt:2\n"),
+        (&["--count-matches", "--files-without-match"], "w.txt:3\n"),
+        (
+            &["--files-without-match", "--count-matches", "-c"],
+            "w.txt:2\n",
+        ),
+        (&["-l", "--files-without-match"], "z.txt\n"),
+    ];
+    for (flags, want) in cases {
+        let args = [flags, &["bar", "w.txt", "z.txt"]].concat();
+        let (got, _, code) = human(&env, &args);
+        assert_eq!((got.as_str(), code), (want, 0), "{args:?}");
+    }
+    // JSON lists the same: w.txt's count, no file without a match.
+    let (e, _) = search(
+        &env,
+        &["-c", "--files-without-match", "bar", "w.txt", "z.txt"],
+    );
+    let files = e.data.unwrap().files;
+    assert_eq!(files.len(), 1);
+    assert_eq!(
+        (files[0].file_path.as_str(), files[0].line_count),
+        ("w.txt", 2)
+    );
+}
+
+#[test]
+fn no_pattern_at_all_searches_nothing() {
+    let env = TestEnv::new();
+    env.write("v.txt", "foo\nbar\n");
+    env.write("empty", "");
+    // rg -f EMPTY: nothing is searched, whatever else is asked, and a missing path is not even
+    // looked at: exit 1, nothing printed (llm printed every line under -v, listed v.txt under
+    // --files-without-match, and failed on the missing path).
+    for args in [
+        &["-v", "-f", "empty", "v.txt"][..],
+        &["--files-without-match", "-f", "empty", "v.txt"],
+        &["-c", "--include-zero", "-f", "empty", "v.txt"],
+        &["-f", "empty", "missing"],
+        &["-f", "empty"],
+    ] {
+        let (got, err, code) = human(&env, args);
+        assert_eq!((got.as_str(), err.as_str(), code), ("", "", 1), "{args:?}");
+        let (lines, summary) = jsonl(&env, args);
+        assert!(lines.is_empty());
+        assert_eq!(summary["status"], "no_matches");
+    }
+    // Another pattern beside it is searched for.
+    let (got, _, code) = human(&env, &["-f", "empty", "-e", "bar", "v.txt"]);
+    assert_eq!((got.as_str(), code), ("2:1:bar\n", 0));
+}

@@ -640,9 +640,10 @@ pub fn run(
     emit: &mut dyn FnMut(&mut FileResult) -> std::io::Result<()>,
 ) -> Result<std::result::Result<SearchSummary, std::io::Error>> {
     let matcher = build_matcher(opts)?;
-    if opts.max_count == Some(0) && opts.mode != Mode::Files {
-        // `-m0` selects nothing, whatever else is asked (`-v`, `--files-without-match`,
-        // `--include-zero`): as ripgrep, nothing is searched and the run finds nothing.
+    if (opts.max_count == Some(0) || opts.patterns.is_empty()) && opts.mode != Mode::Files {
+        // `-m0`, or no pattern at all (`-f` of an empty file), selects nothing, whatever else
+        // is asked (`-v`, `--files-without-match`, `--include-zero`): as ripgrep, nothing is
+        // searched (a missing path is not even looked at) and the run finds nothing.
         return Ok(Ok(SearchSummary {
             status: Status::NoMatches,
             match_count: 0,
