@@ -393,17 +393,40 @@ pub fn prepare(opts: &WalkOptions, tool: &str) -> Result<Walker> {
         }
     }
 
+    out.tally.diagnostics.extend(ignore_file_problems(opts));
     let filters = TreeFilters {
         opts: opts.clone(),
         overrides,
         types,
     };
     if !out.walk_roots.is_empty() {
-        // Built once here so that a bad --ignore-file stops the run before any work.
-        filters.builder(&out.walk_roots, opts.max_depth)?;
         out.filters = Some(filters);
     }
     Ok(out)
+}
+
+/// A warning for each `--ignore-file` that cannot be read, or has lines that are not globs
+/// (their other lines apply). The run goes on, as in ripgrep, which says so on stderr and
+/// searches as if the file had not been given; checked once, here, as each walk (and each
+/// subtree of a split walk) reads the files again.
+fn ignore_file_problems(opts: &WalkOptions) -> Vec<DiagnosticPayload> {
+    let mut probe = WalkBuilder::new(".");
+    probe.ignore_case_insensitive(opts.ignore_file_case_insensitive);
+    opts.ignore_files
+        .iter()
+        .filter_map(|f| {
+            let e = probe.add_ignore(f)?;
+            Some(
+                Error::new(
+                    Code::PathUnreadable,
+                    format!("--ignore-file {}: {e}", display_path(f)),
+                    "check the path given to --ignore-file; the search went on without it",
+                )
+                .with_file(display_path(f))
+                .diagnostic(Level::Warning),
+            )
+        })
+        .collect()
 }
 
 /// What decides which files a walk yields: the options and the built globs and types, from
@@ -416,11 +439,8 @@ pub(crate) struct TreeFilters {
 
 impl TreeFilters {
     /// A walk of `roots` with every filter of the options, descending at most `max_depth`.
-    pub(crate) fn builder(
-        &self,
-        roots: &[PathBuf],
-        max_depth: Option<usize>,
-    ) -> Result<WalkBuilder> {
+    /// An `--ignore-file` that cannot be read adds nothing ([`prepare`] warned of it).
+    pub(crate) fn builder(&self, roots: &[PathBuf], max_depth: Option<usize>) -> WalkBuilder {
         let opts = &self.opts;
         let mut builder = WalkBuilder::new(&roots[0]);
         for r in &roots[1..] {
@@ -448,15 +468,9 @@ impl TreeFilters {
             builder.add_custom_ignore_filename(".rgignore");
         }
         for f in &opts.ignore_files {
-            if let Some(e) = builder.add_ignore(f) {
-                return Err(Error::new(
-                    Code::PathUnreadable,
-                    format!("--ignore-file {}: {e}", display_path(f)),
-                    "check the path given to --ignore-file",
-                ));
-            }
+            let _ = builder.add_ignore(f);
         }
-        Ok(builder)
+        builder
     }
 }
 
@@ -559,15 +573,7 @@ pub(crate) fn walk_serial(
     tally: &mut Tally,
     f: &mut dyn FnMut(Candidate) -> bool,
 ) -> bool {
-    let builder = match filters.builder(roots, max_depth) {
-        Ok(b) => b,
-        Err(e) => {
-            // Checked when the walk was prepared: an --ignore-file removed since.
-            tally.diagnostics.push(e.diagnostic(Level::Error));
-            return true;
-        }
-    };
-    for entry in builder.build() {
+    for entry in filters.builder(roots, max_depth).build() {
         if let Entry::File(c) = rules.entry(entry, tally) {
             if !f(c) {
                 return false;

@@ -435,18 +435,8 @@ fn list(
     if max_depth == Some(0) {
         return;
     }
-    let builder = match filters.builder(&[dir.to_path_buf()], Some(1)) {
-        Ok(b) => b,
-        Err(e) => {
-            let mut t = Tally::default();
-            t.diagnostics
-                .push(e.diagnostic(crate::envelope::Level::Error));
-            out.push(Piece::Note(t));
-            return;
-        }
-    };
     let below = max_depth.map(|d| d - 1);
-    for entry in builder.build() {
+    for entry in filters.builder(&[dir.to_path_buf()], Some(1)).build() {
         let mut t = Tally::default();
         let entry = rules.entry(entry, &mut t);
         if t != Tally::default() {

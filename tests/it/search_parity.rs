@@ -509,3 +509,37 @@ fn no_pattern_at_all_searches_nothing() {
     let (got, _, code) = human(&env, &["-f", "empty", "-e", "bar", "v.txt"]);
     assert_eq!((got.as_str(), code), ("2:1:bar\n", 0));
 }
+
+#[test]
+fn an_ignore_file_that_cannot_be_read_is_a_warning() {
+    let env = TestEnv::new();
+    env.write("a.txt", "foo\n");
+    env.write("b.txt", "foo\n");
+    env.write("bad.ign", "a[\nb.txt\n");
+    // rg: "missing: No such file or directory (os error 2)" on stderr, and the search goes
+    // on (llm stopped with exit 2), a file named alone too.
+    for (args, want) in [
+        (
+            &["--ignore-file", "missing", "foo"][..],
+            "a.txt:1:1:foo\nb.txt:1:1:foo\n",
+        ),
+        (&["--ignore-file", "missing", "foo", "a.txt"], "1:1:foo\n"),
+    ] {
+        let (got, err, code) = human(&env, args);
+        assert_eq!((got.as_str(), code), (want, 0), "{args:?}");
+        assert!(err.contains("warning[LLM_E005]: --ignore-file"), "{err}");
+    }
+    // A line that is not a glob for rg 13 (`a[`): the other lines apply (the ignore crate
+    // llm is built on takes `a[` as it is, where rg 13 also warned).
+    let (got, _, code) = human(&env, &["--ignore-file", "bad.ign", "foo"]);
+    assert_eq!((got.as_str(), code), ("a.txt:1:1:foo\n", 0));
+    let (got, _, code) = human(&env, &["--ignore-file", "missing", "zzz"]);
+    assert_eq!((got.as_str(), code), ("", 1));
+    let (e, code) = search(&env, &["--ignore-file", "missing", "foo"]);
+    assert_eq!((e.status.as_str(), code), ("ok", 0));
+    assert_eq!(e.data.unwrap().match_count, 2);
+    assert!(e
+        .diagnostics
+        .iter()
+        .any(|d| d.level == "warning" && d.code.as_deref() == Some("LLM_E005")));
+}
