@@ -543,3 +543,31 @@ fn an_ignore_file_that_cannot_be_read_is_a_warning() {
         .iter()
         .any(|d| d.level == "warning" && d.code.as_deref() == Some("LLM_E005")));
 }
+
+#[test]
+fn multiline_with_a_pattern_that_cannot_match_a_line_break_counts_lines() {
+    let env = TestEnv::new();
+    env.write("m.txt", "foofoo\nx\nfoo\n");
+    env.write("m2.txt", "foofoo\nfoo bar foo\nx\nfoo\n");
+    // rg -U searches `fo+` line by line (it cannot match `\n`): -c counts lines and -m stops
+    // at lines, as without -U (llm counted matches: 3, and stopped inside line 2).
+    let cases: [(&[&str], &str); 4] = [
+        (&["-c", "-U", "fo+", "m.txt"], "2\n"),
+        (&["--count-matches", "-U", "fo+", "m.txt"], "3\n"),
+        (
+            &["-U", "-m2", "fo+", "m2.txt"],
+            "1:1:foofoo\n2:1:foo bar foo\n",
+        ),
+        // A pattern that can match `\n` is searched across lines: -c counts its matches.
+        (&["-c", "-U", "fo+|\\n\\n", "m.txt"], "3\n"),
+    ];
+    for (args, want) in cases {
+        let (got, _, code) = human(&env, args);
+        assert_eq!((got.as_str(), code), (want, 0), "{args:?}");
+    }
+    // JSON: line_count is what -c prints; -m keeps the matches of the lines it allows.
+    let (e, _) = search(&env, &["-U", "fo+", "m.txt"]);
+    assert_eq!(e.data.unwrap().files[0].line_count, 2);
+    let (e, _) = search(&env, &["-U", "-m2", "fo+", "m2.txt"]);
+    assert_eq!(e.data.unwrap().match_count, 4);
+}

@@ -189,7 +189,7 @@ impl Sink for Collect<'_> {
 
     fn matched(
         &mut self,
-        _s: &Searcher,
+        s: &Searcher,
         mat: &SinkMatch<'_>,
     ) -> std::result::Result<bool, Self::Error> {
         let buf = mat.buffer();
@@ -245,10 +245,13 @@ impl Sink for Collect<'_> {
                 !first_only
             });
         }
-        // What `-c` counts, as ripgrep: matching lines, or matches with -U (a line group can
-        // hold several); a reported line always counts.
+        // What `-c` counts, as ripgrep: matching lines, or matches where -U really searches
+        // across lines (a line group can hold several); a reported line always counts. A
+        // pattern that cannot match `\n` is searched line by line even with -U, and counts
+        // lines then (rg -c -U 'fo+' on `foofoo`: 1).
         let n = self.found.ranges.len() - before;
-        self.found.lines += if self.multi_line { n.max(1) } else { 1 };
+        let across = self.multi_line && s.multi_line_with_matcher(self.matcher);
+        self.found.lines += if across { n.max(1) } else { 1 };
         if !self
             .limits
             .after_push(&mut self.found.ranges, &mut self.flushed)
@@ -352,9 +355,11 @@ pub(super) fn find_matches<'a>(
     };
     let mut found = sink.found;
     found.matches = found.ranges.len() + sink.flushed;
-    if let (Some(max), true) = (opts.max_count, opts.multiline) {
+    let across = opts.multiline && searcher.multi_line_with_matcher(matcher);
+    if let (Some(max), true) = (opts.max_count, across) {
         // A group of lines the searcher reports once can hold several matches: -m promises
-        // at most `max` of them (ripgrep reports one for `-m1 -U`).
+        // at most `max` of them (ripgrep reports one for `-m1 -U`). Where -U searches line
+        // by line (the pattern cannot match `\n`), -m counts lines, as without it.
         if found.matches > max {
             found.ranges.truncate(max.saturating_sub(sink.flushed));
             found.matches = max;
