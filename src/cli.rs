@@ -333,6 +333,10 @@ pub struct SearchArgs {
     /// limit).
     #[arg(short = 'M', long, value_name = "NUM")]
     pub max_columns: Option<usize>,
+    /// With -M, print the first NUM bytes of a long line and how many matches it leaves out,
+    /// rather than only a summary (as ripgrep).
+    #[arg(long)]
+    pub max_columns_preview: bool,
     /// Group matches under a file heading (default on a terminal).
     #[arg(long, overrides_with = "no_heading")]
     pub heading: bool,
@@ -1273,6 +1277,7 @@ impl SearchArgs {
                 None
             },
             max_columns: self.max_columns.filter(|&m| m > 0),
+            max_columns_preview: self.max_columns_preview,
             only_matching: self.only_matching,
             null: self.null,
             with_filename: if self.with_filename {

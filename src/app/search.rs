@@ -50,10 +50,15 @@ pub fn run(args: SearchArgs, printer: &mut Printer) -> io::Result<u8> {
         opts.invert,
     );
     human.replace = opts.replace.is_some() || opts.invert_replace.is_some();
-    // With -v, the matches in context lines are replaced, highlighted or printed by -o.
+    // With -v, the matches in context lines are replaced, highlighted, printed by -o, or
+    // their columns shown (as `rg --column`; --vimgrep prints a line per match).
     opts.invert_context_hits = format == Format::Human
         && opts.invert
-        && (human.replace || human.style.on || view.only_matching || view.stats);
+        && (human.replace
+            || human.style.on
+            || view.only_matching
+            || view.stats
+            || human.context_columns);
     // Plain human lines show each matching line once, with the column of its first match:
     // the other matches need not be found (with -r, -U or --max-results they count).
     opts.first_match_only = format == Format::Human
@@ -158,11 +163,18 @@ pub fn run(args: SearchArgs, printer: &mut Printer) -> io::Result<u8> {
         if view.stats {
             print_stats(printer.out(), &summary, started.elapsed())?;
         }
-        if !view.no_messages && !summary.diagnostics.is_empty() {
+        // A walked binary file that stopped after a match was said so on stdout, after its
+        // matches, as rg does (see `SearchHuman::binary_stopped`); not again on stderr.
+        let stopped = crate::error::Code::BinaryStopped.id();
+        let messages: Vec<_> = (summary.diagnostics.iter())
+            .filter(|d| d.code.as_deref() != Some(stopped))
+            .cloned()
+            .collect();
+        if !view.no_messages && !messages.is_empty() {
             // All of stdout first (a writer behind holds up to 2 MiB of it): read through
             // `2>&1`, the messages come after the matches, not among their last lines.
             printer.flush()?;
-            printer.diagnostics_to_stderr(&summary.diagnostics);
+            printer.diagnostics_to_stderr(&messages);
         }
         return Ok(code);
     }

@@ -40,11 +40,12 @@ fn byte_offsets_on_context_lines() {
     // rg -n -b -U -C1 'foo\r?\nthr' c.txt: 1-0-one, 2:4:two foo\r, 3:13:thrée, 4-20-four.
     let (out, _, _) = human(&env, &["-b", "-U", "-C1", "foo\\r?\\nthr", "c.txt"]);
     assert_eq!(out, "1-0-one\n2:5:4:two foo\n3:1:13:thrée\n4-20-four\n");
-    // -v: the lines that match are the context (rg -n -b -v -C1 e c.txt, but `2:4:two foo\r`).
+    // -v: the lines that match are the context, with their match's column (rg -n --column -b
+    // -v -C1 e c.txt, but `2:4:two foo\r`).
     let (out, _, _) = human(&env, &["-b", "-v", "-C1", "e", "c.txt"]);
     assert_eq!(
         out,
-        "1-0-one\n2:4:two foo\n3-13-thrée\n4:20:four\n5-25-five foo\n6:34:six\n7-38-seven\n"
+        "1-3-0-one\n2:4:two foo\n3-6-13-thrée\n4:20:four\n5-4-25-five foo\n6:34:six\n7-2-38-seven\n"
     );
     // With the path (rg -H -n -b -C1 nine c.txt, without the column).
     let (out, _, _) = human(&env, &["-H", "-b", "-C1", "nine", "c.txt"]);

@@ -1,9 +1,11 @@
 //! `llm search` against ripgrep 13 on flag combinations found by a differential fuzzer (its
 //! third round): text that is not UTF-8, `-m0`, `-v -m` with context, `-r` on context lines,
 //! `--vimgrep` with `-r`/`-b`/`-M`/`-I`/`-N`, `-o -M`, `-M`'s wording, and `--max-filesize`
-//! leaving nothing to search. rg's output (`rg -n --column`, without `--column` under `-v`,
-//! neither under `-N`) is written out as literals: rg is not needed at test time. Where llm
-//! differs on purpose, the comment gives rg's.
+//! leaving nothing to search; then a fourth round over random trees (ignore files, symlinks,
+//! binary and CRLF files) and the summary, context and replace flags. rg's output (`rg -n
+//! --column`, neither under `-N`; under `-v` too, where the context lines, which match, show
+//! their column) is written out as literals: rg is not needed at test time. Where llm differs
+//! on purpose, the comment gives rg's.
 
 use crate::search::{human, human_bytes, search};
 use crate::util::TestEnv;
@@ -145,25 +147,25 @@ fn invert_past_max_count_prints_the_selected_after_context_lines_as_matches() {
     for (args, want) in [
         (
             &["-v", "-m1", "-A2", "foo", "mv.txt"][..],
-            "3:bar\n4:\n5-foo\n",
+            "3:bar\n4:\n5-1-foo\n",
         ),
         (
             &["-v", "-m2", "-C1", "bar", "mv.txt"],
-            "1:foo\n2-foo bar\n3-bar\n4:\n5:foo\n",
+            "1:foo\n2-5-foo bar\n3-1-bar\n4:\n5:foo\n",
         ),
         (
             &["-v", "-m1", "-A2", "-o", "foo", "mv.txt"],
-            "3:bar\n4:\n5-foo\n",
+            "3:bar\n4:\n5-1-foo\n",
         ),
         // The context line's match is replaced (see below).
         (
             &["-v", "-m1", "-A2", "-r", "Y", "foo", "mv.txt"],
-            "3:bar\n4:\n5-Y\n",
+            "3:bar\n4:\n5-1-Y\n",
         ),
         // -b: each line's offset.
         (
             &["-v", "-m1", "-A2", "-b", "foo", "mv.txt"],
-            "3:12:bar\n4:16:\n5-17-foo\n",
+            "3:12:bar\n4:16:\n5-1-17-foo\n",
         ),
     ] {
         let (got, _, code) = human(&env, args);
@@ -186,34 +188,38 @@ fn replace_applies_to_matching_lines_printed_as_context() {
         // -v: the context lines are the ones that match; rg replaces their matches.
         (
             &["-v", "-r", "X", "-A1", "xx", "vr.txt"][..],
-            "1:ab cd\n2-X\n",
+            "1:ab cd\n2-1-X\n",
         ),
         (
             &["-v", "-o", "-A1", "-r", "X", "xx", "vr.txt"],
-            "1:ab cd\n2-X\n",
+            "1:ab cd\n2-1-X\n",
         ),
         (
             &["-v", "-r", "Z", "-B1", "cd", "w.txt"],
-            "1-ab Z\n2:xx yy xx\n",
+            "1-4-ab Z\n2:xx yy xx\n",
         ),
         // -v -o: each match of a context line on a line of its own, with its offset.
-        (&["-v", "-o", "-A1", "xx", "w.txt"], "1:ab cd\n2-xx\n2-xx\n"),
+        (
+            &["-v", "-o", "-A1", "xx", "w.txt"],
+            "1:ab cd\n2-1-xx\n2-7-xx\n",
+        ),
         (
             &["-v", "-o", "-A1", "-b", "xx", "w.txt"],
-            "1:0:ab cd\n2-6-xx\n2-12-xx\n",
+            "1:0:ab cd\n2-1-6-xx\n2-7-12-xx\n",
         ),
         // -M measures the line as replaced, without its line ending (rg).
         (
             &["-v", "-A1", "-M", "6", "-r", "Z", "xx", "w.txt"],
-            "1:ab cd\n2-Z yy Z\n",
+            "1:ab cd\n2-1-Z yy Z\n",
         ),
         (
             &["-v", "-A1", "-M", "5", "-r", "Z", "xx", "w.txt"],
-            "1:[Omitted long matching line]\n2-[Omitted long line with 2 matches]\n",
+            "1:[Omitted long matching line]\n2-1-[Omitted long line with 2 matches]\n",
         ),
+        // The context line's matches are counted as rg finds them for its column.
         (
             &["-v", "-A1", "-M", "5", "xx", "w.txt"],
-            "1:[Omitted long matching line]\n2-[Omitted long context line]\n",
+            "1:[Omitted long matching line]\n2-1-[Omitted long line with 2 matches]\n",
         ),
         // Past -m, an after-context line that matches prints as a match, replaced.
         (
@@ -238,16 +244,16 @@ fn replace_applies_to_matching_lines_printed_as_context() {
     env.write("mr.txt", "ab\nxx\ncd\nxx\nef\n");
     let args = ["-v", "-r", "X", "-A1", "xx", "mr.txt"];
     let (got, _, _) = human(&env, &args);
-    assert_eq!(got, "1:ab\n2-X\n3:cd\n4-X\n5:ef\n");
+    assert_eq!(got, "1:ab\n2-1-X\n3:cd\n4-1-X\n5:ef\n");
     let (got, _, _) = human(&env, &[&["--max-results", "1"], &args[..]].concat());
-    assert_eq!(got, "1:ab\n2-X\n");
+    assert_eq!(got, "1:ab\n2-1-X\n");
     let (got, _, _) = human(&env, &[&["--max-results", "2"], &args[..]].concat());
-    assert_eq!(got, "1:ab\n2-X\n3:cd\n4-X\n");
+    assert_eq!(got, "1:ab\n2-1-X\n3:cd\n4-1-X\n");
     // Colour: the context line's matches are highlighted, the line of -v is not.
     let (got, _, _) = human(&env, &["--color", "always", "-v", "-A1", "xx", "vr.txt"]);
     assert_eq!(
         got,
-        "\x1b[32m1\x1b[0m:ab cd\n\x1b[32m2\x1b[0m-\x1b[1;31mxx\x1b[0m\n"
+        "\x1b[32m1\x1b[0m:ab cd\n\x1b[32m2\x1b[0m-1-\x1b[1;31mxx\x1b[0m\n"
     );
     // JSON: with -v there is nothing to replace, the context line is as in the file.
     let (e, _) = search(&env, &["-v", "-r", "X", "-A1", "xx", "vr.txt"]);
@@ -447,7 +453,6 @@ fn max_filesize_that_leaves_no_file_is_no_files_searched() {
     );
 }
 
-
 #[test]
 fn counting_wins_over_listing_whatever_their_order() {
     let env = TestEnv::new();
@@ -484,30 +489,96 @@ fn counting_wins_over_listing_whatever_their_order() {
     );
 }
 
-#[test]
-fn no_pattern_at_all_searches_nothing() {
+/// The tree of the -v/--vimgrep context cases below.
+fn context_pair() -> TestEnv {
     let env = TestEnv::new();
-    env.write("v.txt", "foo\nbar\n");
-    env.write("empty", "");
-    // rg -f EMPTY: nothing is searched, whatever else is asked, and a missing path is not even
-    // looked at: exit 1, nothing printed (llm printed every line under -v, listed v.txt under
-    // --files-without-match, and failed on the missing path).
-    for args in [
-        &["-v", "-f", "empty", "v.txt"][..],
-        &["--files-without-match", "-f", "empty", "v.txt"],
-        &["-c", "--include-zero", "-f", "empty", "v.txt"],
-        &["-f", "empty", "missing"],
-        &["-f", "empty"],
-    ] {
-        let (got, err, code) = human(&env, args);
-        assert_eq!((got.as_str(), err.as_str(), code), ("", "", 1), "{args:?}");
-        let (lines, summary) = jsonl(&env, args);
-        assert!(lines.is_empty());
-        assert_eq!(summary["status"], "no_matches");
+    env.write("g.txt", "bar\n1\n2\n3\n4\nbar\n");
+    env.write("v2.txt", "foo\nbar x bar\nfoo bar\nbaz\n");
+    env
+}
+
+#[test]
+fn invert_context_lines_show_their_match_column() {
+    let env = context_pair();
+    // rg -n --column: with -v the context lines are the ones that match, and show the column
+    // of their (first) match; -o and -b each match's own (llm printed no column there).
+    let cases: [(&[&str], &str); 3] = [
+        (
+            &["-v", "-C1"],
+            "g.txt-1-1-bar\ng.txt:2:1\ng.txt:3:2\ng.txt:4:3\ng.txt:5:4\ng.txt-6-1-bar\n--\n\
+v2.txt:1:foo\nv2.txt-2-1-bar x bar\nv2.txt-3-5-foo bar\nv2.txt:4:baz\n",
+        ),
+        (
+            &["-v", "-C1", "-o", "-b"],
+            "g.txt-1-1-0-bar\ng.txt:2:4:1\ng.txt:3:6:2\ng.txt:4:8:3\ng.txt:5:10:4\n\
+g.txt-6-1-12-bar\n--\nv2.txt:1:0:foo\nv2.txt-2-1-4-bar\nv2.txt-2-7-10-bar\n\
+v2.txt-3-5-18-bar\nv2.txt:4:22:baz\n",
+        ),
+        // -M counts a long context line's matches, as for any line rg finds matches in.
+        (
+            &["-v", "-C1", "-M5", "bar", "v2.txt"],
+            "1:foo\n2-1-[Omitted long line with 2 matches]\n3-5-[Omitted long line with 1 matches]\n4:baz\n",
+        ),
+    ];
+    for (flags, want) in cases {
+        let args = match flags.len() {
+            5 => flags.to_vec(),
+            _ => [flags, &["bar", "g.txt", "v2.txt"]].concat(),
+        };
+        let (got, _, code) = human(&env, &args);
+        assert_eq!((got.as_str(), code), (want, 0), "{args:?}");
     }
-    // Another pattern beside it is searched for.
-    let (got, _, code) = human(&env, &["-f", "empty", "-e", "bar", "v.txt"]);
-    assert_eq!((got.as_str(), code), ("2:1:bar\n", 0));
+    // -N: no line number, no column (rg without -n/--column).
+    let (got, _, _) = human(&env, &["-v", "-C1", "-N", "bar", "v2.txt"]);
+    assert_eq!(got, "foo\nbar x bar\nfoo bar\nbaz\n");
+    // JSON is as before: the lines of -v, their context lines whole.
+    let (e, _) = search(&env, &["-v", "-C1", "bar", "v2.txt"]);
+    let data = e.data.unwrap();
+    assert_eq!(data.match_count, 2);
+    assert_eq!(data.matches[0].context_after, ["bar x bar"]);
+}
+
+#[test]
+fn vimgrep_prints_context_lines() {
+    let env = context_pair();
+    // rg 13 --vimgrep with -A/-B/-C: the context lines and `--` between groups, a line per
+    // match as without context (llm printed no context line).
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &["--vimgrep", "-A1", "bar"],
+            "g.txt:1:1:bar\ng.txt-2-1\n--\ng.txt:6:1:bar\n--\n\
+v2.txt:2:1:bar x bar\nv2.txt:2:7:bar x bar\nv2.txt:3:5:foo bar\nv2.txt-4-baz\n",
+        ),
+        (
+            &["--vimgrep", "-C1", "-b", "-M2", "bar"],
+            "g.txt:1:1:0:[Omitted long line with 1 matches]\ng.txt-2-4-1\n--\ng.txt-5-10-4\n\
+g.txt:6:1:12:[Omitted long line with 1 matches]\n--\n\
+v2.txt-1-0-[Omitted long context line]\nv2.txt:2:1:4:[Omitted long line with 2 matches]\n\
+v2.txt:2:7:10:[Omitted long line with 2 matches]\nv2.txt:3:5:18:[Omitted long line with 1 matches]\n\
+v2.txt-4-22-[Omitted long context line]\n",
+        ),
+        // With -v: a line of -v once, without a column; the context lines once per match.
+        (
+            &["--vimgrep", "-v", "-C1", "bar", "v2.txt"],
+            "v2.txt:1:foo\nv2.txt-2-1-bar x bar\nv2.txt-2-7-bar x bar\nv2.txt-3-5-foo bar\nv2.txt:4:baz\n",
+        ),
+        // A multiline match prints its first line only; its further lines are not context.
+        (&["--vimgrep", "-C1", "-U", "bar\\n1", "g.txt"], "g.txt:1:1:bar\ng.txt-3-2\n"),
+        // Past -m, an after-context line that would match prints as a match, per match.
+        (
+            &["--vimgrep", "-A1", "-m1", "bar|foo", "v2.txt"],
+            "v2.txt:1:1:foo\nv2.txt:2:1:bar x bar\nv2.txt:2:7:bar x bar\n",
+        ),
+    ];
+    for (args, want) in cases {
+        let (got, _, code) = human(&env, args);
+        assert_eq!((got.as_str(), code), (want, 0), "{args:?}");
+    }
+    // JSON: the matches and their context, as without --vimgrep.
+    let (e, _) = search(&env, &["--vimgrep", "-A1", "bar", "v2.txt"]);
+    let data = e.data.unwrap();
+    assert_eq!(data.match_count, 3);
+    assert_eq!(data.matches[2].context_after, ["baz"]);
 }
 
 #[test]
@@ -545,6 +616,75 @@ fn an_ignore_file_that_cannot_be_read_is_a_warning() {
 }
 
 #[test]
+fn no_pattern_at_all_searches_nothing() {
+    let env = TestEnv::new();
+    env.write("v.txt", "foo\nbar\n");
+    env.write("empty", "");
+    // rg -f EMPTY: nothing is searched, whatever else is asked, and a missing path is not even
+    // looked at: exit 1, nothing printed (llm printed every line under -v, listed v.txt under
+    // --files-without-match, and failed on the missing path).
+    for args in [
+        &["-v", "-f", "empty", "v.txt"][..],
+        &["--files-without-match", "-f", "empty", "v.txt"],
+        &["-c", "--include-zero", "-f", "empty", "v.txt"],
+        &["-f", "empty", "missing"],
+        &["-f", "empty"],
+    ] {
+        let (got, err, code) = human(&env, args);
+        assert_eq!((got.as_str(), err.as_str(), code), ("", "", 1), "{args:?}");
+        let (lines, summary) = jsonl(&env, args);
+        assert!(lines.is_empty());
+        assert_eq!(summary["status"], "no_matches");
+    }
+    // Another pattern beside it is searched for.
+    let (got, _, code) = human(&env, &["-f", "empty", "-e", "bar", "v.txt"]);
+    assert_eq!((got.as_str(), code), ("2:1:bar\n", 0));
+}
+
+#[test]
+fn a_walked_binary_file_says_it_stopped_after_its_match() {
+    let env = TestEnv::new();
+    env.write("a.txt", "foo\n");
+    // rg sees this file's first three bytes before the rest (its BOM sniffing), and so the
+    // match on line 2 before meeting the NUL.
+    env.write("y.py", b"\no\n  bar\nbaz o\n42 ba\0z\n".as_slice());
+    let warning = "WARNING: stopped searching binary file after match (found \"\\0\" byte around offset 20)\n";
+    let cases: [(&[&str], String); 5] = [
+        (
+            &["o"],
+            format!("a.txt:1:2:foo\ny.py:2:1:o\ny.py: {warning}"),
+        ),
+        (
+            &["--heading", "o"],
+            format!("a.txt\n1:2:foo\n\ny.py\n2:1:o\ny.py: {warning}"),
+        ),
+        (&["-I", "o"], format!("1:2:foo\n2:1:o\n{warning}")),
+        (
+            &["-0", "o"],
+            format!("a.txt\x001:2:foo\ny.py\x002:1:o\ny.py: {warning}"),
+        ),
+        (&["-v", "o"], format!("y.py:1:\ny.py: {warning}")),
+    ];
+    for (args, want) in cases {
+        let (got, err, code) = human(&env, args);
+        assert_eq!((got, code), (want, 0), "{args:?}");
+        // Not on stderr as well (rg says it once, on stdout).
+        assert_eq!(err, "", "{args:?}");
+    }
+    // -c counts no binary file (rg); -l lists it (it stopped at the match, before the NUL).
+    let (got, _, _) = human(&env, &["-c", "o"]);
+    assert_eq!(got, "a.txt:1\n");
+    let (got, _, _) = human(&env, &["-l", "o"]);
+    assert_eq!(got, "a.txt\ny.py\n");
+    // JSON keeps its warning.
+    let (e, _) = search(&env, &["o"]);
+    assert!(e
+        .diagnostics
+        .iter()
+        .any(|d| d.code.as_deref() == Some("SEARCH_E004")));
+}
+
+#[test]
 fn multiline_with_a_pattern_that_cannot_match_a_line_break_counts_lines() {
     let env = TestEnv::new();
     env.write("m.txt", "foofoo\nx\nfoo\n");
@@ -570,4 +710,43 @@ fn multiline_with_a_pattern_that_cannot_match_a_line_break_counts_lines() {
     assert_eq!(e.data.unwrap().files[0].line_count, 2);
     let (e, _) = search(&env, &["-U", "-m2", "fo+", "m2.txt"]);
     assert_eq!(e.data.unwrap().match_count, 4);
+}
+
+#[test]
+fn max_columns_preview_prints_the_start_of_long_lines() {
+    let env = TestEnv::new();
+    env.write(
+        "p.txt",
+        "foo bar baz qux foo\nshort foo\nctx line that is long\n",
+    );
+    env.write("u.txt", "h\u{e9}llo w\u{f6}rld foo\n");
+    // rg 13 --max-columns-preview (llm refused the flag): the first NUM bytes, then how many
+    // matches start past them where rg finds each match, else that the end was left out.
+    let cases: [(&[&str], &str); 6] = [
+        (&["foo", "p.txt"], "1:1:foo bar ba [... 1 more match]\n2:7:short foo\n"),
+        (
+            &["-A1", "foo", "p.txt"],
+            "1:1:foo bar ba [... 1 more match]\n2:7:short foo\n3-ctx line t [... omitted end of long line]\n",
+        ),
+        // -r: the line as replaced.
+        (
+            &["-r", "XYZXYZXYZXYZ", "foo", "p.txt"],
+            "1:1:XYZXYZXYZX [... 1 more match]\n2:7:short XYZX [... 0 more matches]\n",
+        ),
+        (
+            &["--vimgrep", "foo", "p.txt"],
+            "p.txt:1:1:foo bar ba [... 1 more match]\np.txt:1:17:foo bar ba [... 1 more match]\np.txt:2:7:short foo\n",
+        ),
+        (&["-v", "foo", "p.txt"], "3:ctx line t [... omitted end of long line]\n"),
+        // A character that starts within the limit is printed whole.
+        (&["-M2", "foo", "u.txt"], "1:15:h\u{e9} [... 1 more match]\n"),
+    ];
+    for (args, want) in cases {
+        let args = [&["-M10", "--max-columns-preview"], args].concat();
+        let (got, _, code) = human(&env, &args);
+        assert_eq!((got.as_str(), code), (want, 0), "{args:?}");
+    }
+    // Without -M it changes nothing.
+    let (got, _, _) = human(&env, &["--max-columns-preview", "foo", "p.txt"]);
+    assert_eq!(got, "1:1:foo bar baz qux foo\n2:7:short foo\n");
 }

@@ -708,6 +708,9 @@ fn search_bytes(
     let has_nul = nul.is_some() || (opts.text && memchr::memchr(0, bytes).is_some());
     let lossy = has_nul || (found.matches > 0 && std::str::from_utf8(bytes).is_err());
     let mut diagnostics = Vec::new();
+    let binary_stopped_at = nul
+        .filter(|_| !as_named)
+        .map(|at| found.binary_at.unwrap_or(at as u64));
     if let Some(at) = nul {
         let (code, message, fix) = if as_named {
             (
@@ -827,6 +830,7 @@ the matches before it are reported",
     };
     let mut result = FileResult::of(cand, file);
     result.diagnostics = diagnostics;
+    result.binary_stopped_at = binary_stopped_at;
     result.checksum_pending = checksum_pending;
     result.continued = sent > 0;
     if opts.mode == Mode::Matches {

@@ -169,6 +169,10 @@ pub struct FileResult {
     /// The name's own bytes, where `file.file_path` spells it lossily (not UTF-8): human `-0`
     /// prints them, for `xargs -0`.
     pub raw_path: Option<Vec<u8>>,
+    /// A binary file found by walking whose search stopped at a NUL byte (`SEARCH_E004`): the
+    /// offset ripgrep reports. Human output says so after the file's matches, as rg does on
+    /// stdout ("WARNING: stopped searching binary file after match").
+    pub binary_stopped_at: Option<u64>,
 }
 
 impl FileResult {
@@ -185,6 +189,7 @@ impl FileResult {
             more: false,
             render_slot: 0,
             raw_path: None,
+            binary_stopped_at: None,
         }
     }
 

@@ -6,7 +6,8 @@ use super::Style;
 use crate::cmd::search::{FileMatches, FileResult, Mode, SearchMatch};
 use crate::output::write_uint;
 use lines::{collect_lines, piece, Line, Piece};
-use std::collections::BTreeMap;
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -19,6 +20,9 @@ pub struct SearchView {
     pub heading: Option<bool>,
     /// Omit lines longer than this.
     pub max_columns: Option<usize>,
+    /// `--max-columns-preview`: print a long line's first `max_columns` bytes, and how many
+    /// matches it leaves out, rather than only a summary.
+    pub max_columns_preview: bool,
     /// `-o`: each match's text on a line of its own.
     pub only_matching: bool,
     /// `-0`: a NUL byte after each path instead of `:` or a newline.
@@ -50,6 +54,8 @@ pub struct SearchHuman {
     pub style: Style,
     pub heading: bool,
     pub max_columns: Option<usize>,
+    /// See [`SearchView::max_columns_preview`].
+    pub max_columns_preview: bool,
     pub mode: Mode,
     pub context: bool,
     /// Only one file was named: no path on match lines, and `-c` prints just the count, as
@@ -63,6 +69,9 @@ pub struct SearchHuman {
     pub line_numbers: bool,
     /// No column (-v: a line that does not match has no match column, as ripgrep).
     pub columns: bool,
+    /// With -v, context lines (which match) show the column of their match, as `rg --column
+    /// -v` does (with --vimgrep, one line per match).
+    pub context_columns: bool,
     pub byte_offset: bool,
     pub trim: bool,
     pub vimgrep: bool,
@@ -105,14 +114,16 @@ impl SearchHuman {
                 && !view.vimgrep
                 && (!single_file || view.with_filename == Some(true)),
             max_columns: view.max_columns,
+            max_columns_preview: view.max_columns_preview,
             mode,
-            context: context && !view.vimgrep,
+            context,
             single_file,
             show_path,
             null: view.null,
             only_matching: view.only_matching,
             line_numbers: view.line_numbers,
             columns: view.line_numbers && !invert,
+            context_columns: invert && (view.line_numbers || view.vimgrep),
             byte_offset: view.byte_offset,
             trim: view.trim,
             vimgrep: view.vimgrep,
@@ -162,7 +173,7 @@ impl SearchHuman {
             && m.records.iter().all(|x| x.last_line == x.start_line)
         {
             self.plain_records(out, r, m);
-            return Ok(());
+            return self.binary_stopped(out, r);
         }
         let mut matches = Vec::with_capacity(m.records.len() + 1);
         if let (Some(lead), true) = (&m.chunk.lead, self.context) {
@@ -260,20 +271,27 @@ impl SearchHuman {
         } else {
             (self.after_path(":"), self.after_path("-"))
         };
-        if self.vimgrep {
-            return self.vimgrep_lines(out, &prefix, match_sep, matches);
+        if self.vimgrep && !self.context {
+            self.vimgrep_lines(out, &prefix, match_sep, matches)?;
+            return self.binary_stopped(out, r);
         }
         if self.only_matching && !self.context {
-            return self.only_matches(out, &prefix, match_sep, matches);
+            self.only_matches(out, &prefix, match_sep, matches)?;
+            return self.binary_stopped(out, r);
         }
         if self.plain()
             && matches
                 .iter()
                 .all(|m| m.more_lines.is_empty() && m.replacement.is_none())
         {
-            return self.plain_lines(out, &prefix, match_sep, matches, printed_through);
+            self.plain_lines(out, &prefix, match_sep, matches, printed_through)?;
+            return self.binary_stopped(out, r);
         }
         let lines = collect_lines(matches);
+        let starts = match self.vimgrep {
+            true => match_starts(matches),
+            false => BTreeSet::new(),
+        };
         // Lines the chunks before printed are not printed again, nor those past this chunk's
         // last match while more chunks follow.
         let after = printed_through;
@@ -301,6 +319,38 @@ impl SearchHuman {
                 Line::Match {
                     text,
                     ranges,
+                    n_matches,
+                    offset,
+                    len,
+                    ..
+                } if self.vimgrep => {
+                    // --vimgrep with context: a line per match that starts on it (none for
+                    // the further lines of a multiline one), among the context lines, as rg.
+                    let starting = ranges.iter().filter(|r| starts.contains(&(no, r.0)));
+                    for (a, b, repl) in starting {
+                        let head = Head::new(no, Some(*a), at(offset, *a));
+                        match piece(text, *a, *b, repl) {
+                            Some(t) if self.only_matching => {
+                                self.prelude(&mut buf, &prefix, match_sep, head, b':');
+                                let measured = if self.invert { *len } else { t.len() };
+                                self.only_text(&mut buf, t, measured, false);
+                            }
+                            None if self.only_matching => {}
+                            _ => {
+                                self.prelude(&mut buf, &prefix, match_sep, head, b':');
+                                let kind = LineKind::Match(*n_matches);
+                                self.render(&mut buf, text, *len, ranges, kind, Some(*a));
+                            }
+                        }
+                        if self.invert {
+                            // A line of -v is one match.
+                            break;
+                        }
+                    }
+                }
+                Line::Match {
+                    text,
+                    ranges,
                     offset,
                     len,
                     ..
@@ -322,16 +372,24 @@ impl SearchHuman {
                     text,
                     ranges,
                     offset,
-                    ..
-                } if self.only_matching && !ranges.is_empty() => {
-                    // -v -o: a context line's matches, each on a line of its own.
+                    len,
+                } if (self.only_matching || self.vimgrep) && !ranges.is_empty() => {
+                    // -v -o (or --vimgrep): a context line's matches, each on a line of its
+                    // own with its column and offset.
                     for (a, b, repl) in ranges {
-                        let Some(piece) = piece(text, *a, *b, repl) else {
-                            continue;
-                        };
-                        let head = Head::new(no, None, at(offset, *a));
-                        self.prelude(&mut buf, &prefix, context_sep, head, b'-');
-                        self.only_text(&mut buf, piece, piece.len(), true);
+                        let head = Head::new(no, Some(*a), at(offset, *a));
+                        match piece(text, *a, *b, repl) {
+                            Some(t) if self.only_matching => {
+                                self.prelude(&mut buf, &prefix, context_sep, head, b'-');
+                                self.only_text(&mut buf, t, t.len(), true);
+                            }
+                            None if self.only_matching => {}
+                            _ => {
+                                self.prelude(&mut buf, &prefix, context_sep, head, b'-');
+                                let kind = LineKind::Context;
+                                self.render(&mut buf, text, *len, ranges, kind, Some(*a));
+                            }
+                        }
                     }
                 }
                 Line::Match {
@@ -353,7 +411,8 @@ impl SearchHuman {
                     len,
                     ranges,
                 } => {
-                    let head = Head::new(no, None, *offset);
+                    // With -v, the column of the line's first match (see `context_columns`).
+                    let head = Head::new(no, ranges.first().map(|r| r.0), *offset);
                     self.prelude(&mut buf, &prefix, context_sep, head, b'-');
                     self.render(&mut buf, text, *len, ranges, LineKind::Context, None);
                 }
@@ -361,12 +420,32 @@ impl SearchHuman {
             }
             out.write_all(&buf)?;
         }
-        Ok(())
+        self.binary_stopped(out, r)
+    }
+
+    /// After the matches of a binary file found by walking, whose search stopped at its NUL
+    /// byte, ripgrep's line saying so (on stdout, after the path unless -I; not with -0's NUL).
+    fn binary_stopped(&self, out: &mut impl Write, r: &FileResult) -> io::Result<()> {
+        let Some(at) = r
+            .binary_stopped_at
+            .filter(|_| !r.more && r.file.match_count > 0)
+        else {
+            return Ok(());
+        };
+        if self.show_path {
+            out.write_all(&self.path(r))?;
+            out.write_all(b": ")?;
+        }
+        writeln!(
+            out,
+            "WARNING: stopped searching binary file after match (found \"\\0\" byte around offset {at})"
+        )
     }
 
     /// What precedes a printed line's text: the path (`prefix`, then `sep`), then those of
     /// the line number, column and byte offset that are shown, each followed by `kind`
-    /// (`:` on a match line, `-` on a context line).
+    /// (`:` on a match line, `-` on a context line). --vimgrep shows a match's column even
+    /// under -N, as rg.
     fn prelude(&self, out: &mut Vec<u8>, prefix: &[u8], sep: &str, head: Head, kind: u8) {
         out.extend_from_slice(prefix);
         out.extend_from_slice(sep.as_bytes());
@@ -375,7 +454,11 @@ impl SearchHuman {
             out.extend_from_slice(no.as_bytes());
             out.push(kind);
         }
-        if let (true, Some(col)) = (self.columns, head.col) {
+        let columns = match kind {
+            b':' => self.columns || (self.vimgrep && !self.invert),
+            _ => self.context_columns,
+        };
+        if let (true, Some(col)) = (columns, head.col) {
             write_uint(out, col + 1);
             out.push(kind);
         }
@@ -411,6 +494,7 @@ impl SearchHuman {
     /// matches, else says "matching line".
     fn granular(&self) -> bool {
         self.columns
+            || self.context_columns
             || self.replace
             || self.style.on
             || self.vimgrep
@@ -596,6 +680,72 @@ impl SearchHuman {
         }
     }
 
+    /// `text` with its ranges replaced (-r), each range a piece of its own, painted where
+    /// `paint_at` allows. In a line of UTF-8, a range that starts or ends inside a character
+    /// (an empty match of `x*`) is left as it is; other bytes are spliced where they are.
+    fn spliced<'t>(
+        &self,
+        text: &'t [u8],
+        ranges: &'t [Piece<'_>],
+        paint_at: Option<usize>,
+    ) -> Spliced<'t> {
+        let utf8 = std::str::from_utf8(text).ok();
+        let boundary = |i: usize| utf8.is_none_or(|t| t.is_char_boundary(i));
+        let mut pieces = Vec::with_capacity(ranges.len() * 2 + 1);
+        let mut at = 0;
+        for (a, b, repl) in ranges {
+            let (a, b) = ((*a).min(text.len()), (*b).min(text.len()));
+            if a < at || a > b || !boundary(a) || !boundary(b) {
+                continue;
+            }
+            pieces.push((Cow::Borrowed(&text[at..a]), false));
+            let piece = match repl.as_deref() {
+                Some(r) => Cow::Owned(r.to_vec()),
+                None => Cow::Borrowed(&text[a..b]),
+            };
+            pieces.push((piece, paint_at.is_none_or(|p| p == a)));
+            at = b;
+        }
+        pieces.push((Cow::Borrowed(&text[at..]), false));
+        Spliced { pieces }
+    }
+
+    /// `--max-columns-preview`: the first `max` bytes of a long line as printed (and the rest
+    /// of a character that starts among them, as rg), then, as ripgrep says it, how many
+    /// matches start past them (where rg finds each match, see `granular`), or that the end
+    /// was left out.
+    fn preview(&self, out: &mut Vec<u8>, line: &Spliced<'_>, max: usize, counted: bool) {
+        let whole: Vec<u8> = line
+            .pieces
+            .iter()
+            .flat_map(|(b, _)| b.iter().copied())
+            .collect();
+        let cut = match std::str::from_utf8(&whole) {
+            Ok(t) => (max.min(t.len())..=t.len()).find(|&i| t.is_char_boundary(i)),
+            Err(_) => Some(max.min(whole.len())),
+        }
+        .unwrap_or(whole.len());
+        let (mut at, mut remaining) = (0, 0);
+        for (i, (bytes, paint)) in line.pieces.iter().enumerate() {
+            // Odd pieces are the ranges (see `spliced`).
+            if i % 2 == 1 && at >= cut {
+                remaining += 1;
+            }
+            let shown = &bytes[..bytes.len().min(cut.saturating_sub(at))];
+            match paint {
+                true if !shown.is_empty() => self.paint(out, shown),
+                _ => out.extend_from_slice(shown),
+            }
+            at += bytes.len();
+        }
+        if counted {
+            let tense = if remaining == 1 { "match" } else { "matches" };
+            let _ = writeln!(out, " [... {remaining} more {tense}]");
+        } else {
+            out.extend_from_slice(b" [... omitted end of long line]\n");
+        }
+    }
+
     /// A line's text and its line ending: with its ranges replaced (-r) and highlighted
     /// (colour; with `paint_at`, only the range that starts there; never a line of -v), or
     /// ripgrep's summary when `-M` finds it too long. `len`: the line's length with its line
@@ -627,6 +777,13 @@ impl SearchHuman {
                     LineKind::Context if granular && !ranges.is_empty() => Some(ranges.len()),
                     _ => None,
                 };
+                if self.max_columns_preview {
+                    // A line of -v is printed as it is (no match to paint or replace).
+                    let invert_line = self.invert && matches!(kind, LineKind::Match(_));
+                    let ranges = if invert_line { &[][..] } else { ranges };
+                    let line = self.spliced(text, ranges, paint_at);
+                    return self.preview(out, &line, max, counted.is_some());
+                }
                 match (counted, kind) {
                     (Some(n), _) => {
                         let _ = write!(out, "[Omitted long line with {n} matches]");
@@ -647,26 +804,12 @@ impl SearchHuman {
         if (!self.style.on && !replacing) || ranges.is_empty() || invert_line {
             out.extend_from_slice(text);
         } else {
-            // In a line of UTF-8, a range that starts or ends inside a character (an empty
-            // match of `x*`) is left as it is; other bytes are spliced where they are.
-            let utf8 = std::str::from_utf8(text).ok();
-            let boundary = |i: usize| utf8.is_none_or(|t| t.is_char_boundary(i));
-            let mut at = 0;
-            for (a, b, repl) in ranges {
-                let (a, b) = ((*a).min(text.len()), (*b).min(text.len()));
-                if a < at || a > b || !boundary(a) || !boundary(b) {
-                    continue;
+            for (bytes, paint) in self.spliced(text, ranges, paint_at).pieces {
+                match paint {
+                    true => self.paint(out, &bytes),
+                    false => out.extend_from_slice(&bytes),
                 }
-                out.extend_from_slice(&text[at..a]);
-                let piece = repl.as_deref().unwrap_or(&text[a..b]);
-                if paint_at.is_none_or(|p| p == a) {
-                    self.paint(out, piece);
-                } else {
-                    out.extend_from_slice(piece);
-                }
-                at = b;
             }
-            out.extend_from_slice(&text[at..]);
         }
         if self.trim {
             let n = self.trimmed(&out[start..]).len();
@@ -674,6 +817,23 @@ impl SearchHuman {
         }
         out.push(b'\n');
     }
+}
+
+/// A line as printed, cut in pieces: the text between ranges, and each range (its
+/// replacement under -r), with whether it is painted.
+struct Spliced<'t> {
+    pieces: Vec<(Cow<'t, [u8]>, bool)>,
+}
+
+/// Where each match starts, as (line, column): the lines --vimgrep prints once per match (the
+/// selected after-context lines past `-m` too), among lines that only continue a match.
+fn match_starts(matches: &[SearchMatch]) -> BTreeSet<(usize, usize)> {
+    let hits = matches.iter().flat_map(|m| &m.line_hits);
+    let selected = hits.filter(|h| h.selected).map(|h| (h.line, h.start));
+    let spans = matches
+        .iter()
+        .map(|m| (m.span.start_line, m.span.start_col));
+    spans.chain(selected).collect()
 }
 
 /// The numbers before a printed line's text, where known (see [`SearchHuman::prelude`]).
