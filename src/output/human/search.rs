@@ -6,12 +6,12 @@ use super::Style;
 use crate::cmd::search::{FileMatches, FileResult, Mode, SearchMatch};
 use crate::output::write_uint;
 use lines::{collect_lines, piece, Line, Piece};
-use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 mod lines;
+mod preview;
 
 /// Presentation choices that do not change what is found.
 #[derive(Debug, Clone, Copy, Default)]
@@ -680,72 +680,6 @@ impl SearchHuman {
         }
     }
 
-    /// `text` with its ranges replaced (-r), each range a piece of its own, painted where
-    /// `paint_at` allows. In a line of UTF-8, a range that starts or ends inside a character
-    /// (an empty match of `x*`) is left as it is; other bytes are spliced where they are.
-    fn spliced<'t>(
-        &self,
-        text: &'t [u8],
-        ranges: &'t [Piece<'_>],
-        paint_at: Option<usize>,
-    ) -> Spliced<'t> {
-        let utf8 = std::str::from_utf8(text).ok();
-        let boundary = |i: usize| utf8.is_none_or(|t| t.is_char_boundary(i));
-        let mut pieces = Vec::with_capacity(ranges.len() * 2 + 1);
-        let mut at = 0;
-        for (a, b, repl) in ranges {
-            let (a, b) = ((*a).min(text.len()), (*b).min(text.len()));
-            if a < at || a > b || !boundary(a) || !boundary(b) {
-                continue;
-            }
-            pieces.push((Cow::Borrowed(&text[at..a]), false));
-            let piece = match repl.as_deref() {
-                Some(r) => Cow::Owned(r.to_vec()),
-                None => Cow::Borrowed(&text[a..b]),
-            };
-            pieces.push((piece, paint_at.is_none_or(|p| p == a)));
-            at = b;
-        }
-        pieces.push((Cow::Borrowed(&text[at..]), false));
-        Spliced { pieces }
-    }
-
-    /// `--max-columns-preview`: the first `max` bytes of a long line as printed (and the rest
-    /// of a character that starts among them, as rg), then, as ripgrep says it, how many
-    /// matches start past them (where rg finds each match, see `granular`), or that the end
-    /// was left out.
-    fn preview(&self, out: &mut Vec<u8>, line: &Spliced<'_>, max: usize, counted: bool) {
-        let whole: Vec<u8> = line
-            .pieces
-            .iter()
-            .flat_map(|(b, _)| b.iter().copied())
-            .collect();
-        let cut = match std::str::from_utf8(&whole) {
-            Ok(t) => (max.min(t.len())..=t.len()).find(|&i| t.is_char_boundary(i)),
-            Err(_) => Some(max.min(whole.len())),
-        }
-        .unwrap_or(whole.len());
-        let (mut at, mut remaining) = (0, 0);
-        for (i, (bytes, paint)) in line.pieces.iter().enumerate() {
-            // Odd pieces are the ranges (see `spliced`).
-            if i % 2 == 1 && at >= cut {
-                remaining += 1;
-            }
-            let shown = &bytes[..bytes.len().min(cut.saturating_sub(at))];
-            match paint {
-                true if !shown.is_empty() => self.paint(out, shown),
-                _ => out.extend_from_slice(shown),
-            }
-            at += bytes.len();
-        }
-        if counted {
-            let tense = if remaining == 1 { "match" } else { "matches" };
-            let _ = writeln!(out, " [... {remaining} more {tense}]");
-        } else {
-            out.extend_from_slice(b" [... omitted end of long line]\n");
-        }
-    }
-
     /// A line's text and its line ending: with its ranges replaced (-r) and highlighted
     /// (colour; with `paint_at`, only the range that starts there; never a line of -v), or
     /// ripgrep's summary when `-M` finds it too long. `len`: the line's length with its line
@@ -817,12 +751,6 @@ impl SearchHuman {
         }
         out.push(b'\n');
     }
-}
-
-/// A line as printed, cut in pieces: the text between ranges, and each range (its
-/// replacement under -r), with whether it is painted.
-struct Spliced<'t> {
-    pieces: Vec<(Cow<'t, [u8]>, bool)>,
 }
 
 /// Where each match starts, as (line, column): the lines --vimgrep prints once per match (the
