@@ -266,6 +266,15 @@ pub struct SearchArgs {
     /// Do not respect the global git excludes file (core.excludesFile).
     #[arg(long)]
     pub no_ignore_global: bool,
+    /// Do not respect .git/info/exclude.
+    #[arg(long)]
+    pub no_ignore_exclude: bool,
+    /// Do not read the --ignore-file files.
+    #[arg(long)]
+    pub no_ignore_files: bool,
+    /// Do not warn of --ignore-file files that cannot be read.
+    #[arg(long)]
+    pub no_ignore_messages: bool,
     /// Accepted for ripgrep compatibility: .gitignore files are honoured outside git
     /// repositories already.
     #[arg(long)]
@@ -1357,7 +1366,13 @@ impl SearchArgs {
                 no_ignore_dot: self.no_ignore_dot,
                 no_ignore_parent: self.no_ignore_parent,
                 no_ignore_global: self.no_ignore_global,
-                ignore_files: self.ignore_files,
+                no_ignore_exclude: self.no_ignore_exclude,
+                // As rg: --no-ignore leaves the --ignore-file files in force.
+                ignore_files: match self.no_ignore_files {
+                    true => Vec::new(),
+                    false => self.ignore_files,
+                },
+                no_ignore_messages: self.no_ignore_messages,
                 ignore_file_case_insensitive: self.ignore_file_case_insensitive,
                 follow: self.follow,
                 max_depth: self.max_depth,

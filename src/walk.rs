@@ -47,6 +47,10 @@ pub struct WalkOptions {
     pub no_ignore_dot: bool,
     pub no_ignore_parent: bool,
     pub no_ignore_global: bool,
+    /// `--no-ignore-exclude`: `.git/info/exclude` is not read.
+    pub no_ignore_exclude: bool,
+    /// `--no-ignore-messages`: no warning for an `--ignore-file` that cannot be read.
+    pub no_ignore_messages: bool,
     /// `--ignore-file`: further gitignore-syntax files.
     pub ignore_files: Vec<PathBuf>,
     pub ignore_file_case_insensitive: bool,
@@ -393,7 +397,9 @@ pub fn prepare(opts: &WalkOptions, tool: &str) -> Result<Walker> {
         }
     }
 
-    out.tally.diagnostics.extend(ignore_file_problems(opts));
+    if !opts.no_ignore_messages {
+        out.tally.diagnostics.extend(ignore_file_problems(opts));
+    }
     let filters = TreeFilters {
         opts: opts.clone(),
         overrides,
@@ -452,7 +458,7 @@ impl TreeFilters {
             .ignore(!opts.no_ignore && !opts.no_ignore_dot)
             .git_ignore(vcs)
             .git_global(vcs && !opts.no_ignore_global)
-            .git_exclude(vcs)
+            .git_exclude(vcs && !opts.no_ignore_exclude)
             .parents(!opts.no_ignore && !opts.no_ignore_parent)
             .require_git(false)
             .ignore_case_insensitive(opts.ignore_file_case_insensitive)

@@ -750,3 +750,41 @@ fn max_columns_preview_prints_the_start_of_long_lines() {
     let (got, _, _) = human(&env, &["--max-columns-preview", "foo", "p.txt"]);
     assert_eq!(got, "1:1:foo bar baz qux foo\n2:7:short foo\n");
 }
+
+#[test]
+fn the_other_no_ignore_switches_of_ripgrep() {
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.path().join(".git/info")).unwrap();
+    env.write(".git/info/exclude", "a.txt\n");
+    env.write("a.txt", "foo\n");
+    env.write("b.txt", "foo\n");
+    env.write("x.ign", "b.txt\n");
+    // rg 13 (llm refused these three flags): --no-ignore-exclude lifts .git/info/exclude,
+    // --no-ignore-files drops the --ignore-file files, --no-ignore-messages silences the
+    // warning for one that cannot be read.
+    let cases: [(&[&str], &str); 4] = [
+        (&["foo"], "b.txt:1:1:foo\n"),
+        (
+            &["--no-ignore-exclude", "foo"],
+            "a.txt:1:1:foo\nb.txt:1:1:foo\n",
+        ),
+        (
+            &["--no-ignore-files", "--ignore-file", "x.ign", "foo"],
+            "b.txt:1:1:foo\n",
+        ),
+        (
+            &["--ignore-file", "missing", "--no-ignore-messages", "foo"],
+            "b.txt:1:1:foo\n",
+        ),
+    ];
+    for (args, want) in cases {
+        let (got, err, code) = human(&env, args);
+        assert_eq!(
+            (got.as_str(), err.as_str(), code),
+            (want, "", 0),
+            "{args:?}"
+        );
+    }
+    let (e, _) = search(&env, &["--no-ignore-exclude", "foo"]);
+    assert_eq!(e.data.unwrap().match_count, 2);
+}

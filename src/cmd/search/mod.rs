@@ -274,6 +274,7 @@ impl SearchOptions {
             ("no_ignore_dot", self.walk.no_ignore_dot),
             ("no_ignore_parent", self.walk.no_ignore_parent),
             ("no_ignore_global", self.walk.no_ignore_global),
+            ("no_ignore_exclude", self.walk.no_ignore_exclude),
             ("glob_case_insensitive", self.walk.glob_case_insensitive),
             ("one_file_system", self.walk.one_file_system),
             ("follow", self.walk.follow),
