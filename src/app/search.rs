@@ -229,7 +229,9 @@ fn quiet(
     query: serde_json::Value,
     no_messages: bool,
 ) -> io::Result<u8> {
-    if opts.mode == search::Mode::Matches {
+    // What -q answers is whether something matched, whatever listing was asked for (rg 13:
+    // `-q --files-without-match zzz` exits 1).
+    if opts.mode != search::Mode::Files {
         opts.mode = search::Mode::FilesWithMatches;
     }
     opts.max_results = None;

@@ -788,3 +788,18 @@ fn the_other_no_ignore_switches_of_ripgrep() {
     let (e, _) = search(&env, &["--no-ignore-exclude", "foo"]);
     assert_eq!(e.data.unwrap().match_count, 2);
 }
+
+#[test]
+fn quiet_answers_whether_something_matched_whatever_list_was_asked() {
+    let env = TestEnv::new();
+    env.write("a.txt", "foo\n");
+    // rg 13: -q wins over --files-without-match (llm exited 0 for a file without a match).
+    for (args, want) in [
+        (&["-q", "--files-without-match", "zzz"][..], 1),
+        (&["-q", "--files-without-match", "foo"], 0),
+        (&["-q", "-c", "zzz"], 1),
+    ] {
+        let (got, _, code) = human(&env, args);
+        assert_eq!((got.as_str(), code), ("", want), "{args:?}");
+    }
+}
