@@ -649,7 +649,7 @@ fn a_walked_binary_file_says_it_stopped_after_its_match() {
     // match on line 2 before meeting the NUL.
     env.write("y.py", b"\no\n  bar\nbaz o\n42 ba\0z\n".as_slice());
     let warning = "WARNING: stopped searching binary file after match (found \"\\0\" byte around offset 20)\n";
-    let cases: [(&[&str], String); 5] = [
+    let cases: [(&[&str], String); 6] = [
         (
             &["o"],
             format!("a.txt:1:2:foo\ny.py:2:1:o\ny.py: {warning}"),
@@ -664,6 +664,12 @@ fn a_walked_binary_file_says_it_stopped_after_its_match() {
             format!("a.txt\x001:2:foo\ny.py\x002:1:o\ny.py: {warning}"),
         ),
         (&["-v", "o"], format!("y.py:1:\ny.py: {warning}")),
+        // No context line past what rg read before the buffer with the NUL (its first three
+        // bytes here): line 3 is not printed (llm printed it).
+        (
+            &["-A1", "o"],
+            format!("a.txt:1:2:foo\n--\ny.py:2:1:o\ny.py: {warning}"),
+        ),
     ];
     for (args, want) in cases {
         let (got, err, code) = human(&env, args);

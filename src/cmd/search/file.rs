@@ -837,6 +837,12 @@ the matches before it are reported",
         if want_checksum {
             set_ids(&mut w.records, &cand.display);
         }
+        // A walked binary file's search stopped before the buffer that held its NUL: as rg,
+        // no context line is printed past what it had read (the checksum is the whole file's).
+        let bytes = match binary_stopped_at {
+            Some(_) => &bytes[..bytes.len().min(found.searched as usize)],
+            None => bytes,
+        };
         let replacements = replacements(opts, matcher, bytes, &w.records);
         let past_limit = opts.max_count.is_some_and(|max| found.lines >= max);
         let lead = chunk_state.lead.as_ref();

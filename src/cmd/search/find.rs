@@ -98,6 +98,9 @@ pub(super) struct Found {
     pub(super) lines: usize,
     /// Where the searcher met a NUL byte and stopped.
     pub(super) binary_at: Option<u64>,
+    /// How far the searcher got (its `byte_count`): where it stopped at a NUL, the end of the
+    /// lines it had read before the buffer that held the NUL (see `file::search_bytes`).
+    pub(super) searched: u64,
     /// The search stopped at a limit (see [`Limits`]) before the end of the file.
     pub(super) stopped: bool,
 }
@@ -355,6 +358,7 @@ pub(super) fn find_matches<'a>(
     };
     let mut found = sink.found;
     found.matches = found.ranges.len() + sink.flushed;
+    found.searched = sink.bytes;
     let across = opts.multiline && searcher.multi_line_with_matcher(matcher);
     if let (Some(max), true) = (opts.max_count, across) {
         // A group of lines the searcher reports once can hold several matches: -m promises
@@ -417,6 +421,7 @@ pub(super) fn find_in_bytes(
         matches,
         lines,
         binary_at: None,
+        searched: bytes.len() as u64,
         stopped,
     }
 }
