@@ -137,7 +137,7 @@ Register-ArgumentCompleter -Native -CommandName 'llm' -ScriptBlock {
             [CompletionResult]::new('--count', '--count', [CompletionResultType]::ParameterName, 'Only show the number of matching lines per file (of -c and --count-matches the last given wins)')
             [CompletionResult]::new('--count-matches', '--count-matches', [CompletionResultType]::ParameterName, 'Only show the number of matches per file')
             [CompletionResult]::new('--include-zero', '--include-zero', [CompletionResultType]::ParameterName, 'With -c/--count-matches, also list the files searched that have no match (count 0)')
-            [CompletionResult]::new('--max-columns-preview', '--max-columns-preview', [CompletionResultType]::ParameterName, 'With -M, print the first NUM bytes of a long line and how many matches it leaves out, rather than only a summary (as ripgrep)')
+            [CompletionResult]::new('--max-columns-preview', '--max-columns-preview', [CompletionResultType]::ParameterName, 'With -M, print the first NUM characters of a long line and how many matches it leaves out, rather than only a summary (as ripgrep)')
             [CompletionResult]::new('--heading', '--heading', [CompletionResultType]::ParameterName, 'Group matches under a file heading (default on a terminal)')
             [CompletionResult]::new('--no-heading', '--no-heading', [CompletionResultType]::ParameterName, 'Print the path on every line (default when piped)')
             [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'Human output: headings and colour, as on a terminal. JSON: indented')

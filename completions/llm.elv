@@ -133,7 +133,7 @@ set edit:completion:arg-completer[llm] = {|@words|
             cand --count 'Only show the number of matching lines per file (of -c and --count-matches the last given wins)'
             cand --count-matches 'Only show the number of matches per file'
             cand --include-zero 'With -c/--count-matches, also list the files searched that have no match (count 0)'
-            cand --max-columns-preview 'With -M, print the first NUM bytes of a long line and how many matches it leaves out, rather than only a summary (as ripgrep)'
+            cand --max-columns-preview 'With -M, print the first NUM characters of a long line and how many matches it leaves out, rather than only a summary (as ripgrep)'
             cand --heading 'Group matches under a file heading (default on a terminal)'
             cand --no-heading 'Print the path on every line (default when piped)'
             cand -p 'Human output: headings and colour, as on a terminal. JSON: indented'

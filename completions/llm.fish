@@ -121,7 +121,7 @@ complete -c llm -n "__fish_llm_using_subcommand search" -l files -d 'List the fi
 complete -c llm -n "__fish_llm_using_subcommand search" -s c -l count -d 'Only show the number of matching lines per file (of -c and --count-matches the last given wins)'
 complete -c llm -n "__fish_llm_using_subcommand search" -l count-matches -d 'Only show the number of matches per file'
 complete -c llm -n "__fish_llm_using_subcommand search" -l include-zero -d 'With -c/--count-matches, also list the files searched that have no match (count 0)'
-complete -c llm -n "__fish_llm_using_subcommand search" -l max-columns-preview -d 'With -M, print the first NUM bytes of a long line and how many matches it leaves out, rather than only a summary (as ripgrep)'
+complete -c llm -n "__fish_llm_using_subcommand search" -l max-columns-preview -d 'With -M, print the first NUM characters of a long line and how many matches it leaves out, rather than only a summary (as ripgrep)'
 complete -c llm -n "__fish_llm_using_subcommand search" -l heading -d 'Group matches under a file heading (default on a terminal)'
 complete -c llm -n "__fish_llm_using_subcommand search" -l no-heading -d 'Print the path on every line (default when piped)'
 complete -c llm -n "__fish_llm_using_subcommand search" -s p -l pretty -d 'Human output: headings and colour, as on a terminal. JSON: indented'

@@ -342,8 +342,8 @@ pub struct SearchArgs {
     /// limit).
     #[arg(short = 'M', long, value_name = "NUM")]
     pub max_columns: Option<usize>,
-    /// With -M, print the first NUM bytes of a long line and how many matches it leaves out,
-    /// rather than only a summary (as ripgrep).
+    /// With -M, print the first NUM characters of a long line and how many matches it leaves
+    /// out, rather than only a summary (as ripgrep).
     #[arg(long)]
     pub max_columns_preview: bool,
     /// Group matches under a file heading (default on a terminal).

@@ -728,7 +728,7 @@ fn max_columns_preview_prints_the_start_of_long_lines() {
     env.write("u.txt", "h\u{e9}llo w\u{f6}rld foo\n");
     // rg 13 --max-columns-preview (llm refused the flag): the first NUM bytes, then how many
     // matches start past them where rg finds each match, else that the end was left out.
-    let cases: [(&[&str], &str); 6] = [
+    let cases: [(&[&str], &str); 7] = [
         (&["foo", "p.txt"], "1:1:foo bar ba [... 1 more match]\n2:7:short foo\n"),
         (
             &["-A1", "foo", "p.txt"],
@@ -744,8 +744,9 @@ fn max_columns_preview_prints_the_start_of_long_lines() {
             "p.txt:1:1:foo bar ba [... 1 more match]\np.txt:1:17:foo bar ba [... 1 more match]\np.txt:2:7:short foo\n",
         ),
         (&["-v", "foo", "p.txt"], "3:ctx line t [... omitted end of long line]\n"),
-        // A character that starts within the limit is printed whole.
+        // The preview counts characters (rg: graphemes), where -M counts bytes.
         (&["-M2", "foo", "u.txt"], "1:15:h\u{e9} [... 1 more match]\n"),
+        (&["-M8", "foo", "u.txt"], "1:15:h\u{e9}llo w\u{f6} [... 1 more match]\n"),
     ];
     for (args, want) in cases {
         let args = [&["-M10", "--max-columns-preview"], args].concat();

@@ -42,8 +42,8 @@ impl SearchHuman {
         Spliced { pieces }
     }
 
-    /// `--max-columns-preview`: the first `max` bytes of a long line as printed (and the rest
-    /// of a character that starts among them, as rg), then, as ripgrep says it, how many
+    /// `--max-columns-preview`: the first `max` characters of a long line as printed (rg 13
+    /// counts graphemes there, where -M counts bytes), then, as ripgrep says it, how many
     /// matches start past them (where rg finds each match, see `granular`), or that the end
     /// was left out.
     pub(super) fn preview(&self, out: &mut Vec<u8>, line: &Spliced<'_>, max: usize, counted: bool) {
@@ -52,11 +52,7 @@ impl SearchHuman {
             .iter()
             .flat_map(|(b, _)| b.iter().copied())
             .collect();
-        let cut = match std::str::from_utf8(&whole) {
-            Ok(t) => (max.min(t.len())..=t.len()).find(|&i| t.is_char_boundary(i)),
-            Err(_) => Some(max.min(whole.len())),
-        }
-        .unwrap_or(whole.len());
+        let cut = first_chars(&whole, max);
         let (mut at, mut remaining) = (0, 0);
         for (i, (bytes, paint)) in line.pieces.iter().enumerate() {
             // Odd pieces are the ranges (see `spliced`).
@@ -77,4 +73,28 @@ impl SearchHuman {
             out.extend_from_slice(b" [... omitted end of long line]\n");
         }
     }
+}
+
+/// The length in bytes of the first `n` characters of `bytes` (each invalid UTF-8 sequence is
+/// one, as a U+FFFD).
+fn first_chars(bytes: &[u8], n: usize) -> usize {
+    let mut len = 0;
+    let mut left = n;
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            if left == 0 {
+                return len;
+            }
+            len += c.len_utf8();
+            left -= 1;
+        }
+        if !chunk.invalid().is_empty() {
+            if left == 0 {
+                return len;
+            }
+            len += chunk.invalid().len();
+            left -= 1;
+        }
+    }
+    len
 }
