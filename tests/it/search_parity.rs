@@ -531,6 +531,9 @@ v2.txt-3-5-18-bar\nv2.txt:4:22:baz\n",
     // -N: no line number, no column (rg without -n/--column).
     let (got, _, _) = human(&env, &["-v", "-C1", "-N", "bar", "v2.txt"]);
     assert_eq!(got, "foo\nbar x bar\nfoo bar\nbaz\n");
+    // -U with a pattern searched line by line (it cannot match `\n`): the same.
+    let (got, _, _) = human(&env, &["-U", "-v", "-C1", "bar", "v2.txt"]);
+    assert_eq!(got, "1:foo\n2-1-bar x bar\n3-5-foo bar\n4:baz\n");
     // JSON is as before: the lines of -v, their context lines whole.
     let (e, _) = search(&env, &["-v", "-C1", "bar", "v2.txt"]);
     let data = e.data.unwrap();
@@ -756,44 +759,6 @@ fn max_columns_preview_prints_the_start_of_long_lines() {
     // Without -M it changes nothing.
     let (got, _, _) = human(&env, &["--max-columns-preview", "foo", "p.txt"]);
     assert_eq!(got, "1:1:foo bar baz qux foo\n2:7:short foo\n");
-}
-
-#[test]
-fn the_other_no_ignore_switches_of_ripgrep() {
-    let env = TestEnv::new();
-    std::fs::create_dir_all(env.path().join(".git/info")).unwrap();
-    env.write(".git/info/exclude", "a.txt\n");
-    env.write("a.txt", "foo\n");
-    env.write("b.txt", "foo\n");
-    env.write("x.ign", "b.txt\n");
-    // rg 13 (llm refused these three flags): --no-ignore-exclude lifts .git/info/exclude,
-    // --no-ignore-files drops the --ignore-file files, --no-ignore-messages silences the
-    // warning for one that cannot be read.
-    let cases: [(&[&str], &str); 4] = [
-        (&["foo"], "b.txt:1:1:foo\n"),
-        (
-            &["--no-ignore-exclude", "foo"],
-            "a.txt:1:1:foo\nb.txt:1:1:foo\n",
-        ),
-        (
-            &["--no-ignore-files", "--ignore-file", "x.ign", "foo"],
-            "b.txt:1:1:foo\n",
-        ),
-        (
-            &["--ignore-file", "missing", "--no-ignore-messages", "foo"],
-            "b.txt:1:1:foo\n",
-        ),
-    ];
-    for (args, want) in cases {
-        let (got, err, code) = human(&env, args);
-        assert_eq!(
-            (got.as_str(), err.as_str(), code),
-            (want, "", 0),
-            "{args:?}"
-        );
-    }
-    let (e, _) = search(&env, &["--no-ignore-exclude", "foo"]);
-    assert_eq!(e.data.unwrap().match_count, 2);
 }
 
 #[test]

@@ -1,7 +1,8 @@
 //! The walk on several threads (issue 14): a tree cut into subtrees walked in parallel gives
 //! the files, their order, the counts of what was skipped and the diagnostics of the one-thread
-//! walk, whatever the filters.
+//! walk, whatever the filters. Last, the --no-ignore-* switches of rg 13 that llm lacked.
 
+use crate::search::{human, search};
 use crate::util::TestEnv;
 use serde_json::Value;
 
@@ -308,4 +309,42 @@ fn messages_come_after_the_matches_written_behind_them() {
             "{j}: the message came before the last match"
         );
     }
+}
+
+#[test]
+fn the_other_no_ignore_switches_of_ripgrep() {
+    let env = TestEnv::new();
+    std::fs::create_dir_all(env.path().join(".git/info")).unwrap();
+    env.write(".git/info/exclude", "a.txt\n");
+    env.write("a.txt", "foo\n");
+    env.write("b.txt", "foo\n");
+    env.write("x.ign", "b.txt\n");
+    // rg 13 (llm refused these three flags): --no-ignore-exclude lifts .git/info/exclude,
+    // --no-ignore-files drops the --ignore-file files, --no-ignore-messages silences the
+    // warning for one that cannot be read.
+    let cases: [(&[&str], &str); 4] = [
+        (&["foo"], "b.txt:1:1:foo\n"),
+        (
+            &["--no-ignore-exclude", "foo"],
+            "a.txt:1:1:foo\nb.txt:1:1:foo\n",
+        ),
+        (
+            &["--no-ignore-files", "--ignore-file", "x.ign", "foo"],
+            "b.txt:1:1:foo\n",
+        ),
+        (
+            &["--ignore-file", "missing", "--no-ignore-messages", "foo"],
+            "b.txt:1:1:foo\n",
+        ),
+    ];
+    for (args, want) in cases {
+        let (got, err, code) = human(&env, args);
+        assert_eq!(
+            (got.as_str(), err.as_str(), code),
+            (want, "", 0),
+            "{args:?}"
+        );
+    }
+    let (e, _) = search(&env, &["--no-ignore-exclude", "foo"]);
+    assert_eq!(e.data.unwrap().match_count, 2);
 }

@@ -28,7 +28,11 @@ pub(super) fn line_hits(
         }
     }
     let context = opts.before_context + opts.after_context > 0;
-    if opts.invert && opts.invert_context_hits && context && !opts.multiline {
+    // With -U, a pattern that cannot match `\n` is still searched line by line (as the
+    // searcher does, see `find::Collect`): its matches in a context line are that line's.
+    let by_line =
+        !opts.multiline || (matcher.non_matching_bytes()).is_some_and(|b| b.contains(b'\n'));
+    if opts.invert && opts.invert_context_hits && context && by_line {
         // Each context line once, in order.
         let mut lines = std::collections::BTreeMap::new();
         let after = |r: &MatchRecord| {
