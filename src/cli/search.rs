@@ -1,0 +1,490 @@
+//! `llm search`'s flags (clap) and how they become [`crate::cmd::search::SearchOptions`].
+
+use super::parse_size;
+use crate::error::{Code, Error};
+use clap::{Args, ValueEnum};
+use std::path::PathBuf;
+
+/// `llm search [OPTIONS] PATTERN [PATH]...`
+#[derive(Debug, Args)]
+#[command(
+    args_override_self = true,
+    after_help = "JSON: data.matches[] each have match_id, span, matched_text, line_text, \
+context_before[], context_after[] (and replacement with -r); data.files[] carry each file's SHA-256 \
+checksum for a later `llm transform`. With -v each match spans a whole line that does not match; \
+--files and --files-without-match list data.files[] (with checksums) and no matches. \
+-H, -I, -N, -0, -b, --trim, -o, -p and --stats only change human output.\n\n\
+A flag given twice keeps its last value (`-C1 -C0` is `-C0`), as in ripgrep.\n\nExamples:\n  \
+llm search 'fn main' src\n  llm search -F 'a.b()' -t rust --json\n  \
+llm search -r 'new_$1' 'old_(\\w+)' --json | llm transform"
+)]
+pub struct SearchArgs {
+    /// Regular expression (Rust regex syntax), or a literal with -F. With -e, -f or --files,
+    /// the first positional argument is a path instead.
+    #[arg(value_name = "PATTERN", required_unless_present_any = ["regexp", "type_list", "pattern_files", "files"])]
+    pub pattern: Option<String>,
+    /// Files or directories to search (default: the current directory, never standard
+    /// input); `-` is standard input, read to its end and shown as `<stdin>`.
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// A pattern to search for (repeatable; a line matching any of them matches). Use it for
+    /// patterns that start with `-`.
+    #[arg(
+        short = 'e',
+        long = "regexp",
+        value_name = "PATTERN",
+        allow_hyphen_values = true
+    )]
+    pub regexp: Vec<String>,
+    /// Read patterns from FILE, one per line (repeatable; `-` is stdin). An empty file matches
+    /// nothing.
+    #[arg(short = 'f', long = "file", value_name = "PATTERNFILE")]
+    pub pattern_files: Vec<PathBuf>,
+    /// Treat the pattern as a literal string, not a regex.
+    #[arg(short = 'F', long)]
+    pub fixed_strings: bool,
+    /// Case-insensitive search.
+    #[arg(short = 'i', long, overrides_with_all = ["case_sensitive", "smart_case"])]
+    pub ignore_case: bool,
+    /// Case-sensitive search (the default; overrides an earlier -i or -S).
+    #[arg(short = 's', long, overrides_with_all = ["ignore_case", "smart_case"])]
+    pub case_sensitive: bool,
+    /// Case-insensitive unless the pattern has an uppercase letter.
+    #[arg(short = 'S', long, overrides_with_all = ["ignore_case", "case_sensitive"])]
+    pub smart_case: bool,
+    /// Only match whole words (`-x` given after it wins, as in rg).
+    #[arg(short = 'w', long, overrides_with = "line_regexp")]
+    pub word_regexp: bool,
+    /// Only match whole lines (`-w` given after it wins, as in rg).
+    #[arg(short = 'x', long, overrides_with = "word_regexp")]
+    pub line_regexp: bool,
+    /// Report the lines that do not match (each a match spanning the whole line).
+    #[arg(short = 'v', long)]
+    pub invert_match: bool,
+    /// Human output: print each match's text alone on its line (JSON matches already span
+    /// only the match).
+    #[arg(short = 'o', long)]
+    pub only_matching: bool,
+    /// Print nothing; exit 0 at the first match, 1 when there is none, 2 on error.
+    #[arg(short = 'q', long)]
+    pub quiet: bool,
+    /// Let matches span lines (`\n` can be matched; spans cover every line).
+    #[arg(short = 'U', long)]
+    pub multiline: bool,
+    /// With -U, make `.` match newlines too (without -U it changes nothing, as in ripgrep).
+    #[arg(long)]
+    pub multiline_dotall: bool,
+    /// Accepted for ripgrep compatibility: `$` already matches before `\r\n`.
+    #[arg(long)]
+    pub crlf: bool,
+    /// Accepted for ripgrep compatibility: llm reads no configuration file.
+    #[arg(long)]
+    pub no_config: bool,
+    /// Human output: every match on a line of its own, `path:line:col:text` (a line with two
+    /// matches prints twice; with -o, the match's text), for editors' quickfix lists.
+    #[arg(long)]
+    pub vimgrep: bool,
+    /// PCRE2 syntax: look-around, backreferences (`(\w+) \1`), possessive quantifiers.
+    /// Named groups are `(?<name>…)`; `-r` refers to them as `$name` or `${name}`.
+    #[arg(short = 'P', long)]
+    pub pcre2: bool,
+    /// ASCII-only `\w`, `\d`, `\s`, `\b` and case folding.
+    #[arg(long)]
+    pub no_unicode: bool,
+    /// Search binary files as text: no NUL detection, and patterns may match NUL.
+    #[arg(short = 'a', long)]
+    pub text: bool,
+    /// Search binary files found by walking in full, as files named on the command line are
+    /// (a warning says their text fields are lossy).
+    #[arg(long)]
+    pub binary: bool,
+    /// Stop searching a file at the first non-matching line after a matching one.
+    #[arg(long)]
+    pub stop_on_nonmatch: bool,
+    /// Lines of context after each match.
+    #[arg(short = 'A', long, value_name = "NUM")]
+    pub after_context: Option<usize>,
+    /// Lines of context before each match.
+    #[arg(short = 'B', long, value_name = "NUM")]
+    pub before_context: Option<usize>,
+    /// Lines of context before and after each match.
+    #[arg(short = 'C', long, value_name = "NUM")]
+    pub context: Option<usize>,
+    /// Include or exclude files by glob (repeatable; `!` negates), e.g. `-g '*.rs' -g '!tests/**'`.
+    #[arg(short = 'g', long = "glob", value_name = "GLOB")]
+    pub globs: Vec<String>,
+    /// Like -g, but case-insensitive (repeatable).
+    #[arg(long = "iglob", value_name = "GLOB")]
+    pub iglobs: Vec<String>,
+    /// Make every -g glob case-insensitive.
+    #[arg(long)]
+    pub glob_case_insensitive: bool,
+    /// Only search files of this type (repeatable): rust, py, ripgrep's type table, or `all`.
+    #[arg(short = 't', long = "type", value_name = "TYPE")]
+    pub types: Vec<String>,
+    /// Skip files of this type (repeatable; `all` skips every typed file).
+    #[arg(short = 'T', long = "type-not", value_name = "TYPE")]
+    pub types_not: Vec<String>,
+    /// Add a type: `NAME:GLOB` (repeatable; also `NAME:include:OTHER,…`).
+    #[arg(long = "type-add", value_name = "TYPESPEC")]
+    pub type_add: Vec<String>,
+    /// Forget the globs of a type (repeatable), before --type-add adds to it.
+    #[arg(long = "type-clear", value_name = "TYPE")]
+    pub type_clear: Vec<String>,
+    /// List the known file types and their globs, then exit.
+    #[arg(long)]
+    pub type_list: bool,
+    /// Search hidden files and directories.
+    #[arg(long)]
+    pub hidden: bool,
+    /// Do not respect .gitignore, .ignore, .rgignore and similar files.
+    #[arg(long)]
+    pub no_ignore: bool,
+    /// Do not respect .gitignore, .git/info/exclude and the global git excludes.
+    #[arg(long)]
+    pub no_ignore_vcs: bool,
+    /// Do not respect .ignore and .rgignore files.
+    #[arg(long)]
+    pub no_ignore_dot: bool,
+    /// Do not respect ignore files in the parent directories of a path.
+    #[arg(long)]
+    pub no_ignore_parent: bool,
+    /// Do not respect the global git excludes file (core.excludesFile).
+    #[arg(long)]
+    pub no_ignore_global: bool,
+    /// Do not respect .git/info/exclude.
+    #[arg(long)]
+    pub no_ignore_exclude: bool,
+    /// Do not read the --ignore-file files.
+    #[arg(long)]
+    pub no_ignore_files: bool,
+    /// Do not warn of --ignore-file files that cannot be read.
+    #[arg(long)]
+    pub no_ignore_messages: bool,
+    /// Accepted for ripgrep compatibility: .gitignore files are honoured outside git
+    /// repositories already.
+    #[arg(long)]
+    pub no_require_git: bool,
+    /// Also read ignore rules from FILE (gitignore syntax; repeatable).
+    #[arg(long = "ignore-file", value_name = "PATH")]
+    pub ignore_files: Vec<PathBuf>,
+    /// Match the rules of ignore files case-insensitively.
+    #[arg(long)]
+    pub ignore_file_case_insensitive: bool,
+    /// Reduce the filters: -u searches ignored files, -uu hidden ones too, -uuu binary
+    /// files too (as --binary).
+    #[arg(short = 'u', long = "unrestricted", action = clap::ArgAction::Count)]
+    pub unrestricted: u8,
+    /// Follow symbolic links.
+    #[arg(short = 'L', long)]
+    pub follow: bool,
+    /// Descend at most NUM directories below each path (0: only the paths themselves).
+    #[arg(short = 'd', long, visible_alias = "maxdepth", value_name = "NUM")]
+    pub max_depth: Option<usize>,
+    /// Do not cross into other file systems.
+    #[arg(long)]
+    pub one_file_system: bool,
+    /// At most NUM matches per file.
+    #[arg(short = 'm', long, value_name = "NUM")]
+    pub max_count: Option<usize>,
+    /// At most NUM matches in the whole run; the search stops there (status `partial`).
+    #[arg(long, value_name = "NUM")]
+    pub max_results: Option<usize>,
+    /// Skip files larger than this (bytes, or with a K, M or G suffix).
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    pub max_filesize: Option<u64>,
+    /// Only list the files with at least one match. Of -l and --files-without-match the last
+    /// given wins; -c and --count-matches win over both, as in ripgrep.
+    #[arg(short = 'l', long, overrides_with = "files_without_match")]
+    pub files_with_matches: bool,
+    /// Only list the files searched that have no match.
+    #[arg(long, overrides_with = "files_with_matches")]
+    pub files_without_match: bool,
+    /// List the files that would be searched (with checksums in JSON), without searching
+    /// (-l, -c and the like then change nothing).
+    #[arg(long)]
+    pub files: bool,
+    /// Only show the number of matching lines per file (of -c and --count-matches the last
+    /// given wins).
+    #[arg(short = 'c', long, overrides_with = "count_matches")]
+    pub count: bool,
+    /// Only show the number of matches per file.
+    #[arg(long, overrides_with = "count")]
+    pub count_matches: bool,
+    /// With -c/--count-matches, also list the files searched that have no match (count 0).
+    #[arg(long)]
+    pub include_zero: bool,
+    /// Replacement preview for every match: `$1`, `${name}` and `$$` expand; adds `replacement`
+    /// to each match (apply it with `llm transform`).
+    #[arg(short = 'r', long, value_name = "TEXT", allow_hyphen_values = true)]
+    pub replace: Option<String>,
+    /// Order files by path (the default), or by modified, accessed or created time.
+    #[arg(long, value_name = "SORTBY", value_enum, overrides_with = "sortr")]
+    pub sort: Option<SortBy>,
+    /// Like --sort, in reverse (newest first for times).
+    #[arg(long, value_name = "SORTBY", value_enum, overrides_with = "sort")]
+    pub sortr: Option<SortBy>,
+    /// In human output, do not print lines longer than NUM bytes (a summary instead; 0: no
+    /// limit).
+    #[arg(short = 'M', long, value_name = "NUM")]
+    pub max_columns: Option<usize>,
+    /// With -M, print the first NUM characters of a long line and how many matches it leaves
+    /// out, rather than only a summary (as ripgrep).
+    #[arg(long)]
+    pub max_columns_preview: bool,
+    /// Group matches under a file heading (default on a terminal).
+    #[arg(long, overrides_with = "no_heading")]
+    pub heading: bool,
+    /// Print the path on every line (default when piped).
+    #[arg(long, overrides_with = "heading")]
+    pub no_heading: bool,
+    /// Human output: headings and colour, as on a terminal. JSON: indented.
+    #[arg(short = 'p', long)]
+    pub pretty: bool,
+    /// Accepted for ripgrep compatibility: line and column numbers are shown unless -N.
+    #[arg(short = 'n', long = "line-number", overrides_with = "no_line_number")]
+    pub line_number: bool,
+    /// Human output: no line and column numbers (JSON spans keep them).
+    #[arg(short = 'N', long, overrides_with = "line_number")]
+    pub no_line_number: bool,
+    /// Accepted for ripgrep compatibility: columns are always shown.
+    #[arg(long, hide = true)]
+    pub column: bool,
+    /// Human output: print the path on every line, even for one file (JSON always has it).
+    #[arg(short = 'H', long, overrides_with = "no_filename")]
+    pub with_filename: bool,
+    /// Human output: never print the path (JSON spans keep it).
+    #[arg(short = 'I', long, overrides_with = "with_filename")]
+    pub no_filename: bool,
+    /// Human output: follow each path with a NUL byte instead of `:` or a newline.
+    #[arg(short = '0', long)]
+    pub null: bool,
+    /// Human output: print the byte offset of each line (of each match with -o) before it.
+    #[arg(short = 'b', long)]
+    pub byte_offset: bool,
+    /// Human output: strip leading whitespace from printed lines (spans are unchanged).
+    #[arg(long)]
+    pub trim: bool,
+    /// Human output: print counts and timing after the results (JSON has data.stats).
+    #[arg(long)]
+    pub stats: bool,
+    /// Human output: do not print warnings and per-file errors on stderr (JSON keeps them).
+    #[arg(long)]
+    pub no_messages: bool,
+    /// Number of threads (0 = one per core).
+    #[arg(short = 'j', long, value_name = "NUM", default_value_t = 0)]
+    pub threads: usize,
+}
+
+/// `--sort`/`--sortr` keys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SortBy {
+    /// By path (the default order).
+    Path,
+    /// By last modification time.
+    Modified,
+    /// By last access time.
+    Accessed,
+    /// By creation time.
+    Created,
+    /// Path order, as the default.
+    None,
+}
+
+impl SearchArgs {
+    /// Presentation choices for human output.
+    pub fn view(&self) -> crate::output::human::search::SearchView {
+        crate::output::human::search::SearchView {
+            heading: if self.heading || self.pretty {
+                Some(true)
+            } else if self.no_heading {
+                Some(false)
+            } else {
+                None
+            },
+            max_columns: self.max_columns.filter(|&m| m > 0),
+            max_columns_preview: self.max_columns_preview,
+            only_matching: self.only_matching,
+            null: self.null,
+            with_filename: if self.with_filename {
+                Some(true)
+            } else if self.no_filename {
+                Some(false)
+            } else {
+                None
+            },
+            line_numbers: !self.no_line_number,
+            byte_offset: self.byte_offset,
+            trim: self.trim,
+            stats: self.stats,
+            no_messages: self.no_messages,
+            pretty: self.pretty,
+            quiet: self.quiet,
+            vimgrep: self.vimgrep,
+        }
+    }
+
+    /// Turns the flags into the plain options `cmd::search` runs on.
+    pub fn into_options(self) -> Result<crate::cmd::search::SearchOptions, Error> {
+        use crate::cmd::search::Mode;
+        let mut paths = self.paths;
+        let mut patterns = self.regexp;
+        for f in &self.pattern_files {
+            patterns.extend(read_pattern_file(f)?);
+        }
+        let from_flags = !patterns.is_empty() || !self.pattern_files.is_empty() || self.files;
+        match self.pattern {
+            Some(p) if from_flags => paths.insert(0, PathBuf::from(p)),
+            Some(p) => patterns.push(p),
+            None => {}
+        }
+        if self.max_results == Some(0) {
+            return Err(Error::new(
+                Code::InvalidArgument,
+                "--max-results must be at least 1",
+                "drop --max-results, or use -l/-c to only count",
+            ));
+        }
+        let sort = match (self.sort, self.sortr) {
+            (Some(k), _) => sort_key(k).map(|k| (k, false)),
+            (_, Some(k)) => sort_key(k).map(|k| (k, true)),
+            _ => None,
+        };
+        // Counting wins over listing whatever their order, as in ripgrep 13 (`-c -l` counts);
+        // within each pair the last given wins (clap's overrides above).
+        let mode = if self.files {
+            Mode::Files
+        } else if self.count && !self.only_matching {
+            Mode::CountLines
+        } else if self.count || self.count_matches {
+            // `-c -o` counts matches, as in ripgrep.
+            Mode::CountMatches
+        } else if self.files_without_match {
+            Mode::FilesWithoutMatch
+        } else if self.files_with_matches {
+            Mode::FilesWithMatches
+        } else {
+            Mode::Matches
+        };
+        Ok(crate::cmd::search::SearchOptions {
+            patterns,
+            walk: crate::walk::WalkOptions {
+                paths,
+                globs: self.globs,
+                iglobs: self.iglobs,
+                glob_case_insensitive: self.glob_case_insensitive,
+                types: self.types,
+                types_not: self.types_not,
+                type_add: self.type_add,
+                type_clear: self.type_clear,
+                hidden: self.hidden || self.unrestricted >= 2,
+                no_ignore: self.no_ignore || self.unrestricted >= 1,
+                no_ignore_vcs: self.no_ignore_vcs,
+                no_ignore_dot: self.no_ignore_dot,
+                no_ignore_parent: self.no_ignore_parent,
+                no_ignore_global: self.no_ignore_global,
+                no_ignore_exclude: self.no_ignore_exclude,
+                // As rg: --no-ignore leaves the --ignore-file files in force.
+                ignore_files: match self.no_ignore_files {
+                    true => Vec::new(),
+                    false => self.ignore_files,
+                },
+                no_ignore_messages: self.no_ignore_messages,
+                ignore_file_case_insensitive: self.ignore_file_case_insensitive,
+                follow: self.follow,
+                max_depth: self.max_depth,
+                one_file_system: self.one_file_system,
+                max_filesize: self.max_filesize,
+                sort,
+                stdin: None,
+            },
+            fixed_strings: self.fixed_strings,
+            ignore_case: self.ignore_case,
+            smart_case: self.smart_case,
+            word: self.word_regexp,
+            line: self.line_regexp,
+            multiline: self.multiline,
+            multiline_dotall: self.multiline_dotall && self.multiline,
+            pcre2: self.pcre2,
+            invert: self.invert_match,
+            text: self.text,
+            binary: self.binary || self.unrestricted >= 3,
+            no_unicode: self.no_unicode,
+            stop_on_nonmatch: self.stop_on_nonmatch,
+            quiet: self.quiet,
+            include_zero: self.include_zero,
+            before_context: self.before_context.or(self.context).unwrap_or(0),
+            after_context: self.after_context.or(self.context).unwrap_or(0),
+            max_count: self.max_count,
+            max_results: self.max_results,
+            mode,
+            // The lines of -v hold no match to replace: printed as they are, as in ripgrep
+            // (its context lines do: see `invert_replace`).
+            invert_replace: self.replace.clone().filter(|_| self.invert_match),
+            replace: self.replace.filter(|_| !self.invert_match),
+            threads: crate::walk::thread_count(self.threads),
+            first_match_only: false,
+            invert_context_hits: false,
+        })
+    }
+}
+
+fn sort_key(k: SortBy) -> Option<crate::walk::SortKey> {
+    use crate::walk::SortKey;
+    match k {
+        SortBy::Path => Some(SortKey::Path),
+        SortBy::Modified => Some(SortKey::Modified),
+        SortBy::Accessed => Some(SortKey::Accessed),
+        SortBy::Created => Some(SortKey::Created),
+        SortBy::None => None,
+    }
+}
+
+/// The patterns of a `-f` file, one per line (`-` reads stdin). A pipe (`-f <(…)`) is read to
+/// its end; every read is bounded (`/dev/zero` ends in `LLM_E115`, not in exhausted memory).
+fn read_pattern_file(path: &std::path::Path) -> Result<Vec<String>, Error> {
+    use std::io::Read;
+    let shown = crate::walk::display_path(path);
+    let max = crate::fsio::MAX_INPUT_BYTES;
+    const TOO_LARGE: &str = "pass -f a file of patterns, one per line, of reasonable size";
+    let bytes = if path == std::path::Path::new("-") {
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .take(max + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| {
+                Error::new(
+                    Code::PathUnreadable,
+                    format!("pattern file {shown} (stdin): {e}"),
+                    "check the input piped to -f -",
+                )
+            })?;
+        bytes
+    } else {
+        crate::fsio::read_input(path, &shown).map_err(|mut e| {
+            e.message = format!("pattern file {}", e.message);
+            if e.code == Code::TargetTooLarge {
+                e.remediation = TOO_LARGE.into();
+            }
+            e
+        })?
+    };
+    if bytes.len() as u64 > max {
+        return Err(Error::new(
+            Code::TargetTooLarge,
+            format!("pattern file {shown} gives more than {max} bytes"),
+            TOO_LARGE,
+        ));
+    }
+    let text = String::from_utf8(bytes).map_err(|_| {
+        Error::new(
+            Code::InvalidArgument,
+            format!("pattern file {shown} is not valid UTF-8"),
+            "write the patterns as UTF-8 (use \\xNN escapes for other bytes)",
+        )
+    })?;
+    Ok(text
+        .lines()
+        .map(|l| l.strip_suffix('\r').unwrap_or(l).to_string())
+        .collect())
+}
