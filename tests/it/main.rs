@@ -21,6 +21,7 @@ mod regions;
 mod reindent;
 mod rename;
 mod rename_bindings;
+mod rename_overloads;
 mod rename_scopes;
 mod rename_types;
 mod search;

@@ -7,6 +7,7 @@ mod delete;
 mod keys;
 mod links;
 mod members;
+mod overloads;
 mod rename;
 mod scopes;
 mod select;
@@ -304,7 +305,9 @@ pub fn plan(opts: &PatchOptions) -> Result<Planned, Error> {
     let (syms, i, tree) = locate(opts, language, &src, &display)?;
     // Renaming a Rust `impl P` renames `P`.
     let i = match opts.action {
-        Action::Rename(_) => types::renamed_index(&syms, i)?,
+        // A Rust trait impl's item its trait's, a C++ method defined outside its class its
+        // declaration.
+        Action::Rename(_) => overloads::renamed_index(&syms, types::renamed_index(&syms, i)?)?,
         _ => i,
     };
     let s = &syms[i];

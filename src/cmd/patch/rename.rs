@@ -68,6 +68,9 @@ pub(super) struct Found {
     pub files: Vec<RenamedFile>,
     pub sites: Vec<RenameSite>,
     pub leftovers: Vec<Leftover>,
+    /// The other definitions of the name renamed with it: a Java, C# or C++ method's
+    /// overloads, a C++ method's declaration or definition outside its class.
+    pub together: usize,
 }
 
 /// The symbol being renamed, as the classification needs it.
@@ -580,6 +583,7 @@ fn rename_core(
     let mut out = Vec::new();
     let mut sites = Vec::new();
     let mut leftovers = Vec::new();
+    let mut together = 0;
     for (path, bytes) in files {
         let display = display_path(&path);
         let hits: Vec<_> = finder
@@ -657,10 +661,19 @@ fn rename_core(
         // Shape for Sq { fn area … }`), a class method's overrides in those subclasses, a
         // TypeScript function's or method's overload signatures (`function f(a: number):
         // number;` before its implementation), all of one scope.
-        let overloads = match home && matches!(language.name, "typescript" | "tsx") {
-            true => super::members::overloads(&file_syms, target.def_start),
-            false => Vec::new(),
+        // A Java, C# or C++ method's overloads (`overloads::same_class`) too: calls of them
+        // are not told apart.
+        let overloads = match (home, language.name) {
+            (true, "typescript" | "tsx") => super::members::overloads(&file_syms, target.def_start),
+            (true, "java" | "csharp") | (_, "cpp") => {
+                let same = super::overloads::same_class(&file_syms, s);
+                together += same.len();
+                same
+            }
+            _ => Vec::new(),
         };
+        // The overloads are the target where a bare call's nearest member is looked for.
+        let overloaded = overloads.clone();
         let with_target: Vec<usize> = (file_syms.iter())
             .filter(|m| {
                 m.name == old
@@ -698,6 +711,7 @@ fn rename_core(
         let is_target = |m: &symbols::Symbol| {
             (display == target.def_file && m.name_span.byte_start == target.def_start)
                 || (target.is_type && with_target.contains(&m.name_span.byte_start))
+                || overloaded.contains(&m.name_span.byte_start)
         };
         let elsewhere = |at: usize| match qualifier(language.name, &bytes, at) {
             // A type's name is a method's only where it is called so (`MaskFill(g)`, not
@@ -889,6 +903,7 @@ fn rename_core(
         files: out,
         sites,
         leftovers,
+        together,
     })
 }
 
@@ -911,6 +926,14 @@ fn message(s: &symbols::Symbol, new: &str, found: &Found, files: usize) -> Strin
         count(CERTAIN, true),
         count(POSSIBLE, true),
     );
+    if found.together > 0 {
+        m.push_str(&format!(
+            ", with the {} other definition{} of `{}` in its class (overloads are renamed as one)",
+            found.together,
+            if found.together == 1 { "" } else { "s" },
+            s.name
+        ));
+    }
     let kept = count(EXCLUDED, false) + count(POSSIBLE, false);
     if kept > 0 {
         m.push_str(&format!(
@@ -963,6 +986,7 @@ pub(super) fn plan_rename(
         files,
         sites,
         leftovers,
+        ..
     } = found;
     let changes: Vec<Change> = files
         .into_iter()
@@ -1015,6 +1039,7 @@ pub fn rename_on(
     })?;
     let (syms, i, _) = locate(opts, language, &src, &display)?;
     let i = types::renamed_index(&syms, i)?;
+    let i = super::overloads::renamed_index(&syms, i)?;
     let found = rename_core(opts, language, &syms, i, new, &src, read)?;
     let message = message(&syms[i], new, &found, found.files.len());
     Ok((

@@ -1,0 +1,84 @@
+//! `llm patch --rename`: definitions that share the renamed one's name and must keep sharing
+//! it. A Rust trait impl's item is named by its trait (renamed alone, the impl no longer
+//! implements it: E0407), and a Java, C# or C++ method's overloads are called by one name,
+//! which the syntax cannot tell apart without types (renamed alone, `g("a")` was renamed with
+//! `g(int)` and no longer compiled), nor a C++ method's declaration in its class from its
+//! definition outside it (`void A::g(int) {}` was left).
+
+use crate::error::{Code, Error};
+use crate::lang::symbols::{Symbol, SymbolKind};
+
+/// The index the rename starts from instead of `i`: a Rust trait impl's item
+/// (`impl Shape for Sq { fn area … }`) is renamed from the trait's own (which renames every
+/// impl's), a C++ method defined outside its class (`void A::g() {}`) from its declaration in
+/// the class, when the file has it. Refused (`PATCH_E010`) for a trait impl's item whose trait
+/// the file does not define: it cannot be renamed without the trait.
+pub(super) fn renamed_index(syms: &[Symbol], i: usize) -> Result<usize, Error> {
+    let s = &syms[i];
+    if s.language == "cpp" && s.kind == SymbolKind::Function {
+        return Ok(in_class(syms, s).unwrap_or(i));
+    }
+    let Some(tr) = s.impl_of.as_deref().filter(|_| s.kind != SymbolKind::Impl) else {
+        return Ok(i);
+    };
+    // `fmt::Display` is named `Display` where it is defined; `Into<u8>` is `Into`.
+    let tr = tr.split('<').next().unwrap_or(tr);
+    let tr = tr.rsplit("::").next().unwrap_or(tr).trim();
+    let item = (0..syms.len()).find(|&k| {
+        let t = &syms[k];
+        t.name == s.name
+            && t.parent_index
+                .is_some_and(|p| syms[p].kind == SymbolKind::Trait && syms[p].name == tr)
+    });
+    item.ok_or_else(|| {
+        Error::new(
+            Code::PatchNotAName,
+            format!(
+                "{} `{}` implements trait `{tr}`'s `{}`, which is not defined in {}: renamed alone, the impl would no longer implement it",
+                s.kind.as_str(),
+                s.qualified_name,
+                s.name,
+                s.name_span.file_path
+            ),
+            format!(
+                "rename `{tr}::{}` where the trait is defined (`llm find {tr} --kind trait`): its impls follow; nothing was renamed",
+                s.name
+            ),
+        )
+    })
+}
+
+/// C++: the method declared in its class that a definition outside it (`void A::g() {}`)
+/// defines: the first member of the class named so.
+fn in_class(syms: &[Symbol], s: &Symbol) -> Option<usize> {
+    let owner = s.parent_qualified.as_deref()?;
+    (0..syms.len()).find(|&k| {
+        let m = &syms[k];
+        m.name == s.name
+            && m.kind == SymbolKind::Method
+            && m.parent_qualified.as_deref() == Some(owner)
+            && m.parent_index.is_some()
+    })
+}
+
+/// Java, C#, C++: the name offsets of the members of `target`'s class among `syms` (one file)
+/// that share its name: its overloads and, in C++, their declarations and their definitions
+/// outside the class (`void A::g(int) {}`). Another class's `g` is not one.
+pub(super) fn same_class(syms: &[Symbol], target: &Symbol) -> Vec<usize> {
+    let callable = |k: SymbolKind| matches!(k, SymbolKind::Method | SymbolKind::Function);
+    let Some(owner) = target.parent_qualified.as_deref() else {
+        return Vec::new();
+    };
+    if !matches!(target.language, "java" | "csharp" | "cpp") || !callable(target.kind) {
+        return Vec::new();
+    }
+    (syms.iter())
+        .filter(|m| {
+            m.name == target.name
+                && callable(m.kind)
+                && m.parent_qualified.as_deref() == Some(owner)
+                && m.name_span != target.name_span
+        })
+        .map(|m| m.name_span.byte_start)
+        .collect()
+}

@@ -1,0 +1,107 @@
+//! `llm patch --rename` of a definition that shares its name with others it must keep sharing
+//! it with: a Java, C# or C++ method's overloads (a call's overload is not told apart without
+//! types: renaming `g(int)` alone renamed `g("a")` too, and javac failed), a C++ method's
+//! declaration in its class and its definition outside it (`void A::g(int) {}` was left), a
+//! Rust trait impl's method and its trait's (renamed alone: E0407). Found by an invariant run
+//! (rename, then rename back: refused `PATCH_E009`, or the build broke).
+
+use crate::util::TestEnv;
+
+fn text(env: &TestEnv, file: &str) -> String {
+    String::from_utf8(env.read(file)).unwrap()
+}
+
+/// Renames `symbol` at `line` of `file` to `new`; returns the envelope and the exit code.
+fn rename(
+    env: &TestEnv,
+    file: &str,
+    symbol: &str,
+    line: &str,
+    new: &str,
+) -> (serde_json::Value, i32) {
+    env.patch(&[
+        "--file", file, "--symbol", symbol, "--line", line, "--rename", new, "--in", file,
+    ])
+}
+
+#[test]
+fn java_and_csharp_overloads_are_renamed_as_one_and_back() {
+    for (file, src, symbol, renamed_symbol, old, new) in [
+        (
+            "A.java",
+            "class A {\n    void g(int x) {}\n    void g(String s) {}\n    void h() { g(1); g(\"a\"); }\n}\n",
+            "A.g",
+            "A.k",
+            "g",
+            "k",
+        ),
+        (
+            "A.cs",
+            "class A {\n    void G(int x) {}\n    void G(string s) {}\n    void H() { G(1); G(\"a\"); }\n}\n",
+            "A.G",
+            "A.K",
+            "G",
+            "K",
+        ),
+    ] {
+        let env = TestEnv::new();
+        env.write(file, src);
+        let (v, code) = rename(&env, file, symbol, "2", new);
+        assert_eq!(code, 0, "{v}");
+        let want = src
+            .replace(&format!("void {old}("), &format!("void {new}("))
+            .replace(&format!(" {old}(1); {old}("), &format!(" {new}(1); {new}("));
+        assert_eq!(text(&env, file), want);
+        assert!(
+            v["message"].as_str().unwrap().contains("1 other definition"),
+            "{v}"
+        );
+        // …and back, byte for byte (refused `PATCH_E009` when only one overload had moved).
+        let (v, code) = rename(&env, file, renamed_symbol, "2", old);
+        assert_eq!(code, 0, "{v}");
+        assert_eq!(text(&env, file), src);
+    }
+}
+
+#[test]
+fn cpp_method_declaration_definition_and_overloads_go_together() {
+    let src = "class A {\npublic:\n    void g(int x);\n    void g(const char* s);\n    void h() { g(1); g(\"a\"); }\n};\nvoid A::g(int x) {}\nvoid A::g(const char* s) {}\n";
+    let want = "class A {\npublic:\n    void k(int x);\n    void k(const char* s);\n    void h() { k(1); k(\"a\"); }\n};\nvoid A::k(int x) {}\nvoid A::k(const char* s) {}\n";
+    // From the declaration in the class, and from a definition outside it.
+    for line in ["3", "7"] {
+        let env = TestEnv::new();
+        env.write("a.cpp", src);
+        let (v, code) = rename(&env, "a.cpp", "A::g", line, "k");
+        assert_eq!(code, 0, "{v}");
+        assert_eq!(text(&env, "a.cpp"), want, "from line {line}");
+        let (v, code) = rename(&env, "a.cpp", "A::k", "3", "g");
+        assert_eq!(code, 0, "{v}");
+        assert_eq!(text(&env, "a.cpp"), src);
+    }
+}
+
+#[test]
+fn rust_trait_impl_method_is_renamed_from_its_trait() {
+    let src = "struct S;\ntrait T { fn f(&self); }\ntrait U { fn f(&self); }\nimpl T for S { fn f(&self) {} }\nimpl U for S { fn f(&self) {} }\nfn m(s: S) { T::f(&s); }\n";
+    let want = "struct S;\ntrait T { fn g(&self); }\ntrait U { fn f(&self); }\nimpl T for S { fn g(&self) {} }\nimpl U for S { fn f(&self) {} }\nfn m(s: S) { T::g(&s); }\n";
+    let env = TestEnv::new();
+    env.write("t.rs", src);
+    // Only the impl's `fn f` was renamed: `g` is not a member of trait `T` (E0407).
+    let (v, code) = rename(&env, "t.rs", "S::f", "4", "g");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["result"]["symbol"]["qualified_name"], "T::f", "{v}");
+    assert_eq!(text(&env, "t.rs"), want);
+    // Back (refused `PATCH_E009` before: `f` was S's other trait's).
+    let (v, code) = rename(&env, "t.rs", "S::g", "4", "f");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(text(&env, "t.rs"), src);
+
+    // A trait the file does not define: refused, nothing written.
+    let env = TestEnv::new();
+    let d = "struct S;\nimpl std::fmt::Display for S {\n    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {\n        Ok(())\n    }\n}\n";
+    env.write("d.rs", d);
+    let (v, code) = rename(&env, "d.rs", "S::fmt", "3", "show");
+    assert_eq!(code, 2, "{v}");
+    assert_eq!(v["error"]["code"], "PATCH_E010");
+    assert_eq!(text(&env, "d.rs"), d);
+}
