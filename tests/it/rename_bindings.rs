@@ -412,3 +412,38 @@ fn a_renamed_shorthand_comes_back_as_a_shorthand() {
     assert_eq!(code, 0, "{v}");
     assert_eq!(text(&env, "src/lib.rs"), rs);
 }
+
+/// A Ruby symbol that names a method to `send`, `method`, `respond_to?`, `alias_method`,
+/// `private` or `alias` is renamed with it (`possible`); left as it was, `send(:g)` raised
+/// NoMethodError. `define_method(:g)` defines another `g` and stays.
+#[test]
+fn ruby_symbols_naming_the_method_go_with_it() {
+    let env = TestEnv::new();
+    let src = "class A\n  def g; end\n  alias :y :g\n  alias_method :x, :g\n  private :g\n  define_method(:g) { 1 }\n  def h(o)\n    method(:g)\n    o.send(:g, :g)\n    respond_to?(:g)\n  end\nend\n";
+    env.write("a.rb", src);
+    let (v, code) = rename(&env, "a.rb", "A#g", "k");
+    assert_eq!(code, 0, "{v}");
+    let want = "class A\n  def k; end\n  alias :y :k\n  alias_method :x, :k\n  private :k\n  define_method(:g) { 1 }\n  def h(o)\n    method(:k)\n    o.send(:k, :g)\n    respond_to?(:k)\n  end\nend\n";
+    assert_eq!(String::from_utf8(env.read("a.rb")).unwrap(), want);
+    let (v, code) = rename(&env, "a.rb", "A#k", "g");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(String::from_utf8(env.read("a.rb")).unwrap(), src);
+}
+
+/// TypeScript: renaming an interface's method leaves a variable of its name alone (a bare
+/// name never reaches a member; it was renamed `possible`, and `begin` was undefined), nor a
+/// shorthand `{ start }` (an object's key, as `{ start: 1 }`; it became `{ start: begin }`).
+#[test]
+fn typescript_member_rename_leaves_a_variable_of_its_name() {
+    let env = TestEnv::new();
+    let src = "interface Timer {\n  start(): void;\n}\nconst start = Date.now();\nfunction el(t: Timer) { t.start(); return Date.now() - start; }\nconst o = { start };\n";
+    env.write("t.ts", src);
+    let (v, code) = rename(&env, "t.ts", "Timer.start", "begin");
+    assert_eq!(code, 0, "{v}");
+    let want = "interface Timer {\n  begin(): void;\n}\nconst start = Date.now();\nfunction el(t: Timer) { t.begin(); return Date.now() - start; }\nconst o = { start };\n";
+    assert_eq!(String::from_utf8(env.read("t.ts")).unwrap(), want);
+    assert_eq!(site_class(&v, "t.ts", 5, 55), "excluded", "{v}");
+    let (v, code) = rename(&env, "t.ts", "Timer.begin", "start");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(String::from_utf8(env.read("t.ts")).unwrap(), src);
+}

@@ -414,3 +414,87 @@ fn a_local_that_no_bare_site_meets_and_a_sibling_scopes_function_do_not_block() 
         "pub struct S {\n    path2: u32,\n}\n\npub fn f() -> S {\n    let path2 = 1;\n    S { path2 }\n}\n"
     );
 }
+
+/// A new name is taken only beside the renamed symbol: a member of a same-named type in
+/// another module (`string::RegexBuilder` beside `bytes::RegexBuilder`) is not beside it, and
+/// a struct's field declared in a function is not captured by the function's parameter of
+/// the new name (both were refused `PATCH_E009`, the rename back of an `ok` rename).
+#[test]
+fn a_same_named_type_elsewhere_or_a_parameter_does_not_take_a_member_name() {
+    let env = TestEnv::new();
+    let src = "mod string {\n    pub struct B {\n        builder: u8,\n    }\n}\n\nmod bytes {\n    pub struct B {\n        builder2: u8,\n    }\n    impl B {\n        fn get(&self) -> u8 {\n            self.builder2\n        }\n    }\n}\n";
+    env.write("b.rs", src);
+    let (v, code) = rename(&env, "b.rs", "bytes::B::builder2", "builder");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        String::from_utf8(env.read("b.rs")).unwrap(),
+        src.replace("builder2", "builder")
+    );
+
+    let env = TestEnv::new();
+    let src = "pub fn bridge<C>(consumer: C) -> usize {\n    return with(Callback { consumer2: consumer });\n\n    struct Callback<C> {\n        consumer2: C,\n    }\n}\n";
+    env.write("c.rs", src);
+    let (v, code) = rename(&env, "c.rs", "bridge::Callback::consumer2", "consumer");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        String::from_utf8(env.read("c.rs")).unwrap(),
+        "pub fn bridge<C>(consumer: C) -> usize {\n    return with(Callback { consumer });\n\n    struct Callback<C> {\n        consumer: C,\n    }\n}\n"
+    );
+}
+
+/// A rename that finds no site to rename, its definition included (a Python name an import
+/// from another module binds first), is refused `PATCH_E012`: it said `ok … 0 sites`.
+#[test]
+fn a_rename_with_nothing_to_rename_is_refused() {
+    let env = TestEnv::new();
+    let src = "try:\n    from _json import make_scanner as c_make_scanner\nexcept ImportError:\n    c_make_scanner = None\n";
+    env.write("s.py", src);
+    let (v, code) = env.patch(&[
+        "--file",
+        "s.py",
+        "--symbol",
+        "c_make_scanner",
+        "--line",
+        "4",
+        "--rename",
+        "scanner",
+    ]);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(v["error"]["code"], "PATCH_E012", "{v}");
+    assert_eq!(env.read("s.py"), src.as_bytes());
+}
+
+/// Python: `import time as _time` binds `_time`, and `from time import sleep` nothing of the
+/// name: a class `time` of the file is not rebound by them (its definition was `excluded` and
+/// the rename said `ok`, renaming only `_time.time()`, a possible site).
+#[test]
+fn a_python_import_under_another_name_does_not_rebind_the_class() {
+    let env = TestEnv::new();
+    let src = "import time as _time\nfrom time import sleep\n\n\nclass time:\n    pass\n\n\ndef now():\n    return time()\n";
+    env.write("tm.py", src);
+    let (v, code) = env.patch(&[
+        "--file", "tm.py", "--symbol", "time", "--kind", "class", "--rename", "clock",
+    ]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        String::from_utf8(env.read("tm.py")).unwrap(),
+        "import time as _time\nfrom time import sleep\n\n\nclass clock:\n    pass\n\n\ndef now():\n    return clock()\n"
+    );
+}
+
+/// Python: a bare name reaches a member only in its own class's body. Renaming `Value.set`
+/// renamed `set` in another class's `value = property(get, set)` (`possible`), and the class
+/// no longer loaded; in the owner's body it goes with the method (`certain`).
+#[test]
+fn a_python_bare_member_name_is_its_own_class_bodys_only() {
+    let env = TestEnv::new();
+    let src = "class Value:\n    def get(self):\n        return 1\n    def set(self, v):\n        pass\n    value = property(get, set)\n\n\nclass ValueProxy:\n    def get(self):\n        return 2\n    def set(self, v):\n        pass\n    value = property(get, set)\n";
+    env.write("m.py", src);
+    let (v, code) = env.patch(&["--file", "m.py", "--symbol", "Value.set", "--rename", "put"]);
+    assert_eq!(code, 0, "{v}");
+    let want = src
+        .replacen("def set", "def put", 1)
+        .replacen("get, set)", "get, put)", 1);
+    assert_eq!(String::from_utf8(env.read("m.py")).unwrap(), want);
+    assert_eq!(site_class(&v, "m.py", 14, 26), "excluded", "{v}");
+}

@@ -6,7 +6,7 @@
 use crate::lang::references::Reference;
 use crate::lang::{symbols, Language};
 use std::path::Path;
-use tree_sitter::Tree;
+use tree_sitter::{Node, Tree};
 
 /// The names another file reaches the module of `def_file` by: its stem (`b` for `b.py`), the
 /// directory for a file that stands for it (`b/__init__.py`, `b/mod.rs`, `b/index.js`), and
@@ -273,4 +273,41 @@ pub(super) fn in_dunder_all(
         }
     }
     false
+}
+
+/// Python: whether the name at `range` in an import binds that name in the file: `import
+/// time`, `import time.sub` (its first segment), `from m import time`, `… as time`. A module
+/// named (`from time import sleep`), a name imported under another (`import time as _time`)
+/// or a later segment of a dotted name binds nothing of that name.
+pub(super) fn python_import_binds(tree: &Tree, range: std::ops::Range<usize>) -> bool {
+    let Some(node) = tree
+        .root_node()
+        .descendant_for_byte_range(range.start, range.end)
+    else {
+        return true;
+    };
+    let Some(parent) = node.parent() else {
+        return true;
+    };
+    let is = |n: Node, field: &str| {
+        n.parent()
+            .and_then(|p| p.child_by_field_name(field))
+            .is_some_and(|c| c.id() == n.id())
+    };
+    match parent.kind() {
+        "aliased_import" => is(node, "alias"),
+        "dotted_name" => {
+            let first = parent.named_child(0).is_some_and(|c| c.id() == node.id());
+            let holder = parent.parent();
+            match holder.map(|h| h.kind()) {
+                // `import a.b as c`: the alias binds.
+                Some("aliased_import") => false,
+                Some("import_from_statement") => {
+                    !is(parent, "module_name") && parent.named_child_count() == 1
+                }
+                _ => first,
+            }
+        }
+        _ => true,
+    }
 }

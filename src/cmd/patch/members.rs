@@ -292,3 +292,100 @@ pub(super) fn overloads(syms: &[Symbol], def_start: usize) -> Vec<usize> {
     }
     out
 }
+
+/// Ruby: whether the word at `range` is a symbol that names a method to a call that takes
+/// one (`method(:g)`, `o.send(:g, 1)`, `respond_to?(:g)`, `alias_method :x, :g`, `private
+/// :g`, `alias :y :g`): renamed with the method, `possible` (the receiver's class is not
+/// known), as a call of it would be. `define_method(:g)` and `attr_reader :g` define another
+/// `g`, and are not.
+pub(super) fn ruby_method_symbol(
+    tree: &tree_sitter::Tree,
+    bytes: &[u8],
+    range: std::ops::Range<usize>,
+) -> bool {
+    // The first argument names the method.
+    const FIRST: [&str; 14] = [
+        "method",
+        "public_method",
+        "instance_method",
+        "public_instance_method",
+        "send",
+        "public_send",
+        "__send__",
+        "respond_to?",
+        "method_defined?",
+        "public_method_defined?",
+        "private_method_defined?",
+        "protected_method_defined?",
+        "remove_method",
+        "undef_method",
+    ];
+    // Every argument does.
+    const ALL: [&str; 7] = [
+        "alias_method",
+        "private",
+        "public",
+        "protected",
+        "module_function",
+        "private_class_method",
+        "public_class_method",
+    ];
+    let Some(node) = (range.start > 0)
+        .then(|| {
+            tree.root_node()
+                .descendant_for_byte_range(range.start - 1, range.end)
+        })
+        .flatten()
+        .filter(|n| n.kind() == "simple_symbol" && n.byte_range() == (range.start - 1..range.end))
+    else {
+        return false;
+    };
+    let Some(parent) = node.parent() else {
+        return false;
+    };
+    if parent.kind() == "alias" {
+        return true;
+    }
+    let Some(call) = parent.parent().filter(|_| parent.kind() == "argument_list") else {
+        return false;
+    };
+    let Some(method) = call
+        .child_by_field_name("method")
+        .filter(|_| call.kind() == "call")
+    else {
+        return false;
+    };
+    let name = text(bytes, method);
+    let first = parent.named_child(0).is_some_and(|c| c.id() == node.id());
+    ALL.contains(&name) || (first && FIRST.contains(&name))
+}
+
+/// Python: the class of a bare name for a member of `owner`: `certain` in the body of the
+/// owner's class itself (`value = property(get, set)`, a decorator's `@x.setter`), `excluded`
+/// in a function or lambda (methods do not see their class's names) or another class's body.
+pub(super) fn python_bare(node: Node, bytes: &[u8], owner: &str) -> &'static str {
+    let mut n = node;
+    while let Some(p) = n.parent() {
+        match p.kind() {
+            "function_definition" | "lambda" => {
+                // Its decorators and default values are evaluated in the enclosing scope.
+                let inside = p
+                    .child_by_field_name("body")
+                    .is_some_and(|b| b.byte_range().contains(&node.start_byte()));
+                if inside || p.kind() == "lambda" {
+                    return EXCLUDED;
+                }
+            }
+            "class_definition" => {
+                let name = p.child_by_field_name("name").map(|c| text(bytes, c));
+                return match name == Some(owner) {
+                    true => CERTAIN,
+                    false => EXCLUDED,
+                };
+            }
+            _ => {}
+        }
+        n = p;
+    }
+    EXCLUDED
+}

@@ -293,6 +293,14 @@ fn syntactic_class(
     if language.name == "bash" {
         return super::shell::word_class(node, bytes);
     }
+    // Python: a module an import names (`import time as _time`, `from time import sleep`)
+    // is no class or function of the file.
+    if language.name == "python"
+        && links::import_text(tree, bytes, range.clone()).is_some()
+        && !links::python_import_binds(tree, range.clone())
+    {
+        return Some(EXCLUDED);
+    }
     let qualified = qualifier(language.name, bytes, range.start);
     // `import * as A from "./a"`: `A.load` may be the module's function, whatever the case of
     // `A` (a capitalised qualifier reads as a type elsewhere).
@@ -318,6 +326,37 @@ fn syntactic_class(
                 return Some(if embedded { POSSIBLE } else { EXCLUDED });
             }
         }
+    }
+    // JavaScript and TypeScript reach a member only through a value (`this.start`,
+    // `t.start`): a bare name is a variable, a parameter or a function (an interface method's
+    // rename renamed a `const start` elsewhere in the file), and a shorthand `{ start }` is
+    // an object's key, as `{ start: 1 }` is.
+    if matches!(language.name, "javascript" | "typescript" | "tsx")
+        && t.owner.is_some()
+        && qualified.is_none()
+        && matches!(
+            node.kind(),
+            "identifier"
+                | "shorthand_property_identifier"
+                | "shorthand_property_identifier_pattern"
+        )
+    {
+        return Some(EXCLUDED);
+    }
+    // Python: a bare name reaches a member only in its own class's body (`value =
+    // property(get, set)`); in a method or another class's body it is a local or a global
+    // (ValueProxy's `property(get, set)` was renamed with `Value.set`).
+    if language.name == "python"
+        && t.owner.is_some()
+        && qualified.is_none()
+        && node.kind() == "identifier"
+        && parent.kind() != "keyword_argument"
+    {
+        return Some(super::members::python_bare(
+            node,
+            bytes,
+            t.owner.unwrap_or_default(),
+        ));
     }
     // Ruby: a bare name inside a class that defines a method of that name is that method.
     if language.name == "ruby"
@@ -643,6 +682,9 @@ fn rename_core(
                         links::import_text(&tree, &bytes, r.span.range())
                             .is_some_and(|i| !links::names_module(&i, &target.modules))
                     })
+                    // `import time as _time` binds `_time`, not the class `time` (its
+                    // definition and uses after it were left, and `_time.time()` renamed).
+                    .filter(|r| links::python_import_binds(&tree, r.span.range()))
                     .map(|r| r.span.byte_start)
                     .min()
             })
@@ -786,9 +828,11 @@ fn rename_core(
             if renamed {
                 taken_at.push(taken::Site {
                     at: r.span.byte_start,
-                    bare: (bare && !keys::field_key(&tree, r.span.range()))
+                    // A member's definition (`consumer: C,` in a struct declared in a
+                    // function with a parameter `consumer`) is no local's to capture.
+                    bare: (bare && !r.is_definition && !keys::field_key(&tree, r.span.range()))
                         || import
-                        || r.is_definition,
+                        || (r.is_definition && target.owner.is_none()),
                 });
                 let edit = match keys::shorthand_again(&tree, r.span.range(), &bytes, new) {
                     Some(whole) => Edit::new(whole, new),
@@ -844,10 +888,18 @@ fn rename_core(
                     && kind == "string"
                     && target.owner.is_none()
                     && links::in_dunder_all(&full, &bytes, &w);
+                // A Ruby symbol naming a method to `send`, `method`, `alias_method`… is the
+                // method's name (left as it was, `send(:g)` raised NoMethodError).
+                let method_symbol = language.name == "ruby"
+                    && matches!(
+                        target.kind,
+                        symbols::SymbolKind::Method | symbols::SymbolKind::Function
+                    )
+                    && super::members::ruby_method_symbol(&full, &bytes, w.clone());
                 let wanted = match kind {
                     "comment" => scope.in_comments,
                     "string" => scope.in_strings || format_arg || exported,
-                    _ => false,
+                    _ => method_symbol,
                 };
                 // …unless the name there is a local's, or another file's own.
                 let theirs = local.iter().any(|b| b.holds(w.start))
@@ -886,6 +938,7 @@ fn rename_core(
             let renamed = taken::Renamed {
                 // A type in a class, module or namespace is beside that one's members.
                 owner: target.owner.or(target.outer),
+                owner_qualified: s.parent_qualified.as_deref(),
                 kind: target.kind,
                 def_file: &target.def_file,
             };
@@ -898,6 +951,19 @@ fn rename_core(
             tree,
             edits,
         });
+    }
+    // Nothing renamed, not even the definition: `ok … 0 sites` said it was done.
+    if !sites.iter().any(|x| x.renamed) && !leftovers.iter().any(|l| l.renamed) {
+        return Err(Error::new(
+            Code::PatchNothingRenamed,
+            format!(
+                "{} `{}` has no site to rename: each occurrence of `{old}`, its definition too, is another binding's ({} left alone)",
+                s.kind.as_str(),
+                s.qualified_name,
+                sites.len()
+            ),
+            "see `llm find --refs` for the name; an import from another module that binds it first (`from m import g`) makes the file's `g` that import's; nothing was renamed",
+        ));
     }
     Ok(Found {
         files: out,

@@ -20,6 +20,9 @@ pub(super) struct Site {
 /// The renamed symbol, as the check needs it.
 pub(super) struct Renamed<'a> {
     pub owner: Option<&'a str>,
+    /// The owner's qualified name (`bytes::RegexBuilder`): a type of the owner's name in
+    /// another module or function (`string::RegexBuilder`) is another type.
+    pub owner_qualified: Option<&'a str>,
     pub kind: SymbolKind,
     pub def_file: &'a str,
 }
@@ -93,6 +96,7 @@ pub(super) fn check(
         object_of(&tree, s.name_span.range())
             .is_some_and(|o| !sites.iter().any(|site| o.contains(&site.at)))
     };
+    let other_scope = |s: &symbols::Symbol| matches!((s.parent_qualified.as_deref(), renamed.owner_qualified), (Some(a), Some(b)) if a != b);
     if let Some(owner) = renamed.owner {
         if display != renamed.def_file {
             return Ok(());
@@ -100,6 +104,7 @@ pub(super) fn check(
         if let Some(s) = syms.iter().find(|s| {
             s.name == new
                 && s.parent.as_deref() == Some(owner)
+                && !other_scope(s)
                 && clash(language, s.kind, renamed.kind)
                 && !other_object(s)
         }) {
