@@ -312,21 +312,51 @@ fn a_definition_sharing_its_line_leaves_the_rest_of_it_indented() {
     );
 }
 
-/// One of several names one declaration declares is not deleted alone: their span is the whole
-/// declaration, and `int x, y;` went whole, `y` too, reported ok.
+/// One of several names one declaration declares goes alone, with its comma (and in Go its
+/// value): `int x, y;` went whole, `y` too, reported ok, and was then refused (`PATCH_E011`).
+/// Where the declaration cannot lose it (Go's `a, b = f()`: one call gives both) it still is.
 #[test]
-fn one_name_of_a_declaration_of_several_is_refused() {
+fn one_name_of_a_declaration_of_several_goes_alone() {
     let env = TestEnv::new();
     let src = "struct point {\n\tint x, y;\n\tint z;\n};\n";
-    env.write("point.c", src);
-    let (v, code) = delete(&env, "point.c", "point::x");
+    deletes_to(
+        &env,
+        "point.c",
+        src,
+        "point::x",
+        "struct point {\n\tint y;\n\tint z;\n};\n",
+    );
+    deletes_to(
+        &env,
+        "point.c",
+        src,
+        "point::y",
+        "struct point {\n\tint x;\n\tint z;\n};\n",
+    );
+    let java = "class A {\n    int c = 1, d = 2, e;\n}\n";
+    deletes_to(
+        &env,
+        "A.java",
+        java,
+        "A.d",
+        "class A {\n    int c = 1, e;\n}\n",
+    );
+    let cs = "class A {\n    int a, b = 2;\n}\n";
+    deletes_to(&env, "A.cs", cs, "A.b", "class A {\n    int a;\n}\n");
+    let go = "package p\n\nvar a, b = 1, 2\n";
+    deletes_to(&env, "m.go", go, "a", "package p\n\nvar b = 2\n");
+    deletes_to(&env, "m.go", go, "b", "package p\n\nvar a = 1\n");
+
+    let src = "package p\n\nfunc f() (int, int) { return 1, 2 }\n\nvar a, b = f()\n";
+    env.write("f.go", src);
+    let (v, code) = delete(&env, "f.go", "b");
     assert_eq!(
         (code, v["error"]["code"].as_str()),
         (1, Some("PATCH_E011")),
         "{v}"
     );
     let message = v["error"]["message"].as_str().unwrap();
-    assert!(message.contains("with `y`"), "{v}");
+    assert!(message.contains("with `a`"), "{v}");
     assert!(
         v["error"]["remediation"]
             .as_str()
@@ -334,7 +364,7 @@ fn one_name_of_a_declaration_of_several_is_refused() {
             .contains("--with-text"),
         "{v}"
     );
-    assert_eq!(env.read("point.c"), src.as_bytes());
+    assert_eq!(env.read("f.go"), src.as_bytes());
 }
 
 /// Go: the first constant of a group gives its value to the specs after it that have none
@@ -457,4 +487,16 @@ fn an_apply_batch_delete_takes_the_separator() {
         String::from_utf8(env.read("e.rs")).unwrap(),
         "enum E {\n    A // a\n}\n"
     );
+}
+
+/// A list written with leading commas (`  , B`): the member's line goes whole, its comma with
+/// it (a line of spaces was left where `, B` had been).
+#[test]
+fn a_member_after_a_leading_comma_takes_its_line() {
+    let env = TestEnv::new();
+    let src = "enum E {\n    A\n  , B\n  , C\n}\n";
+    deletes_to(&env, "e.rs", src, "E::B", "enum E {\n    A\n  , C\n}\n");
+    deletes_to(&env, "e.rs", src, "E::C", "enum E {\n    A\n  , B\n}\n");
+    let ts = "interface P {\n  a: number\n  ; b: string\n}\n";
+    deletes_to(&env, "p.ts", ts, "P.b", "interface P {\n  a: number\n}\n");
 }

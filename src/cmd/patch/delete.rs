@@ -1,9 +1,9 @@
 //! What `--delete` removes around a symbol: its whole lines and the blank lines it leaves; as a
 //! member of a list, its own separator (the `,` after an enum variant or a field, the `;` after
 //! a TypeScript interface member; for the last member without one, the separator before it);
-//! and a comment on the same line after it. A deletion that would change other definitions (a
-//! Go constant whose value the specs after it repeat, one of several names a declaration
-//! declares) is refused.
+//! and a comment on the same line after it. One of several names a declaration declares goes
+//! alone (`declarators`). A deletion that would change other definitions (a Go constant whose
+//! value the specs after it repeat, a name whose declaration cannot lose it) is refused.
 
 use super::actions::{is_blank_line, line_end_after_newline, line_start};
 use crate::edit::Edit;
@@ -26,7 +26,10 @@ pub fn delete_edits(
     display: &str,
 ) -> Result<Vec<Edit>, Error> {
     let s = &symbols[i];
-    shared_declaration(symbols, i, display)?;
+    // One of several names of a declaration: that name alone, where the syntax allows it.
+    if let Err(e) = shared_declaration(symbols, i, display) {
+        return super::declarators::one_name(src, s, language).ok_or(e);
+    }
     let tree = tree_around(src, s, language);
     let member = tree.as_ref().and_then(|t| member_node(t, s));
     if let (Some(m), "go") = (member, language.name) {
@@ -50,6 +53,14 @@ pub fn delete_edits(
     let blank = |r: Range<usize>| src[r].iter().all(|b| b.is_ascii_whitespace());
     Ok(match before {
         // `{ A, B }`: `, B` at once; `A,` above `B;` becomes `A;`.
+        // A list written with leading commas (`  , B` on its own line) loses the whole line
+        // (a line of spaces was left).
+        Some(sep)
+            if spaces(src, sep.end..main.start)
+                && spaces(src, line_start(src, sep.start)..sep.start) =>
+        {
+            vec![Edit::new(delete_range(src, sep.start, main.end, false), "")]
+        }
         Some(sep)
             if spaces(src, sep.end..main.start)
                 || (mid_line && blank(sep.end..s.span.byte_start)) =>
