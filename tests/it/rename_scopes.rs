@@ -498,3 +498,39 @@ fn a_python_bare_member_name_is_its_own_class_bodys_only() {
     assert_eq!(String::from_utf8(env.read("m.py")).unwrap(), want);
     assert_eq!(site_class(&v, "m.py", 14, 26), "excluded", "{v}");
 }
+
+/// Go: a method named like its receiver's type (`func (e *Error) Error()`). Renaming the
+/// method renamed the receiver's type and `&Error{…}` too (`possible`), and the package no
+/// longer built; renaming the type back onto `Error` was refused `PATCH_E009` (the method is
+/// no name of the package).
+#[test]
+fn a_go_method_named_like_its_type_is_not_the_type() {
+    let env = TestEnv::new();
+    let src = "package p\n\ntype Error struct {\n\tCode int\n}\n\nfunc (e *Error) Error() string {\n\treturn \"x\"\n}\n\nfunc f() error { return &Error{Code: 1} }\n";
+    env.write("e.go", src);
+    let (v, code) = env.patch(&[
+        "--file",
+        "e.go",
+        "--symbol",
+        "Error.Error",
+        "--kind",
+        "method",
+        "--rename",
+        "Message",
+    ]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        String::from_utf8(env.read("e.go")).unwrap(),
+        src.replace(") Error()", ") Message()")
+    );
+    env.write("e.go", src);
+    let (v, code) = env.patch(&[
+        "--file", "e.go", "--symbol", "Error", "--kind", "struct", "--rename", "Fault",
+    ]);
+    assert_eq!(code, 0, "{v}");
+    let (v, code) = env.patch(&[
+        "--file", "e.go", "--symbol", "Fault", "--kind", "struct", "--rename", "Error",
+    ]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(String::from_utf8(env.read("e.go")).unwrap(), src);
+}

@@ -343,6 +343,16 @@ fn syntactic_class(
     {
         return Some(EXCLUDED);
     }
+    // Go reaches a method or a field only through a value or its type (`e.Error()`,
+    // `(*Error).Error`): a bare type name is a type (`func (e *Error) Error()` renamed its
+    // receiver's type with the method `Error`), and a bare call a function.
+    if language.name == "go"
+        && t.owner.is_some()
+        && qualified.is_none()
+        && (node.kind() == "type_identifier" || (callable && node.kind() == "identifier"))
+    {
+        return Some(EXCLUDED);
+    }
     // Python: a bare name reaches a member only in its own class's body (`value =
     // property(get, set)`); in a method or another class's body it is a local or a global
     // (ValueProxy's `property(get, set)` was renamed with `Value.set`).

@@ -123,9 +123,13 @@ pub(super) fn check(
     let nested = |s: &symbols::Symbol| {
         (binds.iter()).any(|b| !b.top_level && b.at.start == s.name_span.byte_start)
     };
+    // A Go method is its receiver type's, not a name of the package (`type Error` beside
+    // `func (e *Error) Error()`).
+    let go_method = |s: &symbols::Symbol| language.name == "go" && s.kind == SymbolKind::Method;
     if let Some(s) = (syms.iter()).find(|s| {
         s.name == new
             && s.depth == 0
+            && !go_method(s)
             && clash(language, s.kind, renamed.kind)
             && !nested(s)
             && !other_object(s)
