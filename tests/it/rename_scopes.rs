@@ -480,6 +480,12 @@ fn a_python_import_under_another_name_does_not_rebind_the_class() {
         String::from_utf8(env.read("tm.py")).unwrap(),
         "import time as _time\nfrom time import sleep\n\n\nclass clock:\n    pass\n\n\ndef now():\n    return clock()\n"
     );
+    // …and back: the module's name in the imports is no use of `time` (refused PATCH_E009).
+    let (v, code) = env.patch(&[
+        "--file", "tm.py", "--symbol", "clock", "--kind", "class", "--rename", "time",
+    ]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(String::from_utf8(env.read("tm.py")).unwrap(), src);
 }
 
 /// Python: a bare name reaches a member only in its own class's body. Renaming `Value.set`

@@ -161,6 +161,10 @@ pub(super) fn check(
                         && p.child_by_field_name("name") == Some(node))
             })
             && !(language.name == "rust" && (next.starts_with(b"::") || next.starts_with(b"!")))
+            // A module a Python import names (`import time as _time`) is no name of the file.
+            && !(language.name == "python"
+                && super::links::import_text(&tree, bytes, (*w).clone()).is_some()
+                && !super::links::python_import_binds(&tree, (*w).clone()))
             && !binds.iter().any(|b| b.holds(w.start))
     });
     if let Some(w) = used {
