@@ -105,3 +105,25 @@ fn rust_trait_impl_method_is_renamed_from_its_trait() {
     assert_eq!(v["error"]["code"], "PATCH_E010");
     assert_eq!(text(&env, "d.rs"), d);
 }
+
+/// C: a function or macro defined twice under `#if` branches, and a prototype: renaming one
+/// definition left the other (the other configuration's calls lost it), and the rename back
+/// was refused `PATCH_E009` ("already defined").
+#[test]
+fn c_twins_under_if_branches_and_prototypes_go_together() {
+    let src = "int f(int x);\n#ifdef A\n#define M 1\nint f(int x) { return 1; }\n#else\n#define M 2\nint f(int x) { return 2; }\n#endif\nint g(void) { return f(M); }\n";
+    for (symbol, line, old, new) in [("f", "4", "f", "h"), ("M", "3", "M", "N")] {
+        let env = TestEnv::new();
+        env.write("a.c", src);
+        let (v, code) = rename(&env, "a.c", symbol, line, new);
+        assert_eq!(code, 0, "{v}");
+        let want = match old {
+            "f" => src.replace("f(", "h("),
+            _ => src.replace(" M", " N").replace("(M)", "(N)"),
+        };
+        assert_eq!(text(&env, "a.c"), want);
+        let (v, code) = rename(&env, "a.c", new, line, old);
+        assert_eq!(code, 0, "{v}");
+        assert_eq!(text(&env, "a.c"), src);
+    }
+}

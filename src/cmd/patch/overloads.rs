@@ -63,20 +63,30 @@ fn in_class(syms: &[Symbol], s: &Symbol) -> Option<usize> {
 
 /// Java, C#, C++: the name offsets of the members of `target`'s class among `syms` (one file)
 /// that share its name: its overloads and, in C++, their declarations and their definitions
-/// outside the class (`void A::g(int) {}`). Another class's `g` is not one.
-pub(super) fn same_class(syms: &[Symbol], target: &Symbol) -> Vec<usize> {
+/// outside the class (`void A::g(int) {}`). Another class's `g` is not one. In C and C++, in
+/// the definition's own file (`home`), a top-level function's or macro's other definitions of
+/// the name too: its prototype, its C++ overloads, its twin under another `#if` branch
+/// (renamed alone, the other configuration's calls lost it; static functions of other files
+/// are theirs).
+pub(super) fn same_class(syms: &[Symbol], target: &Symbol, home: bool) -> Vec<usize> {
     let callable = |k: SymbolKind| matches!(k, SymbolKind::Method | SymbolKind::Function);
-    let Some(owner) = target.parent_qualified.as_deref() else {
-        return Vec::new();
-    };
-    if !matches!(target.language, "java" | "csharp" | "cpp") || !callable(target.kind) {
+    let owner = target.parent_qualified.as_deref();
+    let twins = matches!(target.language, "c" | "cpp") && owner.is_none() && target.depth == 0;
+    if !matches!(target.language, "java" | "csharp" | "cpp" | "c")
+        || (owner.is_none() && !(twins && home))
+    {
         return Vec::new();
     }
+    let kin = |k: SymbolKind| match callable(target.kind) {
+        true => callable(k),
+        false => twins && target.kind == SymbolKind::Macro && k == SymbolKind::Macro,
+    };
     (syms.iter())
         .filter(|m| {
             m.name == target.name
-                && callable(m.kind)
-                && m.parent_qualified.as_deref() == Some(owner)
+                && kin(m.kind)
+                && m.parent_qualified.as_deref() == owner
+                && (owner.is_some() || m.depth == 0)
                 && m.name_span != target.name_span
         })
         .map(|m| m.name_span.byte_start)

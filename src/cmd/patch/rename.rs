@@ -714,11 +714,11 @@ fn rename_core(
         // TypeScript function's or method's overload signatures (`function f(a: number):
         // number;` before its implementation), all of one scope.
         // A Java, C# or C++ method's overloads (`overloads::same_class`) too: calls of them
-        // are not told apart.
+        // are not told apart; a C or C++ function's or macro's twins in its file.
         let overloads = match (home, language.name) {
             (true, "typescript" | "tsx") => super::members::overloads(&file_syms, target.def_start),
-            (true, "java" | "csharp") | (_, "cpp") => {
-                let same = super::overloads::same_class(&file_syms, s);
+            (true, "java" | "csharp" | "c") | (_, "cpp") => {
+                let same = super::overloads::same_class(&file_syms, s, home);
                 together += same.len();
                 same
             }
@@ -1004,7 +1004,7 @@ fn message(s: &symbols::Symbol, new: &str, found: &Found, files: usize) -> Strin
     );
     if found.together > 0 {
         m.push_str(&format!(
-            ", with the {} other definition{} of `{}` in its class (overloads are renamed as one)",
+            ", with the {} other definition{} of `{}` (overloads, declarations, `#if` twins: renamed as one)",
             found.together,
             if found.together == 1 { "" } else { "s" },
             s.name
