@@ -65,7 +65,8 @@ fn in_class(syms: &[Symbol], s: &Symbol) -> Option<usize> {
 /// that share its name: its overloads and, in C++, their declarations and their definitions
 /// outside the class (`void A::g(int) {}`). Another class's `g` is not one. In C and C++, in
 /// the definition's own file (`home`), a top-level function's or macro's other definitions of
-/// the name too: its prototype, its C++ overloads, its twin under another `#if` branch
+/// the name too: its prototype, its C++ overloads, its twin under another `#if` branch (a
+/// function or a macro)
 /// (renamed alone, the other configuration's calls lost it; static functions of other files
 /// are theirs).
 pub(super) fn same_class(syms: &[Symbol], target: &Symbol, home: bool) -> Vec<usize> {
@@ -77,9 +78,11 @@ pub(super) fn same_class(syms: &[Symbol], target: &Symbol, home: bool) -> Vec<us
     {
         return Vec::new();
     }
-    let kin = |k: SymbolKind| match callable(target.kind) {
-        true => callable(k),
-        false => twins && target.kind == SymbolKind::Macro && k == SymbolKind::Macro,
+    // A C function's twin may be a macro (`#define f(x) …` in the other branch).
+    let twin = |k: SymbolKind| callable(k) || k == SymbolKind::Macro;
+    let kin = |k: SymbolKind| match twins {
+        true => twin(target.kind) && twin(k),
+        false => callable(target.kind) && callable(k),
     };
     (syms.iter())
         .filter(|m| {
