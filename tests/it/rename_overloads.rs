@@ -128,3 +128,18 @@ fn c_twins_under_if_branches_and_prototypes_go_together() {
         assert_eq!(text(&env, "a.c"), src);
     }
 }
+
+/// JavaScript: a getter and its setter are one property; renaming one left the other (the
+/// property lost a half), and the rename back was refused `PATCH_E009`.
+#[test]
+fn a_javascript_getter_and_its_setter_go_together() {
+    let src = "class Light {\n  get power() {\n    return this.p;\n  }\n  set power(v) {\n    this.p = v;\n  }\n  dim() {\n    this.power = this.power / 2;\n  }\n}\n";
+    let env = TestEnv::new();
+    env.write("l.js", src);
+    let (v, code) = rename(&env, "l.js", "Light.power", "2", "watts");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(text(&env, "l.js"), src.replace("power", "watts"));
+    let (v, code) = rename(&env, "l.js", "Light.watts", "5", "power");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(text(&env, "l.js"), src);
+}

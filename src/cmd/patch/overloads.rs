@@ -63,7 +63,9 @@ fn in_class(syms: &[Symbol], s: &Symbol) -> Option<usize> {
 
 /// Java, C#, C++: the name offsets of the members of `target`'s class among `syms` (one file)
 /// that share its name: its overloads and, in C++, their declarations and their definitions
-/// outside the class (`void A::g(int) {}`). Another class's `g` is not one. In C and C++, in
+/// outside the class (`void A::g(int) {}`); in JavaScript and TypeScript a getter's setter
+/// (`get power()` and `set power(v)`: renamed alone, the property lost one half). Another
+/// class's `g` is not one. In C and C++, in
 /// the definition's own file (`home`), a top-level function's or macro's other definitions of
 /// the name too: its prototype, its C++ overloads, its twin under another `#if` branch (a
 /// function or a macro)
@@ -73,9 +75,16 @@ pub(super) fn same_class(syms: &[Symbol], target: &Symbol, home: bool) -> Vec<us
     let callable = |k: SymbolKind| matches!(k, SymbolKind::Method | SymbolKind::Function);
     let owner = target.parent_qualified.as_deref();
     let twins = matches!(target.language, "c" | "cpp") && owner.is_none() && target.depth == 0;
-    if !matches!(target.language, "java" | "csharp" | "cpp" | "c")
-        || (owner.is_none() && !(twins && home))
-    {
+    let languages = [
+        "java",
+        "csharp",
+        "cpp",
+        "c",
+        "javascript",
+        "typescript",
+        "tsx",
+    ];
+    if !languages.contains(&target.language) || (owner.is_none() && !(twins && home)) {
         return Vec::new();
     }
     // A C function's twin may be a macro (`#define f(x) …` in the other branch).

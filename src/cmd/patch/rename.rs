@@ -716,7 +716,18 @@ fn rename_core(
         // A Java, C# or C++ method's overloads (`overloads::same_class`) too: calls of them
         // are not told apart; a C or C++ function's or macro's twins in its file.
         let overloads = match (home, language.name) {
-            (true, "typescript" | "tsx") => super::members::overloads(&file_syms, target.def_start),
+            (true, "typescript" | "tsx" | "javascript") => {
+                // Overload signatures, and a getter's setter (`overloads::same_class`).
+                let mut set = super::members::overloads(&file_syms, target.def_start);
+                let accessors = super::overloads::same_class(&file_syms, s, home);
+                set.extend(
+                    accessors
+                        .into_iter()
+                        .filter(|a| !set.contains(a))
+                        .collect::<Vec<_>>(),
+                );
+                set
+            }
             (true, "java" | "csharp" | "c") | (_, "cpp") => {
                 let same = super::overloads::same_class(&file_syms, s, home);
                 together += same.len();
