@@ -126,7 +126,7 @@ codes! {
     PatchNameTaken = "PATCH_E009", Rejected, "the --rename name is already taken where the symbol is seen: defined in its scope, bound as a local or parameter where a renamed site lies, or used there (a builtin, an import); nothing was renamed";
     PatchNotAName = "PATCH_E010", Error, "the symbol's name is not an identifier --rename can change (an operator, a conversion operator, a destructor, an indexer), or an impl's or a constructor's type is not defined in its file, or a trait impl's item's trait is not";
     PatchDeleteChangesOthers = "PATCH_E011", Rejected, "--delete would delete or change other definitions too: one of several names one declaration declares where it cannot go alone (Go's `var a, b = f()`, Python's `a = b = 1`), a Go constant whose value the constants after it repeat (refused; nothing was written); as a warning: constants after a deleted Go constant count iota, and their values change";
-    PatchNothingRenamed = "PATCH_E012", Rejected, "--rename found no site to rename: every occurrence, the definition's own too, is classed as another binding's (a Python name an import from another module rebinds first); nothing was written";
+    PatchNothingRenamed = "PATCH_E012", Rejected, "--rename found no site to rename: no occurrence, the definition's own included, is one it may change (a Python name an import from another module binds first; a TypeScript `new (…)` signature; a string key); nothing was written";
     // show
     ShowNoSymbol = "SHOW_E001", NoMatches, "no symbol matched NAME (and --kind/--parent/--line) under the paths; the remediation lists close names";
     ShowBadRange = "SHOW_E002", Error, "FILE:START-END or FILE:LINE names no lines of the file (reversed, zero, or past its end)";

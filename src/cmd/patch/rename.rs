@@ -978,12 +978,12 @@ fn rename_core(
         return Err(Error::new(
             Code::PatchNothingRenamed,
             format!(
-                "{} `{}` has no site to rename: each occurrence of `{old}`, its definition too, is another binding's ({} left alone)",
+                "{} `{}` has no site to rename: no occurrence of `{old}`, its definition included, is one the rename may change ({} left alone)",
                 s.kind.as_str(),
                 s.qualified_name,
                 sites.len()
             ),
-            "see `llm find --refs` for the name; an import from another module that binds it first (`from m import g`) makes the file's `g` that import's; nothing was renamed",
+            "a name an import from another module binds first (Python's `from m import s as g` before `g = None`) is that import's; a keyword or a string is no identifier (a TypeScript `new (…)` signature, a `'key': function` key); see `llm find --refs`; nothing was renamed",
         ));
     }
     Ok(Found {
