@@ -347,6 +347,17 @@ fn one_name_of_a_declaration_of_several_goes_alone() {
     deletes_to(&env, "m.go", go, "a", "package p\n\nvar b = 2\n");
     deletes_to(&env, "m.go", go, "b", "package p\n\nvar a = 1\n");
 
+    // Python unpacks by position: `READ = 1, 2` would make READ a tuple.
+    let py = "READ, WRITE = 1, 2\n";
+    env.write("g.py", py);
+    let (v, code) = delete(&env, "g.py", "WRITE");
+    assert_eq!(
+        (code, v["error"]["code"].as_str()),
+        (1, Some("PATCH_E011")),
+        "{v}"
+    );
+    assert_eq!(env.read("g.py"), py.as_bytes());
+
     let src = "package p\n\nfunc f() (int, int) { return 1, 2 }\n\nvar a, b = f()\n";
     env.write("f.go", src);
     let (v, code) = delete(&env, "f.go", "b");

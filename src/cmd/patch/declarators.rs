@@ -28,8 +28,20 @@ pub(super) fn one_name(src: &[u8], s: &Symbol, language: &Language) -> Option<Ve
     Some(edits.into_iter().map(|r| Edit::new(r, "")).collect())
 }
 
+/// Declarations whose comma-separated children are declarators, each standing alone (not a
+/// pattern: Python's `READ, WRITE = 1, 2` or JavaScript's `[a, b] = arr` unpack by position,
+/// and `READ = 1, 2` made `READ` a tuple).
+const DECLARATIONS: [&str; 6] = [
+    "declaration",
+    "field_declaration",
+    "local_variable_declaration",
+    "variable_declaration",
+    "lexical_declaration",
+    "property_declaration",
+];
+
 /// The declarator that holds the name (`b`, `b = 2`, `*b`, `b[3]`): the outermost node under
-/// the declaration that has a `,` beside it.
+/// the declaration that has a `,` beside it, when that declaration is one of [`DECLARATIONS`].
 fn declarator<'t>(name: Node<'t>, s: &Symbol) -> Option<Node<'t>> {
     let decl = s.node_span.range();
     let mut n = name;
@@ -39,7 +51,7 @@ fn declarator<'t>(name: Node<'t>, s: &Symbol) -> Option<Node<'t>> {
             return None;
         }
         if comma(n.next_sibling()) || comma(n.prev_sibling()) {
-            return Some(n);
+            return DECLARATIONS.contains(&parent.kind()).then_some(n);
         }
         n = parent;
     }
