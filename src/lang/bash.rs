@@ -26,6 +26,7 @@ pub static BASH: Language = Language {
         identifier_kinds: &["word", "variable_name"],
         keywords: super::keywords::BASH,
         braced: super::keywords::BASH_BRACED,
+        respelled: super::keywords::BASH_RESPELLED,
         containers: &[],
         root_kind: "program",
         walk: None,

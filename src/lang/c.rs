@@ -36,6 +36,7 @@ pub static C: Language = Language {
         identifier_kinds: &["identifier", "field_identifier", "type_identifier"],
         keywords: super::keywords::C,
         braced: super::keywords::C_BRACED,
+        respelled: super::keywords::C_RESPELLED,
         containers: &[],
         root_kind: "translation_unit",
         walk: None,

@@ -44,6 +44,7 @@ pub static CPP: Language = Language {
         ],
         keywords: super::keywords::CPP,
         braced: super::keywords::CPP_BRACED,
+        respelled: super::keywords::CPP_RESPELLED,
         containers: &[],
         root_kind: "translation_unit",
         walk: None,

@@ -38,6 +38,7 @@ pub static CSHARP: Language = Language {
         identifier_kinds: &["identifier"],
         keywords: super::keywords::CSHARP,
         braced: super::keywords::CSHARP_BRACED,
+        respelled: super::keywords::CSHARP_RESPELLED,
         containers: &[],
         root_kind: "compilation_unit",
         walk: None,

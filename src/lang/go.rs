@@ -47,6 +47,7 @@ pub static GO: Language = Language {
         ],
         keywords: super::keywords::GO,
         braced: super::keywords::GO_BRACED,
+        respelled: super::keywords::GO_RESPELLED,
         containers: &[],
         root_kind: "source_file",
         walk: None,

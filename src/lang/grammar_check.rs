@@ -175,6 +175,109 @@ pub(crate) fn derive_tokens(
     out
 }
 
+/// Anonymous node names whose text can differ from the name: aliases whose content is not the
+/// name's words — C's `"#include"` is `#[ \t]*include` (`# include`), PHP's keywords match in
+/// any case (`FUNCTION`), Ruby's `"%w("` opens with any bracket (`%w[`), and external tokens
+/// may be anything. A query's `"#include"` matches nodes whose text lacks `#include`, so the
+/// literal prefilter must not require it.
+pub(crate) fn respelled(grammar: &Value) -> BTreeSet<String> {
+    let rules = grammar["rules"].as_object().expect("rules");
+    let externals: HashSet<&str> = grammar["externals"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e["name"].as_str())
+        .collect();
+    let mut out = BTreeSet::new();
+    let mut aliases = Vec::new();
+    fn anonymous_aliases<'a>(v: &'a Value, out: &mut Vec<(&'a str, &'a Value)>) {
+        match v {
+            Value::Object(o) => {
+                if o.get("type").and_then(|t| t.as_str()) == Some("ALIAS")
+                    && o.get("named") == Some(&Value::Bool(false))
+                {
+                    out.push((o["value"].as_str().unwrap(), &o["content"]));
+                }
+                o.values().for_each(|x| anonymous_aliases(x, out));
+            }
+            Value::Array(a) => a.iter().for_each(|x| anonymous_aliases(x, out)),
+            _ => {}
+        }
+    }
+    anonymous_aliases(&grammar["rules"], &mut aliases);
+    let words = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    for (name, content) in aliases {
+        let texts = Spellings {
+            rules,
+            externals: &externals,
+            active: HashSet::new(),
+        }
+        .of(content);
+        let faithful = texts.is_some_and(|t| t.iter().all(|t| words(t) == words(name)));
+        if !faithful {
+            out.insert(name.to_string());
+        }
+    }
+    out
+}
+
+/// The texts a rule can have, as words separated by blanks; `None` when they are not a few
+/// fixed strings (a pattern other than blanks, an external token, a repetition).
+struct Spellings<'a> {
+    rules: &'a serde_json::Map<String, Value>,
+    externals: &'a HashSet<&'a str>,
+    active: HashSet<&'a str>,
+}
+
+impl<'a> Spellings<'a> {
+    fn of(&mut self, r: &'a Value) -> Option<Vec<String>> {
+        match r["type"].as_str()? {
+            "STRING" => Some(vec![r["value"].as_str()?.to_string()]),
+            // `\s+` between the words of a token (JavaScript's `static get`).
+            "PATTERN" => {
+                let p = r["value"].as_str()?;
+                let rest = ["\\s", "\\n", "\\t", "\\r", " ", "[", "]", "*", "+"]
+                    .iter()
+                    .fold(p.to_string(), |s, t| s.replace(t, ""));
+                rest.is_empty().then(|| vec![String::new()])
+            }
+            "SEQ" => {
+                let mut all = vec![String::new()];
+                for m in r["members"].as_array()? {
+                    let next = self.of(m)?;
+                    all = all
+                        .iter()
+                        .flat_map(|a| next.iter().map(move |b| format!("{a} {b}")))
+                        .collect();
+                    if all.len() > 64 {
+                        return None;
+                    }
+                }
+                Some(all)
+            }
+            "CHOICE" => {
+                let mut all = Vec::new();
+                for m in r["members"].as_array()? {
+                    all.extend(self.of(m)?);
+                }
+                Some(all)
+            }
+            "SYMBOL" => {
+                let name = r["name"].as_str()?;
+                if self.externals.contains(name) || !self.active.insert(name) {
+                    return None;
+                }
+                let texts = self.of(self.rules.get(name)?);
+                self.active.remove(name);
+                texts
+            }
+            "BLANK" | "REPEAT" | "REPEAT1" => None,
+            // TOKEN, IMMEDIATE_TOKEN, PREC*, FIELD, ALIAS: their content.
+            _ => self.of(&r["content"]),
+        }
+    }
+}
+
 /// The keyword table of every language as `keywords.rs` holds it (`LLM_WRITE_KEYWORDS=1 cargo
 /// test --lib keywords_are` rewrites the file when a grammar changes or a language is added).
 fn keywords_file() -> String {
@@ -183,7 +286,9 @@ fn keywords_file() -> String {
          //! cargo test --lib keywords_are`): per node kind, the keyword tokens every node of the kind\n\
          //! holds, and the kinds every node of which holds a `{` (in a token: `{`, `{|`, `${`). The\n\
          //! literal prefilter of `llm ast` reads the keywords; the symbol walk reads both (see\n\
-         //! `pruning.rs`). A test keeps them equal to the grammars.\n\n\
+         //! `pruning.rs`). A test keeps them equal to the grammars. Last, the anonymous nodes\n\
+         //! whose text can differ from their name (`\"#include\"` is `# include` too), which the\n\
+         //! prefilter must not require.\n\n\
          pub type Table = &'static [(&'static str, &'static [&'static str])];\n",
     );
     for l in ALL {
@@ -208,6 +313,15 @@ fn keywords_file() -> String {
             l.name.to_uppercase()
         ));
         for k in braced(&grammar, &kinds) {
+            out.push_str(&format!("    {k:?},\n"));
+        }
+        out.push_str("];\n");
+        out.push_str(&format!(
+            "\n/// {}: anonymous nodes whose text can differ from their name\npub const {}_RESPELLED: &[&str] = &[\n",
+            l.grammar_crate,
+            l.name.to_uppercase()
+        ));
+        for k in respelled(&grammar) {
             out.push_str(&format!("    {k:?},\n"));
         }
         out.push_str("];\n");
@@ -263,6 +377,15 @@ fn keywords_are_what_the_grammars_say() {
             braced_listed,
             braced(&grammar, &kinds),
             "{}: rules.braced differs from {} (regenerate keywords.rs)",
+            l.name,
+            path.display()
+        );
+        let respelled_listed: BTreeSet<String> =
+            l.rules.respelled.iter().map(|s| s.to_string()).collect();
+        assert_eq!(
+            respelled_listed,
+            respelled(&grammar),
+            "{}: rules.respelled differs from {} (regenerate keywords.rs)",
             l.name,
             path.display()
         );

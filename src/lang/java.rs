@@ -36,6 +36,7 @@ pub static JAVA: Language = Language {
         identifier_kinds: &["identifier", "type_identifier"],
         keywords: super::keywords::JAVA,
         braced: super::keywords::JAVA_BRACED,
+        respelled: super::keywords::JAVA_RESPELLED,
         containers: &[],
         root_kind: "program",
         walk: None,

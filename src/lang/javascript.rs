@@ -30,6 +30,7 @@ pub static JAVASCRIPT: Language = Language {
         identifier_kinds: IDENTIFIERS,
         keywords: super::keywords::JAVASCRIPT,
         braced: super::keywords::JAVASCRIPT_BRACED,
+        respelled: super::keywords::JAVASCRIPT_RESPELLED,
         containers: &[],
         root_kind: "program",
         walk: None,

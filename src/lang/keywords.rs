@@ -2,7 +2,9 @@
 //! cargo test --lib keywords_are`): per node kind, the keyword tokens every node of the kind
 //! holds, and the kinds every node of which holds a `{` (in a token: `{`, `{|`, `${`). The
 //! literal prefilter of `llm ast` reads the keywords; the symbol walk reads both (see
-//! `pruning.rs`). A test keeps them equal to the grammars.
+//! `pruning.rs`). A test keeps them equal to the grammars. Last, the anonymous nodes
+//! whose text can differ from their name (`"#include"` is `# include` too), which the
+//! prefilter must not require.
 
 pub type Table = &'static [(&'static str, &'static [&'static str])];
 
@@ -81,6 +83,11 @@ pub const RUST_BRACED: &[&str] = &[
     "use_list",
 ];
 
+/// tree-sitter-rust: anonymous nodes whose text can differ from their name
+pub const RUST_RESPELLED: &[&str] = &[
+    "\"",
+];
+
 /// tree-sitter-python
 pub const PYTHON: Table = &[
     ("aliased_import", &["as"]),
@@ -138,6 +145,10 @@ pub const PYTHON_BRACED: &[&str] = &[
     "interpolation",
     "set",
     "set_comprehension",
+];
+
+/// tree-sitter-python: anonymous nodes whose text can differ from their name
+pub const PYTHON_RESPELLED: &[&str] = &[
 ];
 
 /// tree-sitter-javascript
@@ -211,6 +222,11 @@ pub const JAVASCRIPT_BRACED: &[&str] = &[
     "switch_statement",
     "template_substitution",
     "try_statement",
+];
+
+/// tree-sitter-javascript: anonymous nodes whose text can differ from their name
+pub const JAVASCRIPT_RESPELLED: &[&str] = &[
+    "?",
 ];
 
 /// tree-sitter-typescript/typescript
@@ -316,6 +332,11 @@ pub const TYPESCRIPT_BRACED: &[&str] = &[
     "template_substitution",
     "template_type",
     "try_statement",
+];
+
+/// tree-sitter-typescript/typescript: anonymous nodes whose text can differ from their name
+pub const TYPESCRIPT_RESPELLED: &[&str] = &[
+    "?",
 ];
 
 /// tree-sitter-typescript/tsx
@@ -424,6 +445,11 @@ pub const TSX_BRACED: &[&str] = &[
     "try_statement",
 ];
 
+/// tree-sitter-typescript/tsx: anonymous nodes whose text can differ from their name
+pub const TSX_RESPELLED: &[&str] = &[
+    "?",
+];
+
 /// tree-sitter-go
 pub const GO: Table = &[
     ("blank_identifier", &["_"]),
@@ -475,6 +501,10 @@ pub const GO_BRACED: &[&str] = &[
     "select_statement",
     "struct_type",
     "type_switch_statement",
+];
+
+/// tree-sitter-go: anonymous nodes whose text can differ from their name
+pub const GO_RESPELLED: &[&str] = &[
 ];
 
 /// tree-sitter-java
@@ -561,6 +591,10 @@ pub const JAVA_BRACED: &[&str] = &[
     "try_with_resources_statement",
 ];
 
+/// tree-sitter-java: anonymous nodes whose text can differ from their name
+pub const JAVA_RESPELLED: &[&str] = &[
+];
+
 /// tree-sitter-c
 pub const C: Table = &[
     ("break_statement", &["break"]),
@@ -607,6 +641,20 @@ pub const C_BRACED: &[&str] = &[
     "seh_finally_clause",
     "seh_try_statement",
     "switch_statement",
+];
+
+/// tree-sitter-c: anonymous nodes whose text can differ from their name
+pub const C_RESPELLED: &[&str] = &[
+    "#define",
+    "#elif",
+    "#elifdef",
+    "#elifndef",
+    "#else",
+    "#endif",
+    "#if",
+    "#ifdef",
+    "#ifndef",
+    "#include",
 ];
 
 /// tree-sitter-cpp
@@ -697,6 +745,20 @@ pub const CPP_BRACED: &[&str] = &[
     "seh_try_statement",
     "switch_statement",
     "try_statement",
+];
+
+/// tree-sitter-cpp: anonymous nodes whose text can differ from their name
+pub const CPP_RESPELLED: &[&str] = &[
+    "#define",
+    "#elif",
+    "#elifdef",
+    "#elifndef",
+    "#else",
+    "#endif",
+    "#if",
+    "#ifdef",
+    "#ifndef",
+    "#include",
 ];
 
 /// tree-sitter-c-sharp
@@ -805,6 +867,24 @@ pub const CSHARP_BRACED: &[&str] = &[
     "with_expression",
 ];
 
+/// tree-sitter-c-sharp: anonymous nodes whose text can differ from their name
+pub const CSHARP_RESPELLED: &[&str] = &[
+    "\"",
+    "#define",
+    "#elif",
+    "#else",
+    "#endif",
+    "#endregion",
+    "#error",
+    "#if",
+    "#line",
+    "#nullable",
+    "#pragma",
+    "#region",
+    "#undef",
+    "#warning",
+];
+
 /// tree-sitter-ruby
 pub const RUBY: Table = &[
     ("alias", &["alias"]),
@@ -866,6 +946,23 @@ pub const RUBY_BRACED: &[&str] = &[
     "hash",
 ];
 
+/// tree-sitter-ruby: anonymous nodes whose text can differ from their name
+pub const RUBY_RESPELLED: &[&str] = &[
+    "\"",
+    "%i(",
+    "%w(",
+    "&",
+    ")",
+    "*",
+    "**",
+    "-",
+    "/",
+    ":\"",
+    "<<",
+    "[",
+    "`",
+];
+
 /// tree-sitter-php/php
 pub const PHP: Table = &[
     ("unset_statement", &["unset"]),
@@ -893,6 +990,76 @@ pub const PHP_BRACED: &[&str] = &[
     "use_list",
 ];
 
+/// tree-sitter-php/php: anonymous nodes whose text can differ from their name
+pub const PHP_RESPELLED: &[&str] = &[
+    "abstract",
+    "and",
+    "array",
+    "as",
+    "break",
+    "case",
+    "catch",
+    "class",
+    "clone",
+    "const",
+    "continue",
+    "declare",
+    "default",
+    "do",
+    "echo",
+    "else",
+    "elseif",
+    "enddeclare",
+    "endfor",
+    "endforeach",
+    "endif",
+    "endswitch",
+    "endwhile",
+    "enum",
+    "exit",
+    "extends",
+    "final",
+    "finally",
+    "fn",
+    "for",
+    "foreach",
+    "function",
+    "global",
+    "goto",
+    "if",
+    "implements",
+    "include",
+    "include_once",
+    "instanceof",
+    "insteadof",
+    "interface",
+    "list",
+    "match",
+    "namespace",
+    "new",
+    "or",
+    "parent",
+    "print",
+    "private",
+    "protected",
+    "public",
+    "readonly",
+    "require",
+    "require_once",
+    "return",
+    "self",
+    "static",
+    "switch",
+    "throw",
+    "trait",
+    "try",
+    "use",
+    "while",
+    "xor",
+    "yield",
+    "yield from",
+];
+
 /// tree-sitter-bash
 pub const BASH: Table = &[
     ("c_style_for_statement", &["for"]),
@@ -908,4 +1075,15 @@ pub const BASH: Table = &[
 /// tree-sitter-bash: kinds holding a `{`
 pub const BASH_BRACED: &[&str] = &[
     "expansion",
+];
+
+/// tree-sitter-bash: anonymous nodes whose text can differ from their name
+pub const BASH_RESPELLED: &[&str] = &[
+    "!",
+    "#",
+    "##",
+    "$",
+    "=",
+    "``",
+    "{",
 ];

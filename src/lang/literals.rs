@@ -248,7 +248,9 @@ fn parse_items(toks: &[Tok], pos: &mut usize, close: bool) -> Option<Vec<Item>> 
 }
 
 #[derive(Default)]
-struct Walk {
+struct Walk<'a> {
+    /// Anonymous node names whose text can differ (see [`crate::lang::Rules::respelled`]).
+    respelled: &'a [&'a str],
     lits: Vec<Vec<Vec<u8>>>,
     /// Node kinds every match has.
     kinds: Vec<String>,
@@ -257,7 +259,7 @@ struct Walk {
     preds: Vec<(String, Vec<String>, Vec<Vec<u8>>)>,
 }
 
-fn walk(items: &[Item], required: bool, w: &mut Walk) {
+fn walk(items: &[Item], required: bool, w: &mut Walk<'_>) {
     let mut last_str_req = required;
     for it in items {
         match it {
@@ -280,14 +282,17 @@ fn walk(items: &[Item], required: bool, w: &mut Walk) {
                         w.optional_caps.push(c.clone());
                     }
                 }
-                let inner_req = req && (!bracket || items.len() == 1);
+                // `(MISSING "}")` is a node error recovery made up: its text is empty.
+                let missing = matches!(items.first(), Some(Item::Word(k)) if k == "MISSING");
+                let inner_req = req && !missing && (!bracket || items.len() == 1);
                 walk(items, inner_req, w);
             }
             Item::Str { text, quant } => {
                 last_str_req = required && !quant;
+                let respelled = w.respelled.iter().any(|r| r.as_bytes() == text.as_slice());
                 // A token of several words (`"is not"`) may be written with any blanks (or a
                 // comment) between them: each word is required, not the string as quoted.
-                if last_str_req {
+                if last_str_req && !respelled {
                     for part in text.split(|b| b.is_ascii_whitespace()) {
                         if !part.is_empty() {
                             w.lits.push(vec![part.to_vec()]);
@@ -330,11 +335,13 @@ fn walk(items: &[Item], required: bool, w: &mut Walk) {
 
 /// Required literals of a query source, or `None` when the query could not be read this way
 /// (then no file is skipped). `pattern_count` is tree-sitter's count, to cross-check;
-/// `keywords` are the language's node kinds with the keyword tokens each always holds.
+/// `keywords` are the language's node kinds with the keyword tokens each always holds;
+/// `respelled` its anonymous nodes whose text is not always their name (not required).
 pub fn prefilter(
     src: &str,
     pattern_count: usize,
     keywords: &[(&str, &[&str])],
+    respelled: &[&str],
 ) -> Option<Prefilter> {
     let toks = tokenize(src)?;
     let mut pos = 0;
@@ -349,7 +356,10 @@ pub fn prefilter(
     }
     let mut patterns = Vec::new();
     for top in tops {
-        let mut w = Walk::default();
+        let mut w = Walk {
+            respelled,
+            ..Walk::default()
+        };
         walk(std::slice::from_ref(top), true, &mut w);
         let mut items: Vec<Needle> = w
             .lits
@@ -487,7 +497,7 @@ mod tests {
     use super::*;
 
     fn lits(q: &str, n: usize) -> Option<Vec<Vec<String>>> {
-        prefilter(q, n, &[]).map(|p| {
+        prefilter(q, n, &[], &[]).map(|p| {
             p.patterns
                 .iter()
                 .map(|items| {
@@ -588,7 +598,13 @@ mod tests {
 
     #[test]
     fn may_match() {
-        let p = prefilter(r#"((identifier) @i (#any-of? @i "foo" "bar"))"#, 1, &[]).unwrap();
+        let p = prefilter(
+            r#"((identifier) @i (#any-of? @i "foo" "bar"))"#,
+            1,
+            &[],
+            &[],
+        )
+        .unwrap();
         assert!(p.may_match(b"x bar y"));
         assert!(!p.may_match(b"baz"));
     }
@@ -599,7 +615,7 @@ mod tests {
             ("function_item", &["fn"]),
             ("for_expression", &["for", "in"]),
         ];
-        let p = prefilter("(function_item) @f", 1, kw).unwrap();
+        let p = prefilter("(function_item) @f", 1, kw, &[]).unwrap();
         assert!(p.may_match(b"pub fn f() {}"));
         assert!(!p.may_match(b"let fnord = Fn::new(); // fn_x"));
         assert!(p.may_match("\u{feff}fn bom() {}".as_bytes()), "after a BOM");
@@ -613,8 +629,25 @@ mod tests {
         assert_eq!(lits_kw("(struct_item) @s", kw), None, "no keyword listed");
     }
 
+    #[test]
+    fn respelled_and_missing_tokens_are_not_required() {
+        let respelled = &["#include"];
+        let p = |q: &str| prefilter(q, 1, &[], respelled).map(|p| p.patterns);
+        assert_eq!(
+            p(r##"(preproc_include "#include" @k)"##),
+            None,
+            "`# include`"
+        );
+        assert_eq!(
+            p(r#"(MISSING "}") @m"#),
+            None,
+            "a missing brace has no text"
+        );
+        assert!(p(r##"(preproc_include "#include" @k (#eq? @k "#include"))"##).is_some());
+    }
+
     fn lits_kw(q: &str, kw: &[(&str, &[&str])]) -> Option<Vec<Vec<String>>> {
-        prefilter(q, 1, kw).map(|p| {
+        prefilter(q, 1, kw, &[]).map(|p| {
             p.patterns
                 .iter()
                 .map(|n| {

@@ -133,6 +133,10 @@ pub struct Rules {
     /// Node kinds every node of which holds a `{` byte (generated with `keywords`): with the
     /// keywords, what tells a symbol walk which subtrees need not be opened (see `pruning.rs`).
     pub braced: &'static [&'static str],
+    /// Anonymous node names whose text can differ from the name (generated with `keywords`):
+    /// `"#include"` is also `# include`, PHP's `"function"` also `FUNCTION`; the literal
+    /// prefilter does not require them.
+    pub respelled: &'static [&'static str],
     /// Node kinds that are ancestors of a container's members below the root (they come out
     /// shortened from a member's region parse).
     pub containers: &'static [&'static str],

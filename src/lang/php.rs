@@ -38,6 +38,7 @@ pub static PHP: Language = Language {
         identifier_kinds: &["name"],
         keywords: super::keywords::PHP,
         braced: super::keywords::PHP_BRACED,
+        respelled: super::keywords::PHP_RESPELLED,
         containers: &[],
         root_kind: "program",
         walk: None,

@@ -30,6 +30,7 @@ pub static PYTHON: Language = Language {
         identifier_kinds: &["identifier"],
         keywords: super::keywords::PYTHON,
         braced: super::keywords::PYTHON_BRACED,
+        respelled: super::keywords::PYTHON_RESPELLED,
         containers: &["class_definition", "decorated_definition", "block"],
         root_kind: "module",
         walk: Some(Walk {

@@ -26,6 +26,7 @@ pub static RUBY: Language = Language {
         identifier_kinds: &["identifier", "constant"],
         keywords: super::keywords::RUBY,
         braced: super::keywords::RUBY_BRACED,
+        respelled: super::keywords::RUBY_RESPELLED,
         containers: &[],
         root_kind: "program",
         walk: None,

@@ -50,6 +50,7 @@ pub static RUST: Language = Language {
         ],
         keywords: super::keywords::RUST,
         braced: super::keywords::RUST_BRACED,
+        respelled: super::keywords::RUST_RESPELLED,
         containers: &[
             "impl_item",
             "trait_item",

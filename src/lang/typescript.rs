@@ -27,7 +27,11 @@ const IDENTIFIERS: &[&str] = &[
     "type_identifier",
 ];
 
-const fn rules(keywords: super::keywords::Table, braced: &'static [&'static str]) -> Rules {
+const fn rules(
+    keywords: super::keywords::Table,
+    braced: &'static [&'static str],
+    respelled: &'static [&'static str],
+) -> Rules {
     Rules {
         methods_in: &[K::Class],
         doc: Doc::Prefixed(&["/**"]),
@@ -37,6 +41,7 @@ const fn rules(keywords: super::keywords::Table, braced: &'static [&'static str]
         identifier_kinds: IDENTIFIERS,
         keywords,
         braced,
+        respelled,
         containers: &[],
         root_kind: "program",
         walk: None,
@@ -70,6 +75,7 @@ pub static TYPESCRIPT: Language = Language {
     rules: rules(
         super::keywords::TYPESCRIPT,
         super::keywords::TYPESCRIPT_BRACED,
+        super::keywords::TYPESCRIPT_RESPELLED,
     ),
     grammar_crate: "tree-sitter-typescript/typescript",
     node_types: tree_sitter_typescript::TYPESCRIPT_NODE_TYPES,
@@ -94,7 +100,11 @@ pub static TSX: Language = Language {
     path_separator: ".",
     top_level_gap: 1,
     fixture: "symbols.tsx",
-    rules: rules(super::keywords::TSX, super::keywords::TSX_BRACED),
+    rules: rules(
+        super::keywords::TSX,
+        super::keywords::TSX_BRACED,
+        super::keywords::TSX_RESPELLED,
+    ),
     grammar_crate: "tree-sitter-typescript/tsx",
     node_types: tree_sitter_typescript::TSX_NODE_TYPES,
     extras: &["comment", "html_comment"],

@@ -566,3 +566,57 @@ fn a_pattern_without_a_capture_reports_its_node_as_match() {
     );
     assert!(String::from_utf8_lossy(&out.stdout).contains("@match def"));
 }
+
+/// Each match's captures as (name, byte_start, byte_end), in output order.
+fn capture_spans(t: &TestEnv, args: &[&str]) -> Vec<Vec<(String, u64, u64)>> {
+    let mut all = vec!["ast", "--json"];
+    all.extend_from_slice(args);
+    let (v, code) = t.json(&all);
+    assert!(code <= 1, "{v}");
+    matches(&v)
+        .into_iter()
+        .map(|m| {
+            m.captures
+                .into_iter()
+                .map(|c| {
+                    let span = |k: &str| c.span[k].as_u64().unwrap();
+                    (c.name, span("byte_start"), span("byte_end"))
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn anonymous_nodes_spelled_otherwise_are_no_required_literals() {
+    // `"#include"` is also `# include`, PHP's keywords match in any case, Ruby's `"%w("` opens
+    // with any bracket, and a MISSING node has no text at all: the prefilter required the
+    // quoted text and skipped these files (the raw query engine finds each node).
+    let t = TestEnv::new();
+    t.write("a.c", "# include <stdio.h>\n#  define X 1\n");
+    t.write("guard.h", "#ifndef A\n#define A\nint x;\n");
+    t.write("a.php", "<?php\nFUNCTION foo() { ECHO 1; }\n");
+    t.write("a.rb", "x = %w[a b]\n");
+    let cap = |name: &str, s: u64, e: u64| vec![vec![(name.to_string(), s, e)]];
+    for no_prefilter in [false, true] {
+        let run = |lang: &str, q: &str, path: &str| {
+            let mut args = vec!["-l", lang, q, path];
+            if no_prefilter {
+                args.push("--no-prefilter");
+            }
+            capture_spans(&t, &args)
+        };
+        assert_eq!(
+            run("c", r##"(preproc_include "#include" @k)"##, "a.c"),
+            cap("k", 0, 9)
+        );
+        assert_eq!(run("c", r##""#define" @k"##, "a.c"), cap("k", 20, 29));
+        assert_eq!(
+            run("c", r##"(MISSING "#endif") @m"##, "guard.h"),
+            cap("m", 26, 26)
+        );
+        assert_eq!(run("php", r#""function" @k"#, "a.php"), cap("k", 6, 14));
+        assert_eq!(run("php", r#""echo" @k"#, "a.php"), cap("k", 23, 27));
+        assert_eq!(run("ruby", r#""%w(" @k"#, "a.rb"), cap("k", 4, 7));
+    }
+}

@@ -376,7 +376,7 @@ pub fn compile(src: &str, langs: &[&'static Language]) -> Result<Vec<Compiled>> 
         match compiled {
             Ok(query) => {
                 let n = query.pattern_count();
-                let prefilter = literals::prefilter(src, n, l.rules.keywords);
+                let prefilter = literals::prefilter(src, n, l.rules.keywords, l.rules.respelled);
                 // Only a pattern with one root node, that needs a literal, can be answered from
                 // the regions around that literal.
                 let rooted =
