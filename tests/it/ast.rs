@@ -620,3 +620,17 @@ fn anonymous_nodes_spelled_otherwise_are_no_required_literals() {
         assert_eq!(run("ruby", r#""%w(" @k"#, "a.rb"), cap("k", 4, 7));
     }
 }
+
+#[test]
+fn a_repeated_kind_matches_as_the_query_engine_does() {
+    // `(argument_list)+ @c` was answered by the walk of bare kinds, as `(argument_list) @c`;
+    // tree-sitter's query engine does not match the list inside the ERROR here.
+    let t = TestEnv::new();
+    t.write("a.cc", "A() : N() () {}\n");
+    let spans = |q: &str| capture_spans(&t, &["-l", "cpp", q, "a.cc"]);
+    assert_eq!(
+        spans("(argument_list)+ @c"),
+        vec![vec![("c".to_string(), 10, 12)]]
+    );
+    assert_eq!(spans("(argument_list) @c").len(), 2);
+}

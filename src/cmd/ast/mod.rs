@@ -349,6 +349,15 @@ fn root_end(src: &str, start: usize) -> Option<usize> {
     Some(i)
 }
 
+/// Whether a capture of the query is repeated (`(call)+ @c`): tree-sitter's matches of a
+/// repeated top-level pattern are not one per node (a run of sibling `argument_list`s in a C++
+/// file with errors gave some none), so the walk of bare kinds must not answer it.
+fn repeated(query: &Query) -> bool {
+    use tree_sitter::CaptureQuantifier::{OneOrMore, ZeroOrMore};
+    (0..query.pattern_count())
+        .any(|i| (query.capture_quantifiers(i).iter()).any(|q| matches!(q, OneOrMore | ZeroOrMore)))
+}
+
 /// Compiles `src` for each language in `langs` (or every registered one). Languages whose
 /// grammar rejects it are dropped; if none accepts it, the error names each language's problem.
 pub fn compile(src: &str, langs: &[&'static Language]) -> Result<Vec<Compiled>> {
@@ -393,6 +402,7 @@ pub fn compile(src: &str, langs: &[&'static Language]) -> Result<Vec<Compiled>> 
                     // children of an ERROR node, a whole file's after an unclosed bracket).
                     bare: literals::bare_kinds(src, n)
                         .filter(|b| b.iter().all(|(k, _)| Bare::walks(l, k)))
+                        .filter(|_| !repeated(&query))
                         .map(|b| Bare::new(l, b, prefilter.is_none())),
                     prefilter,
                     cut,
