@@ -634,3 +634,28 @@ fn a_repeated_kind_matches_as_the_query_engine_does() {
     );
     assert_eq!(spans("(argument_list) @c").len(), 2);
 }
+
+#[test]
+fn a_predicate_outside_its_pattern_is_a_clear_error() {
+    // tree-sitter reads the predicate after `]` as a second pattern that matches every node
+    // and filters nothing; llm gave it an `@match` and reported a syntax error at the end.
+    let t = env();
+    let (v, code) = t.json(&[
+        "ast",
+        "--json",
+        "-l",
+        "python",
+        r#"[(call function: (identifier) @n) ((identifier) @n)] (#eq? @n "helper")"#,
+    ]);
+    assert_eq!(code, 2, "{v}");
+    let msg = v["error"]["message"].as_str().unwrap();
+    assert!(
+        msg.contains("at 1:54") && msg.contains("predicate stands alone"),
+        "{msg}"
+    );
+    let ok = names(
+        &t,
+        r#"([(call function: (identifier) @n) ((identifier) @n)] (#eq? @n "helper"))"#,
+    );
+    assert!(!ok.is_empty() && ok.iter().all(|n| n == "helper"), "{ok:?}");
+}

@@ -358,6 +358,29 @@ fn repeated(query: &Query) -> bool {
         .any(|i| (query.capture_quantifiers(i).iter()).any(|q| matches!(q, OneOrMore | ZeroOrMore)))
 }
 
+/// `query`, or an error when one of its patterns is a predicate alone: tree-sitter reads
+/// `[(a) @n (b) @n] (#eq? @n "x")` as two patterns, the second `(#eq? …)` matching every node
+/// and filtering nothing (the `@match` it was then given made the query a syntax error).
+fn lone_predicate(src: &str, query: Query) -> std::result::Result<Query, QueryError> {
+    for i in 0..query.pattern_count() {
+        let at = query.start_byte_for_pattern(i);
+        let rest = src[at..].strip_prefix('(').map(str::trim_start);
+        if rest.is_some_and(|r| r.starts_with('#')) {
+            let line_start = src[..at].rfind('\n').map_or(0, |n| n + 1);
+            return Err(QueryError {
+                row: src[..at].matches('\n').count(),
+                column: at - line_start,
+                offset: at,
+                message: "a predicate stands alone: it belongs inside its pattern's parentheses, \
+                          `((kind) @c (#eq? @c \"x\"))`"
+                    .into(),
+                kind: QueryErrorKind::Predicate,
+            });
+        }
+    }
+    Ok(query)
+}
+
 /// Compiles `src` for each language in `langs` (or every registered one). Languages whose
 /// grammar rejects it are dropped; if none accepts it, the error names each language's problem.
 pub fn compile(src: &str, langs: &[&'static Language]) -> Result<Vec<Compiled>> {
@@ -371,7 +394,7 @@ pub fn compile(src: &str, langs: &[&'static Language]) -> Result<Vec<Compiled>> 
     for l in &tried {
         let mut src = src;
         let captured;
-        let compiled = match Query::new(l.ts(), src) {
+        let compiled = match Query::new(l.ts(), src).and_then(|q| lone_predicate(src, q)) {
             Ok(q) => match capture_bare_patterns(src, &q) {
                 Some(with) => {
                     captured = with;
