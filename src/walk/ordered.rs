@@ -98,7 +98,6 @@ where
     E: FnMut(R) -> bool,
 {
     const BATCH: usize = 16;
-    const HELPING_UP_TO: usize = 3;
     if threads <= 1 {
         // In batches too, for `finish` (a search checksums two files at a time), handed on at
         // the end of each batch or once they weigh 1 MiB.
@@ -147,36 +146,8 @@ where
     let queue = BatchQueue::new(held);
     let (tx, rx) = mpsc::sync_channel::<Vec<(usize, R, usize)>>(threads * 4);
     let (stop, queue, init, work, finish, weigh) = (&stop, &queue, &init, &work, &finish, &weigh);
-    // A batch worked on: its results in item order, with their weights (held in the queue
-    // until handed on).
-    let work_batch = |state: &mut S, batch: &mut Vec<(usize, T)>| {
-        let (indices, mut results): (Vec<usize>, Vec<R>) = batch
-            .drain(..)
-            .map(|(i, item)| (i, work(state, item)))
-            .unzip();
-        finish(state, &mut results);
-        let results: Vec<(usize, R, usize)> = indices
-            .into_iter()
-            .zip(results)
-            .map(|(i, r)| {
-                let w = weigh(&r);
-                (i, r, w)
-            })
-            .collect();
-        queue.hold(results.iter().map(|r| r.2).sum());
-        results
-    };
-    let work_batch = &work_batch;
-    // Up to `HELPING_UP_TO` threads the calling thread is one of them: it walks, and works on
-    // a batch itself whenever the workers have a quarter of the window queued (so that a slow
-    // file there leaves them enough to go on with), and once the walk is done, until the
-    // queue is empty. One thread per core, where a thread of its own for the walk made three
-    // threads share two cores.
-    let helper = threads <= HELPING_UP_TO;
-    let spawned = if helper { threads - 1 } else { threads };
-    let mut mine = helper.then(|| (init(), Vec::with_capacity(BATCH)));
     std::thread::scope(|scope| {
-        for _ in 0..spawned {
+        for _ in 0..threads {
             let tx = tx.clone();
             scope.spawn(move || {
                 let mut state = init();
@@ -185,7 +156,21 @@ where
                     if stop.load(Ordering::Relaxed) {
                         break;
                     }
-                    if tx.send(work_batch(&mut state, &mut batch)).is_err() {
+                    let (indices, mut results): (Vec<usize>, Vec<R>) = batch
+                        .drain(..)
+                        .map(|(i, item)| (i, work(&mut state, item)))
+                        .unzip();
+                    finish(&mut state, &mut results);
+                    let results: Vec<(usize, R, usize)> = indices
+                        .into_iter()
+                        .zip(results)
+                        .map(|(i, r)| {
+                            let w = weigh(&r);
+                            (i, r, w)
+                        })
+                        .collect();
+                    queue.hold(results.iter().map(|r| r.2).sum());
+                    if tx.send(results).is_err() {
                         break;
                     }
                 }
@@ -215,11 +200,6 @@ where
                 while let Ok(results) = rx.try_recv() {
                     order.take(results);
                 }
-                if let Some((state, taken)) = mine.as_mut() {
-                    if queue.try_pop(taken, BATCH, window / 4) {
-                        order.take(work_batch(state, taken));
-                    }
-                }
                 // Far enough ahead of the reader: wait for results (the workers never wait
                 // for the walk while the queue holds items, so results keep coming).
                 while n > order.want && n - order.want > window && !order.stopped {
@@ -236,18 +216,6 @@ where
             !order.stopped
         });
         queue.push(&mut batch, true);
-        if let Some((state, taken)) = mine.as_mut() {
-            while !order.stopped && queue.try_pop(taken, BATCH, 0) {
-                order.take(work_batch(state, taken));
-                while let Ok(results) = rx.try_recv() {
-                    order.take(results);
-                }
-            }
-            if order.stopped {
-                stop.store(true, Ordering::Relaxed);
-                queue.abort();
-            }
-        }
         for results in rx.iter() {
             order.take(results);
             if order.stopped {
@@ -383,18 +351,6 @@ impl<T> BatchQueue<T> {
         }
     }
 
-    /// Moves up to `max` items into `out` without waiting, when more than `beyond` are queued
-    /// and the results held weigh at most the limit; whether it took any.
-    fn try_pop(&self, out: &mut Vec<T>, max: usize, beyond: usize) -> bool {
-        let mut state = self.lock();
-        if state.items.len() <= beyond || state.held > self.limit {
-            return false;
-        }
-        let n = state.items.len().min(max);
-        out.extend(state.items.drain(..n));
-        true
-    }
-
     /// Waits for items (and for the results held to weigh at most the limit) and moves up to
     /// `max` into `out`; `false` once the queue is finished and empty.
     fn pop(&self, out: &mut Vec<T>, max: usize) -> bool {
@@ -441,40 +397,7 @@ mod tests {
         }
     }
 
-    /// At two threads the calling thread works too, once the worker has enough queued: the
-    /// results still come in order.
-    #[test]
-    fn the_calling_thread_helps_at_two_threads() {
-        let caller = std::thread::current().id();
-        let by_caller = AtomicUsize::new(0);
-        let mut seen = Vec::new();
-        for_each_ordered_batches(
-            |push: &mut dyn FnMut(usize) -> bool| (0..2000).take_while(|&i| push(i)).count(),
-            2,
-            || (),
-            |(), i| {
-                if std::thread::current().id() == caller {
-                    by_caller.fetch_add(1, Ordering::Relaxed);
-                } else {
-                    // A slow worker: the queue fills up.
-                    std::thread::sleep(std::time::Duration::from_micros(200));
-                }
-                i
-            },
-            |_, _| {},
-            |_| 0,
-            |r| {
-                seen.push(r);
-                true
-            },
-        );
-        assert_eq!(seen, (0..2000).collect::<Vec<_>>());
-        let by_caller = by_caller.into_inner();
-        assert!((16..2000).contains(&by_caller), "{by_caller} by the caller");
-    }
-
     /// A slow first item: the others wait for it within the window instead of piling up.
-    /// (Four threads: below that the calling thread works too, and may take the slow item.)
     #[test]
     fn ordered_stream_stays_within_its_window() {
         let started = AtomicUsize::new(0);
@@ -482,7 +405,7 @@ mod tests {
         let mut most_ahead = 0;
         for_each_ordered_batches(
             |push: &mut dyn FnMut(usize) -> bool| (0..4000).take_while(|&i| push(i)).count(),
-            4,
+            2,
             || (),
             |(), i| {
                 if i == 0 {
@@ -513,7 +436,7 @@ mod tests {
             },
         );
         assert_eq!(seen, (0..4000).collect::<Vec<_>>());
-        // The window is 1,024 items at four threads, and items are queued 16 at a time: no
+        // The window is 1,024 items at two threads, and items are queued 16 at a time: no
         // more had started when the first came (the other worker did start some: the test
         // sees the window, not a stalled run).
         assert!(most_ahead <= 1024 + 16, "{most_ahead} items started");
