@@ -73,6 +73,7 @@ accessed\t'By last access time'
 created\t'By creation time'
 none\t'Path order, as the default'"
 complete -c llm -n "__fish_llm_using_subcommand search" -s M -l max-columns -d 'In human output, do not print lines longer than NUM bytes (a summary instead; 0: no limit)' -r
+complete -c llm -n "__fish_llm_using_subcommand search" -l context-separator -d 'In human output, the line between groups of context lines that are not contiguous (default `--`; escapes such as `\\t` and `\\x7F` are understood, as ripgrep)' -r
 complete -c llm -n "__fish_llm_using_subcommand search" -s j -l threads -d 'Number of threads (0 = one per core)' -r
 complete -c llm -n "__fish_llm_using_subcommand search" -l format -d 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)' -r -f -a "human\t''
 json\t''
@@ -101,7 +102,7 @@ complete -c llm -n "__fish_llm_using_subcommand search" -l binary -d 'Search bin
 complete -c llm -n "__fish_llm_using_subcommand search" -l stop-on-nonmatch -d 'Stop searching a file at the first non-matching line after a matching one'
 complete -c llm -n "__fish_llm_using_subcommand search" -l glob-case-insensitive -d 'Make every -g glob case-insensitive'
 complete -c llm -n "__fish_llm_using_subcommand search" -l type-list -d 'List the known file types and their globs, then exit'
-complete -c llm -n "__fish_llm_using_subcommand search" -l hidden -d 'Search hidden files and directories'
+complete -c llm -n "__fish_llm_using_subcommand search" -s . -l hidden -d 'Search hidden files and directories'
 complete -c llm -n "__fish_llm_using_subcommand search" -l no-ignore -d 'Do not respect .gitignore, .ignore, .rgignore and similar files'
 complete -c llm -n "__fish_llm_using_subcommand search" -l no-ignore-vcs -d 'Do not respect .gitignore, .git/info/exclude and the global git excludes'
 complete -c llm -n "__fish_llm_using_subcommand search" -l no-ignore-dot -d 'Do not respect .ignore and .rgignore files'
@@ -122,6 +123,7 @@ complete -c llm -n "__fish_llm_using_subcommand search" -s c -l count -d 'Only s
 complete -c llm -n "__fish_llm_using_subcommand search" -l count-matches -d 'Only show the number of matches per file'
 complete -c llm -n "__fish_llm_using_subcommand search" -l include-zero -d 'With -c/--count-matches, also list the files searched that have no match (count 0)'
 complete -c llm -n "__fish_llm_using_subcommand search" -l max-columns-preview -d 'With -M, print the first NUM characters of a long line and how many matches it leaves out, rather than only a summary (as ripgrep)'
+complete -c llm -n "__fish_llm_using_subcommand search" -l no-context-separator -d 'In human output, nothing between groups of context lines'
 complete -c llm -n "__fish_llm_using_subcommand search" -l heading -d 'Group matches under a file heading (default on a terminal)'
 complete -c llm -n "__fish_llm_using_subcommand search" -l no-heading -d 'Print the path on every line (default when piped)'
 complete -c llm -n "__fish_llm_using_subcommand search" -s p -l pretty -d 'Human output: headings and colour, as on a terminal. JSON: indented'

@@ -43,7 +43,7 @@ pub fn run(args: SearchArgs, printer: &mut Printer) -> io::Result<u8> {
             on: printer.color || view.pretty,
         },
         view.heading.unwrap_or(printer.tty),
-        view,
+        view.clone(),
         opts.mode,
         opts.before_context + opts.after_context > 0,
         single_file,

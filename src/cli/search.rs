@@ -13,7 +13,7 @@ use std::path::PathBuf;
 context_before[], context_after[] (and replacement with -r); data.files[] carry each file's SHA-256 \
 checksum for a later `llm transform`. With -v each match spans a whole line that does not match; \
 --files and --files-without-match list data.files[] (with checksums) and no matches. \
--H, -I, -N, -0, -b, --trim, -o, -p and --stats only change human output.\n\n\
+-H, -I, -N, -0, -b, --trim, -o, -p, --stats and --context-separator only change human output.\n\n\
 A flag given twice keeps its last value (`-C1 -C0` is `-C0`), as in ripgrep.\n\nExamples:\n  \
 llm search 'fn main' src\n  llm search -F 'a.b()' -t rust --json\n  \
 llm search -r 'new_$1' 'old_(\\w+)' --json | llm transform"
@@ -135,7 +135,7 @@ pub struct SearchArgs {
     #[arg(long)]
     pub type_list: bool,
     /// Search hidden files and directories.
-    #[arg(long)]
+    #[arg(short = '.', long)]
     pub hidden: bool,
     /// Do not respect .gitignore, .ignore, .rgignore and similar files.
     #[arg(long)]
@@ -232,6 +232,17 @@ pub struct SearchArgs {
     /// out, rather than only a summary (as ripgrep).
     #[arg(long)]
     pub max_columns_preview: bool,
+    /// In human output, the line between groups of context lines that are not contiguous
+    /// (default `--`; escapes such as `\t` and `\x7F` are understood, as ripgrep).
+    #[arg(
+        long,
+        value_name = "SEPARATOR",
+        overrides_with = "no_context_separator"
+    )]
+    pub context_separator: Option<String>,
+    /// In human output, nothing between groups of context lines.
+    #[arg(long, overrides_with = "context_separator")]
+    pub no_context_separator: bool,
     /// Group matches under a file heading (default on a terminal).
     #[arg(long, overrides_with = "no_heading")]
     pub heading: bool,
@@ -321,6 +332,11 @@ impl SearchArgs {
             pretty: self.pretty,
             quiet: self.quiet,
             vimgrep: self.vimgrep,
+            context_separator: match (&self.context_separator, self.no_context_separator) {
+                (_, true) => None,
+                (Some(sep), false) => Some(grep_cli::unescape(sep)),
+                (None, false) => Some(b"--".to_vec()),
+            },
         }
     }
 

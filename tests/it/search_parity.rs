@@ -775,3 +775,53 @@ fn quiet_answers_whether_something_matched_whatever_list_was_asked() {
         assert_eq!((got.as_str(), code), ("", want), "{args:?}");
     }
 }
+
+#[test]
+fn context_separator_as_in_ripgrep() {
+    let env = TestEnv::new();
+    env.write("s.txt", "a\nx\nb\nc\nd\ne\nx\nf\n");
+    env.write("t.txt", "x\n");
+    // rg -n --column --sort path -C1 x … (before: --context-separator was an unknown flag).
+    let cases: [(&[&str], &str); 6] = [
+        (
+            &["--context-separator", "=\\t=\\x41", "s.txt"],
+            "1-a\n2:1:x\n3-b\n=\t=A\n6-e\n7:1:x\n8-f\n",
+        ),
+        (&["--context-separator", "", "s.txt"], "1-a\n2:1:x\n3-b\n\n6-e\n7:1:x\n8-f\n"),
+        (&["--no-context-separator", "s.txt"], "1-a\n2:1:x\n3-b\n6-e\n7:1:x\n8-f\n"),
+        // The last of the two wins.
+        (
+            &["--no-context-separator", "--context-separator", "Z", "s.txt"],
+            "1-a\n2:1:x\n3-b\nZ\n6-e\n7:1:x\n8-f\n",
+        ),
+        (
+            &["--context-separator", "Z", "--no-context-separator", "s.txt"],
+            "1-a\n2:1:x\n3-b\n6-e\n7:1:x\n8-f\n",
+        ),
+        // Between files too.
+        (
+            &["--context-separator", "Z", "s.txt", "t.txt"],
+            "s.txt-1-a\ns.txt:2:1:x\ns.txt-3-b\nZ\ns.txt-6-e\ns.txt:7:1:x\ns.txt-8-f\nZ\nt.txt:1:1:x\n",
+        ),
+    ];
+    for (args, want) in cases {
+        let args = [&["-C1", "x"], args].concat();
+        let (got, _, code) = human(&env, &args);
+        assert_eq!((got.as_str(), code), (want, 0), "{args:?}");
+    }
+    // JSON output has no separators: unchanged by the flag.
+    let (lines, _) = jsonl(&env, &["-C1", "--context-separator", "Z", "x", "s.txt"]);
+    assert_eq!(lines.len(), 2);
+}
+
+#[test]
+fn dot_is_hidden() {
+    let env = TestEnv::new();
+    env.write(".h.txt", "q\n");
+    env.write("v.txt", "r\n");
+    // rg -l q: nothing (exit 1); rg -. -l q: .h.txt.
+    let (got, _, code) = human(&env, &["-l", "q"]);
+    assert_eq!((got.as_str(), code), ("", 1));
+    let (got, _, code) = human(&env, &["-.", "-l", "q"]);
+    assert_eq!((got.as_str(), code), (".h.txt\n", 0));
+}

@@ -14,7 +14,7 @@ mod lines;
 mod preview;
 
 /// Presentation choices that do not change what is found.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct SearchView {
     /// Group under a heading (None = on a terminal).
     pub heading: Option<bool>,
@@ -46,6 +46,9 @@ pub struct SearchView {
     pub quiet: bool,
     /// `--vimgrep`: each match on a line of its own, with its path, line and column.
     pub vimgrep: bool,
+    /// The line between groups of context lines that are not contiguous (`--`;
+    /// `--context-separator`); `None` with `--no-context-separator`.
+    pub context_separator: Option<Vec<u8>>,
 }
 
 /// Streams search results as text. [`SearchHuman::body`] renders one file on any thread;
@@ -85,6 +88,8 @@ pub struct SearchHuman {
     pub replace: bool,
     /// `--stats`.
     pub stats: bool,
+    /// See [`SearchView::context_separator`].
+    pub context_separator: Option<Vec<u8>>,
     /// A file was printed (separators go between files). Atomic so that the printer can be
     /// shared with the threads that render bodies.
     printed_any: AtomicBool,
@@ -127,6 +132,7 @@ impl SearchHuman {
             byte_offset: view.byte_offset,
             trim: view.trim,
             vimgrep: view.vimgrep,
+            context_separator: view.context_separator,
             printed_any: AtomicBool::new(false),
         }
     }
@@ -142,6 +148,17 @@ impl SearchHuman {
         }
     }
 
+    /// The line between groups of context lines (`--`, or `--context-separator`'s), if any.
+    fn context_break(&self, out: &mut impl Write) -> io::Result<()> {
+        match &self.context_separator {
+            Some(sep) => {
+                out.write_all(sep)?;
+                out.write_all(b"\n")
+            }
+            None => Ok(()),
+        }
+    }
+
     /// What goes before a file's body: a blank line between headings, `--` between context
     /// groups of different files.
     pub fn separator(&self, out: &mut impl Write) -> io::Result<()> {
@@ -152,7 +169,7 @@ impl SearchHuman {
             if self.heading || self.grouped {
                 writeln!(out)?;
             } else if self.context {
-                writeln!(out, "--")?;
+                self.context_break(out)?;
             }
         }
         Ok(())
@@ -310,7 +327,7 @@ impl SearchHuman {
                 continue;
             }
             if self.context && prev.is_some_and(|p| no - p > 1) {
-                writeln!(out, "--")?;
+                self.context_break(out)?;
             }
             prev = Some(no);
             buf.clear();
