@@ -137,6 +137,37 @@ complete -c llm -n "__fish_llm_using_subcommand search" -s b -l byte-offset -d '
 complete -c llm -n "__fish_llm_using_subcommand search" -l trim -d 'Human output: strip leading whitespace from printed lines (spans are unchanged)'
 complete -c llm -n "__fish_llm_using_subcommand search" -l stats -d 'Human output: print counts and timing after the results (JSON has data.stats)'
 complete -c llm -n "__fish_llm_using_subcommand search" -l no-messages -d 'Human output: do not print warnings and per-file errors on stderr (JSON keeps them)'
+complete -c llm -n "__fish_llm_using_subcommand search" -l no-hidden
+complete -c llm -n "__fish_llm_using_subcommand search" -l no-follow
+complete -c llm -n "__fish_llm_using_subcommand search" -l no-text
+complete -c llm -n "__fish_llm_using_subcommand search" -l no-binary
+complete -c llm -n "__fish_llm_using_subcommand search" -l no-crlf
+complete -c llm -n "__fish_llm_using_subcommand search" -l no-fixed-strings
+complete -c llm -n "__fish_llm_using_subcommand search" -l no-glob-case-insensitive
+complete -c llm -n "__fish_llm_using_subcommand search" -l no-ignore-file-case-insensitive
+complete -c llm -n "__fish_llm_using_subcommand search" -l no-max-columns-preview
+complete -c llm -n "__fish_llm_using_subcommand search" -l no-multiline
+complete -c llm -n "__fish_llm_using_subcommand search" -l no-multiline-dotall
+complete -c llm -n "__fish_llm_using_subcommand search" -l no-one-file-system
+complete -c llm -n "__fish_llm_using_subcommand search" -l no-pcre2
+complete -c llm -n "__fish_llm_using_subcommand search" -l no-stats
+complete -c llm -n "__fish_llm_using_subcommand search" -l no-trim
+complete -c llm -n "__fish_llm_using_subcommand search" -l ignore
+complete -c llm -n "__fish_llm_using_subcommand search" -l ignore-vcs
+complete -c llm -n "__fish_llm_using_subcommand search" -l ignore-dot
+complete -c llm -n "__fish_llm_using_subcommand search" -l ignore-parent
+complete -c llm -n "__fish_llm_using_subcommand search" -l ignore-global
+complete -c llm -n "__fish_llm_using_subcommand search" -l ignore-exclude
+complete -c llm -n "__fish_llm_using_subcommand search" -l ignore-files
+complete -c llm -n "__fish_llm_using_subcommand search" -l ignore-messages
+complete -c llm -n "__fish_llm_using_subcommand search" -l messages
+complete -c llm -n "__fish_llm_using_subcommand search" -l require-git
+complete -c llm -n "__fish_llm_using_subcommand search" -l unicode
+complete -c llm -n "__fish_llm_using_subcommand search" -l no-column -d 'Show no column in human output (`--column` shows it again; JSON always has it)'
+complete -c llm -n "__fish_llm_using_subcommand search" -l mmap -d 'Accepted for ripgrep\'s sake: llm chooses how it reads files'
+complete -c llm -n "__fish_llm_using_subcommand search" -l no-mmap -d 'Accepted for ripgrep\'s sake: llm chooses how it reads files'
+complete -c llm -n "__fish_llm_using_subcommand search" -l no-pcre2-unicode -d 'ripgrep\'s older spelling of --no-unicode (for -P)'
+complete -c llm -n "__fish_llm_using_subcommand search" -l pcre2-unicode -d 'ripgrep\'s older spelling of --unicode'
 complete -c llm -n "__fish_llm_using_subcommand search" -l json -d 'Shorthand for `--format json`'
 complete -c llm -n "__fish_llm_using_subcommand search" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c llm -n "__fish_llm_using_subcommand search" -s V -l version -d 'Print version'

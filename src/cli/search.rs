@@ -13,7 +13,7 @@ use std::path::PathBuf;
 context_before[], context_after[] (and replacement with -r); data.files[] carry each file's SHA-256 \
 checksum for a later `llm transform`. With -v each match spans a whole line that does not match; \
 --files and --files-without-match list data.files[] (with checksums) and no matches. \
--H, -I, -N, -0, -b, --trim, -o, -p, --stats and --context-separator only change human output.\n\n\
+-H, -I, -N, -0, -b, --trim, -o, -p, --stats, --no-column and --context-separator only change human output.\n\n\
 A flag given twice keeps its last value (`-C1 -C0` is `-C0`), as in ripgrep.\n\nExamples:\n  \
 llm search 'fn main' src\n  llm search -F 'a.b()' -t rust --json\n  \
 llm search -r 'new_$1' 'old_(\\w+)' --json | llm transform"
@@ -282,6 +282,115 @@ pub struct SearchArgs {
     /// Human output: do not print warnings and per-file errors on stderr (JSON keeps them).
     #[arg(long)]
     pub no_messages: bool,
+    // ripgrep's negations of the flags above (hidden, as in rg): of a flag and its negation
+    // the last wins, which clap's override does; nothing reads these fields.
+    #[arg(long = "no-hidden", overrides_with = "hidden", hide = true)]
+    pub no_hidden: bool,
+    #[arg(long = "no-follow", overrides_with = "follow", hide = true)]
+    pub no_follow: bool,
+    #[arg(long = "no-text", overrides_with = "text", hide = true)]
+    pub no_text: bool,
+    #[arg(long = "no-binary", overrides_with = "binary", hide = true)]
+    pub no_binary: bool,
+    #[arg(long = "no-crlf", overrides_with = "crlf", hide = true)]
+    pub no_crlf: bool,
+    #[arg(
+        long = "no-fixed-strings",
+        overrides_with = "fixed_strings",
+        hide = true
+    )]
+    pub no_fixed_strings: bool,
+    #[arg(
+        long = "no-glob-case-insensitive",
+        overrides_with = "glob_case_insensitive",
+        hide = true
+    )]
+    pub no_glob_case_insensitive: bool,
+    #[arg(
+        long = "no-ignore-file-case-insensitive",
+        overrides_with = "ignore_file_case_insensitive",
+        hide = true
+    )]
+    pub no_ignore_file_case_insensitive: bool,
+    #[arg(
+        long = "no-max-columns-preview",
+        overrides_with = "max_columns_preview",
+        hide = true
+    )]
+    pub no_max_columns_preview: bool,
+    #[arg(long = "no-multiline", overrides_with = "multiline", hide = true)]
+    pub no_multiline: bool,
+    #[arg(
+        long = "no-multiline-dotall",
+        overrides_with = "multiline_dotall",
+        hide = true
+    )]
+    pub no_multiline_dotall: bool,
+    #[arg(
+        long = "no-one-file-system",
+        overrides_with = "one_file_system",
+        hide = true
+    )]
+    pub no_one_file_system: bool,
+    #[arg(long = "no-pcre2", overrides_with = "pcre2", hide = true)]
+    pub no_pcre2: bool,
+    #[arg(long = "no-stats", overrides_with = "stats", hide = true)]
+    pub no_stats: bool,
+    #[arg(long = "no-trim", overrides_with = "trim", hide = true)]
+    pub no_trim: bool,
+    #[arg(long = "ignore", overrides_with = "no_ignore", hide = true)]
+    pub ignore: bool,
+    #[arg(long = "ignore-vcs", overrides_with = "no_ignore_vcs", hide = true)]
+    pub ignore_vcs: bool,
+    #[arg(long = "ignore-dot", overrides_with = "no_ignore_dot", hide = true)]
+    pub ignore_dot: bool,
+    #[arg(
+        long = "ignore-parent",
+        overrides_with = "no_ignore_parent",
+        hide = true
+    )]
+    pub ignore_parent: bool,
+    #[arg(
+        long = "ignore-global",
+        overrides_with = "no_ignore_global",
+        hide = true
+    )]
+    pub ignore_global: bool,
+    #[arg(
+        long = "ignore-exclude",
+        overrides_with = "no_ignore_exclude",
+        hide = true
+    )]
+    pub ignore_exclude: bool,
+    #[arg(long = "ignore-files", overrides_with = "no_ignore_files", hide = true)]
+    pub respect_ignore_files: bool,
+    #[arg(
+        long = "ignore-messages",
+        overrides_with = "no_ignore_messages",
+        hide = true
+    )]
+    pub ignore_messages: bool,
+    #[arg(long = "messages", overrides_with = "no_messages", hide = true)]
+    pub messages: bool,
+    #[arg(long = "require-git", overrides_with = "no_require_git", hide = true)]
+    pub require_git: bool,
+    #[arg(long = "unicode", overrides_with_all = ["no_unicode", "no_pcre2_unicode"], hide = true)]
+    pub unicode: bool,
+    /// Show no column in human output (`--column` shows it again; JSON always has it).
+    #[arg(long, overrides_with = "column")]
+    pub no_column: bool,
+    /// Accepted for ripgrep's sake: llm chooses how it reads files.
+    #[arg(long, overrides_with = "no_mmap", hide = true)]
+    pub mmap: bool,
+    /// Accepted for ripgrep's sake: llm chooses how it reads files.
+    #[arg(long, overrides_with = "mmap", hide = true)]
+    pub no_mmap: bool,
+    /// ripgrep's older spelling of --no-unicode (for -P).
+    #[arg(long, overrides_with_all = ["unicode", "pcre2_unicode"], hide = true)]
+    pub no_pcre2_unicode: bool,
+    /// ripgrep's older spelling of --unicode.
+    #[arg(long, overrides_with_all = ["no_unicode", "no_pcre2_unicode"], hide = true)]
+    pub pcre2_unicode: bool,
     /// Number of threads (0 = one per core).
     #[arg(short = 'j', long, value_name = "NUM", default_value_t = 0)]
     pub threads: usize,
@@ -332,6 +441,7 @@ impl SearchArgs {
             pretty: self.pretty,
             quiet: self.quiet,
             vimgrep: self.vimgrep,
+            no_column: self.no_column,
             context_separator: match (&self.context_separator, self.no_context_separator) {
                 (_, true) => None,
                 (Some(sep), false) => Some(grep_cli::unescape(sep)),
@@ -425,7 +535,7 @@ impl SearchArgs {
             invert: self.invert_match,
             text: self.text,
             binary: self.binary || self.unrestricted >= 3,
-            no_unicode: self.no_unicode,
+            no_unicode: self.no_unicode || self.no_pcre2_unicode,
             stop_on_nonmatch: self.stop_on_nonmatch,
             quiet: self.quiet,
             include_zero: self.include_zero,

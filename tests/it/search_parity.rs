@@ -825,3 +825,41 @@ fn dot_is_hidden() {
     let (got, _, code) = human(&env, &["-.", "-l", "q"]);
     assert_eq!((got.as_str(), code), (".h.txt\n", 0));
 }
+
+#[test]
+fn negations_as_in_ripgrep_the_last_wins() {
+    let env = TestEnv::new();
+    env.write("s.txt", "a\nx\nb\n");
+    env.write(".h.txt", "x\n");
+    // rg -n --column --sort path ARGS (each negation was an unknown flag).
+    let cases: [(&[&str], &str); 9] = [
+        (&["--hidden", "--no-hidden", "-l", "x"], "s.txt\n"),
+        (&["--no-hidden", "--hidden", "-l", "x"], ".h.txt\ns.txt\n"),
+        (
+            &["-F", "--no-fixed-strings", "a|x", "s.txt"],
+            "1:1:a\n2:1:x\n",
+        ),
+        (&["--trim", "--no-trim", "x", "s.txt"], "2:1:x\n"),
+        (&["--no-column", "x", "s.txt"], "2:x\n"),
+        (&["--no-column", "--column", "x", "s.txt"], "2:1:x\n"),
+        (&["--vimgrep", "--no-column", "x", "s.txt"], "s.txt:2:x\n"),
+        (
+            &["--no-column", "-v", "-A1", "x", "s.txt"],
+            "1:a\n2-x\n3:b\n",
+        ),
+        (
+            &["--mmap", "--no-pcre2-unicode", "--unicode", "x", "s.txt"],
+            "2:1:x\n",
+        ),
+    ];
+    for (args, want) in cases {
+        let (got, _, code) = human(&env, args);
+        assert_eq!((got.as_str(), code), (want, 0), "{args:?}");
+    }
+    // --ignore undoes --no-ignore: the ignored file is left out again.
+    env.write(".ignore", "s.txt\n");
+    let (got, _, _) = human(&env, &["--no-ignore", "--ignore", "-l", "a"]);
+    assert_eq!(got, "");
+    let (got, _, _) = human(&env, &["--ignore", "--no-ignore", "-l", "a"]);
+    assert_eq!(got, "s.txt\n");
+}

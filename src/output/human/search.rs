@@ -49,6 +49,8 @@ pub struct SearchView {
     /// The line between groups of context lines that are not contiguous (`--`;
     /// `--context-separator`); `None` with `--no-context-separator`.
     pub context_separator: Option<Vec<u8>>,
+    /// `--no-column`: no column on any line (`--vimgrep` too, as rg).
+    pub no_column: bool,
 }
 
 /// Streams search results as text. [`SearchHuman::body`] renders one file on any thread;
@@ -75,6 +77,8 @@ pub struct SearchHuman {
     /// With -v, context lines (which match) show the column of their match, as `rg --column
     /// -v` does (with --vimgrep, one line per match).
     pub context_columns: bool,
+    /// `--vimgrep`'s match lines show their column (even under -N; not with `--no-column`).
+    pub vimgrep_columns: bool,
     pub byte_offset: bool,
     pub trim: bool,
     pub vimgrep: bool,
@@ -127,8 +131,9 @@ impl SearchHuman {
             null: view.null,
             only_matching: view.only_matching,
             line_numbers: view.line_numbers,
-            columns: view.line_numbers && !invert,
-            context_columns: invert && (view.line_numbers || view.vimgrep),
+            columns: view.line_numbers && !invert && !view.no_column,
+            context_columns: invert && (view.line_numbers || view.vimgrep) && !view.no_column,
+            vimgrep_columns: view.vimgrep && !invert && !view.no_column,
             byte_offset: view.byte_offset,
             trim: view.trim,
             vimgrep: view.vimgrep,
@@ -472,7 +477,7 @@ impl SearchHuman {
             out.push(kind);
         }
         let columns = match kind {
-            b':' => self.columns || (self.vimgrep && !self.invert),
+            b':' => self.columns || self.vimgrep_columns,
             _ => self.context_columns,
         };
         if let (true, Some(col)) = (columns, head.col) {
@@ -599,8 +604,8 @@ impl SearchHuman {
                 buf.extend_from_slice(self.style.line_no(&s.start_line.to_string()).as_bytes());
                 buf.push(b':');
             }
-            // -v: a line that does not match has no column.
-            if !self.invert {
+            // -v: a line that does not match has no column (nor any line with --no-column).
+            if self.vimgrep_columns {
                 write_uint(&mut buf, s.start_col + 1);
                 buf.push(b':');
             }
