@@ -47,6 +47,11 @@ complete -c llm -n "__fish_llm_needs_command" -f -a "generate" -d 'Write shell c
 complete -c llm -n "__fish_llm_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c llm -n "__fish_llm_using_subcommand search" -s e -l regexp -d 'A pattern to search for (repeatable; a line matching any of them matches). Use it for patterns that start with `-`' -r
 complete -c llm -n "__fish_llm_using_subcommand search" -s f -l file -d 'Read patterns from FILE, one per line (repeatable; `-` is stdin). An empty file matches nothing' -r -F
+complete -c llm -n "__fish_llm_using_subcommand search" -l engine -d 'The regex engine: `default` (Rust\'s regex), `pcre2` (as -P), or `auto` (Rust\'s, and PCRE2 for a pattern it cannot compile: look-around, backreferences). The last of --engine, -P and --no-pcre2 wins' -r -f -a "default\t'Rust\'s regex'
+pcre2\t'PCRE2 (as -P)'
+auto\t'Rust\'s regex, and PCRE2 for a pattern it cannot compile'"
+complete -c llm -n "__fish_llm_using_subcommand search" -l regex-size-limit -d 'The size limit of the compiled regex (bytes, or a K, M or G suffix), as ripgrep' -r
+complete -c llm -n "__fish_llm_using_subcommand search" -l dfa-size-limit -d 'The size limit of the regex\'s lazy DFA cache (bytes, or a K, M or G suffix), as ripgrep' -r
 complete -c llm -n "__fish_llm_using_subcommand search" -s A -l after-context -d 'Lines of context after each match' -r
 complete -c llm -n "__fish_llm_using_subcommand search" -s B -l before-context -d 'Lines of context before each match' -r
 complete -c llm -n "__fish_llm_using_subcommand search" -s C -l context -d 'Lines of context before and after each match' -r
@@ -96,6 +101,7 @@ complete -c llm -n "__fish_llm_using_subcommand search" -l crlf -d 'Accepted for
 complete -c llm -n "__fish_llm_using_subcommand search" -l no-config -d 'Accepted for ripgrep compatibility: llm reads no configuration file'
 complete -c llm -n "__fish_llm_using_subcommand search" -l vimgrep -d 'Human output: every match on a line of its own, `path:line:col:text` (a line with two matches prints twice; with -o, the match\'s text), for editors\' quickfix lists'
 complete -c llm -n "__fish_llm_using_subcommand search" -s P -l pcre2 -d 'PCRE2 syntax: look-around, backreferences (`(\\w+) \\1`), possessive quantifiers. Named groups are `(?<name>…)`; `-r` refers to them as `$name` or `${name}`'
+complete -c llm -n "__fish_llm_using_subcommand search" -l auto-hybrid-regex -d 'ripgrep\'s older spelling of `--engine auto`'
 complete -c llm -n "__fish_llm_using_subcommand search" -l no-unicode -d 'ASCII-only `\\w`, `\\d`, `\\s`, `\\b` and case folding'
 complete -c llm -n "__fish_llm_using_subcommand search" -s a -l text -d 'Search binary files as text: no NUL detection, and patterns may match NUL'
 complete -c llm -n "__fish_llm_using_subcommand search" -l binary -d 'Search binary files found by walking in full, as files named on the command line are (a warning says their text fields are lossy)'

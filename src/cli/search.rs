@@ -88,6 +88,20 @@ pub struct SearchArgs {
     /// Named groups are `(?<name>…)`; `-r` refers to them as `$name` or `${name}`.
     #[arg(short = 'P', long)]
     pub pcre2: bool,
+    /// The regex engine: `default` (Rust's regex), `pcre2` (as -P), or `auto` (Rust's, and
+    /// PCRE2 for a pattern it cannot compile: look-around, backreferences). The last of
+    /// --engine, -P and --no-pcre2 wins.
+    #[arg(long, value_enum, value_name = "ENGINE", overrides_with_all = ["pcre2", "no_pcre2", "auto_hybrid_regex"])]
+    pub engine: Option<EngineArg>,
+    /// ripgrep's older spelling of `--engine auto`.
+    #[arg(long, hide = true, overrides_with_all = ["engine", "pcre2", "no_pcre2"])]
+    pub auto_hybrid_regex: bool,
+    /// The size limit of the compiled regex (bytes, or a K, M or G suffix), as ripgrep.
+    #[arg(long, value_name = "NUM+SUFFIX?", value_parser = parse_size)]
+    pub regex_size_limit: Option<u64>,
+    /// The size limit of the regex's lazy DFA cache (bytes, or a K, M or G suffix), as ripgrep.
+    #[arg(long, value_name = "NUM+SUFFIX?", value_parser = parse_size)]
+    pub dfa_size_limit: Option<u64>,
     /// ASCII-only `\w`, `\d`, `\s`, `\b` and case folding.
     #[arg(long)]
     pub no_unicode: bool,
@@ -396,6 +410,22 @@ pub struct SearchArgs {
     pub threads: usize,
 }
 
+/// `--engine` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum EngineArg {
+    /// Rust's regex.
+    Default,
+    /// PCRE2 (as -P).
+    Pcre2,
+    /// Rust's regex, and PCRE2 for a pattern it cannot compile.
+    Auto,
+}
+
+/// A size in bytes as a `usize` (a limit past the address space is no limit).
+fn size_usize(n: u64) -> usize {
+    usize::try_from(n).unwrap_or(usize::MAX)
+}
+
 /// `--sort`/`--sortr` keys.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum SortBy {
@@ -531,7 +561,10 @@ impl SearchArgs {
             line: self.line_regexp,
             multiline: self.multiline,
             multiline_dotall: self.multiline_dotall && self.multiline,
-            pcre2: self.pcre2,
+            pcre2: self.pcre2 || self.engine == Some(EngineArg::Pcre2),
+            engine_auto: self.auto_hybrid_regex || self.engine == Some(EngineArg::Auto),
+            regex_size_limit: self.regex_size_limit.map(size_usize),
+            dfa_size_limit: self.dfa_size_limit.map(size_usize),
             invert: self.invert_match,
             text: self.text,
             binary: self.binary || self.unrestricted >= 3,

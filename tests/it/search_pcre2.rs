@@ -178,3 +178,63 @@ fn pcre2_takes_several_patterns_and_literals() {
     let (out, _, code) = human(&env, &["-P", "-F", "a(?<", "b.txt"]);
     assert_eq!((out.as_str(), code), ("1:3:x a(?< y\n", 0));
 }
+
+#[test]
+fn engine_chooses_the_regex_engine_as_in_ripgrep() {
+    let env = env();
+    // rg -n --column --engine pcre2|auto: look-around and backreferences (before: unknown flag).
+    assert_eq!(
+        lines(&env, &["--engine", "pcre2", "foo(?=bar)"]),
+        "2:1:foobar\n"
+    );
+    assert_eq!(
+        lines(&env, &["--engine", "auto", "foo(?=bar)"]),
+        "2:1:foobar\n"
+    );
+    assert_eq!(
+        lines(&env, &["--auto-hybrid-regex", "(\\w+) \\1"]),
+        "3:1:the the cat\n5:1:naïve naïve é\n"
+    );
+    // auto: Rust's regex wherever it compiles the pattern (the query says which was asked).
+    assert_eq!(lines(&env, &["--engine", "auto", "fo+b"]), "2:1:foobar\n");
+    let (e, _) = search(&env, &["--engine", "auto", "foo", "a.txt"]);
+    assert_eq!(e.query["engine_auto"], true);
+    // default, or the last of --engine and -P: Rust's regex refuses look-around, and says
+    // how to get it.
+    for args in [
+        &["--engine", "default", "foo(?=bar)", "a.txt"][..],
+        &["-P", "--engine", "default", "foo(?=bar)", "a.txt"],
+    ] {
+        let (e, code) = search(&env, args);
+        assert_eq!(code, 2, "{args:?}");
+        let err = e.error.unwrap();
+        assert_eq!(err.code.as_deref(), Some("SEARCH_E001"));
+        assert!(err.remediation.unwrap().contains("--engine auto"));
+    }
+    assert_eq!(
+        lines(&env, &["--engine", "default", "-P", "foo(?=bar)"]),
+        "2:1:foobar\n"
+    );
+}
+
+#[test]
+fn regex_size_limits_as_in_ripgrep() {
+    let env = env();
+    // rg --regex-size-limit 1 'a+b': "compiled regex exceeds size limit", exit 2.
+    let (e, code) = search(&env, &["--regex-size-limit", "1", "fo+b", "a.txt"]);
+    assert_eq!(code, 2);
+    let err = e.error.unwrap();
+    assert_eq!(err.code.as_deref(), Some("SEARCH_E001"));
+    assert!(err.message.contains("size limit"), "{}", err.message);
+    assert!(err.remediation.unwrap().contains("--regex-size-limit"));
+    // Room enough: the search runs (sizes take K, M, G as in rg; `1k` is refused).
+    assert_eq!(
+        lines(
+            &env,
+            &["--regex-size-limit", "1M", "--dfa-size-limit", "1K", "fo+b"]
+        ),
+        "2:1:foobar\n"
+    );
+    let (_, _, code) = human(&env, &["--regex-size-limit", "1k", "foo", "a.txt"]);
+    assert_eq!(code, 2);
+}

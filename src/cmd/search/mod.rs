@@ -62,6 +62,11 @@ pub struct SearchOptions {
     pub multiline_dotall: bool,
     /// `-P`: PCRE2 syntax (look-around, backreferences) instead of Rust's regex.
     pub pcre2: bool,
+    /// `--engine auto`: Rust's regex, and PCRE2 for patterns it cannot compile.
+    pub engine_auto: bool,
+    /// `--regex-size-limit`, `--dfa-size-limit`: Rust's regex's limits, in bytes.
+    pub regex_size_limit: Option<usize>,
+    pub dfa_size_limit: Option<usize>,
     /// `-v`: the lines that do not match are the matches (each spans its whole line).
     pub invert: bool,
     /// `-a`: no binary detection anywhere; the pattern may match NUL.
@@ -262,6 +267,7 @@ impl SearchOptions {
             ("multiline", self.multiline),
             ("multiline_dotall", self.multiline_dotall),
             ("pcre2", self.pcre2),
+            ("engine_auto", self.engine_auto),
             ("invert_match", self.invert),
             ("text", self.text),
             ("binary", self.binary),
@@ -347,6 +353,12 @@ pub fn build_matcher(opts: &SearchOptions) -> Result<SearchMatcher> {
         b.ban_byte(Some(0));
     }
     b.unicode(!opts.no_unicode);
+    if let Some(n) = opts.regex_size_limit {
+        b.size_limit(n);
+    }
+    if let Some(n) = opts.dfa_size_limit {
+        b.dfa_size_limit(n);
+    }
     b.case_insensitive(opts.ignore_case)
         .case_smart(opts.smart_case && !opts.ignore_case)
         .word(opts.word)
@@ -367,9 +379,17 @@ pub fn build_matcher(opts: &SearchOptions) -> Result<SearchMatcher> {
         1 => b.build(&opts.patterns[0]),
         _ => b.build_many(&opts.patterns),
     };
-    built
-        .map(SearchMatcher::Rust)
-        .map_err(|e| regex_error(opts, &e))
+    match built {
+        Ok(m) => Ok(SearchMatcher::Rust(m)),
+        // `--engine auto`: what Rust's regex cannot compile (look-around, backreferences), PCRE2
+        // may; if it cannot either, the error is Rust's, as ripgrep reports it.
+        Err(e) if opts.engine_auto && matches!(e.kind(), grep_regex::ErrorKind::Regex(_)) => {
+            build_pcre2(opts)
+                .map(SearchMatcher::Pcre2)
+                .map_err(|_| regex_error(opts, &e))
+        }
+        Err(e) => Err(regex_error(opts, &e)),
+    }
 }
 
 /// The `-P` matcher, with the options ripgrep gives PCRE2 (JIT when the platform has it;
@@ -494,13 +514,22 @@ never match"
 find any of them)",
         );
     }
+    let text = e.to_string();
+    let fix = if text.contains("size limit") {
+        "raise --regex-size-limit or --dfa-size-limit (e.g. 100M), or simplify the pattern"
+    } else if text.contains("look-around") || text.contains("backreferences") {
+        "pass -P (or --engine auto) for look-around and backreferences, or -F to search for \
+the pattern literally"
+    } else {
+        "fix the pattern (Rust regex syntax), or pass -F to search for it literally"
+    };
     let mut err = Error::new(
         Code::InvalidRegex,
         format!(
             "invalid regex: {}",
-            first_line(&e.to_string()).trim_start_matches("error: ")
+            first_line(&text).trim_start_matches("error: ")
         ),
-        "fix the pattern (Rust regex syntax), or pass -F to search for it literally",
+        fix,
     );
     // Locate the problem with the regex parser itself for the position.
     for p in &opts.patterns {
