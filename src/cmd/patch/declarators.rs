@@ -8,12 +8,13 @@ use crate::edit::Edit;
 use crate::lang::symbols::Symbol;
 use crate::lang::Language;
 use std::ops::Range;
-use tree_sitter::{Node, Tree};
+use tree_sitter::Node;
 
 /// The edits that delete only `s`'s name from its declaration, or `None` where the syntax
 /// does not show it as one item of a comma-separated list.
 pub(super) fn one_name(src: &[u8], s: &Symbol, language: &Language) -> Option<Vec<Edit>> {
-    let tree: Tree = language.parse(src);
+    // Only the items that hold the declaration are parsed, as for any delete.
+    let tree = super::delete::items_tree(src, s.span.range(), language);
     let name = tree
         .root_node()
         .descendant_for_byte_range(s.name_span.byte_start, s.name_span.byte_end)?;

@@ -142,9 +142,16 @@ fn tree_around(src: &[u8], s: &Symbol, language: &Language) -> Option<Tree> {
         .iter()
         .rposition(|b| !b.is_ascii_whitespace())
         .unwrap_or(start);
+    Some(items_tree(src, from..line_end, language))
+}
+
+/// The tree of the top-level items that hold `range` (the whole file without a region
+/// scanner), as a delete reads the syntax around a symbol.
+pub(super) fn items_tree(src: &[u8], range: Range<usize>, language: &Language) -> Tree {
     let index = LineIndex::new(src);
-    let hit = from..line_end;
-    Some(language.parse_around(src, &index, &[hit], Cut::Items).tree)
+    language
+        .parse_around(src, &index, &[range], Cut::Items)
+        .tree
 }
 
 /// The outermost node of the definition inside its span (an `export_statement`, a Python

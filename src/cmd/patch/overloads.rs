@@ -65,12 +65,10 @@ fn in_class(syms: &[Symbol], s: &Symbol) -> Option<usize> {
 /// that share its name: its overloads and, in C++, their declarations and their definitions
 /// outside the class (`void A::g(int) {}`); in JavaScript and TypeScript a getter's setter
 /// (`get power()` and `set power(v)`: renamed alone, the property lost one half). Another
-/// class's `g` is not one. In C and C++, in
-/// the definition's own file (`home`), a top-level function's or macro's other definitions of
-/// the name too: its prototype, its C++ overloads, its twin under another `#if` branch (a
-/// function or a macro)
-/// (renamed alone, the other configuration's calls lost it; static functions of other files
-/// are theirs).
+/// class's `g` is not one. In C and C++, in the definition's own file (`home`), a top-level
+/// function's or macro's other definitions of the name too: its prototype, its C++
+/// overloads, its twin under another `#if` branch, a function or a macro (renamed alone, the
+/// other configuration's calls lost it; static functions of other files are theirs).
 pub(super) fn same_class(syms: &[Symbol], target: &Symbol, home: bool) -> Vec<usize> {
     let callable = |k: SymbolKind| matches!(k, SymbolKind::Method | SymbolKind::Function);
     let owner = target.parent_qualified.as_deref();
