@@ -3,8 +3,7 @@
 //! tree-sitter's `Node::parent` and `Node::prev_sibling` each walk down from the root, which
 //! costs a scan of the root's children per call in a file of thousands of items.
 
-use super::symbols::{attached_start, attached_start_from, outermost_wrapper};
-use super::Language;
+use super::{Doc, Language};
 use tree_sitter::{Node, Tree};
 
 /// One node on the path from the root to the current definition, with its visible children
@@ -145,6 +144,101 @@ fn start_on_path<'t>(lang: &Language, source: &[u8], path: &mut [Level<'t>]) -> 
         attached_start_from(lang, source, node, before.iter().rev().copied()),
         node,
     )
+}
+
+/// Start of the whole definition: the item's node extended over its wrappers (decorated
+/// definition, `export`, `template<…>`), then over the attributes, decorators and doc comments
+/// directly before it, as the language's `doc`, `attached` and `wrappers` tables say.
+pub(super) fn attached_start(lang: &Language, node: Node, source: &[u8]) -> usize {
+    let node = outermost_wrapper(lang, node);
+    let before = std::iter::successors(node.prev_sibling(), |p| p.prev_sibling());
+    attached_start_from(lang, source, node, before)
+}
+
+/// [`attached_start`] of `node`, its outermost wrapper, whose siblings before it are `before`
+/// (nearest first).
+pub(super) fn attached_start_from<'t>(
+    lang: &Language,
+    source: &[u8],
+    node: Node<'t>,
+    before: impl Iterator<Item = Node<'t>>,
+) -> usize {
+    let r = &lang.rules;
+    let mut start = node.start_byte();
+    // Where the run of adjacent lines now begins (for `Doc::Adjacent` and `Doc::Prefixed`).
+    let mut top = start;
+    for p in before {
+        let text = &source[p.byte_range()];
+        let adjacent = || {
+            let gap = &source[p.end_byte()..top];
+            gap.iter().filter(|&&b| b == b'\n').count() <= 1
+                && gap.iter().all(|b| b.is_ascii_whitespace())
+                && starts_line(source, p.start_byte())
+        };
+        if r.attached.contains(&p.kind()) {
+            if !adjacent() && !matches!(r.doc, Doc::Custom(_)) {
+                break;
+            }
+            start = p.start_byte();
+        } else if r.comments.contains(&p.kind()) {
+            // A `#!` line opening the file names its interpreter: it documents no definition
+            // (attached to a script's first function, `patch --delete` took it away too).
+            let first = p.start_byte() == 0
+                || (p.start_byte() == crate::edit::BOM.len()
+                    && source.starts_with(crate::edit::BOM));
+            if first && text.starts_with(b"#!") {
+                break;
+            }
+            match r.doc {
+                Doc::None => break,
+                Doc::Custom(is_doc) => {
+                    if is_doc(text) {
+                        start = p.start_byte();
+                    }
+                }
+                Doc::Adjacent if adjacent() => start = p.start_byte(),
+                Doc::Prefixed(prefixes)
+                    if adjacent() && prefixes.iter().any(|x| text.starts_with(x.as_bytes())) =>
+                {
+                    start = p.start_byte()
+                }
+                _ => break,
+            }
+        } else {
+            break;
+        }
+        top = p.start_byte();
+    }
+    start
+}
+
+/// The definition's outermost wrapper (the node itself when it has none). A wrapper holding
+/// several definitions of the kind (Go's `const ( … )`) belongs to none of them.
+pub(super) fn outermost_wrapper<'t>(lang: &Language, mut node: Node<'t>) -> Node<'t> {
+    while let Some(p) = node.parent() {
+        if !lang.rules.wrappers.contains(&p.kind()) {
+            break;
+        }
+        let mut c = p.walk();
+        if p.named_children(&mut c)
+            .filter(|c| c.kind() == node.kind())
+            .count()
+            > 1
+        {
+            break;
+        }
+        node = p;
+    }
+    node
+}
+
+/// Whether only blanks precede `at` on its line.
+fn starts_line(source: &[u8], at: usize) -> bool {
+    source[..at]
+        .iter()
+        .rev()
+        .take_while(|&&b| b != b'\n')
+        .all(|&b| b == b' ' || b == b'\t')
 }
 
 #[cfg(test)]

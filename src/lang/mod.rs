@@ -23,6 +23,7 @@ mod javascript;
 #[rustfmt::skip]
 mod keywords;
 pub mod literals;
+mod nesting;
 mod outline;
 mod php;
 mod pruning;

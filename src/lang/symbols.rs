@@ -4,11 +4,12 @@
 //! occurrences, for `--refs` and renames, are in `references.rs`).
 
 use super::items::ItemTree;
+pub use super::nesting::symbol_id;
+pub(super) use super::nesting::{finish, nested, number, Seen};
 use super::pruning::Opener;
-use super::{Doc, Language, SyntaxError};
+use super::{Language, SyntaxError};
 use crate::span::{FileSpans, LineIndex, Span};
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
 use std::ops::Range;
 use tree_sitter::{Node, Tree};
 
@@ -443,7 +444,7 @@ fn collect_around<'t>(
 type Raw<'t> = (SymbolKind, Node<'t>, Node<'t>);
 
 /// A definition found in a tree: a [`Raw`] and where the definition starts, its attributes,
-/// decorators and doc comments included ([`attached_start`]).
+/// decorators and doc comments included ([`super::ancestry::attached_start`]).
 type Def<'t> = (SymbolKind, Node<'t>, Node<'t>, (usize, Node<'t>));
 
 /// `raw` (definitions of `tree`), each with where it starts.
@@ -512,7 +513,7 @@ fn collect_raw<'t>(
 
 type SymbolNode = for<'t> fn(Node<'t>, &mut Vec<(SymbolKind, Node<'t>)>);
 
-fn name_node<'t>(lang: &Language, kind: SymbolKind, name: Node<'t>) -> Node<'t> {
+pub(super) fn name_node<'t>(lang: &Language, kind: SymbolKind, name: Node<'t>) -> Node<'t> {
     match lang.rules.name_node {
         Some(f) => f(kind, name),
         None => name,
@@ -590,18 +591,18 @@ fn build(
 /// around it: each part of a file split in parts is prepared on its own thread.
 pub(super) struct Prepared<'t> {
     /// Where it goes in the file's order (see [`order`]).
-    order: Order,
-    kind: SymbolKind,
-    node: Node<'t>,
-    name_node: Node<'t>,
+    pub(super) order: Order,
+    pub(super) kind: SymbolKind,
+    pub(super) node: Node<'t>,
+    pub(super) name_node: Node<'t>,
     /// Where the definition ends (its body included: see [`definition_end`]).
-    end: usize,
-    name: String,
-    signature: String,
-    span: Span,
-    node_span: Span,
-    name_span: Span,
-    body_span: Option<Span>,
+    pub(super) end: usize,
+    pub(super) name: String,
+    pub(super) signature: String,
+    pub(super) span: Span,
+    pub(super) node_span: Span,
+    pub(super) name_span: Span,
+    pub(super) body_span: Option<Span>,
 }
 
 /// Where a definition goes in the file's order (see [`order`]).
@@ -688,7 +689,7 @@ fn prepare<'t>(
 /// destructor (`~C`, the `~` apart from the name node) and conversion operator (`operator
 /// decimal`, whose name node is the type) and C++'s conversion operator, whose node holds
 /// parameters and qualifiers too (`operator char*() const` is named `operator char*`).
-fn name_range(node: Node, name_node: Node, source: &[u8]) -> Range<usize> {
+pub(super) fn name_range(node: Node, name_node: Node, source: &[u8]) -> Range<usize> {
     let from_token = |token: &str| {
         let mut c = node.walk();
         let start = node
@@ -732,131 +733,11 @@ fn name_range(node: Node, name_node: Node, source: &[u8]) -> Range<usize> {
     }
 }
 
-/// The symbols of prepared definitions (those of one tree, or of each part of a file, each
-/// in file order): in file order, nested, named and given their ids.
-pub(super) fn finish(
-    lang: &Language,
-    source: &[u8],
-    file_path: &str,
-    parts: Vec<Vec<Prepared>>,
-) -> Vec<Symbol> {
-    let mut syms = nested(lang, source, parts);
-    number(&mut syms, file_path, &mut Seen::new());
-    syms
-}
-
-/// How many symbols of each qualified name and kind come before (see [`number`]).
-pub(super) type Seen = HashMap<(String, SymbolKind), usize>;
-
-/// The symbols of prepared definitions, as [`finish`] gives them but for their ids (left
-/// empty: see [`number`]).
-pub(super) fn nested(lang: &Language, source: &[u8], parts: Vec<Vec<Prepared>>) -> Vec<Symbol> {
-    let count = parts.iter().map(Vec::len).sum();
-    // The parts merged (a part's definitions lie between another's when it is a block cut
-    // out of it); on a tie the earlier part's first, as a stable sort of them all would give.
-    let mut parts: Vec<_> = parts
-        .into_iter()
-        .map(|p| p.into_iter().peekable())
-        .collect();
-    let defs = std::iter::from_fn(|| {
-        let next = (parts.iter_mut().enumerate())
-            .filter_map(|(i, p)| Some((p.peek()?.order, i)))
-            .min()?;
-        parts[next.1].next()
-    });
-    let mut out: Vec<Symbol> = Vec::with_capacity(count);
-    let mut stack: Vec<usize> = Vec::new();
-    // The last definition taken: the next one with its node and name is the same one.
-    let mut last: Option<(Node, Node)> = None;
-    for d in defs {
-        if last == Some((d.node, d.name_node)) {
-            continue;
-        }
-        last = Some((d.node, d.name_node));
-        let node = d.node;
-        while let Some(&top) = stack.last() {
-            let t = &out[top].node_span;
-            // Names of one node (`c, d = 2, 3`) are siblings.
-            let same = t.byte_start == node.start_byte() && t.byte_end == d.end;
-            if t.byte_end >= d.end && !same {
-                break;
-            }
-            stack.pop();
-        }
-        let parent_index = stack.last().copied();
-        let parent = parent_index.map(|i| &out[i]);
-        let kind = refine_kind(lang, d.kind, parent.map(|p| p.kind));
-        let name = d.name;
-        // A definition outside its type (Go method, C++ `A::f`) names it as its owner; inside
-        // a namespace or module, the owner is that module's (C++ `namespace ns { int A::f() }`
-        // is `ns::A::f`), unless it starts from the global scope (`::A::f`).
-        let sep = lang.path_separator;
-        let owner = match (parent, lang.rules.owner) {
-            (None, Some(f)) => f(node, source),
-            (Some(p), Some(f)) if p.kind == SymbolKind::Module => {
-                f(node, source).map(|o| match o.strip_prefix(sep) {
-                    Some(global) => global.to_string(),
-                    None => format!("{}{sep}{o}", p.qualified_name),
-                })
-            }
-            _ => None,
-        }
-        .map(|o| o.strip_prefix(sep).map(str::to_string).unwrap_or(o))
-        .filter(|o| !o.is_empty());
-        let qualified_name = match (parent, &owner) {
-            (_, Some(o)) => format!("{o}{sep}{name}"),
-            (Some(p), None) => format!("{}{sep}{}", p.qualified_name, name),
-            (None, None) => name.clone(),
-        };
-        let impl_of = match (kind, parent) {
-            (SymbolKind::Impl, _) => node
-                .child_by_field_name("trait")
-                .map(|t| symbol_name(&source[self::name_node(lang, kind, t).byte_range()])),
-            (_, Some(p)) if p.kind == SymbolKind::Impl => p.impl_of.clone(),
-            _ => None,
-        };
-        out.push(Symbol {
-            parent: match owner.as_deref() {
-                Some(o) => Some(o.rsplit(sep).next().unwrap_or(o).to_string()),
-                None => parent.map(|p| p.name.clone()),
-            },
-            parent_qualified: owner.or_else(|| parent.map(|p| p.qualified_name.clone())),
-            impl_of,
-            depth: stack.len(),
-            name,
-            qualified_name,
-            kind,
-            language: lang.name,
-            signature: d.signature,
-            symbol_id: String::new(),
-            span: d.span,
-            name_span: d.name_span,
-            body_span: d.body_span,
-            node_span: d.node_span,
-            parent_index,
-        });
-        stack.push(out.len() - 1);
-    }
-    out
-}
-
-/// Gives `syms` (in file order, after the symbols `seen` counts) their ids: same-named
-/// symbols of one kind are numbered in file order (see [`symbol_id`]).
-pub(super) fn number(syms: &mut [Symbol], file_path: &str, seen: &mut Seen) {
-    let ids = SymbolIds::new(file_path);
-    seen.reserve(syms.len());
-    for s in syms {
-        let n = seen.entry((s.qualified_name.clone(), s.kind)).or_insert(0);
-        *n += 1;
-        s.symbol_id = ids.id(&s.qualified_name, s.kind, *n);
-    }
-}
-
 /// Where a definition (or body) ends: at its last token that is not a comment. Tree-sitter
 /// puts the comments that follow a Python suite's last statement inside the suite; they are
 /// not the definition's. `known`: a node whose end is already known (a body the walk down
 /// from `node` may reach).
-fn definition_end(lang: &Language, node: Node, known: Option<(Node, usize)>) -> usize {
+pub(super) fn definition_end(lang: &Language, node: Node, known: Option<(Node, usize)>) -> usize {
     let mut n = node;
     loop {
         if let Some((_, end)) = known.filter(|k| k.0 == n) {
@@ -878,109 +759,18 @@ fn definition_end(lang: &Language, node: Node, known: Option<(Node, usize)>) -> 
 }
 
 /// A `function` directly inside one of the language's `methods_in` kinds is a `method`.
-fn refine_kind(lang: &Language, kind: SymbolKind, parent: Option<SymbolKind>) -> SymbolKind {
+pub(super) fn refine_kind(
+    lang: &Language,
+    kind: SymbolKind,
+    parent: Option<SymbolKind>,
+) -> SymbolKind {
     match (kind, parent) {
         (SymbolKind::Function, Some(p)) if lang.rules.methods_in.contains(&p) => SymbolKind::Method,
         _ => kind,
     }
 }
 
-/// Start of the whole definition: the item's node extended over its wrappers (decorated
-/// definition, `export`, `template<…>`), then over the attributes, decorators and doc comments
-/// directly before it, as the language's `doc`, `attached` and `wrappers` tables say.
-pub fn attached_start(lang: &Language, node: Node, source: &[u8]) -> usize {
-    let node = outermost_wrapper(lang, node);
-    let before = std::iter::successors(node.prev_sibling(), |p| p.prev_sibling());
-    attached_start_from(lang, source, node, before)
-}
-
-/// [`attached_start`] of `node`, its outermost wrapper, whose siblings before it are `before`
-/// (nearest first).
-pub(super) fn attached_start_from<'t>(
-    lang: &Language,
-    source: &[u8],
-    node: Node<'t>,
-    before: impl Iterator<Item = Node<'t>>,
-) -> usize {
-    let r = &lang.rules;
-    let mut start = node.start_byte();
-    // Where the run of adjacent lines now begins (for `Doc::Adjacent` and `Doc::Prefixed`).
-    let mut top = start;
-    for p in before {
-        let text = &source[p.byte_range()];
-        let adjacent = || {
-            let gap = &source[p.end_byte()..top];
-            gap.iter().filter(|&&b| b == b'\n').count() <= 1
-                && gap.iter().all(|b| b.is_ascii_whitespace())
-                && starts_line(source, p.start_byte())
-        };
-        if r.attached.contains(&p.kind()) {
-            if !adjacent() && !matches!(r.doc, Doc::Custom(_)) {
-                break;
-            }
-            start = p.start_byte();
-        } else if r.comments.contains(&p.kind()) {
-            // A `#!` line opening the file names its interpreter: it documents no definition
-            // (attached to a script's first function, `patch --delete` took it away too).
-            let first = p.start_byte() == 0
-                || (p.start_byte() == crate::edit::BOM.len()
-                    && source.starts_with(crate::edit::BOM));
-            if first && text.starts_with(b"#!") {
-                break;
-            }
-            match r.doc {
-                Doc::None => break,
-                Doc::Custom(is_doc) => {
-                    if is_doc(text) {
-                        start = p.start_byte();
-                    }
-                }
-                Doc::Adjacent if adjacent() => start = p.start_byte(),
-                Doc::Prefixed(prefixes)
-                    if adjacent() && prefixes.iter().any(|x| text.starts_with(x.as_bytes())) =>
-                {
-                    start = p.start_byte()
-                }
-                _ => break,
-            }
-        } else {
-            break;
-        }
-        top = p.start_byte();
-    }
-    start
-}
-
-/// The definition's outermost wrapper (the node itself when it has none). A wrapper holding
-/// several definitions of the kind (Go's `const ( … )`) belongs to none of them.
-pub(super) fn outermost_wrapper<'t>(lang: &Language, mut node: Node<'t>) -> Node<'t> {
-    while let Some(p) = node.parent() {
-        if !lang.rules.wrappers.contains(&p.kind()) {
-            break;
-        }
-        let mut c = p.walk();
-        if p.named_children(&mut c)
-            .filter(|c| c.kind() == node.kind())
-            .count()
-            > 1
-        {
-            break;
-        }
-        node = p;
-    }
-    node
-}
-
-/// Whether only blanks precede `at` on its line.
-fn starts_line(source: &[u8], at: usize) -> bool {
-    source[..at]
-        .iter()
-        .rev()
-        .take_while(|&&b| b != b'\n')
-        .all(|&b| b == b' ' || b == b'\t')
-}
-
-fn symbol_name(bytes: &[u8]) -> String {
+pub(super) fn symbol_name(bytes: &[u8]) -> String {
     // An impl of a type that is not a plain path (`impl T for (A, B)`) is named by its text.
     let text = String::from_utf8_lossy(bytes);
     text.split_whitespace().collect::<Vec<_>>().join(" ")
@@ -990,38 +780,6 @@ fn symbol_name(bytes: &[u8]) -> String {
 pub fn signature(item: &[u8]) -> String {
     let line = item.split(|&b| b == b'\n').next().unwrap_or(b"");
     String::from_utf8_lossy(line).trim().to_string()
-}
-
-/// The stable symbol id: first 8 bytes of SHA-256(path ‖ `\0` ‖ qualified name ‖ `\0` ‖ kind
-/// [‖ `#n` for the n-th same-named symbol, n ≥ 2]) as 16 hex digits.
-pub fn symbol_id(file_path: &str, qualified_name: &str, kind: SymbolKind, n: usize) -> String {
-    SymbolIds::new(file_path).id(qualified_name, kind, n)
-}
-
-/// [`symbol_id`]s of one file: the path is hashed once.
-struct SymbolIds(crate::hash::Prefixed);
-
-impl SymbolIds {
-    fn new(file_path: &str) -> SymbolIds {
-        SymbolIds(crate::hash::Prefixed::new(
-            &[file_path.as_bytes(), b"\0"].concat(),
-        ))
-    }
-
-    fn id(&self, qualified_name: &str, kind: SymbolKind, n: usize) -> String {
-        let nth = if n > 1 {
-            format!("#{n}")
-        } else {
-            String::new()
-        };
-        let parts: [&[u8]; 4] = [
-            qualified_name.as_bytes(),
-            b"\0",
-            kind.as_str().as_bytes(),
-            nth.as_bytes(),
-        ];
-        crate::span::hex(&self.0.digest8(&parts))
-    }
 }
 
 /// The last segment of a possibly qualified name (`a::b::c` → `c`, `A.b` → `b`).

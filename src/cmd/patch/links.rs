@@ -95,12 +95,12 @@ pub(super) fn foreign(
     def_file: &str,
     modules: &[String],
 ) -> Foreign {
-    use super::rename::{CERTAIN, EXCLUDED, POSSIBLE};
+    use super::classes::{CERTAIN, EXCLUDED, POSSIBLE};
     let imports: Vec<(String, std::ops::Range<usize>)> = (refs.iter())
         .filter_map(|r| import_text(tree, bytes, r.span.range()).map(|t| (t, r.span.range())))
         .collect();
     let through_path = |r: &std::ops::Range<usize>| {
-        let q = super::rename::qualifier(language.name, bytes, r.start);
+        let q = super::classes::qualifier(language.name, bytes, r.start);
         matches!(q, Some(("::", Some(q))) if matches!(q.as_str(), "crate" | "super" | "self"))
     };
     let linked = (imports.iter()).any(|(t, r)| names_module(t, modules) || through_path(r));
@@ -212,9 +212,9 @@ pub(super) fn required_as(bytes: &[u8], q: &str, modules: &[String]) -> Option<&
         }
         let call = &rest[..rest.find(')').unwrap_or(rest.len())];
         if names_module(call, modules) {
-            Some(super::rename::CERTAIN)
+            Some(super::classes::CERTAIN)
         } else {
-            requires_other(call, modules).then_some(super::rename::EXCLUDED)
+            requires_other(call, modules).then_some(super::classes::EXCLUDED)
         }
     })
 }

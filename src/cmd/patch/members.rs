@@ -2,7 +2,7 @@
 //! Ruby call inside a class body's method, a Go call on a method's receiver, whose type the
 //! method's header writes.
 
-use super::rename::{CERTAIN, EXCLUDED};
+use super::classes::{CERTAIN, EXCLUDED};
 use crate::lang::symbols::{Symbol, SymbolKind};
 use tree_sitter::Node;
 

@@ -3,6 +3,7 @@
 //! core (`mutation.rs`) — one all-or-nothing request, even for a rename across files.
 
 mod actions;
+mod classes;
 mod declarators;
 mod delete;
 mod keys;

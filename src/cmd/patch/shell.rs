@@ -2,7 +2,7 @@
 //! first word of a simple command); the same word as an argument (`git log -1`, `echo g`), an
 //! assignment's value (`cmd=g`) or a variable (`$g`, `local g=5`, another name space) is not it.
 
-use super::rename::{EXCLUDED, POSSIBLE};
+use super::classes::{EXCLUDED, POSSIBLE};
 use tree_sitter::Node;
 
 /// Commands that run their arguments as a command (`sudo g`, `xargs g`, `trap g EXIT`): one of

@@ -154,7 +154,7 @@ pub(super) fn check(
         let next = bytes.get(w.end..).unwrap_or_default();
         node.byte_range() == **w
             && node.kind() == "identifier"
-            && super::rename::qualifier(language.name, bytes, w.start).is_none()
+            && super::classes::qualifier(language.name, bytes, w.start).is_none()
             && !node.parent().is_some_and(|p| {
                 DEFINING.contains(&p.kind())
                     || (p.kind() == "keyword_argument"

@@ -5,7 +5,7 @@
 //! use of the type. A use as a type (`-> P`, `new Box(1)`, `Box.make()`, `IEquatable<Box>`,
 //! `(Box) o`) is classed by what qualifies it.
 
-use super::rename::{qualifier, CERTAIN, EXCLUDED, POSSIBLE};
+use super::classes::{qualifier, CERTAIN, EXCLUDED, POSSIBLE};
 use crate::error::{Code, Error};
 use crate::lang::symbols::{Symbol, SymbolKind};
 
@@ -151,7 +151,7 @@ pub(super) fn use_class(
     enclosing: Option<&str>,
     modules: &[String],
 ) -> &'static str {
-    let inside_outer = outer.is_some_and(|o| super::rename::inside(enclosing, o));
+    let inside_outer = outer.is_some_and(|o| super::classes::inside(enclosing, o));
     // Python's and JavaScript's methods do not see their class's names (`class_body_use`).
     let unseen = outer_class && sees_no_class_names(language);
     let len = (bytes[at..].iter())
@@ -174,7 +174,7 @@ pub(super) fn use_class(
                 false => EXCLUDED,
             }
         }
-        Some((_, Some(q))) if super::rename::is_self(&q) || super::rename::capitalized(&q) => {
+        Some((_, Some(q))) if super::classes::is_self(&q) || super::classes::capitalized(&q) => {
             EXCLUDED
         }
         Some(("->", _)) => EXCLUDED,
