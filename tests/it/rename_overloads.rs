@@ -143,3 +143,46 @@ fn a_javascript_getter_and_its_setter_go_together() {
     assert_eq!(code, 0, "{v}");
     assert_eq!(text(&env, "l.js"), src);
 }
+
+/// Rust: a method, a free function and a module's function defined twice under `#[cfg]`
+/// (a scope holds one item of a name otherwise). Renaming one left its twin, and a call
+/// through `self` inside the impl was left as the twin's: the build broke in either
+/// configuration. A trait impl's method of the same name is not a twin.
+#[test]
+fn rust_cfg_twins_go_together_and_a_trait_impl_item_stays() {
+    let src = "pub struct S;\n\nimpl S {\n    #[cfg(unix)]\n    pub fn open(&self) -> u32 {\n        1\n    }\n\n    #[cfg(not(unix))]\n    pub fn open(&self) -> u32 {\n        2\n    }\n\n    pub fn go(&self) -> u32 {\n        self.open()\n    }\n}\n\npub trait T {\n    fn open(&self) -> u32;\n}\n\nstruct U;\n\nimpl T for U {\n    fn open(&self) -> u32 {\n        3\n    }\n}\n\n#[cfg(unix)]\nfn helper() -> u32 { 1 }\n#[cfg(not(unix))]\nfn helper() -> u32 { 2 }\n\n#[cfg(unix)]\nmod imp {\n    pub fn get() -> u32 { 1 }\n}\n#[cfg(not(unix))]\nmod imp {\n    pub fn get() -> u32 { 2 }\n}\n\npub fn run() -> u32 { helper() + S.open() + imp::get() }\n";
+    let method = src
+        .replacen("pub fn open(&self)", "pub fn open_file(&self)", 2)
+        .replace("self.open()", "self.open_file()")
+        .replace("S.open()", "S.open_file()");
+    for (symbol, line, new, back_line, want) in [
+        ("S::open", "10", "open_file", "5", method),
+        (
+            "helper",
+            "32",
+            "helper2",
+            "34",
+            src.replace("helper()", "helper2()"),
+        ),
+        (
+            "imp::get",
+            "42",
+            "fetch",
+            "38",
+            src.replace("get()", "fetch()"),
+        ),
+    ] {
+        let env = TestEnv::new();
+        env.write("lib.rs", src);
+        let (v, code) = rename(&env, "lib.rs", symbol, line, new);
+        assert_eq!(code, 0, "{symbol}: {v}");
+        assert_eq!(text(&env, "lib.rs"), want, "{symbol}");
+        let renamed = symbol
+            .rsplit_once("::")
+            .map_or(new.to_string(), |(p, _)| format!("{p}::{new}"));
+        let old = symbol.rsplit("::").next().unwrap();
+        let (v, code) = rename(&env, "lib.rs", &renamed, back_line, old);
+        assert_eq!(code, 0, "{symbol} back: {v}");
+        assert_eq!(text(&env, "lib.rs"), src, "{symbol} back");
+    }
+}

@@ -61,19 +61,23 @@ fn in_class(syms: &[Symbol], s: &Symbol) -> Option<usize> {
     })
 }
 
-/// Java, C#, C++: the name offsets of the members of `target`'s class among `syms` (one file)
+/// Java, C#, C++, Rust: the name offsets of the members of `target`'s class among `syms` (one file)
 /// that share its name: its overloads and, in C++, their declarations and their definitions
 /// outside the class (`void A::g(int) {}`); in JavaScript and TypeScript a getter's setter
 /// (`get power()` and `set power(v)`: renamed alone, the property lost one half). Another
 /// class's `g` is not one. In C and C++, in the definition's own file (`home`), a top-level
 /// function's or macro's other definitions of the name too: its prototype, its C++
 /// overloads, its twin under another `#if` branch, a function or a macro (renamed alone, the
-/// other configuration's calls lost it; static functions of other files are theirs).
+/// other configuration's calls lost it; static functions of other files are theirs). In
+/// Rust, in its own file, the items of its kind and name in its scope (an impl type, a
+/// module, the file): `#[cfg]` twins, a scope holding one item of a name otherwise.
 pub(super) fn same_class(syms: &[Symbol], target: &Symbol, home: bool) -> Vec<usize> {
     let callable = |k: SymbolKind| matches!(k, SymbolKind::Method | SymbolKind::Function);
     let owner = target.parent_qualified.as_deref();
+    let rust = target.language == "rust";
     let twins = matches!(target.language, "c" | "cpp") && owner.is_none() && target.depth == 0;
     let languages = [
+        "rust",
         "java",
         "csharp",
         "cpp",
@@ -82,19 +86,22 @@ pub(super) fn same_class(syms: &[Symbol], target: &Symbol, home: bool) -> Vec<us
         "typescript",
         "tsx",
     ];
-    if !languages.contains(&target.language) || (owner.is_none() && !(twins && home)) {
+    if !languages.contains(&target.language) || (owner.is_none() && !((twins || rust) && home)) {
         return Vec::new();
     }
     // A C function's twin may be a macro (`#define f(x) …` in the other branch).
     let twin = |k: SymbolKind| callable(k) || k == SymbolKind::Macro;
-    let kin = |k: SymbolKind| match twins {
-        true => twin(target.kind) && twin(k),
-        false => callable(target.kind) && callable(k),
+    let kin = |m: &Symbol| match (rust, twins) {
+        // A Rust scope holds one item of a name but for `#[cfg]` twins; a trait impl's item
+        // belongs to its trait (see `renamed_index`).
+        (true, _) => m.kind == target.kind && m.impl_of == target.impl_of,
+        (false, true) => twin(target.kind) && twin(m.kind),
+        (false, false) => callable(target.kind) && callable(m.kind),
     };
     (syms.iter())
         .filter(|m| {
             m.name == target.name
-                && kin(m.kind)
+                && kin(m)
                 && m.parent_qualified.as_deref() == owner
                 && (owner.is_some() || m.depth == 0)
                 && m.name_span != target.name_span

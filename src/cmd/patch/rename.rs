@@ -325,7 +325,7 @@ fn rename_core(
                 );
                 set
             }
-            (true, "java" | "csharp" | "c") | (_, "cpp") => {
+            (true, "rust" | "java" | "csharp" | "c") | (_, "cpp") => {
                 let same = super::overloads::same_class(&file_syms, s, home);
                 together += same.len();
                 same
@@ -612,7 +612,7 @@ fn message(s: &symbols::Symbol, new: &str, found: &Found, files: usize) -> Strin
     );
     if found.together > 0 {
         m.push_str(&format!(
-            ", with the {} other definition{} of `{}` (overloads, declarations, `#if` twins: renamed as one)",
+            ", with the {} other definition{} of `{}` (overloads, declarations, `#if` and `#[cfg]` twins: renamed as one)",
             found.together,
             if found.together == 1 { "" } else { "s" },
             s.name
