@@ -447,3 +447,62 @@ fn typescript_member_rename_leaves_a_variable_of_its_name() {
     assert_eq!(code, 0, "{v}");
     assert_eq!(String::from_utf8(env.read("t.ts")).unwrap(), src);
 }
+
+/// A definition nested in a function is local to it: renaming it renamed the module-level
+/// definition's uses of the name elsewhere in the file too (Python's `Foo()` in another
+/// function then raised NameError). Python, JavaScript, Rust (their scopes read), Go (a local
+/// type: the function's span).
+#[test]
+fn a_definition_local_to_a_function_keeps_the_module_level_ones_uses() {
+    let env = TestEnv::new();
+    let py = "class Foo:\n    def run(self):\n        return 1\n\n\ndef make():\n    class Foo:\n        def run(self):\n            return 2\n\n    def inner():\n        return Foo().run()\n\n    return Foo().run() + inner()\n\n\ndef use():\n    return Foo().run()\n\n\nprint(make(), use())\n";
+    env.write("m.py", py);
+    let before = run(&env, "python3", "m.py");
+    assert_eq!(before, "4 1\n");
+    let (v, code) = env.patch(&[
+        "--file", "m.py", "--symbol", "Foo", "--line", "7", "--rename", "Local",
+    ]);
+    assert_eq!(code, 0, "{v}");
+    let want = py
+        .replacen("    class Foo:", "    class Local:", 1)
+        .replacen(
+            "return Foo().run()\n\n    return Foo()",
+            "return Local().run()\n\n    return Local()",
+            1,
+        );
+    assert_eq!(text(&env, "m.py"), want);
+    assert_eq!(run(&env, "python3", "m.py"), before);
+    assert_eq!(site_class(&v, "m.py", 18, 11), "excluded", "use()'s Foo");
+
+    for (file, src, symbol, line, want) in [
+        (
+            "a.js",
+            "function helper() {\n  return 1;\n}\n\nfunction make() {\n  function helper() {\n    return 2;\n  }\n  const f = () => helper();\n  return helper() + f();\n}\n\nfunction use() {\n  return helper();\n}\n",
+            "helper",
+            "6",
+            "function helper() {\n  return 1;\n}\n\nfunction make() {\n  function local() {\n    return 2;\n  }\n  const f = () => local();\n  return local() + f();\n}\n\nfunction use() {\n  return helper();\n}\n",
+        ),
+        (
+            "a.rs",
+            "fn helper() -> u32 {\n    1\n}\n\nfn make() -> u32 {\n    fn helper() -> u32 {\n        2\n    }\n    let f = || helper();\n    helper() + f()\n}\n\nfn use_it() -> u32 {\n    helper()\n}\n",
+            "helper",
+            "6",
+            "fn helper() -> u32 {\n    1\n}\n\nfn make() -> u32 {\n    fn local() -> u32 {\n        2\n    }\n    let f = || local();\n    local() + f()\n}\n\nfn use_it() -> u32 {\n    helper()\n}\n",
+        ),
+        (
+            "a.go",
+            "package a\n\ntype T struct{}\n\nfunc make() int {\n\ttype T struct{ x int }\n\tv := T{x: 1}\n\treturn v.x\n}\n\nfunc use() T {\n\treturn T{}\n}\n",
+            "T",
+            "6",
+            "package a\n\ntype T struct{}\n\nfunc make() int {\n\ttype local struct{ x int }\n\tv := local{x: 1}\n\treturn v.x\n}\n\nfunc use() T {\n\treturn T{}\n}\n",
+        ),
+    ] {
+        let env = TestEnv::new();
+        env.write(file, src);
+        let (v, code) = env.patch(&[
+            "--file", file, "--symbol", symbol, "--line", line, "--rename", "local",
+        ]);
+        assert_eq!(code, 0, "{file}: {v}");
+        assert_eq!(text(&env, file), want, "{file}");
+    }
+}

@@ -149,6 +149,20 @@ fn rename_core(
         .or(s.parent.as_deref().filter(|_| is_type && parent.is_none()))
         // `Python.Runtime` for a C# namespace: `Runtime.Box`, `inside` read by segment.
         .map(|p| p.rsplit([':', '.']).next().unwrap_or(p));
+    // A definition nested in a function or method is local to it where the language scopes
+    // it so (not Ruby's nested `def`, PHP's or Bash's nested functions: global once run):
+    // only what its binding there holds is it (see `own` below).
+    // Where `scopes` reads no binding of it (Go's local types), the function's span is.
+    let local_scope = parent.map_or(0..0, |p| p.span.range());
+    let local_target = parent.is_some_and(|p| {
+        matches!(
+            p.kind,
+            symbols::SymbolKind::Function | symbols::SymbolKind::Method
+        )
+    }) && matches!(
+        language.name,
+        "python" | "javascript" | "typescript" | "tsx" | "rust" | "go"
+    );
     let trait_of = s
         .parent_index
         .map(|p| &syms[p])
@@ -250,13 +264,29 @@ fn rename_core(
         // Where the name is bound in a function or block, an occurrence is that binding, not
         // the symbol (`g = 10` in a function beside `def g`); the symbol's own definition, when
         // it is nested in a function, is not one.
-        let (local, top): (Vec<Binding>, Vec<Binding>) =
-            scopes::bindings(language, &tree, &bytes, &old)
-                .into_iter()
-                .filter(|b| !(home && b.at.start == target.def_start))
-                // A member's bare name in a class body is classed by the member rules.
-                .filter(|b| !(b.class_body && target.owner.is_some()))
-                .partition(|b| !b.top_level);
+        let mut bindings = scopes::bindings(language, &tree, &bytes, &old);
+        // The local target's own binding: what it does not hold is another name (a
+        // module-level class of the name, in this file or another).
+        let own = (home && local_target)
+            .then(|| {
+                (bindings.iter())
+                    .position(|b| b.at.start == target.def_start && !b.top_level)
+                    .map(|i| bindings.remove(i))
+            })
+            .flatten();
+        let beyond = |at: usize| {
+            local_target
+                && !match &own {
+                    Some(b) => b.holds(at),
+                    None => home && local_scope.contains(&at),
+                }
+        };
+        let (local, top): (Vec<Binding>, Vec<Binding>) = bindings
+            .into_iter()
+            .filter(|b| !(home && b.at.start == target.def_start))
+            // A member's bare name in a class body is classed by the member rules.
+            .filter(|b| !(b.class_body && target.owner.is_some()))
+            .partition(|b| !b.top_level);
         let shadowed = |at: usize| {
             qualifier(language.name, &bytes, at).is_none()
                 && local.iter().any(|b| b.holds(at))
@@ -400,7 +430,10 @@ fn rename_core(
                 } else {
                     EXCLUDED
                 }
-            } else if shadowed(r.span.byte_start) || elsewhere(r.span.byte_start) {
+            } else if shadowed(r.span.byte_start)
+                || elsewhere(r.span.byte_start)
+                || beyond(r.span.byte_start)
+            {
                 EXCLUDED
             } else if matches!(qualifier(language.name, &bytes, r.span.byte_start), Some((_, Some(q))) if is_self(&q))
                 && subclasses.iter().any(|c| inside(r.enclosing.as_deref(), c))
