@@ -186,3 +186,93 @@ fn rust_cfg_twins_go_together_and_a_trait_impl_item_stays() {
         assert_eq!(text(&env, "lib.rs"), src, "{symbol} back");
     }
 }
+
+/// A method that overrides one its class's header names in the file is renamed from the
+/// method it overrides, with every override and call (renamed alone, Python and JavaScript
+/// ran the base's method instead, javac refused `@Override`, C# `override` and C++ `override`
+/// had nothing to override, and a bare call in the subclass was left).
+#[test]
+fn an_override_is_renamed_from_the_method_it_overrides() {
+    for (file, src, symbol, want) in [
+        (
+            "c.py",
+            "class Shape:\n    def area(self):\n        return 0\n\n\nclass Sq(Shape):\n    def area(self):\n        return 4\n\n\ndef total(shapes):\n    return sum(s.area() for s in shapes)\n",
+            "Sq.area",
+            "class Shape:\n    def surface(self):\n        return 0\n\n\nclass Sq(Shape):\n    def surface(self):\n        return 4\n\n\ndef total(shapes):\n    return sum(s.surface() for s in shapes)\n",
+        ),
+        (
+            "a.cs",
+            "class B {\n    public virtual int M() { return 1; }\n}\nclass C : B {\n    public override int M() { return 2; }\n    int G() { return M() + base.M(); }\n}\n",
+            "C.M",
+            "class B {\n    public virtual int surface() { return 1; }\n}\nclass C : B {\n    public override int surface() { return 2; }\n    int G() { return surface() + base.surface(); }\n}\n",
+        ),
+        (
+            "a.cpp",
+            "struct B {\n    virtual int f() { return 1; }\n};\nstruct D : public B {\n    int f() override { return 2; }\n    int g() { return f(); }\n};\n",
+            "D::f",
+            "struct B {\n    virtual int surface() { return 1; }\n};\nstruct D : public B {\n    int surface() override { return 2; }\n    int g() { return surface(); }\n};\n",
+        ),
+        (
+            "a.ts",
+            "class B {\n  m(): number { return 1; }\n}\nclass C extends B {\n  override m(): number { return 2; }\n  g(): number { return this.m(); }\n}\n",
+            "C.m",
+            "class B {\n  surface(): number { return 1; }\n}\nclass C extends B {\n  override surface(): number { return 2; }\n  g(): number { return this.surface(); }\n}\n",
+        ),
+        (
+            "b.php",
+            "<?php\nclass B {\n    public function m() { return 1; }\n}\nclass C extends B {\n    #[\\Override]\n    public function m() { return 2; }\n    public function g() { return $this->m(); }\n}\n",
+            "C.m",
+            "<?php\nclass B {\n    public function surface() { return 1; }\n}\nclass C extends B {\n    #[\\Override]\n    public function surface() { return 2; }\n    public function g() { return $this->surface(); }\n}\n",
+        ),
+    ] {
+        let env = TestEnv::new();
+        env.write(file, src);
+        let (v, code) = env.patch(&["--file", file, "--symbol", symbol, "--rename", "surface"]);
+        assert_eq!(code, 0, "{file}: {v}");
+        assert_eq!(text(&env, file), want, "{file}");
+    }
+}
+
+/// An override of a method the file does not define (a library's interface), a PHP method of
+/// a built-in interface its class implements, and a method the language calls by its name are
+/// refused: renamed alone, javac failed (`@Override`), PHP stopped with a fatal error (the
+/// class no longer implemented `Countable`), Python no longer called `__getitem__`.
+#[test]
+fn an_override_of_a_method_the_file_does_not_define_is_refused() {
+    for (file, src, symbol, says) in [
+        (
+            "A.java",
+            "class A implements Runnable {\n    @Override\n    public void run() {}\n    void go() { run(); }\n}\n",
+            "A.run",
+            "`@Override`",
+        ),
+        (
+            "a.cs",
+            "class A : System.IDisposable {\n    public override string ToString() { return \"a\"; }\n}\n",
+            "A.ToString",
+            "`override`",
+        ),
+        (
+            "a.php",
+            "<?php\nclass C implements Countable {\n    public function count(): int { return 0; }\n}\necho count(new C());\n",
+            "C.count",
+            "`Countable::count`",
+        ),
+        (
+            "d.py",
+            "class D(dict):\n    def __getitem__(self, k):\n        return 1\n",
+            "D.__getitem__",
+            "calls by its name",
+        ),
+    ] {
+        let env = TestEnv::new();
+        env.write(file, src);
+        let (v, code) = env.patch(&["--file", file, "--symbol", symbol, "--rename", "other"]);
+        assert_eq!(code, 2, "{file}: {v}");
+        assert_eq!(v["error"]["code"], "PATCH_E010", "{file}: {v}");
+        let message = v["error"]["message"].as_str().unwrap();
+        assert!(message.contains(says), "{file}: {message}");
+        assert!(v["error"]["remediation"].as_str().unwrap().contains("Nothing was renamed"));
+        assert_eq!(text(&env, file), src, "{file}");
+    }
+}

@@ -317,8 +317,8 @@ pub(super) fn syntactic_class(
     // A call, or Rust's turbofish before one (`x.f::<T>()`).
     let next = after_blanks(bytes, range.end);
     let called = next.starts_with(b"(") || (language.name == "rust" && next.starts_with(b"::<"));
-    // Java, C# and C++ call a method of the class a member sits in (in Java, or a subclass
-    // whose header names it) by its bare name; a bare name not called is a field, a local or
+    // Java, C# and C++ call a method of the class a member sits in (or of a subclass whose
+    // header names it) by its bare name; a bare name not called is a field, a local or
     // a parameter there.
     if matches!(language.name, "java" | "csharp" | "cpp")
         && qualified.is_none()
@@ -326,8 +326,7 @@ pub(super) fn syntactic_class(
         && callable
     {
         let owner = t.owner.unwrap_or_default();
-        let own = inside(enclosing, owner)
-            || (language.name == "java" && subclasses.iter().any(|c| inside(enclosing, c)));
+        let own = inside(enclosing, owner) || subclasses.iter().any(|c| inside(enclosing, c));
         return Some(if called && own { CERTAIN } else { EXCLUDED });
     }
     if let (Some(owner), true) = (t.owner, callable) {
@@ -378,7 +377,15 @@ pub(super) fn syntactic_class(
 pub(super) fn subclassing(language: &lang::Language) -> bool {
     matches!(
         language.name,
-        "python" | "java" | "javascript" | "typescript" | "tsx"
+        "python" | "java" | "javascript" | "typescript" | "tsx" | "csharp" | "cpp" | "php"
+    )
+}
+
+/// Whether `c` is a class that can extend another (a C++ `struct` can).
+pub(super) fn class_like(c: &symbols::Symbol) -> bool {
+    matches!(
+        c.kind,
+        symbols::SymbolKind::Class | symbols::SymbolKind::Struct
     )
 }
 

@@ -10,6 +10,7 @@ mod keys;
 mod links;
 mod members;
 mod overloads;
+mod overrides;
 mod rename;
 mod scopes;
 mod select;
@@ -308,8 +309,11 @@ pub fn plan(opts: &PatchOptions) -> Result<Planned, Error> {
     // Renaming a Rust `impl P` renames `P`.
     let i = match opts.action {
         // A Rust trait impl's item its trait's, a C++ method defined outside its class its
-        // declaration.
-        Action::Rename(_) => overloads::renamed_index(&syms, types::renamed_index(&syms, i)?)?,
+        // declaration, an override the method it overrides.
+        Action::Rename(_) => {
+            let i = overloads::renamed_index(&syms, types::renamed_index(&syms, i)?)?;
+            overrides::renamed_index(&syms, &src, i)?
+        }
         _ => i,
     };
     let s = &syms[i];

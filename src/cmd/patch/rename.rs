@@ -6,8 +6,8 @@
 //! are reported as leftovers.
 
 use super::classes::{
-    classify, extends, inside, is_self, qualifier, subclassing, syntactic_class, text_kind, Target,
-    CERTAIN, EXCLUDED, POSSIBLE,
+    class_like, classify, extends, inside, is_self, qualifier, subclassing, syntactic_class,
+    text_kind, Target, CERTAIN, EXCLUDED, POSSIBLE,
 };
 use super::scopes::{self, words, Binding};
 use super::{keys, links, taken, types};
@@ -331,7 +331,7 @@ fn rename_core(
         // extends Base`): their overrides and their `self.name`/`this.name` go with a method.
         let subclasses: Vec<&str> = match target.owner {
             Some(owner) if subclassing(language) => (file_syms.iter())
-                .filter(|c| c.kind == symbols::SymbolKind::Class && extends(c, owner))
+                .filter(|c| class_like(c) && extends(c, owner))
                 .map(|c| c.name.as_str())
                 .collect(),
             _ => Vec::new(),
@@ -397,10 +397,10 @@ fn rename_core(
         let type_use = |at: usize| type_defs.contains(&(at, types::Def::Use));
         // Another member of the name is nearer than the renamed one: a bare name's scope, or
         // `q::name`'s (see `members::nearer_member`, `members::qualified_other`). A type's
-        // constructors are its own.
+        // constructors are its own, as are a method's overrides in subclasses.
         let is_target = |m: &symbols::Symbol| {
             (display == target.def_file && m.name_span.byte_start == target.def_start)
-                || (target.is_type && with_target.contains(&m.name_span.byte_start))
+                || with_target.contains(&m.name_span.byte_start)
                 || overloaded.contains(&m.name_span.byte_start)
         };
         let elsewhere = |at: usize| match qualifier(language.name, &bytes, at) {
@@ -757,6 +757,7 @@ pub fn rename_on(
     let (syms, i, _) = locate(opts, language, &src, &display)?;
     let i = types::renamed_index(&syms, i)?;
     let i = super::overloads::renamed_index(&syms, i)?;
+    let i = super::overrides::renamed_index(&syms, &src, i)?;
     let found = rename_core(opts, language, &syms, i, new, &src, read)?;
     let message = message(&syms[i], new, &found, found.files.len());
     Ok((
