@@ -55,6 +55,9 @@ codes! {
     BinaryStopped = "SEARCH_E004", Ok, "a binary file found by walking matched before its first NUL byte; searching it stopped there, as ripgrep does (warning)";
     NoFilesSearched = "SEARCH_E005", Error, "no file was searched: every file under the paths was removed by a filter (hidden, ignore files, globs, types, depth, size); the message names them";
     NulPattern = "SEARCH_E006", Error, "the pattern can only match a NUL byte, which binary detection makes impossible; pass -a/--text";
+    UnknownEncoding = "SEARCH_E007", Error, "the -E/--encoding value is not an encoding label encoding_rs knows (nor auto or none)";
+    PreprocessFailed = "SEARCH_E008", Error, "a --pre command or a -z decompressor failed on a file (could not start, exited with an error, or gave more than 256 MiB): that file was not searched, the rest was";
+    DecompressorMissing = "SEARCH_E009", Ok, "-z met a compressed file whose decompression program is not installed: the file was skipped (warning)";
     // The mutation core, shared by transform, patch and write; `tool` names the command.
     ChecksumMismatch = "LLM_E101", Rejected, "the file's SHA-256 is not the expected checksum: it changed since it was read";
     ConcurrentModification = "LLM_E102", Rejected, "another process changed the file between its read and the write";

@@ -408,6 +408,31 @@ pub struct SearchArgs {
     /// Number of threads (0 = one per core).
     #[arg(short = 'j', long, value_name = "NUM", default_value_t = 0)]
     pub threads: usize,
+    /// The encoding files are decoded from before they are searched: any WHATWG label
+    /// (`latin1`, `shift_jis`, `utf-16le`…), `auto` (the default: a UTF-16 byte-order mark is
+    /// decoded) or `none` (bytes as they are). JSON spans still address the bytes on disk;
+    /// UTF-16 results are spelled `<PATH | UTF-16LE>` there (not mutation targets).
+    #[arg(short = 'E', long, value_name = "ENCODING")]
+    pub encoding: Option<String>,
+    /// Search what COMMAND PATH writes to standard output (the file is its standard input
+    /// too) instead of each file, as rg. In JSON such results are spelled `<PATH | COMMAND>`:
+    /// no mutation takes them.
+    #[arg(long, value_name = "COMMAND", overrides_with = "no_pre")]
+    pub pre: Option<PathBuf>,
+    /// Run no --pre command (overrides an earlier --pre).
+    #[arg(long, overrides_with = "pre")]
+    pub no_pre: bool,
+    /// Only files matching GLOB go through --pre (repeatable; `!` excludes).
+    #[arg(long, value_name = "GLOB")]
+    pub pre_glob: Vec<String>,
+    /// Search compressed files (.gz .tgz .bz2 .tbz2 .xz .txz .lz4 .lzma .br .zst .zstd .Z)
+    /// through the program rg uses (gzip, bzip2, xz, lz4, brotli, zstd, uncompress). In JSON
+    /// such results are spelled `<PATH | gzip -d -c>`: no mutation takes them.
+    #[arg(short = 'z', long, overrides_with = "no_search_zip")]
+    pub search_zip: bool,
+    /// Do not decompress files (overrides an earlier -z).
+    #[arg(long, overrides_with = "search_zip")]
+    pub no_search_zip: bool,
 }
 
 /// `--engine` values.
@@ -488,6 +513,10 @@ impl SearchArgs {
         for f in &self.pattern_files {
             patterns.extend(read_pattern_file(f)?);
         }
+        let encoding = match &self.encoding {
+            Some(e) => crate::cmd::search::EncodingChoice::parse(e)?,
+            None => Default::default(),
+        };
         let from_flags = !patterns.is_empty() || !self.pattern_files.is_empty() || self.files;
         match self.pattern {
             Some(p) if from_flags => paths.insert(0, PathBuf::from(p)),
@@ -584,6 +613,14 @@ impl SearchArgs {
             threads: crate::walk::thread_count(self.threads),
             first_match_only: false,
             invert_context_hits: false,
+            input: crate::cmd::search::InputOptions {
+                encoding,
+                pre: self
+                    .pre
+                    .filter(|p| !self.no_pre && !p.as_os_str().is_empty()),
+                pre_globs: self.pre_glob,
+                search_zip: self.search_zip && !self.no_search_zip,
+            },
         })
     }
 }

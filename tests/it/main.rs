@@ -28,6 +28,7 @@ mod search;
 mod search_context;
 mod search_edges;
 mod search_flags;
+mod search_input_flags;
 mod search_names;
 mod search_parity;
 mod search_pcre2;

@@ -47,7 +47,7 @@ pub struct Worker {
     probe_binary: Searcher,
     /// The whole file, for the files that match (up to `SMALL_FILE` bytes; larger ones go
     /// into `large`).
-    buf: Vec<u8>,
+    pub(super) buf: Vec<u8>,
     large: Vec<u8>,
     /// When matches are found by one pass of the regex over a file's bytes rather than line
     /// by line.
@@ -64,6 +64,10 @@ pub struct Worker {
     records: Vec<MatchRecord>,
     /// This worker's place among the renderer's owners (see [`Renderer`]).
     pub(super) slot: usize,
+    /// The file the next `search_bytes` searches the decoded text of (see `input.rs`), and
+    /// whether that text is not the file's bytes: such files are never deferred.
+    pub(super) origin: Option<super::decode::Origin>,
+    pub(super) derived: bool,
 }
 
 impl Worker {
@@ -102,6 +106,8 @@ impl Worker {
             ranges: Vec::new(),
             records: Vec::new(),
             slot,
+            origin: None,
+            derived: false,
         }
     }
 
@@ -158,7 +164,7 @@ pub(super) fn finish(w: &mut Worker, results: &mut [FileOutcome]) {
 }
 
 /// The failure to read `cand` as a diagnostic (error-level when the file was named).
-fn unreadable(cand: &Candidate, err: &std::io::Error) -> FileOutcome {
+pub(super) fn unreadable(cand: &Candidate, err: &std::io::Error) -> FileOutcome {
     // Let the shared reader name the failure with its code and remediation.
     let e = match crate::fsio::read(&cand.path, &cand.display) {
         Err(e) => e,
@@ -190,6 +196,8 @@ pub(super) struct Shared<'a> {
     /// Checksums and ids are shown (not in human output).
     pub want_checksum: bool,
     pub render: Option<&'a Renderer<'a>>,
+    /// `--pre` and `-z` (see `input.rs`).
+    pub pre: super::preprocess::Preprocessors,
 }
 
 impl Shared<'_> {
@@ -225,6 +233,10 @@ pub(super) fn search_file(s: &Shared<'_>, w: &mut Worker, cand: &Candidate) -> F
     if opts.mode == Mode::Files {
         return list_file(s, cand, Some(file));
     }
+    // `--pre`, `-z`, `-E` (see `input.rs`).
+    if let Some(outcome) = super::input::before_read(s, w, cand, &file) {
+        return outcome;
+    }
     let as_named = cand.explicit || opts.binary;
     // Human `-l`, `-c`, `--count-matches` and `--files-without-match` need neither the bytes
     // nor the lines: one pass over 64 KiB chunks, as ripgrep (`-l` stops at the first match).
@@ -239,6 +251,10 @@ pub(super) fn search_file(s: &Shared<'_>, w: &mut Worker, cand: &Candidate) -> F
     // file for its size (a statx and an lseek per file).
     if let Err(e) = (&mut file).take(SMALL_FILE as u64).read_to_end(&mut w.buf) {
         return unreadable(cand, &e);
+    }
+    // A UTF-16 byte-order mark: decoded, as ripgrep (see `input.rs`).
+    if let Some(outcome) = super::input::utf16(s, w, cand, &file) {
+        return outcome;
     }
     // -U reads whole files anyway: no probe then; nor when files without a match are
     // listed (with their checksums).
@@ -360,6 +376,12 @@ fn count_only(
 ) -> FileOutcome {
     let (opts, matcher) = (s.opts, s.matcher(w));
     let as_named = cand.explicit || opts.binary;
+    // A named file, or one found binary, may be UTF-16 with a byte-order mark (see `input.rs`).
+    if as_named {
+        if let Some(outcome) = super::input::decoded(s, w, cand, file, None) {
+            return outcome;
+        }
+    }
     let searcher = if as_named {
         &mut w.probe
     } else {
@@ -396,7 +418,8 @@ fn count_only(
     };
     // A binary file found by walking is not listed (ripgrep's summaries say nothing of it).
     if binary && !as_named {
-        return FileOutcome::Skipped(SkipReason::Binary, None);
+        return super::input::decoded(s, w, cand, file, None)
+            .unwrap_or(FileOutcome::Skipped(SkipReason::Binary, None));
     }
     let listed = matches > 0 || opts.mode == Mode::FilesWithoutMatch || opts.include_zero;
     let result = listed.then(|| {
@@ -467,7 +490,7 @@ fn stream_bytes(
 /// `--max-filesize` for this file: none for a file named on the command line, which is
 /// searched whatever the filters say, as in ripgrep. A walked file that grew past it since
 /// it was listed is read no further.
-fn max_size(opts: &SearchOptions, cand: &Candidate) -> Option<u64> {
+pub(super) fn max_size(opts: &SearchOptions, cand: &Candidate) -> Option<u64> {
     opts.walk.max_filesize.filter(|_| !cand.explicit)
 }
 
@@ -515,7 +538,7 @@ fn list_file(s: &Shared<'_>, cand: &Candidate, file: Option<std::fs::File>) -> F
 
 /// How [`search_bytes`] gets a file's checksum.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Hash {
+pub(super) enum Hash {
     /// Now, or left pending (see `finish`) if no other file's waits.
     MayDefer,
     /// Now.
@@ -529,7 +552,7 @@ enum Hash {
 /// `sink` (on the printing thread), the matches are rendered and handed over in chunks as they
 /// are found; without, a file with more than `STREAM_AT` matches comes back
 /// [`FileOutcome::Deferred`] where matches are rendered in workers.
-fn search_bytes(
+pub(super) fn search_bytes(
     s: &Shared<'_>,
     w: &mut Worker,
     cand: &Candidate,
@@ -539,6 +562,8 @@ fn search_bytes(
 ) -> FileOutcome {
     let (opts, matcher, want_checksum, render) = (s.opts, s.matcher(w), s.want_checksum, s.render);
     let slot = w.slot;
+    let origin = w.origin.take();
+    let whole_only = origin.is_some() || w.derived;
     let nul = if opts.text {
         None
     } else {
@@ -552,7 +577,7 @@ fn search_bytes(
     // or where a file becomes one to stream.
     let stop_at = match (opts.max_results, streams && sink.is_none()) {
         (Some(max), _) if opts.mode == Mode::Matches => max.saturating_add(1),
-        (_, true) => STREAM_AT,
+        (_, true) if !whole_only => STREAM_AT,
         _ => usize::MAX,
     };
     // On the printing thread, chunks of matches go out as they are found.
@@ -611,6 +636,7 @@ fn search_bytes(
             after_context: opts.after_context,
             line_hits: &hits,
             chunk: chunk_state,
+            origin: origin.as_ref(),
         };
         chunk.rendered = Some(render.render(slot, &chunk, &view));
         chunk.render_slot = slot;
@@ -859,6 +885,7 @@ the matches before it are reported",
                 more: false,
                 ..chunk_state
             },
+            origin: origin.as_ref(),
         };
         match render {
             Some(render) => {

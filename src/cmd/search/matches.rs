@@ -2,6 +2,7 @@
 //! (positions from `span::LineCursor`), which the printers render without copying any text
 //! first, and the owned [`SearchMatch`]es built from them where a printer needs those.
 
+use super::decode::Origin;
 use super::SearchMatch;
 use crate::span::{lines_after, lines_before, strip_cr, LineCursor, Span, SpanIds};
 use std::ops::Range;
@@ -150,6 +151,9 @@ pub struct FileMatches<'a> {
     pub line_hits: &'a [LineHit],
     /// Where these records are one chunk of a file's matches (see [`Chunk`]).
     pub chunk: Chunk,
+    /// The file these bytes were decoded from (`-E`), where JSON spans point (see
+    /// [`Origin::remap`]); human output shows the decoded text's positions, as ripgrep.
+    pub origin: Option<&'a Origin>,
 }
 
 /// A file's matches rendered in chunks (a file with many, see `file.rs`): what human output
@@ -223,6 +227,7 @@ impl<'a> FileMatches<'a> {
             after_context: 0,
             line_hits: &[],
             chunk: Chunk::default(),
+            origin: None,
         }
     }
 
@@ -368,6 +373,9 @@ impl<'a> FileMatches<'a> {
                 let mut span = r.bare_span();
                 let mut match_id = String::new();
                 if let Some(path) = file_path {
+                    let shown = self.origin.map(|o| o.remap(r, path));
+                    let r = shown.as_ref().unwrap_or(r);
+                    span = r.bare_span();
                     let mut hex = [0; 16];
                     crate::span::hex_into(&r.span_id, &mut hex);
                     span.span_id = String::from_utf8_lossy(&hex).into_owned();

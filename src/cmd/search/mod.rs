@@ -6,15 +6,20 @@ use crate::envelope::{DiagnosticPayload, Status};
 use crate::error::{Code, Error, Result};
 use crate::span::Span;
 use crate::walk::{self, Candidate, Skipped, WalkOptions};
+pub use decode::EncodingChoice;
 use grep_regex::RegexMatcherBuilder;
+pub use input::InputOptions;
 pub use matcher::SearchMatcher;
 use serde::Serialize;
 
+mod decode;
 mod file;
 mod find;
 mod hits;
+mod input;
 mod matcher;
 mod matches;
+mod preprocess;
 mod summary;
 #[cfg(test)]
 mod tests;
@@ -98,6 +103,8 @@ pub struct SearchOptions {
     /// With `-v`, the matches in context lines are wanted (human output that replaces,
     /// highlights or prints them; see `LineHit`). Not a flag: the printer sets it.
     pub invert_context_hits: bool,
+    /// `-E`, `--pre`, `--pre-glob`, `-z`: what text a file gives the search (see `input.rs`).
+    pub input: InputOptions,
 }
 
 /// One match.
@@ -290,6 +297,7 @@ impl SearchOptions {
                 o.insert(k.into(), true.into());
             }
         }
+        self.input.echo(o);
         let mut put = |k: &str, v: serde_json::Value| {
             if !v.is_null() {
                 o.insert(k.into(), v);
@@ -718,6 +726,7 @@ pub fn run(
         matchers: vec![matcher; workers + 1],
         want_checksum,
         render,
+        pre: opts.input.preprocessors()?,
     };
     let tail = walk::for_each_ordered_batches(
         |push| walker.stream(push),

@@ -38,6 +38,7 @@ fn options(pattern: &str, f: impl FnOnce(&mut SearchOptions)) -> SearchOptions {
         first_match_only: false,
         invert_replace: None,
         invert_context_hits: false,
+        input: Default::default(),
     };
     f(&mut o);
     o

@@ -44,7 +44,9 @@ pub fn matches(
             Layout::Lines => b"{\"type\":\"match\",",
         };
         out.extend_from_slice(open);
-        one(out, &path, m, i, r);
+        // Decoded text (`-E`): the span is where the match is in the file on disk.
+        let shown = m.origin.map(|o| o.remap(r, file_path));
+        one(out, &path, m, i, r, shown.as_ref().unwrap_or(r));
         if layout == Layout::Lines {
             out.push(b'\n');
         }
@@ -59,7 +61,15 @@ fn room(path: &[u8], m: &FileMatches<'_>, r: &MatchRecord) -> usize {
 
 /// One match's fields and its closing brace. The fixed-size parts (ids, keys, numbers) are
 /// put together on the stack and appended in two copies.
-fn one(out: &mut Vec<u8>, path: &[u8], m: &FileMatches<'_>, i: usize, r: &MatchRecord) {
+/// `pos` gives the span's numbers and id (`r` itself, or where `r` is in the file on disk).
+fn one(
+    out: &mut Vec<u8>,
+    path: &[u8],
+    m: &FileMatches<'_>,
+    i: usize,
+    r: &MatchRecord,
+    pos: &MatchRecord,
+) {
     const HEAD: &[u8] = b"\"match_id\":\"00000000-0000-0000-0000-000000000000\",\"span\":{\"span_id\":\"0000000000000000\",\"file_path\":";
     const UUID_AT: usize = 12;
     const SPAN_ID_AT: usize = UUID_AT + 36 + 21;
@@ -70,16 +80,16 @@ fn one(out: &mut Vec<u8>, path: &[u8], m: &FileMatches<'_>, i: usize, r: &MatchR
     r.match_id
         .hyphenated()
         .encode_lower(&mut head[UUID_AT..UUID_AT + 36]);
-    hex_into(&r.span_id, &mut head[SPAN_ID_AT..SPAN_ID_AT + 16]);
+    hex_into(&pos.span_id, &mut head[SPAN_ID_AT..SPAN_ID_AT + 16]);
     out.extend_from_slice(&head);
     out.extend_from_slice(path);
     let numbers = [
-        r.byte_start,
-        r.byte_end,
-        r.start_line,
-        r.start_col,
-        r.end_line,
-        r.end_col,
+        pos.byte_start,
+        pos.byte_end,
+        pos.start_line,
+        pos.start_col,
+        pos.end_line,
+        pos.end_col,
     ];
     super::span_numbers(out, numbers, b"},\"matched_text\":");
     let (matched, valid) = m.matched(r);
@@ -157,6 +167,7 @@ mod tests {
             after_context: after,
             line_hits: &[],
             chunk: Default::default(),
+            origin: None,
         };
         let owned = m.to_matches(Some(path));
         let mut want = Vec::new();
