@@ -154,7 +154,8 @@ pub fn run(program: &Program, path: &Path) -> Result<Vec<u8>, Failure> {
     let stderr = String::from_utf8_lossy(&stderr).trim().to_string();
     if too_much {
         return Err(Failure::Failed(format!(
-            "its output is larger than {MAX_OUTPUT} bytes"
+            "wrote more than {} MiB, the most llm holds of one file's text",
+            MAX_OUTPUT >> 20
         )));
     }
     if let Some(Err(e)) = read {
