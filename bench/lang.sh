@@ -14,7 +14,8 @@
 # then a markdown table of medians. RUNS (default 3) hyperfine runs (OUTLINE_RUNS, default 20,
 # for the outline), SAMPLE (default 150) files,
 # LLM=/path/to/llm to measure a given binary instead of building this checkout's, RECALL_ONLY=1
-# for the recall alone (iterating on queries), SHOW_MISSES=N to list N misses.
+# for the recall alone (iterating on queries), SHOW_MISSES=N to list N misses, OUTLINE_ONLY=1 for
+# the outline timing alone (BASE=/path/to/llm times that binary beside it).
 # Needs: ast-grep (pip install ast-grep-cli), universal-ctags, ripgrep, hyperfine — installed
 # when missing. Corpora: ../shared/bench/make-corpus.sh DIR all, C#'s bench/make-corpus-csharp.sh
 # (built once into
@@ -108,6 +109,23 @@ for lang in "${want[@]}"; do
   find "$corpus" -type f \( "${find_args[@]:1}" \) | LC_ALL=C sort >"$out/files"
   nfiles=$(wc -l <"$out/files")
   echo "corpus: $corpus ($nfiles files, $(du -sh "$corpus" | cut -f1))"
+
+  # OUTLINE_ONLY=1: the outline of the largest file alone (BASE=/path/to/llm beside it, in
+  # the same hyperfine run: wall median and user+sys CPU of each).
+  if [[ -n ${OUTLINE_ONLY:-} ]]; then
+    largest=$(tr '\n' '\0' <"$out/files" | xargs -0 stat -c '%s %n' | sort -rn | awk 'NR == 1 {print $2}')
+    cmds=(-n llm "$llm find --outline --json $largest")
+    [[ -z ${BASE:-} ]] || cmds+=(-n base "$BASE find --outline --json $largest")
+    hyperfine -N -i -w 2 -r "${OUTLINE_RUNS:-20}" --export-json "$out/h-outline.json" "${cmds[@]}" >/dev/null
+    python3 - "$out/h-outline.json" "$lang" "${largest#"$corpus"/}" "$(wc -l <"$largest")" >>"$rows" <<'PY'
+import json, sys
+lang, f, lines = sys.argv[2:5]
+cells = [f"{x['median'] * 1000:.1f} / {(x['user'] + x['system']) * 1000:.1f}" for x in json.load(open(sys.argv[1]))["results"]]
+print(f"| {lang} | `{f}` ({lines} lines) | " + " | ".join(cells) + " |")
+PY
+    tail -n 1 "$rows"
+    continue
+  fi
 
   # 1. counts (skipped with RECALL_ONLY=1, as are the timings)
   if [[ -z ${RECALL_ONLY:-} ]]; then
@@ -301,6 +319,13 @@ PY
   tail -n 1 "$rows"
 done
 echo
+if [[ -n ${OUTLINE_ONLY:-} ]]; then
+  echo "## outline of each corpus's largest file (wall median / user+sys CPU ms, ${OUTLINE_RUNS:-20} runs; goal < 50 ms)"
+  echo "| language | file | llm |${BASE:+ base |}"
+  echo "|---|---|---|${BASE:+---|}"
+  cat "$rows"
+  exit 0
+fi
 echo "## summary (medians of $runs runs)"
 echo "| language | kind 1 llm/ast-grep | kind 2 llm/ast-grep | ctags recall (declared, all) | ast full scan llm/ast-grep (≤ 1.0×) | find NAME llm/rg -w (≤ 3×) | outline of largest file (< 50 ms) |"
 echo "|---|---|---|---|---|---|---|"
