@@ -599,7 +599,7 @@ _llm() {
             return 0
             ;;
         llm__subcmd__search)
-            opts="-e -f -F -i -s -S -w -x -v -o -q -U -P -a -A -B -C -g -t -T -. -u -L -d -m -l -c -r -M -p -n -N -H -I -0 -b -j -E -z -h -V --regexp --file --fixed-strings --ignore-case --case-sensitive --smart-case --word-regexp --line-regexp --invert-match --only-matching --quiet --multiline --multiline-dotall --crlf --no-config --vimgrep --pcre2 --engine --auto-hybrid-regex --regex-size-limit --dfa-size-limit --no-unicode --text --binary --stop-on-nonmatch --after-context --before-context --context --glob --iglob --glob-case-insensitive --type --type-not --type-add --type-clear --type-list --hidden --no-ignore --no-ignore-vcs --no-ignore-dot --no-ignore-parent --no-ignore-global --no-ignore-exclude --no-ignore-files --no-ignore-messages --no-require-git --ignore-file --ignore-file-case-insensitive --unrestricted --follow --maxdepth --max-depth --one-file-system --max-count --max-results --max-filesize --files-with-matches --files-without-match --files --count --count-matches --include-zero --replace --sort --sortr --max-columns --max-columns-preview --context-separator --no-context-separator --heading --no-heading --pretty --line-number --no-line-number --column --with-filename --no-filename --null --byte-offset --trim --stats --no-messages --no-hidden --no-follow --no-text --no-binary --no-crlf --no-fixed-strings --no-glob-case-insensitive --no-ignore-file-case-insensitive --no-max-columns-preview --no-multiline --no-multiline-dotall --no-one-file-system --no-pcre2 --no-stats --no-trim --ignore --ignore-vcs --ignore-dot --ignore-parent --ignore-global --ignore-exclude --ignore-files --ignore-messages --messages --require-git --unicode --no-column --mmap --no-mmap --no-pcre2-unicode --pcre2-unicode --threads --encoding --pre --no-pre --pre-glob --search-zip --no-search-zip --format --json --color --help --version"
+            opts="-e -f -F -i -s -S -w -x -v -o -q -U -P -a -A -B -C -g -t -T -. -u -L -d -m -l -c -r -M -p -n -N -H -I -0 -b -j -E -z -h -V --regexp --file --fixed-strings --ignore-case --case-sensitive --smart-case --word-regexp --line-regexp --invert-match --only-matching --quiet --multiline --multiline-dotall --crlf --no-config --vimgrep --pcre2 --engine --auto-hybrid-regex --regex-size-limit --dfa-size-limit --no-unicode --text --binary --stop-on-nonmatch --after-context --before-context --context --glob --iglob --glob-case-insensitive --type --type-not --type-add --type-clear --type-list --hidden --no-ignore --no-ignore-vcs --no-ignore-dot --no-ignore-parent --no-ignore-global --no-ignore-exclude --no-ignore-files --no-ignore-messages --no-require-git --ignore-file --ignore-file-case-insensitive --unrestricted --follow --maxdepth --max-depth --one-file-system --max-count --max-results --max-filesize --files-with-matches --files-without-match --files --count --count-matches --include-zero --replace --sort --sortr --max-columns --max-columns-preview --context-separator --no-context-separator --heading --no-heading --pretty --line-number --no-line-number --column --with-filename --no-filename --null --byte-offset --trim --stats --no-messages --no-hidden --no-follow --no-text --no-binary --no-crlf --no-fixed-strings --no-glob-case-insensitive --no-ignore-file-case-insensitive --no-max-columns-preview --no-multiline --no-multiline-dotall --no-one-file-system --no-pcre2 --no-stats --no-trim --ignore --ignore-vcs --ignore-dot --ignore-parent --ignore-global --ignore-exclude --ignore-files --ignore-messages --messages --require-git --unicode --no-column --mmap --no-mmap --no-pcre2-unicode --pcre2-unicode --threads --encoding --pre --no-pre --pre-glob --search-zip --no-search-zip --field-match-separator --field-context-separator --path-separator --sort-files --no-sort-files --format --json --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -774,6 +774,18 @@ _llm() {
                     return 0
                     ;;
                 --pre-glob)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --field-match-separator)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --field-context-separator)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --path-separator)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

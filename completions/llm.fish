@@ -83,6 +83,9 @@ complete -c llm -n "__fish_llm_using_subcommand search" -s j -l threads -d 'Numb
 complete -c llm -n "__fish_llm_using_subcommand search" -s E -l encoding -d 'The encoding files are decoded from before they are searched: any WHATWG label (`latin1`, `shift_jis`, `utf-16le`…), `auto` (the default: a UTF-16 byte-order mark is decoded) or `none` (bytes as they are). JSON spans still address the bytes on disk; UTF-16 results are spelled `<PATH | UTF-16LE>` there (not mutation targets)' -r
 complete -c llm -n "__fish_llm_using_subcommand search" -l pre -d 'Search what COMMAND PATH writes to standard output (the file is its standard input too) instead of each file, as rg. In JSON such results are spelled `<PATH | COMMAND>`: no mutation takes them' -r -F
 complete -c llm -n "__fish_llm_using_subcommand search" -l pre-glob -d 'Only files matching GLOB go through --pre (repeatable; `!` excludes)' -r
+complete -c llm -n "__fish_llm_using_subcommand search" -l field-match-separator -d 'Human output: what follows the path, line number, column and byte offset on a matching line (default `:`; escapes such as `\\t` and `\\x7F` are understood, as rg)' -r
+complete -c llm -n "__fish_llm_using_subcommand search" -l field-context-separator -d 'Human output: what follows the path, line number and byte offset on a context line (default `-`; escapes as in --field-match-separator)' -r
+complete -c llm -n "__fish_llm_using_subcommand search" -l path-separator -d 'Human output: the byte that separates the parts of printed paths instead of `/` (exactly one byte, escapes understood; empty: `/`). JSON paths keep `/`' -r
 complete -c llm -n "__fish_llm_using_subcommand search" -l format -d 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)' -r -f -a "human\t''
 json\t''
 jsonl\t''"
@@ -180,6 +183,8 @@ complete -c llm -n "__fish_llm_using_subcommand search" -l pcre2-unicode -d 'rip
 complete -c llm -n "__fish_llm_using_subcommand search" -l no-pre -d 'Run no --pre command (overrides an earlier --pre)'
 complete -c llm -n "__fish_llm_using_subcommand search" -s z -l search-zip -d 'Search compressed files (.gz .tgz .bz2 .tbz2 .xz .txz .lz4 .lzma .br .zst .zstd .Z) through the program rg uses (gzip, bzip2, xz, lz4, brotli, zstd, uncompress). In JSON such results are spelled `<PATH | gzip -d -c>`: no mutation takes them'
 complete -c llm -n "__fish_llm_using_subcommand search" -l no-search-zip -d 'Do not decompress files (overrides an earlier -z)'
+complete -c llm -n "__fish_llm_using_subcommand search" -l sort-files -d 'ripgrep\'s older spelling of `--sort path` (the last of --sort, --sortr and --sort-files wins)'
+complete -c llm -n "__fish_llm_using_subcommand search" -l no-sort-files -d 'Cancels --sort-files (files come in path order all the same)'
 complete -c llm -n "__fish_llm_using_subcommand search" -l json -d 'Shorthand for `--format json`'
 complete -c llm -n "__fish_llm_using_subcommand search" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c llm -n "__fish_llm_using_subcommand search" -s V -l version -d 'Print version'

@@ -9,6 +9,7 @@ use std::path::PathBuf;
 
 mod edit;
 mod search;
+mod search_output;
 
 pub use edit::{MutationArgs, PatchArgs, TransformArgs, WriteArgs};
 pub use search::{SearchArgs, SortBy};

@@ -13,7 +13,8 @@ use std::path::PathBuf;
 context_before[], context_after[] (and replacement with -r); data.files[] carry each file's SHA-256 \
 checksum for a later `llm transform`. With -v each match spans a whole line that does not match; \
 --files and --files-without-match list data.files[] (with checksums) and no matches. \
--H, -I, -N, -0, -b, --trim, -o, -p, --stats, --no-column and --context-separator only change human output.\n\n\
+-H, -I, -N, -0, -b, --trim, -o, -p, --stats, --no-column, --context-separator, \
+--field-match-separator, --field-context-separator and --path-separator only change human output.\n\n\
 A flag given twice keeps its last value (`-C1 -C0` is `-C0`), as in ripgrep.\n\nExamples:\n  \
 llm search 'fn main' src\n  llm search -F 'a.b()' -t rust --json\n  \
 llm search -r 'new_$1' 'old_(\\w+)' --json | llm transform"
@@ -433,6 +434,9 @@ pub struct SearchArgs {
     /// Do not decompress files (overrides an earlier -z).
     #[arg(long, overrides_with = "search_zip")]
     pub no_search_zip: bool,
+    /// ripgrep's remaining output flags (`--passthru`, separators, buffering, `--debug`).
+    #[command(flatten)]
+    pub output: super::search_output::SearchOutputArgs,
 }
 
 /// `--engine` values.
@@ -502,6 +506,8 @@ impl SearchArgs {
                 (Some(sep), false) => Some(grep_cli::unescape(sep)),
                 (None, false) => Some(b"--".to_vec()),
             },
+            // A bad --path-separator is refused by `into_options`.
+            fields: self.output.fields().unwrap_or_default(),
         }
     }
 
@@ -530,7 +536,10 @@ impl SearchArgs {
                 "drop --max-results, or use -l/-c to only count",
             ));
         }
+        self.output.fields()?;
         let sort = match (self.sort, self.sortr) {
+            // --sort-files (clap keeps the last of it, --sort and --sortr).
+            _ if self.output.sort_files => Some((crate::walk::SortKey::Path, false)),
             (Some(k), _) => sort_key(k).map(|k| (k, false)),
             (_, Some(k)) => sort_key(k).map(|k| (k, true)),
             _ => None,
@@ -621,6 +630,7 @@ impl SearchArgs {
                 pre_globs: self.pre_glob,
                 search_zip: self.search_zip && !self.no_search_zip,
             },
+            passthru: false,
         })
     }
 }

@@ -30,6 +30,7 @@ mod search_edges;
 mod search_flags;
 mod search_input_flags;
 mod search_names;
+mod search_output_flags;
 mod search_parity;
 mod search_pcre2;
 mod search_walk;

@@ -105,6 +105,8 @@ pub struct SearchOptions {
     pub invert_context_hits: bool,
     /// `-E`, `--pre`, `--pre-glob`, `-z`: what text a file gives the search (see `input.rs`).
     pub input: InputOptions,
+    /// `--passthru`: every line is context (see `passthru.rs`).
+    pub passthru: bool,
 }
 
 /// One match.
@@ -280,6 +282,7 @@ impl SearchOptions {
             ("binary", self.binary),
             ("no_unicode", self.no_unicode),
             ("stop_on_nonmatch", self.stop_on_nonmatch),
+            ("passthru", self.passthru),
             ("include_zero", self.include_zero),
             ("hidden", self.walk.hidden),
             ("no_ignore", self.walk.no_ignore),

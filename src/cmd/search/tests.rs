@@ -39,6 +39,7 @@ fn options(pattern: &str, f: impl FnOnce(&mut SearchOptions)) -> SearchOptions {
         invert_replace: None,
         invert_context_hits: false,
         input: Default::default(),
+        passthru: false,
     };
     f(&mut o);
     o

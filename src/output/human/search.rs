@@ -10,8 +10,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 
+mod fields;
 mod lines;
 mod preview;
+
+pub use fields::Fields;
 
 /// Presentation choices that do not change what is found.
 #[derive(Debug, Clone, Default)]
@@ -51,6 +54,8 @@ pub struct SearchView {
     pub context_separator: Option<Vec<u8>>,
     /// `--no-column`: no column on any line (`--vimgrep` too, as rg).
     pub no_column: bool,
+    /// `--field-match-separator`, `--field-context-separator`, `--path-separator`.
+    pub fields: Fields,
 }
 
 /// Streams search results as text. [`SearchHuman::body`] renders one file on any thread;
@@ -94,6 +99,12 @@ pub struct SearchHuman {
     pub stats: bool,
     /// See [`SearchView::context_separator`].
     pub context_separator: Option<Vec<u8>>,
+    /// See [`SearchView::fields`].
+    pub fields: Fields,
+    /// `--` (or a blank line) goes between files' groups of lines: context lines were asked
+    /// for (`-A/-B/-C`; `--passthru` alone prints none there, as rg). Set by `new` from
+    /// `context`; the caller may turn it off.
+    pub file_break: bool,
     /// A file was printed (separators go between files). Atomic so that the printer can be
     /// shared with the threads that render bodies.
     printed_any: AtomicBool,
@@ -138,6 +149,8 @@ impl SearchHuman {
             trim: view.trim,
             vimgrep: view.vimgrep,
             context_separator: view.context_separator,
+            fields: view.fields,
+            file_break: context,
             printed_any: AtomicBool::new(false),
         }
     }
@@ -173,7 +186,7 @@ impl SearchHuman {
         if self.printed_any.swap(true, Ordering::Relaxed) {
             if self.heading || self.grouped {
                 writeln!(out)?;
-            } else if self.context {
+            } else if self.file_break {
                 self.context_break(out)?;
             }
         }
@@ -223,27 +236,30 @@ impl SearchHuman {
             && !self.byte_offset
             && !self.trim
             && self.show_path != self.single_file
+            && self.fields.is_default()
     }
 
     /// The path as printed: escaped (control characters could fake lines of output), or with
     /// -0 the name's own bytes, for `xargs -0` (a name that is not UTF-8 too).
     fn path(&self, r: &FileResult) -> Vec<u8> {
         if !self.null {
-            return self.style.path(&r.file.file_path).into_bytes();
+            return (self.fields).path(self.style.path(&r.file.file_path).into_bytes());
         }
         let name = r.raw_path.as_deref().unwrap_or(r.file.file_path.as_bytes());
         if !self.style.on {
-            return name.to_vec();
+            return self.fields.path(name.to_vec());
         }
-        [b"\x1b[35m", name, b"\x1b[0m"].concat()
+        (self.fields).path([b"\x1b[35m", name, b"\x1b[0m"].concat())
     }
 
-    /// What follows a path: `sep`, or a NUL byte with -0.
-    fn after_path(&self, sep: &'static str) -> &'static str {
-        if self.null {
-            "\0"
-        } else {
-            sep
+    /// What follows a path: `sep` (`:` and `-` as --field-match-separator and
+    /// --field-context-separator say), or a NUL byte with -0.
+    fn after_path(&self, sep: &'static str) -> &[u8] {
+        match (self.null, sep) {
+            (true, _) => b"\0",
+            (false, ":") => &self.fields.matched,
+            (false, "-") => &self.fields.context,
+            (false, _) => sep.as_bytes(),
         }
     }
 
@@ -262,7 +278,7 @@ impl SearchHuman {
         match self.mode {
             Mode::FilesWithMatches | Mode::FilesWithoutMatch | Mode::Files => {
                 out.write_all(&path)?;
-                return write!(out, "{}", self.after_path("\n"));
+                return out.write_all(self.after_path("\n"));
             }
             Mode::CountLines | Mode::CountMatches => {
                 let n = if self.mode == Mode::CountLines {
@@ -270,9 +286,11 @@ impl SearchHuman {
                 } else {
                     r.file.match_count
                 };
+                // rg 13 writes `:` here whatever --field-match-separator says.
                 return if self.show_path {
                     out.write_all(&path)?;
-                    writeln!(out, "{}{n}", self.after_path(":"))
+                    let sep = if self.null { "\0" } else { ":" };
+                    writeln!(out, "{sep}{n}")
                 } else {
                     writeln!(out, "{n}")
                 };
@@ -281,15 +299,15 @@ impl SearchHuman {
         }
         if self.heading && !r.continued {
             out.write_all(&path)?;
-            write!(out, "{}", self.after_path("\n"))?;
+            out.write_all(self.after_path("\n"))?;
         }
         let prefix = if self.heading || !self.show_path {
             Vec::new()
         } else {
             path
         };
-        let (match_sep, context_sep) = if prefix.is_empty() {
-            ("", "")
+        let (match_sep, context_sep): (&[u8], &[u8]) = if prefix.is_empty() {
+            (b"", b"")
         } else {
             (self.after_path(":"), self.after_path("-"))
         };
@@ -468,13 +486,14 @@ impl SearchHuman {
     /// the line number, column and byte offset that are shown, each followed by `kind`
     /// (`:` on a match line, `-` on a context line). --vimgrep shows a match's column even
     /// under -N, as rg.
-    fn prelude(&self, out: &mut Vec<u8>, prefix: &[u8], sep: &str, head: Head, kind: u8) {
+    fn prelude(&self, out: &mut Vec<u8>, prefix: &[u8], sep: &[u8], head: Head, kind: u8) {
         out.extend_from_slice(prefix);
-        out.extend_from_slice(sep.as_bytes());
+        out.extend_from_slice(sep);
+        let field = self.fields.of(kind);
         if self.line_numbers {
             let no = self.style.line_no(&head.line.to_string());
             out.extend_from_slice(no.as_bytes());
-            out.push(kind);
+            out.extend_from_slice(field);
         }
         let columns = match kind {
             b':' => self.columns || self.vimgrep_columns,
@@ -482,11 +501,11 @@ impl SearchHuman {
         };
         if let (true, Some(col)) = (columns, head.col) {
             write_uint(out, col + 1);
-            out.push(kind);
+            out.extend_from_slice(field);
         }
         if let (true, Some(o)) = (self.byte_offset, head.offset) {
             write_uint(out, o);
-            out.push(kind);
+            out.extend_from_slice(field);
         }
     }
 
@@ -548,7 +567,7 @@ impl SearchHuman {
         &self,
         out: &mut impl Write,
         prefix: &[u8],
-        sep: &str,
+        sep: &[u8],
         matches: &[SearchMatch],
     ) -> io::Result<()> {
         let mut buf = Vec::new();
@@ -586,7 +605,7 @@ impl SearchHuman {
         &self,
         out: &mut impl Write,
         prefix: &[u8],
-        sep: &str,
+        sep: &[u8],
         matches: &[SearchMatch],
     ) -> io::Result<()> {
         let lines = if self.only_matching {
@@ -599,19 +618,20 @@ impl SearchHuman {
             buf.clear();
             let s = &m.span;
             buf.extend_from_slice(prefix);
-            buf.extend_from_slice(sep.as_bytes());
+            buf.extend_from_slice(sep);
+            let field = &self.fields.matched;
             if self.line_numbers {
                 buf.extend_from_slice(self.style.line_no(&s.start_line.to_string()).as_bytes());
-                buf.push(b':');
+                buf.extend_from_slice(field);
             }
             // -v: a line that does not match has no column (nor any line with --no-column).
             if self.vimgrep_columns {
                 write_uint(&mut buf, s.start_col + 1);
-                buf.push(b':');
+                buf.extend_from_slice(field);
             }
             if self.byte_offset {
                 write_uint(&mut buf, s.byte_start);
-                buf.push(b':');
+                buf.extend_from_slice(field);
             }
             if self.only_matching {
                 let t = m.replacement_bytes().unwrap_or(m.matched_bytes());
@@ -644,7 +664,7 @@ impl SearchHuman {
         &self,
         out: &mut impl Write,
         prefix: &[u8],
-        sep: &str,
+        sep: &[u8],
         matches: &[SearchMatch],
         printed_through: usize,
     ) -> io::Result<()> {
@@ -655,7 +675,7 @@ impl SearchHuman {
             }
             last_line = m.span.start_line;
             out.write_all(prefix)?;
-            out.write_all(sep.as_bytes())?;
+            out.write_all(sep)?;
             write!(out, "{}:{}:", m.span.start_line, m.span.start_col + 1)?;
             out.write_all(m.line_bytes())?;
             out.write_all(b"\n")?;

@@ -1,0 +1,62 @@
+//! `llm search`'s flags of ripgrep's output (clap): the field and path separators,
+//! `--sort-files`. Flattened into
+//! [`super::SearchArgs`]; turned into plain values for the printer and the search here.
+
+use crate::error::{Code, Error};
+use clap::Args;
+
+/// ripgrep's output flags that `SearchArgs` flattens in.
+#[derive(Debug, Default, Args)]
+pub struct SearchOutputArgs {
+    /// Human output: what follows the path, line number, column and byte offset on a
+    /// matching line (default `:`; escapes such as `\t` and `\x7F` are understood, as rg).
+    #[arg(long, value_name = "SEPARATOR", allow_hyphen_values = true)]
+    pub field_match_separator: Option<String>,
+    /// Human output: what follows the path, line number and byte offset on a context line
+    /// (default `-`; escapes as in --field-match-separator).
+    #[arg(long, value_name = "SEPARATOR", allow_hyphen_values = true)]
+    pub field_context_separator: Option<String>,
+    /// Human output: the byte that separates the parts of printed paths instead of `/`
+    /// (exactly one byte, escapes understood; empty: `/`). JSON paths keep `/`.
+    #[arg(long, value_name = "SEPARATOR", allow_hyphen_values = true)]
+    pub path_separator: Option<String>,
+    /// ripgrep's older spelling of `--sort path` (the last of --sort, --sortr and
+    /// --sort-files wins).
+    #[arg(long, overrides_with_all = ["sort", "sortr", "no_sort_files"])]
+    pub sort_files: bool,
+    /// Cancels --sort-files (files come in path order all the same).
+    #[arg(long, hide = true, overrides_with = "sort_files")]
+    pub no_sort_files: bool,
+}
+
+impl SearchOutputArgs {
+    /// The human printer's field and path separators (escapes understood, as rg; a path
+    /// separator of more than one byte is refused, as rg).
+    pub fn fields(&self) -> Result<crate::output::human::search::Fields, Error> {
+        let mut fields = crate::output::human::search::Fields::default();
+        if let Some(s) = &self.field_match_separator {
+            fields.matched = grep_cli::unescape(s);
+        }
+        if let Some(s) = &self.field_context_separator {
+            fields.context = grep_cli::unescape(s);
+        }
+        if let Some(s) = &self.path_separator {
+            let sep = grep_cli::unescape(s);
+            match sep[..] {
+                [] => {}
+                [b] => fields.path = Some(b),
+                _ => {
+                    return Err(Error::new(
+                        Code::InvalidArgument,
+                        format!(
+                            "--path-separator must be exactly one byte, but `{s}` is {} bytes",
+                            sep.len()
+                        ),
+                        "pass one byte, such as `\\` or `\\x5C` (escapes are understood)",
+                    ))
+                }
+            }
+        }
+        Ok(fields)
+    }
+}

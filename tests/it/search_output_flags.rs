@@ -1,0 +1,279 @@
+//! `llm search` with ripgrep 13's remaining output flags: `--passthru`, the field and path
+//! separators, `--sort-files`, `--line-buffered`/`--block-buffered`, `--debug`/`--trace` and
+//! the whole `--stats` block. The human outputs expected are rg 13's (`rg -n --column --sort
+//! path`, run on the same fixtures), written out: rg is not needed at test time. Where llm
+//! differs on purpose (README, "Differences from ripgrep"), the comment says what rg prints.
+
+use crate::search::{human, search};
+use crate::util::TestEnv;
+use serde_json::Value;
+
+/// a.txt and nonl.txt (no final newline), crlf.txt, and sub/c.rs.
+fn tree() -> TestEnv {
+    let env = TestEnv::new();
+    env.write("a.txt", "foo\nbar\nfoo bar\nbaz\n");
+    env.write("crlf.txt", "x\r\nfoo\r\ny\r\n");
+    env.write("nonl.txt", "foo\nzz\nlast foo");
+    env.write("sub/c.rs", "one\nfoo\n");
+    env
+}
+
+/// Human stdout (as text) and the exit code.
+fn out(env: &TestEnv, args: &[&str]) -> (String, i32) {
+    let (out, _, code) = human(env, args);
+    (out, code)
+}
+
+/// `--format jsonl`: the match lines and the summary line.
+fn jsonl(env: &TestEnv, args: &[&str]) -> (Vec<Value>, Value) {
+    let out = env
+        .llm(&[&["search", "--format", "jsonl"], args].concat())
+        .output()
+        .unwrap();
+    let mut lines: Vec<Value> = (out.stdout.split(|&b| b == b'\n'))
+        .filter(|l| !l.is_empty())
+        .map(|l| serde_json::from_slice(l).unwrap())
+        .collect();
+    let summary = lines.pop().expect("a summary line");
+    assert_eq!(summary["type"], "summary");
+    (lines, summary)
+}
+
+/// JSON output without the uuids that differ from run to run.
+fn without_ids(out: &[u8]) -> String {
+    let re = regex::Regex::new(r#""(execution_id|match_id)":"[^"]*""#).unwrap();
+    re.replace_all(&String::from_utf8_lossy(out), "")
+        .to_string()
+}
+
+/// The `file_path`s in JSON output, in order.
+fn file_paths(out: &[u8]) -> Vec<String> {
+    let re = regex::Regex::new(r#""file_path":"([^"]*)""#).unwrap();
+    let s = String::from_utf8_lossy(out);
+    re.captures_iter(&s).map(|c| c[1].to_string()).collect()
+}
+
+#[test]
+fn field_separators_replace_colon_and_dash_where_rg_13_does() {
+    let env = tree();
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &[
+                "--field-match-separator",
+                "|",
+                "--field-context-separator",
+                "#",
+                "-C1",
+                "foo",
+                "a.txt",
+                "nonl.txt",
+            ],
+            "a.txt|1|1|foo\na.txt#2#bar\na.txt|3|1|foo bar\na.txt#4#baz\n--\n\
+nonl.txt|1|1|foo\nnonl.txt#2#zz\nnonl.txt|3|6|last foo\n",
+        ),
+        (
+            &[
+                "--heading",
+                "--field-match-separator",
+                "|",
+                "--field-context-separator",
+                "#",
+                "-C1",
+                "foo",
+                "a.txt",
+                "nonl.txt",
+            ],
+            "a.txt\n1|1|foo\n2#bar\n3|1|foo bar\n4#baz\n\nnonl.txt\n1|1|foo\n2#zz\n3|6|last foo\n",
+        ),
+        // Escapes, as --context-separator.
+        (
+            &[
+                "--vimgrep",
+                "--field-match-separator",
+                "\\t",
+                "foo",
+                "a.txt",
+            ],
+            "a.txt\t1\t1\tfoo\na.txt\t3\t1\tfoo bar\n",
+        ),
+        (
+            &["-b", "--field-match-separator", "::", "foo", "a.txt"],
+            "1::1::0::foo\n3::1::8::foo bar\n",
+        ),
+        (
+            &[
+                "-o",
+                "-b",
+                "--field-match-separator",
+                "::",
+                "--field-context-separator",
+                "=",
+                "-C1",
+                "foo",
+                "a.txt",
+            ],
+            "1::1::0::foo\n2=4=bar\n3::1::8::foo\n4=16=baz\n",
+        ),
+        // Counts keep `:`, as rg 13.
+        (
+            &[
+                "-c",
+                "--field-match-separator",
+                "|",
+                "foo",
+                "a.txt",
+                "nonl.txt",
+            ],
+            "a.txt:2\nnonl.txt:2\n",
+        ),
+        (
+            &[
+                "-0",
+                "--field-match-separator",
+                "|",
+                "foo",
+                "a.txt",
+                "nonl.txt",
+            ],
+            "a.txt\x001|1|foo\na.txt\x003|1|foo bar\nnonl.txt\x001|1|foo\nnonl.txt\x003|6|last foo\n",
+        ),
+        (
+            &["--field-match-separator", "", "foo", "a.txt"],
+            "11foo\n31foo bar\n",
+        ),
+        // -v: context lines (which match) show their column, as `rg --column -v`.
+        (
+            &[
+                "-v",
+                "--field-context-separator",
+                "X",
+                "-C1",
+                "bar",
+                "a.txt",
+            ],
+            "1:foo\n2X1Xbar\n3X5Xfoo bar\n4:baz\n",
+        ),
+    ];
+    for (args, want) in cases {
+        assert_eq!(out(&env, args), (want.to_string(), 0), "{args:?}");
+    }
+    // JSON does not change.
+    for format in ["json", "jsonl"] {
+        let args = ["--format", format, "-C1", "foo", "a.txt"];
+        let plain = env
+            .llm(&[&["search"], &args[..]].concat())
+            .output()
+            .unwrap();
+        let sep = (env.llm(
+            &[
+                &[
+                    "search",
+                    "--field-match-separator",
+                    "|",
+                    "--field-context-separator",
+                    "#",
+                ],
+                &args[..],
+            ]
+            .concat(),
+        ))
+        .output()
+        .unwrap();
+        assert_eq!(
+            without_ids(&plain.stdout),
+            without_ids(&sep.stdout),
+            "{format}"
+        );
+    }
+}
+
+#[test]
+fn path_separator_changes_printed_paths_only() {
+    let env = tree();
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["--path-separator", "\\", "foo", "sub"],
+            "sub\\c.rs:2:1:foo\n",
+        ),
+        (
+            &["--path-separator", "\\x5C", "--heading", "foo", "sub"],
+            "sub\\c.rs\n2:1:foo\n",
+        ),
+        (
+            &["--path-separator", "#", "-c", "foo", "sub"],
+            "sub#c.rs:1\n",
+        ),
+        (&["--path-separator", "#", "-l", "foo", "sub"], "sub#c.rs\n"),
+        (&["--path-separator", "#", "--files", "sub"], "sub#c.rs\n"),
+        (
+            &["--path-separator", "#", "--vimgrep", "foo", "sub"],
+            "sub#c.rs:2:1:foo\n",
+        ),
+        (
+            &["--path-separator", "#", "-0", "-l", "foo", "sub"],
+            "sub#c.rs\0",
+        ),
+        // Empty: `/`, as rg.
+        (
+            &["--path-separator", "", "foo", "sub"],
+            "sub/c.rs:2:1:foo\n",
+        ),
+    ];
+    for (args, want) in cases {
+        assert_eq!(out(&env, args), (want.to_string(), 0), "{args:?}");
+    }
+    // JSON spans keep the real path.
+    let (e, code) = search(&env, &["--path-separator", "#", "foo", "sub"]);
+    assert_eq!(code, 0);
+    assert_eq!(e.data.unwrap().matches[0].span.file_path, "sub/c.rs");
+    let (lines, _) = jsonl(&env, &["--path-separator", "#", "foo", "sub"]);
+    assert_eq!(lines[0]["span"]["file_path"], "sub/c.rs");
+    // More than one byte is refused, as rg (exit 2), in every format.
+    let (o, err, code) = human(&env, &["--path-separator", "ab", "foo", "sub"]);
+    assert_eq!((o.as_str(), code), ("", 2));
+    assert!(
+        err.contains("SEARCH_E003") && err.contains("one byte"),
+        "{err}"
+    );
+    let o = (env.llm(&["search", "--json", "--path-separator", "::", "foo"]))
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        (v["error"]["code"].as_str(), o.status.code()),
+        (Some("SEARCH_E003"), Some(2))
+    );
+}
+
+#[test]
+fn sort_files_is_sort_path_and_the_last_of_the_sort_flags_wins() {
+    let env = tree();
+    let asc = "a.txt:1:1:foo\na.txt:3:1:foo bar\ncrlf.txt:2:1:foo\nnonl.txt:1:1:foo\nnonl.txt:3:6:last foo\nsub/c.rs:2:1:foo\n";
+    let desc = "sub/c.rs:2:1:foo\nnonl.txt:1:1:foo\nnonl.txt:3:6:last foo\ncrlf.txt:2:1:foo\na.txt:1:1:foo\na.txt:3:1:foo bar\n";
+    for (args, want) in [
+        (&["--sort-files", "foo"][..], asc),
+        (&["--sortr", "path", "--sort-files", "foo"], asc),
+        (&["--sort-files", "--sortr", "path", "foo"], desc),
+        (
+            &["--sort-files", "--no-sort-files", "--sortr", "path", "foo"],
+            desc,
+        ),
+        (
+            &["--sortr", "path", "--sort-files", "--no-sort-files", "foo"],
+            asc,
+        ),
+    ] {
+        assert_eq!(out(&env, args), (want.to_string(), 0), "{args:?}");
+    }
+    for format in ["json", "jsonl"] {
+        let lines = |args: &[&str]| {
+            let o = (env.llm(&[&["search", "--format", format], args].concat()))
+                .output()
+                .unwrap();
+            file_paths(&o.stdout)
+        };
+        let sorted = lines(&["--sortr", "path", "--sort-files", "foo"]);
+        assert_eq!(sorted, lines(&["foo"]), "{format}");
+        assert_ne!(sorted, lines(&["--sortr", "path", "foo"]), "{format}");
+    }
+}
