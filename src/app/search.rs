@@ -121,12 +121,19 @@ pub fn run(args: SearchArgs, printer: &mut Printer) -> io::Result<u8> {
         printer.write_behind()?;
     }
     let out = printer.out();
+    // `--stats`: the bytes of matches and context printed (rg 13's count: neither the lines
+    // between files nor what -c and -l print), and the time the search itself took.
+    let mut printed = 0usize;
+    let searching = std::time::Instant::now();
     let outcome = search::run(
         &opts,
         format != Format::Human,
         render,
         &mut |r| match format {
-            Format::Human => human.file(out, r),
+            Format::Human => {
+                printed += human.file(out, r)?;
+                Ok(())
+            }
             Format::Json => {
                 match &r.rendered {
                     Some(bytes) => streamed.members(out, bytes)?,
@@ -153,6 +160,7 @@ pub fn run(args: SearchArgs, printer: &mut Printer) -> io::Result<u8> {
             }
         },
     );
+    let searched_in = searching.elapsed();
     let summary = match outcome {
         Ok(Ok(s)) => s,
         Ok(Err(io_err)) => return Err(io_err),
@@ -161,7 +169,8 @@ pub fn run(args: SearchArgs, printer: &mut Printer) -> io::Result<u8> {
     let code = query_exit_code(summary.status, &summary.diagnostics);
     if format == Format::Human {
         if view.stats {
-            print_stats(printer.out(), &summary, started.elapsed())?;
+            let times = (searched_in, started.elapsed());
+            print_stats(printer.out(), &summary, printed, times)?;
         }
         // A walked binary file that stopped after a match was said so on stdout, after its
         // matches, as rg does (see `SearchHuman::binary_stopped`); not again on stderr.
@@ -258,11 +267,13 @@ fn quiet(
     }
 }
 
-/// `--stats` in human output, as ripgrep words it.
+/// `--stats` in human output, as ripgrep words it: `printed`, the bytes of the results;
+/// `times`, the search's and the whole run's.
 fn print_stats(
     out: &mut impl Write,
     s: &search::SearchSummary,
-    elapsed: std::time::Duration,
+    printed: usize,
+    times: (std::time::Duration, std::time::Duration),
 ) -> io::Result<()> {
     writeln!(out)?;
     writeln!(out, "{} matches", s.total_count.unwrap_or(s.match_count))?;
@@ -273,8 +284,10 @@ fn print_stats(
         s.stats.files_with_matches
     )?;
     writeln!(out, "{} files searched", s.stats.files_searched)?;
+    writeln!(out, "{printed} bytes printed")?;
     writeln!(out, "{} bytes searched", s.stats.bytes_searched)?;
-    writeln!(out, "{:.6} seconds", elapsed.as_secs_f64())
+    writeln!(out, "{:.6} seconds spent searching", times.0.as_secs_f64())?;
+    writeln!(out, "{:.6} seconds", times.1.as_secs_f64())
 }
 
 fn type_list(printer: &mut Printer) -> io::Result<u8> {

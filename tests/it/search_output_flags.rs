@@ -277,3 +277,63 @@ fn sort_files_is_sort_path_and_the_last_of_the_sort_flags_wins() {
         assert_ne!(sorted, lines(&["--sortr", "path", "foo"]), "{format}");
     }
 }
+
+#[test]
+fn stats_block_has_rg_13s_lines_bytes_printed_and_time_spent_searching() {
+    let env = tree();
+    // rg 13 (`rg -n --column --stats -C1 foo a.txt nonl.txt`): 109 bytes printed, the `--`
+    // between the files not counted; under headings the blank line between them neither.
+    let cases: &[(&[&str], usize, &str)] = &[
+        (
+            &["-C1", "foo", "a.txt", "nonl.txt"],
+            109,
+            "4 matches\n4 matched lines\n2 files contained matches\n2 files searched\n",
+        ),
+        (
+            &["--heading", "foo", "a.txt", "nonl.txt"],
+            56,
+            "4 matches\n4 matched lines\n2 files contained matches\n2 files searched\n",
+        ),
+        (
+            &["zzz", "a.txt"],
+            0,
+            "0 matches\n0 matched lines\n0 files contained matches\n1 files searched\n",
+        ),
+    ];
+    let secs =
+        regex::Regex::new(r"^\d+\.\d{6} seconds spent searching\n\d+\.\d{6} seconds\n$").unwrap();
+    for (args, printed, counts) in cases {
+        let (o, code) = out(&env, &[&["--stats"], *args].concat());
+        assert_eq!(code, if *printed > 0 { 0 } else { 1 }, "{args:?}");
+        // The block is what follows the last blank line (none when nothing matched).
+        let (results, block) = o.split_at(o.rfind("\n\n").map_or(0, |i| i + 1));
+        let want = format!("\n{counts}{printed} bytes printed\n35 bytes searched\n");
+        let want = if args.contains(&"zzz") {
+            want.replace("35 bytes", "20 bytes")
+        } else {
+            want
+        };
+        assert!(block.starts_with(&want), "{args:?}: {block:?}");
+        assert!(secs.is_match(&block[want.len()..]), "{args:?}: {block:?}");
+        if !args.contains(&"--heading") {
+            // What was printed before the block, less the `--` lines.
+            let counted = results.len() - results.matches("--\n").count() * 3;
+            assert_eq!(counted, *printed, "{args:?}");
+        }
+    }
+    // -c and -l print no lines of matches: 0 bytes printed, as rg 13.
+    for args in [&["-c", "foo", "a.txt"][..], &["-l", "foo", "a.txt"]] {
+        let (o, _) = out(&env, &[&["--stats"], args].concat());
+        assert!(o.contains("\n0 bytes printed\n"), "{args:?}: {o}");
+    }
+    // JSON and JSON lines are the same with or without --stats (data.stats is always there).
+    for format in ["json", "jsonl"] {
+        let run = |extra: &[&str]| {
+            let args = [&["search", "--format", format], extra, &["-C1", "foo"]].concat();
+            without_ids(&env.llm(&args).output().unwrap().stdout)
+        };
+        let (with, without) = (run(&["--stats"]), run(&[]));
+        assert_eq!(with, without, "{format}");
+        assert!(with.contains("\"bytes_searched\""), "{format}");
+    }
+}

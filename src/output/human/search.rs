@@ -155,15 +155,30 @@ impl SearchHuman {
         }
     }
 
-    /// Prints one file's result (separator and body).
-    pub fn file(&self, out: &mut impl Write, r: &FileResult) -> io::Result<()> {
+    /// Prints one file's result (separator and body); returns the bytes of its lines of
+    /// matches and context (what rg's `--stats` counts as printed: not the separator, nor
+    /// the lines of -c and -l).
+    pub fn file(&self, out: &mut impl Write, r: &FileResult) -> io::Result<usize> {
         if !r.continued {
             self.separator(out)?;
         }
-        match &r.rendered {
-            Some(bytes) => out.write_all(bytes),
-            None => self.body(out, r),
-        }
+        let printed = match &r.rendered {
+            Some(bytes) => {
+                out.write_all(bytes)?;
+                bytes.len()
+            }
+            None => {
+                let mut body = Vec::new();
+                self.body(&mut body, r)?;
+                out.write_all(&body)?;
+                body.len()
+            }
+        };
+        Ok(if self.mode == Mode::Matches {
+            printed
+        } else {
+            0
+        })
     }
 
     /// The line between groups of context lines (`--`, or `--context-separator`'s), if any.
