@@ -185,6 +185,10 @@ complete -c llm -n "__fish_llm_using_subcommand search" -s z -l search-zip -d 'S
 complete -c llm -n "__fish_llm_using_subcommand search" -l no-search-zip -d 'Do not decompress files (overrides an earlier -z)'
 complete -c llm -n "__fish_llm_using_subcommand search" -l sort-files -d 'ripgrep\'s older spelling of `--sort path` (the last of --sort, --sortr and --sort-files wins)'
 complete -c llm -n "__fish_llm_using_subcommand search" -l no-sort-files -d 'Cancels --sort-files (files come in path order all the same)'
+complete -c llm -n "__fish_llm_using_subcommand search" -l line-buffered -d 'Write each line of output as soon as it is printed (the default on a terminal), in every format'
+complete -c llm -n "__fish_llm_using_subcommand search" -l block-buffered -d 'Write output in large blocks (the default when stdout is not a terminal), in every format'
+complete -c llm -n "__fish_llm_using_subcommand search" -l no-line-buffered
+complete -c llm -n "__fish_llm_using_subcommand search" -l no-block-buffered
 complete -c llm -n "__fish_llm_using_subcommand search" -l json -d 'Shorthand for `--format json`'
 complete -c llm -n "__fish_llm_using_subcommand search" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c llm -n "__fish_llm_using_subcommand search" -s V -l version -d 'Print version'

@@ -18,6 +18,11 @@ pub fn run(args: SearchArgs, printer: &mut Printer) -> io::Result<u8> {
         return type_list(printer);
     }
     let view = args.view();
+    printer.set_line_buffered(match args.output.buffering() {
+        crate::cli::Buffering::Line => Some(true),
+        crate::cli::Buffering::Block => Some(false),
+        crate::cli::Buffering::Auto => None,
+    });
     let mut opts = match args.into_options() {
         Ok(o) => o,
         Err(e) => return crate::fail_query(printer, "search", serde_json::Value::Null, &e),
@@ -120,19 +125,17 @@ pub fn run(args: SearchArgs, printer: &mut Printer) -> io::Result<u8> {
     if opts.threads >= WRITE_BEHIND_THREADS {
         printer.write_behind()?;
     }
+    let line_buffered = printer.line_buffered;
+    let hold = injected_hold();
     let out = printer.out();
     // `--stats`: the bytes of matches and context printed (rg 13's count: neither the lines
     // between files nor what -c and -l print), and the time the search itself took.
     let mut printed = 0usize;
     let searching = std::time::Instant::now();
-    let outcome = search::run(
-        &opts,
-        format != Format::Human,
-        render,
-        &mut |r| match format {
+    let outcome = search::run(&opts, format != Format::Human, render, &mut |r| {
+        match format {
             Format::Human => {
                 printed += human.file(out, r)?;
-                Ok(())
             }
             Format::Json => {
                 match &r.rendered {
@@ -142,7 +145,6 @@ pub fn run(args: SearchArgs, printer: &mut Printer) -> io::Result<u8> {
                 if !r.more {
                     files.push(std::mem::take(&mut r.file));
                 }
-                Ok(())
             }
             Format::Jsonl => {
                 match &r.rendered {
@@ -156,10 +158,18 @@ pub fn run(args: SearchArgs, printer: &mut Printer) -> io::Result<u8> {
                 if !r.more {
                     files.push(std::mem::take(&mut r.file));
                 }
-                Ok(())
             }
-        },
-    );
+        }
+        // Line-buffered (a terminal, --line-buffered): each file's lines go out as they
+        // are printed, in every format.
+        if line_buffered {
+            out.flush()?;
+        }
+        if let Some(path) = &hold {
+            hold_until(path);
+        }
+        Ok(())
+    });
     let searched_in = searching.elapsed();
     let summary = match outcome {
         Ok(Ok(s)) => s,
@@ -322,3 +332,20 @@ fn type_list(printer: &mut Printer) -> io::Result<u8> {
 /// [`Printer::write_behind`]); with fewer, there are not the cores for it to run beside the
 /// workers.
 const WRITE_BEHIND_THREADS: usize = 4;
+
+/// Test builds only: `LLM_FAILPOINT_SEARCH_HOLD=PATH` makes a search wait, after printing each
+/// file's result, until PATH exists (at most 10 s), so that a test can read what reached
+/// stdout meanwhile (`--line-buffered`). Compiled out of release builds.
+fn injected_hold() -> Option<std::path::PathBuf> {
+    if !cfg!(debug_assertions) {
+        return None;
+    }
+    std::env::var_os("LLM_FAILPOINT_SEARCH_HOLD").map(Into::into)
+}
+
+fn hold_until(path: &std::path::Path) {
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !path.exists() && std::time::Instant::now() < until {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+}

@@ -1,5 +1,5 @@
 //! `llm search`'s flags of ripgrep's output (clap): the field and path separators,
-//! `--sort-files`. Flattened into
+//! `--sort-files`, line or block buffering. Flattened into
 //! [`super::SearchArgs`]; turned into plain values for the printer and the search here.
 
 use crate::error::{Code, Error};
@@ -27,6 +27,27 @@ pub struct SearchOutputArgs {
     /// Cancels --sort-files (files come in path order all the same).
     #[arg(long, hide = true, overrides_with = "sort_files")]
     pub no_sort_files: bool,
+    /// Write each line of output as soon as it is printed (the default on a terminal), in
+    /// every format.
+    #[arg(long, overrides_with_all = ["block_buffered", "no_line_buffered"])]
+    pub line_buffered: bool,
+    /// Write output in large blocks (the default when stdout is not a terminal), in every
+    /// format.
+    #[arg(long, overrides_with_all = ["line_buffered", "no_block_buffered"])]
+    pub block_buffered: bool,
+    #[arg(long, hide = true, overrides_with = "line_buffered")]
+    pub no_line_buffered: bool,
+    #[arg(long, hide = true, overrides_with = "block_buffered")]
+    pub no_block_buffered: bool,
+}
+
+/// How standard output is flushed (`--line-buffered`, `--block-buffered`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Buffering {
+    /// Line by line on a terminal, in blocks otherwise (as rg).
+    Auto,
+    Line,
+    Block,
 }
 
 impl SearchOutputArgs {
@@ -58,5 +79,16 @@ impl SearchOutputArgs {
             }
         }
         Ok(fields)
+    }
+
+    /// `--line-buffered` / `--block-buffered` (the last given wins; each negation cancels).
+    pub fn buffering(&self) -> Buffering {
+        if self.line_buffered {
+            Buffering::Line
+        } else if self.block_buffered {
+            Buffering::Block
+        } else {
+            Buffering::Auto
+        }
     }
 }

@@ -30,6 +30,9 @@ pub struct Printer {
     pub color: bool,
     /// stdout is a terminal (headings, pretty JSON).
     pub tty: bool,
+    /// Output is flushed as it is printed (by default on a terminal; `--line-buffered`):
+    /// commands that stream flush after each piece (a search: after each file's lines).
+    pub line_buffered: bool,
     out: BufWriter<StdoutSink>,
 }
 
@@ -242,7 +245,22 @@ impl Printer {
             format,
             color,
             tty,
+            line_buffered: tty,
             out: BufWriter::with_capacity(64 * 1024, StdoutSink::new(tty)),
+        }
+    }
+
+    /// `--line-buffered` (`Some(true)`) or `--block-buffered` (`Some(false)`: on a terminal
+    /// too, written in blocks to a duplicate of stdout rather than through the line-buffered
+    /// `io::Stdout`); `None` keeps the default (line by line on a terminal only).
+    pub fn set_line_buffered(&mut self, line: Option<bool>) {
+        let Some(line) = line else { return };
+        self.line_buffered = line;
+        if !line
+            && matches!(self.out.get_ref(), StdoutSink::Terminal(_))
+            && self.out.flush().is_ok()
+        {
+            self.out = BufWriter::with_capacity(64 * 1024, StdoutSink::new(false));
         }
     }
 
@@ -259,9 +277,9 @@ impl Printer {
 
     /// From here on, output is written by a thread of its own ([`WriteBehind`]) until
     /// [`Printer::flush`]: for a command that produces much output on a thread that has other
-    /// work too. Not on a terminal (whose lines should appear as they come).
+    /// work too. Not on a terminal, nor line-buffered (whose lines should appear as they come).
     pub fn write_behind(&mut self) -> io::Result<()> {
-        if self.tty || !matches!(self.out.get_ref(), StdoutSink::Other(_)) {
+        if self.tty || self.line_buffered || !matches!(self.out.get_ref(), StdoutSink::Other(_)) {
             return Ok(());
         }
         self.out.flush()?;

@@ -337,3 +337,103 @@ fn stats_block_has_rg_13s_lines_bytes_printed_and_time_spent_searching() {
         assert!(with.contains("\"bytes_searched\""), "{format}");
     }
 }
+
+/// Runs `llm search ARGS` held after each file's result until a flag file exists (the
+/// debug-build hook `LLM_FAILPOINT_SEARCH_HOLD`), and returns what one read of its stdout
+/// got while it was held, then the rest once let go (after that read, or after a second when
+/// the read waits for more: output held back in a buffer only comes at the end).
+fn held_output(env: &TestEnv, args: &[&str]) -> (String, String) {
+    use std::io::Read;
+    // A flag of its own per run: a timer left over from an earlier run lets go of nothing.
+    static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let run = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let flag = env.path().join(format!("go{run}.flag"));
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("llm"))
+        .args([&["search"], args].concat())
+        .current_dir(env.path())
+        .env("LLM_FAILPOINT_SEARCH_HOLD", &flag)
+        .env_remove("LLM_FORMAT")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let go = flag.clone();
+    let _let_go = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_secs(1));
+        std::fs::write(go, "").unwrap();
+    });
+    let mut first = vec![0u8; 1 << 16];
+    let n = stdout.read(&mut first).unwrap();
+    first.truncate(n);
+    let _ = std::fs::write(&flag, "");
+    let mut rest = Vec::new();
+    stdout.read_to_end(&mut rest).unwrap();
+    child.wait().unwrap();
+    (
+        String::from_utf8(first).unwrap(),
+        String::from_utf8(rest).unwrap(),
+    )
+}
+
+#[test]
+fn line_buffered_output_reaches_the_pipe_file_by_file_in_every_format() {
+    let env = TestEnv::new();
+    env.write("a.txt", "foo\n");
+    env.write("b.txt", "nothing\n");
+    env.write("c.txt", "x foo\n");
+    // Held after a.txt, the first read gets a.txt's lines alone (block buffered, it would wait
+    // for the end and get all of it at once).
+    let (first, rest) = held_output(&env, &["--line-buffered", "-j1", "foo"]);
+    assert_eq!(
+        (first.as_str(), rest.as_str()),
+        ("a.txt:1:1:foo\n", "c.txt:1:3:x foo\n")
+    );
+    let (first, rest) = held_output(
+        &env,
+        &["--line-buffered", "-j1", "--format", "jsonl", "foo"],
+    );
+    assert!(first.contains("\"file_path\":\"a.txt\""), "{first}");
+    assert!(!first.contains("c.txt") && first.ends_with('\n'), "{first}");
+    assert!(
+        rest.contains("c.txt") && rest.contains("\"type\":\"summary\""),
+        "{rest}"
+    );
+    let (first, rest) = held_output(&env, &["--line-buffered", "-j1", "--format", "json", "foo"]);
+    assert!(
+        first.contains("\"file_path\":\"a.txt\"") && !first.contains("c.txt"),
+        "{first}"
+    );
+    let whole: Value = serde_json::from_str(&(first + &rest)).unwrap();
+    assert_eq!(whole["data"]["match_count"], 2);
+    // The last of --line-buffered and --block-buffered wins: block buffered, everything comes
+    // at the end, in one piece.
+    let (first, rest) = held_output(&env, &["--line-buffered", "--block-buffered", "-j1", "foo"]);
+    assert_eq!(
+        (first.as_str(), rest.as_str()),
+        ("a.txt:1:1:foo\nc.txt:1:3:x foo\n", "")
+    );
+}
+
+#[test]
+fn line_and_block_buffering_change_nothing_in_what_is_printed() {
+    let env = tree();
+    for format in ["human", "json", "jsonl"] {
+        let run = |extra: &[&str]| {
+            let args = [&["search", "--format", format], extra, &["-C1", "foo"]].concat();
+            let o = env.llm(&args).output().unwrap();
+            (without_ids(&o.stdout), o.status.code())
+        };
+        let plain = run(&[]);
+        assert!(plain.0.contains("nonl.txt"), "{format}");
+        for extra in [
+            &["--line-buffered"][..],
+            &["--block-buffered"],
+            &["--line-buffered", "--no-line-buffered"],
+            &["--block-buffered", "--no-block-buffered", "-j4"],
+            &["--line-buffered", "-j4"],
+        ] {
+            assert_eq!(run(extra), plain, "{format} {extra:?}");
+        }
+    }
+}
