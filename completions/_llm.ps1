@@ -213,6 +213,8 @@ Register-ArgumentCompleter -Native -CommandName 'llm' -ScriptBlock {
             [CompletionResult]::new('--block-buffered', '--block-buffered', [CompletionResultType]::ParameterName, 'Write output in large blocks (the default when stdout is not a terminal), in every format')
             [CompletionResult]::new('--no-line-buffered', '--no-line-buffered', [CompletionResultType]::ParameterName, 'no-line-buffered')
             [CompletionResult]::new('--no-block-buffered', '--no-block-buffered', [CompletionResultType]::ParameterName, 'no-block-buffered')
+            [CompletionResult]::new('--debug', '--debug', [CompletionResultType]::ParameterName, 'Print what llm decides on stderr (files and directories skipped and by which rule, threads, the regex engine); stdout is unchanged')
+            [CompletionResult]::new('--trace', '--trace', [CompletionResultType]::ParameterName, 'As --debug, with more detail (the crates'' own trace messages too)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Shorthand for `--format json`')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')

@@ -209,6 +209,8 @@ set edit:completion:arg-completer[llm] = {|@words|
             cand --block-buffered 'Write output in large blocks (the default when stdout is not a terminal), in every format'
             cand --no-line-buffered 'no-line-buffered'
             cand --no-block-buffered 'no-block-buffered'
+            cand --debug 'Print what llm decides on stderr (files and directories skipped and by which rule, threads, the regex engine); stdout is unchanged'
+            cand --trace 'As --debug, with more detail (the crates'' own trace messages too)'
             cand --json 'Shorthand for `--format json`'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'

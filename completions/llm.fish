@@ -189,6 +189,8 @@ complete -c llm -n "__fish_llm_using_subcommand search" -l line-buffered -d 'Wri
 complete -c llm -n "__fish_llm_using_subcommand search" -l block-buffered -d 'Write output in large blocks (the default when stdout is not a terminal), in every format'
 complete -c llm -n "__fish_llm_using_subcommand search" -l no-line-buffered
 complete -c llm -n "__fish_llm_using_subcommand search" -l no-block-buffered
+complete -c llm -n "__fish_llm_using_subcommand search" -l debug -d 'Print what llm decides on stderr (files and directories skipped and by which rule, threads, the regex engine); stdout is unchanged'
+complete -c llm -n "__fish_llm_using_subcommand search" -l trace -d 'As --debug, with more detail (the crates\' own trace messages too)'
 complete -c llm -n "__fish_llm_using_subcommand search" -l json -d 'Shorthand for `--format json`'
 complete -c llm -n "__fish_llm_using_subcommand search" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c llm -n "__fish_llm_using_subcommand search" -s V -l version -d 'Print version'

@@ -13,7 +13,7 @@ mod search_output;
 
 pub use edit::{MutationArgs, PatchArgs, TransformArgs, WriteArgs};
 pub use search::{SearchArgs, SortBy};
-pub use search_output::Buffering;
+pub use search_output::{Buffering, DebugLevel};
 
 /// One binary, six tools over a source tree, one JSON language.
 #[derive(Debug, Parser)]

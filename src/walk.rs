@@ -649,6 +649,7 @@ or exclude the link with -g '!PATH'"
             // A FIFO, socket or device: opening or reading it could block or never end.
             if !ft.is_symlink() {
                 tally.skipped.special += 1;
+                log::debug!("skipping {}: not a regular file", entry.path().display());
             }
             return Entry::Nothing;
         }
@@ -656,6 +657,10 @@ or exclude the link with -g '!PATH'"
             match entry.metadata() {
                 Ok(m) if m.len() > max => {
                     tally.skipped.too_large += 1;
+                    log::debug!(
+                        "skipping {}: larger than --max-filesize",
+                        entry.path().display()
+                    );
                     return Entry::Nothing;
                 }
                 Ok(_) => {}

@@ -17,6 +17,11 @@ pub fn run(args: SearchArgs, printer: &mut Printer) -> io::Result<u8> {
     if args.type_list {
         return type_list(printer);
     }
+    match args.output.debug_level() {
+        crate::cli::DebugLevel::Off => {}
+        crate::cli::DebugLevel::Debug => crate::output::debug_log::install(log::LevelFilter::Debug),
+        crate::cli::DebugLevel::Trace => crate::output::debug_log::install(log::LevelFilter::Trace),
+    }
     let view = args.view();
     printer.set_line_buffered(match args.output.buffering() {
         crate::cli::Buffering::Line => Some(true),

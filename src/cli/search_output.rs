@@ -1,5 +1,5 @@
 //! `llm search`'s flags of ripgrep's output (clap): the field and path separators,
-//! `--sort-files`, line or block buffering. Flattened into
+//! `--sort-files`, line or block buffering, `--debug`/`--trace`. Flattened into
 //! [`super::SearchArgs`]; turned into plain values for the printer and the search here.
 
 use crate::error::{Code, Error};
@@ -39,6 +39,13 @@ pub struct SearchOutputArgs {
     pub no_line_buffered: bool,
     #[arg(long, hide = true, overrides_with = "block_buffered")]
     pub no_block_buffered: bool,
+    /// Print what llm decides on stderr (files and directories skipped and by which rule,
+    /// threads, the regex engine); stdout is unchanged.
+    #[arg(long, overrides_with = "trace")]
+    pub debug: bool,
+    /// As --debug, with more detail (the crates' own trace messages too).
+    #[arg(long, overrides_with = "debug")]
+    pub trace: bool,
 }
 
 /// How standard output is flushed (`--line-buffered`, `--block-buffered`).
@@ -48,6 +55,14 @@ pub enum Buffering {
     Auto,
     Line,
     Block,
+}
+
+/// How much `--debug`/`--trace` say.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum DebugLevel {
+    Off,
+    Debug,
+    Trace,
 }
 
 impl SearchOutputArgs {
@@ -89,6 +104,17 @@ impl SearchOutputArgs {
             Buffering::Block
         } else {
             Buffering::Auto
+        }
+    }
+
+    /// `--debug` / `--trace`.
+    pub fn debug_level(&self) -> DebugLevel {
+        if self.trace {
+            DebugLevel::Trace
+        } else if self.debug {
+            DebugLevel::Debug
+        } else {
+            DebugLevel::Off
         }
     }
 }

@@ -1,6 +1,7 @@
 //! Printers: the only code that writes to stdout. Commands hand them data; they render it as
 //! ripgrep-like text (`human`), one JSON envelope (`json`) or JSON lines (`jsonl`).
 
+pub mod debug_log;
 pub mod human;
 pub mod json;
 

@@ -437,3 +437,55 @@ fn line_and_block_buffering_change_nothing_in_what_is_printed() {
         }
     }
 }
+
+#[test]
+fn debug_and_trace_say_what_was_skipped_and_why_on_stderr_only() {
+    let env = tree();
+    env.write(".gitignore", "ignored.txt\n");
+    env.write("ignored.txt", "foo\n");
+    env.write(".hid/h.txt", "foo\n");
+    env.write("sub/bin.dat", b"foo\0bin\n".as_slice());
+    env.write("big.txt", "foo\n".repeat(10));
+    for format in ["human", "json", "jsonl"] {
+        let run = |extra: &[&str]| {
+            let args = [&["search", "--format", format], extra, &["foo"]].concat();
+            let o = env.llm(&args).output().unwrap();
+            let stderr = String::from_utf8(o.stderr).unwrap();
+            (without_ids(&o.stdout), o.status.code(), stderr)
+        };
+        let (plain, code, quiet) = run(&["--max-filesize", "30"]);
+        assert_eq!(quiet, "", "{format}");
+        let (out, c, err) = run(&["--max-filesize", "30", "--debug"]);
+        assert_eq!((out, c), (plain.clone(), code), "{format}: stdout changed");
+        for want in [
+            "DEBUG|llm::cmd::search::trace|",
+            "regex engine: Rust regex",
+            "threads: ",
+            "ignoring ./ignored.txt: Ignore(IgnoreMatch(Gitignore(",
+            "ignoring ./.hid: Ignore(IgnoreMatch(Hidden))",
+            "skipping sub/bin.dat: binary",
+            "skipping ./big.txt: larger than --max-filesize",
+        ] {
+            assert!(err.contains(want), "{format}: no {want:?} in\n{err}");
+        }
+        assert!(!err.contains("TRACE|"), "{format}");
+        let (out, c, err) = run(&["--max-filesize", "30", "--trace"]);
+        assert_eq!((out, c), (plain, code), "{format}: stdout changed");
+        assert!(
+            err.contains("TRACE|llm::cmd::search::trace|") && err.contains("searched a.txt"),
+            "{format}: {err}"
+        );
+        // Globs, types and the engine chosen.
+        let (_, _, err) = run(&["--debug", "-g", "*.rs", "-P"]);
+        assert!(
+            err.contains("ignoring ./a.txt: Ignore(IgnoreMatch(Override("),
+            "{err}"
+        );
+        assert!(err.contains("regex engine: PCRE2"), "{err}");
+        let (_, _, err) = run(&["--debug", "-t", "rust"]);
+        assert!(
+            err.contains("ignoring ./a.txt: Ignore(IgnoreMatch(Types("),
+            "{err}"
+        );
+    }
+}

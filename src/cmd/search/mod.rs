@@ -23,6 +23,7 @@ mod preprocess;
 mod summary;
 #[cfg(test)]
 mod tests;
+mod trace;
 
 use file::{finish, search_file, FileOutcome, Shared, SkipReason, Worker};
 pub use matches::{records, set_ids, FileMatches, LineHit, MatchRecord, RawTexts, Recorder};
@@ -700,6 +701,7 @@ pub fn run(
         }));
     }
     let whole = whole_file_search(opts, &matcher);
+    trace::plan(opts, &matcher, whole);
     let walker = walk::prepare(&opts.walk, "search")?.threads(match opts.mode {
         // `--files`, where the walk is the work, always splits it: on 2 cores, the 16× tree
         // took 342 ms so at `-j2` against 440 ms in one thread (the 1× tree 33 against 24).
@@ -738,7 +740,7 @@ pub fn run(
             let slot = slots.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % workers;
             Worker::new(opts, whole, slot)
         },
-        |w, c: Candidate| search_file(&shared, w, &c),
+        |w, c: Candidate| trace::outcome(&c, search_file(&shared, w, &c)),
         finish,
         held_bytes,
         |outcome| {
