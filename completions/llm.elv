@@ -203,6 +203,8 @@ set edit:completion:arg-completer[llm] = {|@words|
             cand -z 'Search compressed files (.gz .tgz .bz2 .tbz2 .xz .txz .lz4 .lzma .br .zst .zstd .Z) through the program rg uses (gzip, bzip2, xz, lz4, brotli, zstd, uncompress). In JSON such results are spelled `<PATH | gzip -d -c>`: no mutation takes them'
             cand --search-zip 'Search compressed files (.gz .tgz .bz2 .tbz2 .xz .txz .lz4 .lzma .br .zst .zstd .Z) through the program rg uses (gzip, bzip2, xz, lz4, brotli, zstd, uncompress). In JSON such results are spelled `<PATH | gzip -d -c>`: no mutation takes them'
             cand --no-search-zip 'Do not decompress files (overrides an earlier -z)'
+            cand --passthru 'Print every line of each file searched, those that do not match as context lines (of --passthru and -A/-B/-C the last given wins, as rg). JSON: each match''s context_before holds the lines since the previous match (the first: since the file''s start), the last match''s context_after the rest of the file; no line is given twice'
+            cand --passthrough 'Print every line of each file searched, those that do not match as context lines (of --passthru and -A/-B/-C the last given wins, as rg). JSON: each match''s context_before holds the lines since the previous match (the first: since the file''s start), the last match''s context_after the rest of the file; no line is given twice'
             cand --sort-files 'ripgrep''s older spelling of `--sort path` (the last of --sort, --sortr and --sort-files wins)'
             cand --no-sort-files 'Cancels --sort-files (files come in path order all the same)'
             cand --line-buffered 'Write each line of output as soon as it is printed (the default on a terminal), in every format'

@@ -183,6 +183,7 @@ complete -c llm -n "__fish_llm_using_subcommand search" -l pcre2-unicode -d 'rip
 complete -c llm -n "__fish_llm_using_subcommand search" -l no-pre -d 'Run no --pre command (overrides an earlier --pre)'
 complete -c llm -n "__fish_llm_using_subcommand search" -s z -l search-zip -d 'Search compressed files (.gz .tgz .bz2 .tbz2 .xz .txz .lz4 .lzma .br .zst .zstd .Z) through the program rg uses (gzip, bzip2, xz, lz4, brotli, zstd, uncompress). In JSON such results are spelled `<PATH | gzip -d -c>`: no mutation takes them'
 complete -c llm -n "__fish_llm_using_subcommand search" -l no-search-zip -d 'Do not decompress files (overrides an earlier -z)'
+complete -c llm -n "__fish_llm_using_subcommand search" -l passthru -l passthrough -d 'Print every line of each file searched, those that do not match as context lines (of --passthru and -A/-B/-C the last given wins, as rg). JSON: each match\'s context_before holds the lines since the previous match (the first: since the file\'s start), the last match\'s context_after the rest of the file; no line is given twice'
 complete -c llm -n "__fish_llm_using_subcommand search" -l sort-files -d 'ripgrep\'s older spelling of `--sort path` (the last of --sort, --sortr and --sort-files wins)'
 complete -c llm -n "__fish_llm_using_subcommand search" -l no-sort-files -d 'Cancels --sort-files (files come in path order all the same)'
 complete -c llm -n "__fish_llm_using_subcommand search" -l line-buffered -d 'Write each line of output as soon as it is printed (the default on a terminal), in every format'

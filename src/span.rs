@@ -482,7 +482,7 @@ pub fn lines_after(
 }
 
 /// Lines from the line that starts at `start` to the end of the text.
-fn lines_from(text: &[u8], mut start: usize) -> impl Iterator<Item = Range<usize>> + '_ {
+pub fn lines_from(text: &[u8], mut start: usize) -> impl Iterator<Item = Range<usize>> + '_ {
     std::iter::from_fn(move || {
         if start >= text.len() {
             return None;

@@ -630,7 +630,8 @@ impl SearchArgs {
                 pre_globs: self.pre_glob,
                 search_zip: self.search_zip && !self.no_search_zip,
             },
-            passthru: false,
+            passthru: self.output.passthru,
+            passthru_unmatched: false,
         })
     }
 }

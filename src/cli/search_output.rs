@@ -1,4 +1,4 @@
-//! `llm search`'s flags of ripgrep's output (clap): the field and path separators,
+//! `llm search`'s flags of ripgrep's output (clap): `--passthru`, the field and path separators,
 //! `--sort-files`, line or block buffering, `--debug`/`--trace`. Flattened into
 //! [`super::SearchArgs`]; turned into plain values for the printer and the search here.
 
@@ -8,6 +8,16 @@ use clap::Args;
 /// ripgrep's output flags that `SearchArgs` flattens in.
 #[derive(Debug, Default, Args)]
 pub struct SearchOutputArgs {
+    /// Print every line of each file searched, those that do not match as context lines (of
+    /// --passthru and -A/-B/-C the last given wins, as rg). JSON: each match's context_before
+    /// holds the lines since the previous match (the first: since the file's start), the last
+    /// match's context_after the rest of the file; no line is given twice.
+    #[arg(
+        long,
+        visible_alias = "passthrough",
+        overrides_with_all = ["after_context", "before_context", "context"]
+    )]
+    pub passthru: bool,
     /// Human output: what follows the path, line number, column and byte offset on a
     /// matching line (default `:`; escapes such as `\t` and `\x7F` are understood, as rg).
     #[arg(long, value_name = "SEPARATOR", allow_hyphen_values = true)]

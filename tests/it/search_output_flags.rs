@@ -489,3 +489,197 @@ fn debug_and_trace_say_what_was_skipped_and_why_on_stderr_only() {
         );
     }
 }
+
+/// a.txt, m.txt (matches apart), nm.txt (no match), nonl.txt, crlf.txt.
+fn passthru_tree() -> TestEnv {
+    let env = tree();
+    env.write("m.txt", "a\nb\nfoo\nc\nd\nfoo\ne\n");
+    env.write("nm.txt", "q\nr\n");
+    env
+}
+
+#[test]
+fn passthru_prints_every_line_as_rg_13_does() {
+    let env = passthru_tree();
+    let files = ["a.txt", "m.txt", "nm.txt", "nonl.txt"];
+    let run = |flags: &[&str]| out(&env, &[flags, &["foo"], &files[..]].concat());
+    let all = "a.txt:1:1:foo\na.txt-2-bar\na.txt:3:1:foo bar\na.txt-4-baz\n\
+m.txt-1-a\nm.txt-2-b\nm.txt:3:1:foo\nm.txt-4-c\nm.txt-5-d\nm.txt:6:1:foo\nm.txt-7-e\n\
+nm.txt-1-q\nnm.txt-2-r\nnonl.txt:1:1:foo\nnonl.txt-2-zz\nnonl.txt:3:6:last foo\n";
+    // rg 13 (`rg -n --column --passthru foo a.txt m.txt nm.txt nonl.txt`): a file without a
+    // match prints too, no `--` between files.
+    assert_eq!(run(&["--passthru"]), (all.to_string(), 0));
+    assert_eq!(run(&["--passthrough"]), (all.to_string(), 0));
+    // The last of --passthru and -A/-B/-C wins, as rg 13.
+    assert_eq!(run(&["-C1", "--passthru"]), (all.to_string(), 0));
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["--passthru", "-B1"],
+            "a.txt:1:1:foo\na.txt-2-bar\na.txt:3:1:foo bar\n--\nm.txt-2-b\nm.txt:3:1:foo\n--\n\
+m.txt-5-d\nm.txt:6:1:foo\n--\nnonl.txt:1:1:foo\nnonl.txt-2-zz\nnonl.txt:3:6:last foo\n",
+        ),
+        // -m stops the search: nothing after the last match (rg 13).
+        (&["--passthru", "-m1"], "a.txt:1:1:foo\nm.txt-1-a\nm.txt-2-b\nm.txt:3:1:foo\nnm.txt-1-q\nnm.txt-2-r\nnonl.txt:1:1:foo\n"),
+        (
+            &["--passthru", "-v"],
+            "a.txt-1-1-foo\na.txt:2:bar\na.txt-3-1-foo bar\na.txt:4:baz\n\
+m.txt:1:a\nm.txt:2:b\nm.txt-3-1-foo\nm.txt:4:c\nm.txt:5:d\nm.txt-6-1-foo\nm.txt:7:e\n\
+nm.txt:1:q\nnm.txt:2:r\nnonl.txt-1-1-foo\nnonl.txt:2:zz\nnonl.txt-3-6-last foo\n",
+        ),
+        (
+            &["--passthru", "-o", "-b", "--heading"],
+            "a.txt\n1:1:0:foo\n2-4-bar\n3:1:8:foo\n4-16-baz\n\nm.txt\n1-0-a\n2-2-b\n3:1:4:foo\n\
+4-8-c\n5-10-d\n6:1:12:foo\n7-16-e\n\nnm.txt\n1-0-q\n2-2-r\n\nnonl.txt\n1:1:0:foo\n2-4-zz\n3:6:12:foo\n",
+        ),
+        (
+            &["--passthru", "-r", "X", "-I", "--field-context-separator", "#"],
+            "1:1:X\n2#bar\n3:1:X bar\n4#baz\n1#a\n2#b\n3:1:X\n4#c\n5#d\n6:1:X\n7#e\n1#q\n2#r\n\
+1:1:X\n2#zz\n3:6:last X\n",
+        ),
+        (&["--passthru", "-c"], "a.txt:2\nm.txt:2\nnonl.txt:2\n"),
+        (&["--passthru", "-l"], "a.txt\nm.txt\nnonl.txt\n"),
+    ];
+    for (flags, want) in cases {
+        assert_eq!(run(flags), (want.to_string(), 0), "{flags:?}");
+    }
+    // --vimgrep: context lines as rg 13 prints them.
+    assert_eq!(
+        out(&env, &["--passthru", "--vimgrep", "foo", "a.txt"]),
+        (
+            "a.txt:1:1:foo\na.txt-2-bar\na.txt:3:1:foo bar\na.txt-4-baz\n".to_string(),
+            0
+        )
+    );
+    // Nothing matches: every line all the same, exit 1 (rg 13).
+    assert_eq!(
+        out(&env, &["--passthru", "zzz", "nm.txt"]),
+        ("1-q\n2-r\n".to_string(), 1)
+    );
+    // CRLF lines print without their `\r` (a difference on purpose; rg keeps it).
+    assert_eq!(
+        out(&env, &["--passthru", "foo", "crlf.txt"]),
+        ("1-x\n2:1:foo\n3-y\n".to_string(), 0)
+    );
+    // --stats counts the lines printed (rg 13: 26 bytes for `-H -b` on this file without a match).
+    let (o, _) = out(
+        &env,
+        &["--passthru", "--stats", "-H", "-b", "foo", "nm.txt"],
+    );
+    assert!(
+        o.starts_with("nm.txt-1-0-q\nnm.txt-2-2-r\n\n0 matches\n"),
+        "{o}"
+    );
+    assert!(o.contains("\n26 bytes printed\n"), "{o}");
+}
+
+#[test]
+fn passthru_json_gives_each_line_once_in_the_matches_contexts() {
+    let env = passthru_tree();
+    // The lines since the previous match before each match, the rest of the file after the
+    // last one; a file without a match is not in the result.
+    let want = [
+        ("a.txt", 1, vec![], vec![]),
+        ("a.txt", 3, vec!["bar"], vec!["baz"]),
+        ("m.txt", 3, vec!["a", "b"], vec![]),
+        ("m.txt", 6, vec!["c", "d"], vec!["e"]),
+    ];
+    let shape = |ms: &[Value]| -> Vec<(String, u64, Vec<String>, Vec<String>)> {
+        ms.iter()
+            .map(|m| {
+                let texts = |k: &str| {
+                    (m[k].as_array().unwrap().iter())
+                        .map(|t| t.as_str().unwrap().to_string())
+                        .collect()
+                };
+                let path = m["span"]["file_path"].as_str().unwrap().to_string();
+                (
+                    path,
+                    m["span"]["start_line"].as_u64().unwrap(),
+                    texts("context_before"),
+                    texts("context_after"),
+                )
+            })
+            .collect()
+    };
+    let want: Vec<_> = (want.iter())
+        .map(|(p, l, b, a)| {
+            let own = |v: &Vec<&str>| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+            (p.to_string(), *l as u64, own(b), own(a))
+        })
+        .collect();
+    let args = ["--passthru", "foo", "a.txt", "m.txt", "nm.txt"];
+    let (lines, summary) = jsonl(&env, &args);
+    assert_eq!(shape(&lines), want, "jsonl");
+    assert_eq!(summary["query"]["passthru"], true);
+    let files: Vec<_> = (summary["data"]["files"].as_array().unwrap().iter())
+        .map(|f| f["file_path"].as_str().unwrap())
+        .collect();
+    assert_eq!(files, ["a.txt", "m.txt"]);
+    for extra in [&[][..], &["-p"], &["--max-results", "10"]] {
+        let o = (env.llm(&[&["search", "--format", "json"], extra, &args[..]].concat()))
+            .output()
+            .unwrap();
+        let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(
+            shape(v["data"]["matches"].as_array().unwrap()),
+            want,
+            "json {extra:?}"
+        );
+    }
+    // -m stops the search: the last match carries no lines after it.
+    let (lines, _) = jsonl(&env, &["--passthru", "-m1", "foo", "m.txt"]);
+    assert_eq!(
+        shape(&lines),
+        [("m.txt".to_string(), 3, vec!["a".into(), "b".into()], vec![])]
+    );
+    // -v: the lines that match are the context.
+    let (lines, _) = jsonl(&env, &["--passthru", "-v", "foo", "m.txt"]);
+    let got = shape(&lines);
+    assert_eq!(got.iter().map(|m| m.1).collect::<Vec<_>>(), [1, 2, 4, 5, 7]);
+    assert_eq!(got[2].2, ["foo"]);
+    assert_eq!(got[4].2, ["foo"]);
+    // A file with more matches than a chunk (streamed in pieces): its lines, put back
+    // together from the matches and their contexts, are the file's, in both formats.
+    let text: String = (0..40_000)
+        .map(|i| {
+            if i % 3 == 0 {
+                format!("line {i}\n")
+            } else {
+                format!("foo {i} foo\n")
+            }
+        })
+        .collect();
+    env.write("big.txt", &text);
+    let rebuilt = |ms: &[Value]| {
+        let mut lines: Vec<String> = Vec::new();
+        let mut last = 0;
+        for m in ms {
+            let strs = |k: &str| {
+                (m[k].as_array().unwrap().iter())
+                    .map(|t| t.as_str().unwrap().to_string())
+                    .collect::<Vec<_>>()
+            };
+            lines.extend(strs("context_before"));
+            if m["span"]["start_line"] != last {
+                lines.push(m["line_text"].as_str().unwrap().to_string());
+            }
+            last = m["span"]["start_line"].as_u64().unwrap();
+            lines.extend(strs("context_after"));
+        }
+        lines.join("\n") + "\n"
+    };
+    let (lines, _) = jsonl(&env, &["--passthru", "foo", "big.txt"]);
+    assert_eq!(lines.len(), 2 * 26_666);
+    assert!(rebuilt(&lines) == text, "jsonl");
+    let o = (env.llm(&["search", "--json", "--passthru", "foo", "big.txt"]))
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(
+        rebuilt(v["data"]["matches"].as_array().unwrap()) == text,
+        "json"
+    );
+    // Human output of the same file: every line once, in order.
+    let (h, _) = out(&env, &["--passthru", "-N", "foo", "big.txt"]);
+    assert!(h == text, "human");
+}

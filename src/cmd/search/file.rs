@@ -258,7 +258,8 @@ pub(super) fn search_file(s: &Shared<'_>, w: &mut Worker, cand: &Candidate) -> F
     }
     // -U reads whole files anyway: no probe then; nor when files without a match are
     // listed (with their checksums).
-    let lists_unmatched = opts.mode == Mode::FilesWithoutMatch || opts.include_zero;
+    let lists_unmatched =
+        opts.mode == Mode::FilesWithoutMatch || opts.include_zero || opts.passthru_unmatched;
     if w.buf.len() == SMALL_FILE && !opts.multiline && !lists_unmatched {
         let probe = if as_named {
             &mut w.probe
@@ -623,6 +624,7 @@ pub(super) fn search_bytes(
             false,
             records,
             chunk_state.lead.as_ref(),
+            true,
         );
         if want_checksum {
             set_ids(records, &cand.display);
@@ -637,6 +639,8 @@ pub(super) fn search_bytes(
             line_hits: &hits,
             chunk: chunk_state,
             origin: origin.as_ref(),
+            passthru: opts.passthru,
+            stopped: false,
         };
         chunk.rendered = Some(render.render(slot, &chunk, &view));
         chunk.render_slot = slot;
@@ -770,7 +774,8 @@ the matches before it are reported",
     }
     if found.matches == 0 {
         let listed = opts.mode == Mode::FilesWithoutMatch || opts.include_zero;
-        let result = (listed || !diagnostics.is_empty()).then(|| {
+        let passthru = opts.passthru_unmatched && opts.mode == Mode::Matches;
+        let result = (listed || passthru || !diagnostics.is_empty()).then(|| {
             let mut r = FileResult::of(
                 cand,
                 SearchFile {
@@ -787,6 +792,15 @@ the matches before it are reported",
                 },
             );
             r.diagnostics = diagnostics;
+            if let (true, Some(render)) = (passthru, render) {
+                // Every line, as context (see `SearchHuman::passthru_lines`).
+                let view = FileMatches {
+                    passthru: true,
+                    ..FileMatches::none(bytes)
+                };
+                r.rendered = Some(render.render(slot, &r, &view));
+                r.render_slot = slot;
+            }
             r
         });
         w.ranges = found.ranges;
@@ -872,7 +886,7 @@ the matches before it are reported",
         let replacements = replacements(opts, matcher, bytes, &w.records);
         let past_limit = opts.max_count.is_some_and(|max| found.lines >= max);
         let lead = chunk_state.lead.as_ref();
-        let hits = line_hits(opts, matcher, bytes, past_limit, &w.records, lead);
+        let hits = line_hits(opts, matcher, bytes, past_limit, &w.records, lead, false);
         let view = FileMatches {
             bytes,
             records: &w.records,
@@ -886,6 +900,8 @@ the matches before it are reported",
                 ..chunk_state
             },
             origin: origin.as_ref(),
+            passthru: opts.passthru,
+            stopped: past_limit,
         };
         match render {
             Some(render) => {

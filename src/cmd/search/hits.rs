@@ -20,6 +20,7 @@ pub(super) fn line_hits(
     past_limit: bool,
     records: &[MatchRecord],
     lead: Option<&MatchRecord>,
+    more: bool,
 ) -> Vec<LineHit> {
     let mut hits = Vec::new();
     if past_limit {
@@ -27,7 +28,7 @@ pub(super) fn line_hits(
             selected_after_limit(opts, matcher, bytes, last, &mut hits);
         }
     }
-    let context = opts.before_context + opts.after_context > 0;
+    let context = opts.before_context + opts.after_context > 0 || opts.passthru;
     // With -U, a pattern that cannot match `\n` is still searched line by line (as the
     // searcher does, see `find::Collect`): its matches in a context line are that line's.
     let by_line =
@@ -41,8 +42,17 @@ pub(super) fn line_hits(
                 .map(|(i, l)| (r.last_line + 1 + i, l))
                 .collect::<Vec<_>>()
         };
+        if opts.passthru {
+            // Every line from the previous chunk's last match on (match lines hold no match).
+            let upto = match (more, past_limit) {
+                (true, _) => Some(0),
+                (false, true) => Some(opts.after_context),
+                (false, false) => None,
+            };
+            lines.extend(super::passthru::window(bytes, records, lead, upto));
+        }
         lines.extend(lead.map(after).unwrap_or_default());
-        for r in records {
+        for r in records.iter().filter(|_| !opts.passthru) {
             let before: Vec<_> =
                 crate::span::lines_before(bytes, r.line_start(), opts.before_context).collect();
             let first = r.start_line - before.len();

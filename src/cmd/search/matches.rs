@@ -154,6 +154,11 @@ pub struct FileMatches<'a> {
     /// The file these bytes were decoded from (`-E`), where JSON spans point (see
     /// [`Origin::remap`]); human output shows the decoded text's positions, as ripgrep.
     pub origin: Option<&'a Origin>,
+    /// `--passthru`: every line is context (see `passthru.rs`; `before_context` and
+    /// `after_context` then only count past `-m`).
+    pub passthru: bool,
+    /// `-m` stopped the search at the last record.
+    pub stopped: bool,
 }
 
 /// A file's matches rendered in chunks (a file with many, see `file.rs`): what human output
@@ -228,6 +233,8 @@ impl<'a> FileMatches<'a> {
             line_hits: &[],
             chunk: Chunk::default(),
             origin: None,
+            passthru: false,
+            stopped: false,
         }
     }
 
@@ -261,16 +268,32 @@ impl<'a> FileMatches<'a> {
 
     /// Up to `-B` lines before the match's first line.
     pub fn context_before(&self, r: &MatchRecord) -> impl Iterator<Item = &'a [u8]> + 'a {
-        self.texts(lines_before(
-            self.bytes,
-            r.line_start(),
-            self.before_context,
-        ))
+        self.texts(self.before_ranges(r))
     }
 
     /// Up to `-A` lines after the match's last line.
     pub fn context_after(&self, r: &MatchRecord) -> impl Iterator<Item = &'a [u8]> + 'a {
-        self.texts(lines_after(self.bytes, r.last_end, self.after_context))
+        self.texts(self.after_ranges(r))
+    }
+
+    /// The lines of [`context_before`](Self::context_before).
+    fn before_ranges(&self, r: &MatchRecord) -> Box<dyn Iterator<Item = Range<usize>> + 'a> {
+        match self.passthru {
+            true => super::passthru::before(self, r),
+            false => Box::new(lines_before(
+                self.bytes,
+                r.line_start(),
+                self.before_context,
+            )),
+        }
+    }
+
+    /// The lines of [`context_after`](Self::context_after).
+    fn after_ranges(&self, r: &MatchRecord) -> Box<dyn Iterator<Item = Range<usize>> + 'a> {
+        match self.passthru {
+            true => super::passthru::after(self, r),
+            false => Box::new(lines_after(self.bytes, r.last_end, self.after_context)),
+        }
     }
 
     /// The match's further lines (a multiline match), without line endings.
@@ -303,12 +326,8 @@ impl<'a> FileMatches<'a> {
         LineOffsets {
             first_len: full(&(r.line_start()..r.line_end)),
             more: starts(&mut self.more_ranges(r)),
-            before: starts(&mut lines_before(
-                self.bytes,
-                r.line_start(),
-                self.before_context,
-            )),
-            after: starts(&mut lines_after(self.bytes, r.last_end, self.after_context)),
+            before: starts(&mut self.before_ranges(r)),
+            after: starts(&mut self.after_ranges(r)),
         }
     }
 

@@ -19,6 +19,7 @@ mod hits;
 mod input;
 mod matcher;
 mod matches;
+mod passthru;
 mod preprocess;
 mod summary;
 #[cfg(test)]
@@ -108,6 +109,9 @@ pub struct SearchOptions {
     pub input: InputOptions,
     /// `--passthru`: every line is context (see `passthru.rs`).
     pub passthru: bool,
+    /// With `--passthru`, files without a match are printed too (human output, as rg).
+    /// Not a flag: the printer sets it.
+    pub passthru_unmatched: bool,
 }
 
 /// One match.
@@ -790,7 +794,8 @@ pub fn run(
                         Mode::Files => true,
                         Mode::FilesWithoutMatch => !matched,
                         Mode::CountLines | Mode::CountMatches => matched || opts.include_zero,
-                        Mode::Matches | Mode::FilesWithMatches => matched,
+                        Mode::Matches => matched || opts.passthru_unmatched,
+                        Mode::FilesWithMatches => matched,
                     };
                     if !listed {
                         return true;

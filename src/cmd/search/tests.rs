@@ -40,6 +40,7 @@ fn options(pattern: &str, f: impl FnOnce(&mut SearchOptions)) -> SearchOptions {
         invert_context_hits: false,
         input: Default::default(),
         passthru: false,
+        passthru_unmatched: false,
     };
     f(&mut o);
     o

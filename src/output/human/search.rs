@@ -12,6 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 mod fields;
 mod lines;
+mod passthru;
 mod preview;
 
 pub use fields::Fields;
@@ -217,6 +218,9 @@ impl SearchHuman {
     ) -> io::Result<()> {
         if self.mode != Mode::Matches {
             return self.body(out, r);
+        }
+        if m.passthru && m.records.is_empty() {
+            return self.passthru_lines(out, r, m);
         }
         if self.plain()
             && m.replacements.is_empty()

@@ -96,7 +96,7 @@ fn one(
     write_lossy_str(out, matched, valid);
     out.extend_from_slice(b",\"line_text\":");
     write_lossy_str(out, line, m.utf8);
-    if m.before_context == 0 && m.after_context == 0 {
+    if m.before_context == 0 && m.after_context == 0 && !m.passthru {
         out.extend_from_slice(b",\"context_before\":[],\"context_after\":[]");
     } else {
         out.extend_from_slice(b",\"context_before\":");
@@ -168,6 +168,9 @@ mod tests {
             line_hits: &[],
             chunk: Default::default(),
             origin: None,
+            // `usize::MAX` lines of context before: `--passthru` (see `cmd/search/passthru.rs`).
+            passthru: before == usize::MAX,
+            stopped: false,
         };
         let owned = m.to_matches(Some(path));
         let mut want = Vec::new();
@@ -211,7 +214,7 @@ mod tests {
             (&latin[..], "(?s)latin.self"),
             (&latin[..], "\\n\\n"),
         ] {
-            for (before, after) in [(0, 0), (1, 2), (5, 5)] {
+            for (before, after) in [(0, 0), (1, 2), (5, 5), (usize::MAX, 0)] {
                 same_as_serde(text, pattern, before, after, false);
                 same_as_serde(text, pattern, before, after, true);
             }
