@@ -61,8 +61,10 @@ pub fn run(args: SearchArgs, printer: &mut Printer) -> io::Result<u8> {
     );
     // --passthru alone prints no `--` between files, as rg (its lines are all contiguous).
     human.file_break = opts.before_context + opts.after_context > 0;
-    // As rg, --passthru prints the files without a match too, every line as context.
-    opts.passthru_unmatched = format == Format::Human && opts.passthru;
+    // As rg, --passthru prints the files without a match too, every line as context (not
+    // under --max-results, whose results are not rendered as they are found).
+    opts.passthru_unmatched =
+        format == Format::Human && opts.passthru && opts.max_results.is_none();
     human.replace = opts.replace.is_some() || opts.invert_replace.is_some();
     // With -v, the matches in context lines are replaced, highlighted, printed by -o, or
     // their columns shown (as `rg --column`; --vimgrep prints a line per match).

@@ -683,3 +683,20 @@ fn passthru_json_gives_each_line_once_in_the_matches_contexts() {
     let (h, _) = out(&env, &["--passthru", "-N", "foo", "big.txt"]);
     assert!(h == text, "human");
 }
+
+#[test]
+fn passthru_under_max_results_prints_the_matching_files_whole() {
+    let env = passthru_tree();
+    let args = [
+        "--passthru",
+        "--heading",
+        "--max-results",
+        "5",
+        "foo",
+        "a.txt",
+        "nm.txt",
+        "m.txt",
+    ];
+    let want = "a.txt\n1:1:foo\n2-bar\n3:1:foo bar\n4-baz\n\nm.txt\n1-a\n2-b\n3:1:foo\n4-c\n5-d\n6:1:foo\n7-e\n";
+    assert_eq!(out(&env, &args), (want.to_string(), 0));
+}
