@@ -205,6 +205,7 @@ set edit:completion:arg-completer[llm] = {|@words|
             cand --no-search-zip 'Do not decompress files (overrides an earlier -z)'
             cand --passthru 'Print every line of each file searched, those that do not match as context lines (of --passthru and -A/-B/-C the last given wins, as rg). JSON: each match''s context_before holds the lines since the previous match (the first: since the file''s start), the last match''s context_after the rest of the file; no line is given twice'
             cand --passthrough 'Print every line of each file searched, those that do not match as context lines (of --passthru and -A/-B/-C the last given wins, as rg). JSON: each match''s context_before holds the lines since the previous match (the first: since the file''s start), the last match''s context_after the rest of the file; no line is given twice'
+            cand --null-data 'NUL ends each line (a record) instead of `\n`, as rg: patterns may match `\n`, and no binary detection (as -a). Human output numbers, prints and ends records (with NUL); JSON spans keep the file''s real lines'
             cand --sort-files 'ripgrep''s older spelling of `--sort path` (the last of --sort, --sortr and --sort-files wins)'
             cand --no-sort-files 'Cancels --sort-files (files come in path order all the same)'
             cand --line-buffered 'Write each line of output as soon as it is printed (the default on a terminal), in every format'

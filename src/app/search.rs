@@ -65,6 +65,9 @@ pub fn run(args: SearchArgs, printer: &mut Printer) -> io::Result<u8> {
     // under --max-results, whose results are not rendered as they are found).
     opts.passthru_unmatched =
         format == Format::Human && opts.passthru && opts.max_results.is_none();
+    // --null-data: human output prints NUL-terminated records (`--files` lists paths as rg).
+    let records = format == Format::Human && opts.null_data && opts.mode != search::Mode::Files;
+    opts.null_data_records = records;
     human.replace = opts.replace.is_some() || opts.invert_replace.is_some();
     // With -v, the matches in context lines are replaced, highlighted, printed by -o, or
     // their columns shown (as `rg --column`; --vimgrep prints a line per match).
@@ -145,6 +148,14 @@ pub fn run(args: SearchArgs, printer: &mut Printer) -> io::Result<u8> {
     let searching = std::time::Instant::now();
     let outcome = search::run(&opts, format != Format::Human, render, &mut |r| {
         match format {
+            Format::Human if records => {
+                // The printer's lines are records: each `\n` it wrote ends one (a NUL), and
+                // each NUL it wrote is a record's `\n` (see `cmd::search::swap_terminators`).
+                let mut text = Vec::new();
+                printed += human.file(&mut text, r)?;
+                search::swap_terminators(&mut text);
+                out.write_all(&text)?;
+            }
             Format::Human => {
                 printed += human.file(out, r)?;
             }

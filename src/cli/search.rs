@@ -537,6 +537,13 @@ impl SearchArgs {
             ));
         }
         self.output.fields()?;
+        if self.output.null_data && (self.pcre2 || self.engine == Some(EngineArg::Pcre2)) {
+            return Err(Error::new(
+                Code::InvalidArgument,
+                "--null-data cannot be used with -P/--engine pcre2 (PCRE2 has no NUL line terminator here)",
+                "drop -P (Rust's regex searches NUL-terminated records), or drop --null-data",
+            ));
+        }
         let sort = match (self.sort, self.sortr) {
             // --sort-files (clap keeps the last of it, --sort and --sortr).
             _ if self.output.sort_files => Some((crate::walk::SortKey::Path, false)),
@@ -604,7 +611,8 @@ impl SearchArgs {
             regex_size_limit: self.regex_size_limit.map(size_usize),
             dfa_size_limit: self.dfa_size_limit.map(size_usize),
             invert: self.invert_match,
-            text: self.text,
+            // --null-data implies -a, as rg.
+            text: self.text || self.output.null_data,
             binary: self.binary || self.unrestricted >= 3,
             no_unicode: self.no_unicode || self.no_pcre2_unicode,
             stop_on_nonmatch: self.stop_on_nonmatch,
@@ -631,6 +639,8 @@ impl SearchArgs {
                 search_zip: self.search_zip && !self.no_search_zip,
             },
             passthru: self.output.passthru,
+            null_data: self.output.null_data,
+            null_data_records: false,
             passthru_unmatched: false,
         })
     }

@@ -18,6 +18,11 @@ pub struct SearchOutputArgs {
         overrides_with_all = ["after_context", "before_context", "context"]
     )]
     pub passthru: bool,
+    /// NUL ends each line (a record) instead of `\n`, as rg: patterns may match `\n`, and no
+    /// binary detection (as -a). Human output numbers, prints and ends records (with NUL);
+    /// JSON spans keep the file's real lines.
+    #[arg(long)]
+    pub null_data: bool,
     /// Human output: what follows the path, line number, column and byte offset on a
     /// matching line (default `:`; escapes such as `\t` and `\x7F` are understood, as rg).
     #[arg(long, value_name = "SEPARATOR", allow_hyphen_values = true)]

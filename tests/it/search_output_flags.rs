@@ -4,7 +4,7 @@
 //! path`, run on the same fixtures), written out: rg is not needed at test time. Where llm
 //! differs on purpose (README, "Differences from ripgrep"), the comment says what rg prints.
 
-use crate::search::{human, search};
+use crate::search::{human, human_bytes, search};
 use crate::util::TestEnv;
 use serde_json::Value;
 
@@ -699,4 +699,83 @@ fn passthru_under_max_results_prints_the_matching_files_whole() {
     ];
     let want = "a.txt\n1:1:foo\n2-bar\n3:1:foo bar\n4-baz\n\nm.txt\n1-a\n2-b\n3:1:foo\n4-c\n5-d\n6:1:foo\n7-e\n";
     assert_eq!(out(&env, &args), (want.to_string(), 0));
+}
+
+#[test]
+fn null_data_prints_nul_terminated_records_as_rg_13_does_and_json_keeps_real_lines() {
+    let env = TestEnv::new();
+    env.write("nd.txt", b"foo a\0bar\nfoo\0baz\0x foo".as_slice());
+    env.write("nd2.txt", b"q\0foo\0".as_slice());
+    // rg 13 (`rg -j1 -n --column --null-data ARGS foo nd.txt nd2.txt`): records numbered,
+    // columns and `-b` offsets of records, every line (headings, `--`, counts, paths) ended
+    // by a NUL.
+    let cases: &[(&[&str], &str)] = &[
+        (&[], "nd.txt:1:1:foo a\x00nd.txt:2:5:bar\nfoo\x00nd.txt:4:3:x foo\x00nd2.txt:2:1:foo\x00"),
+        (&["-c"], "nd.txt:3\x00nd2.txt:1\x00"),
+        (&["-l"], "nd.txt\x00nd2.txt\x00"),
+        (&["--heading"], "nd.txt\x001:1:foo a\x002:5:bar\nfoo\x004:3:x foo\x00\x00nd2.txt\x002:1:foo\x00"),
+        (&["-C1"], "nd.txt:1:1:foo a\x00nd.txt:2:5:bar\nfoo\x00nd.txt-3-baz\x00nd.txt:4:3:x foo\x00--\x00nd2.txt-1-q\x00nd2.txt:2:1:foo\x00"),
+        (&["-o", "-b"], "nd.txt:1:1:0:foo\x00nd.txt:2:5:10:foo\x00nd.txt:4:3:20:foo\x00nd2.txt:2:1:2:foo\x00"),
+        (&["--vimgrep"], "nd.txt:1:1:foo a\x00nd.txt:2:5:bar\nfoo\x00nd.txt:4:3:x foo\x00nd2.txt:2:1:foo\x00"),
+        (&["-v"], "nd.txt:3:baz\x00nd2.txt:1:q\x00"),
+        (&["-r", "X", "--passthru"], "nd.txt:1:1:X a\x00nd.txt:2:5:bar\nX\x00nd.txt-3-baz\x00nd.txt:4:3:x X\x00nd2.txt-1-q\x00nd2.txt:2:1:X\x00"),
+        (&["-m1", "-A1"], "nd.txt:1:1:foo a\x00nd.txt:2:5:bar\nfoo\x00--\x00nd2.txt:2:1:foo\x00"),
+    ];
+    for (flags, want) in cases {
+        let (got, _, code) = human_bytes(
+            &env,
+            &[&["--null-data"], *flags, &["foo", "nd.txt", "nd2.txt"]].concat(),
+        );
+        assert_eq!(
+            (String::from_utf8_lossy(&got), code),
+            (String::from_utf8_lossy(want.as_bytes()), 0),
+            "{flags:?}"
+        );
+    }
+    // `^` and `$` match at a record's edges, a pattern may match `\n` (rg 13 prints no column
+    // for a match at the start of a record after the first: llm does).
+    let (got, _, _) = human_bytes(&env, &["--null-data", "-x", "foo", "nd.txt", "nd2.txt"]);
+    assert_eq!(got, b"nd.txt:2:5:bar\nfoo\0nd2.txt:2:1:foo\0");
+    let (got, _, _) = human_bytes(&env, &["--null-data", "r\\nf", "nd.txt"]);
+    assert_eq!(got, b"2:3:bar\nfoo\0");
+    // Without it, NUL makes the file binary and `\n` ends lines.
+    let (got, _, _) = human_bytes(&env, &["foo", "nd.txt"]);
+    assert!(
+        got.starts_with(b"1:1:foo a\0bar\n"),
+        "{}",
+        String::from_utf8_lossy(&got)
+    );
+    // --files lists paths with `\n`, as rg.
+    let (got, _, _) = human_bytes(&env, &["--null-data", "--files"]);
+    assert_eq!(got, b"nd.txt\nnd2.txt\n");
+    // JSON: the spans are the file's, on its real `\n` lines (transform takes them).
+    let (lines, summary) = jsonl(&env, &["--null-data", "foo", "nd.txt"]);
+    let spans: Vec<_> = (lines.iter())
+        .map(|m| {
+            let s = &m["span"];
+            (
+                s["byte_start"].as_u64().unwrap(),
+                s["start_line"].as_u64().unwrap(),
+                s["start_col"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(spans, [(0, 1, 0), (10, 2, 0), (20, 2, 10)]);
+    assert_eq!(lines[1]["line_text"], "foo\u{0}baz\u{0}x foo");
+    assert_eq!(summary["query"]["null_data"], true);
+    assert_eq!(
+        summary["data"]["files"][0]["line_count"], 3,
+        "records with a match"
+    );
+    let (e, code) = search(&env, &["--null-data", "-v", "foo", "nd.txt"]);
+    assert_eq!(code, 0);
+    let m = &e.data.unwrap().matches;
+    assert_eq!(
+        (m.len(), m[0].span.byte_start, m[0].span.byte_end),
+        (1, 14, 17)
+    );
+    // -P has no NUL line terminator here: refused.
+    let (o, err, code) = human(&env, &["--null-data", "-P", "foo"]);
+    assert_eq!((o.as_str(), code), ("", 2));
+    assert!(err.contains("SEARCH_E003"), "{err}");
 }

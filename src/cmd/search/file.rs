@@ -89,6 +89,10 @@ impl Worker {
                 .encoding(None)
                 .max_matches(opts.max_count.map(|n| n as u64))
                 .binary_detection(binary)
+                .line_terminator(grep_matcher::LineTerminator::byte(match opts.null_data {
+                    true => 0,
+                    false => b'\n',
+                }))
                 .build()
         };
         Worker {
@@ -571,6 +575,15 @@ pub(super) fn search_bytes(
         memchr::memchr(0, bytes)
     };
     let as_named = cand.explicit || opts.binary;
+    // --null-data in human output: the printer sees records as its lines (see `null_data.rs`).
+    let swapped;
+    let lines = match opts.null_data_records {
+        true => {
+            swapped = super::null_data::swapped(bytes);
+            &swapped[..]
+        }
+        false => bytes,
+    };
     w.records.clear();
     w.trim();
     let streams = render.is_some() && opts.mode == Mode::Matches;
@@ -620,7 +633,7 @@ pub(super) fn search_bytes(
         let hits = line_hits(
             opts,
             matcher,
-            bytes,
+            lines,
             false,
             records,
             chunk_state.lead.as_ref(),
@@ -630,7 +643,7 @@ pub(super) fn search_bytes(
             set_ids(records, &cand.display);
         }
         let view = FileMatches {
-            bytes,
+            bytes: lines,
             records,
             utf8,
             replacements: &replacements,
@@ -660,7 +673,7 @@ pub(super) fn search_bytes(
             }
         }
     };
-    let mut recorder = super::matches::Recorder::new(bytes);
+    let mut recorder = super::matches::Recorder::new(lines);
     let mut send_ranges = |ranges: &mut Vec<std::ops::Range<usize>>| -> bool {
         if opts.mode != Mode::Matches {
             return true;
@@ -796,7 +809,7 @@ the matches before it are reported",
                 // Every line, as context (see `SearchHuman::passthru_lines`).
                 let view = FileMatches {
                     passthru: true,
-                    ..FileMatches::none(bytes)
+                    ..FileMatches::none(lines)
                 };
                 r.rendered = Some(render.render(slot, &r, &view));
                 r.render_slot = slot;
@@ -883,12 +896,13 @@ the matches before it are reported",
             Some(_) => &bytes[..bytes.len().min(found.searched as usize)],
             None => bytes,
         };
+        let lines = &lines[..bytes.len()];
         let replacements = replacements(opts, matcher, bytes, &w.records);
         let past_limit = opts.max_count.is_some_and(|max| found.lines >= max);
         let lead = chunk_state.lead.as_ref();
-        let hits = line_hits(opts, matcher, bytes, past_limit, &w.records, lead, false);
+        let hits = line_hits(opts, matcher, lines, past_limit, &w.records, lead, false);
         let view = FileMatches {
-            bytes,
+            bytes: lines,
             records: &w.records,
             utf8: !lossy,
             replacements: &replacements,
@@ -913,7 +927,7 @@ the matches before it are reported",
             }
         }
     } else if let Some(render) = render {
-        result.rendered = Some(render.render(slot, &result, &FileMatches::none(bytes)));
+        result.rendered = Some(render.render(slot, &result, &FileMatches::none(lines)));
         result.render_slot = slot;
     }
     w.ranges = found.ranges;

@@ -136,6 +136,9 @@ pub(super) struct Collect<'a> {
     /// search over a slice then replaces a search per match from an offset, each of which
     /// takes the regex's cache from its shared pool.
     sliced: bool,
+    /// What ends the lines the searcher reports: `\n`, or NUL with `--null-data` (whose
+    /// matcher has it for its line terminator).
+    term: u8,
     pub(super) found: Found,
     /// Bytes the searcher went through.
     pub(super) bytes: u64,
@@ -156,6 +159,10 @@ impl<'a> Collect<'a> {
             limits: Limits::none(),
             flushed: 0,
             sliced: !multi_line && matcher.line_terminator().is_some(),
+            term: match matcher.line_terminator() {
+                Some(t) if !multi_line => t.as_byte(),
+                _ => b'\n',
+            },
             found: Found {
                 ranges,
                 ..Found::default()
@@ -203,7 +210,8 @@ impl Sink for Collect<'_> {
             // span's line; the `\n` not).
             let mut at = range.start;
             while at < range.end {
-                let end = memchr::memchr(b'\n', &buf[at..range.end]).map_or(range.end, |i| at + i);
+                let end =
+                    memchr::memchr(self.term, &buf[at..range.end]).map_or(range.end, |i| at + i);
                 self.found.lines += 1;
                 if self.want != Want::Lines {
                     self.found.ranges.push(base + at..base + end);
@@ -223,13 +231,20 @@ impl Sink for Collect<'_> {
         }
         // Where the reported lines' text ends: before the last `\n`, or at the end of a file
         // without a final one (see `line_matches`).
-        let terminated = buf[..range.end].ends_with(b"\n");
+        let terminated = buf[..range.end].ends_with(&[self.term]);
         let end = range.end - usize::from(terminated);
         let before = self.found.ranges.len();
         let ranges = &mut self.found.ranges;
         let first_only = self.want == Want::First;
         if self.want == Want::Lines {
             // Nothing to find.
+        } else if self.term != b'\n' {
+            // --null-data: each record is a haystack of its own, without its NUL (`^` and `$`
+            // match at its edges).
+            super::null_data::record_matches(self.matcher, buf, range.start..end, |m| {
+                ranges.push(base + m.start..base + m.end);
+                !first_only
+            });
         } else if !self.multi_line {
             line_matches(self.matcher, self.sliced, buf, range.start..end, |m| {
                 ranges.push(base + m.start..base + m.end);

@@ -19,6 +19,7 @@ mod hits;
 mod input;
 mod matcher;
 mod matches;
+mod null_data;
 mod passthru;
 mod preprocess;
 mod summary;
@@ -28,6 +29,7 @@ mod trace;
 
 use file::{finish, search_file, FileOutcome, Shared, SkipReason, Worker};
 pub use matches::{records, set_ids, FileMatches, LineHit, MatchRecord, RawTexts, Recorder};
+pub use null_data::swap as swap_terminators;
 use std::sync::Mutex;
 pub use summary::FileList;
 
@@ -112,6 +114,11 @@ pub struct SearchOptions {
     /// With `--passthru`, files without a match are printed too (human output, as rg).
     /// Not a flag: the printer sets it.
     pub passthru_unmatched: bool,
+    /// `--null-data`: NUL ends each line (see `null_data.rs`); implies `text`.
+    pub null_data: bool,
+    /// With `--null-data`, human output's records are NUL-terminated (see `null_data.rs`).
+    /// Not a flag: the printer sets it.
+    pub null_data_records: bool,
 }
 
 /// One match.
@@ -288,6 +295,7 @@ impl SearchOptions {
             ("no_unicode", self.no_unicode),
             ("stop_on_nonmatch", self.stop_on_nonmatch),
             ("passthru", self.passthru),
+            ("null_data", self.null_data),
             ("include_zero", self.include_zero),
             ("hidden", self.walk.hidden),
             ("no_ignore", self.walk.no_ignore),
@@ -387,7 +395,8 @@ pub fn build_matcher(opts: &SearchOptions) -> Result<SearchMatcher> {
         b.dot_matches_new_line(opts.multiline_dotall)
             .line_terminator(None);
     } else {
-        b.line_terminator(Some(b'\n'));
+        // --null-data: records end at NUL, and the pattern may match `\n`.
+        b.line_terminator(Some(if opts.null_data { 0 } else { b'\n' }));
     }
     let built = match opts.patterns.len() {
         // `-f` with an empty file: nothing matches (an empty class).
@@ -399,7 +408,11 @@ pub fn build_matcher(opts: &SearchOptions) -> Result<SearchMatcher> {
         Ok(m) => Ok(SearchMatcher::Rust(m)),
         // `--engine auto`: what Rust's regex cannot compile (look-around, backreferences), PCRE2
         // may; if it cannot either, the error is Rust's, as ripgrep reports it.
-        Err(e) if opts.engine_auto && matches!(e.kind(), grep_regex::ErrorKind::Regex(_)) => {
+        Err(e)
+            if opts.engine_auto
+                && !opts.null_data
+                && matches!(e.kind(), grep_regex::ErrorKind::Regex(_)) =>
+        {
             build_pcre2(opts)
                 .map(SearchMatcher::Pcre2)
                 .map_err(|_| regex_error(opts, &e))
@@ -469,6 +482,7 @@ fn whole_file_search(opts: &SearchOptions, matcher: &SearchMatcher) -> WholeFile
     use regex_syntax::hir::Look;
     if opts.multiline
         || opts.pcre2
+        || opts.null_data
         || opts.word
         || opts.invert
         || opts.stop_on_nonmatch

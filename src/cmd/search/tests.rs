@@ -41,6 +41,8 @@ fn options(pattern: &str, f: impl FnOnce(&mut SearchOptions)) -> SearchOptions {
         input: Default::default(),
         passthru: false,
         passthru_unmatched: false,
+        null_data: false,
+        null_data_records: false,
     };
     f(&mut o);
     o
