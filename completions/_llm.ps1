@@ -125,6 +125,7 @@ Register-ArgumentCompleter -Native -CommandName 'llm' -ScriptBlock {
             [CompletionResult]::new('--stop-on-nonmatch', '--stop-on-nonmatch', [CompletionResultType]::ParameterName, 'Stop searching a file at the first non-matching line after a matching one')
             [CompletionResult]::new('--glob-case-insensitive', '--glob-case-insensitive', [CompletionResultType]::ParameterName, 'Make every -g glob case-insensitive')
             [CompletionResult]::new('--type-list', '--type-list', [CompletionResultType]::ParameterName, 'List the known file types and their globs, then exit')
+            [CompletionResult]::new('--pcre2-version', '--pcre2-version', [CompletionResultType]::ParameterName, 'Print the version of PCRE2 that -P uses and whether its JIT is available, then exit')
             [CompletionResult]::new('-.', '-.', [CompletionResultType]::ParameterName, 'Search hidden files and directories')
             [CompletionResult]::new('--hidden', '--hidden', [CompletionResultType]::ParameterName, 'Search hidden files and directories')
             [CompletionResult]::new('--no-ignore', '--no-ignore', [CompletionResultType]::ParameterName, 'Do not respect .gitignore, .ignore, .rgignore and similar files')

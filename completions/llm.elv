@@ -121,6 +121,7 @@ set edit:completion:arg-completer[llm] = {|@words|
             cand --stop-on-nonmatch 'Stop searching a file at the first non-matching line after a matching one'
             cand --glob-case-insensitive 'Make every -g glob case-insensitive'
             cand --type-list 'List the known file types and their globs, then exit'
+            cand --pcre2-version 'Print the version of PCRE2 that -P uses and whether its JIT is available, then exit'
             cand -. 'Search hidden files and directories'
             cand --hidden 'Search hidden files and directories'
             cand --no-ignore 'Do not respect .gitignore, .ignore, .rgignore and similar files'

@@ -114,6 +114,7 @@ complete -c llm -n "__fish_llm_using_subcommand search" -l binary -d 'Search bin
 complete -c llm -n "__fish_llm_using_subcommand search" -l stop-on-nonmatch -d 'Stop searching a file at the first non-matching line after a matching one'
 complete -c llm -n "__fish_llm_using_subcommand search" -l glob-case-insensitive -d 'Make every -g glob case-insensitive'
 complete -c llm -n "__fish_llm_using_subcommand search" -l type-list -d 'List the known file types and their globs, then exit'
+complete -c llm -n "__fish_llm_using_subcommand search" -l pcre2-version -d 'Print the version of PCRE2 that -P uses and whether its JIT is available, then exit'
 complete -c llm -n "__fish_llm_using_subcommand search" -s . -l hidden -d 'Search hidden files and directories'
 complete -c llm -n "__fish_llm_using_subcommand search" -l no-ignore -d 'Do not respect .gitignore, .ignore, .rgignore and similar files'
 complete -c llm -n "__fish_llm_using_subcommand search" -l no-ignore-vcs -d 'Do not respect .gitignore, .git/info/exclude and the global git excludes'

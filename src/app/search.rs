@@ -17,6 +17,9 @@ pub fn run(args: SearchArgs, printer: &mut Printer) -> io::Result<u8> {
     if args.type_list {
         return type_list(printer);
     }
+    if args.pcre2_version {
+        return pcre2_version(printer);
+    }
     match args.output.debug_level() {
         crate::cli::DebugLevel::Off => {}
         crate::cli::DebugLevel::Debug => crate::output::debug_log::install(log::LevelFilter::Debug),
@@ -320,6 +323,35 @@ fn print_stats(
     writeln!(out, "{} bytes searched", s.stats.bytes_searched)?;
     writeln!(out, "{:.6} seconds spent searching", times.0.as_secs_f64())?;
     writeln!(out, "{:.6} seconds", times.1.as_secs_f64())
+}
+
+/// `--pcre2-version`: as rg, the version and whether the JIT is there.
+fn pcre2_version(printer: &mut Printer) -> io::Result<u8> {
+    let (major, minor) = grep_pcre2::version();
+    let jit = grep_pcre2::is_jit_available();
+    match printer.format {
+        Format::Human => {
+            let out = printer.out();
+            writeln!(out, "PCRE2 {major}.{minor} is available")?;
+            writeln!(
+                out,
+                "JIT is {}",
+                if jit { "available" } else { "unavailable" }
+            )?;
+        }
+        _ => {
+            let env = JsonResponse::new(
+                "search",
+                crate::envelope::Status::Ok,
+                serde_json::json!({"pcre2_version": true}),
+                serde_json::json!({"pcre2": {"version": format!("{major}.{minor}"), "jit": jit}}),
+                vec![],
+            );
+            let pretty = printer.tty;
+            json::envelope(printer.out(), &env, pretty)?;
+        }
+    }
+    Ok(0)
 }
 
 fn type_list(printer: &mut Printer) -> io::Result<u8> {

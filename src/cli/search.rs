@@ -22,7 +22,7 @@ llm search -r 'new_$1' 'old_(\\w+)' --json | llm transform"
 pub struct SearchArgs {
     /// Regular expression (Rust regex syntax), or a literal with -F. With -e, -f or --files,
     /// the first positional argument is a path instead.
-    #[arg(value_name = "PATTERN", required_unless_present_any = ["regexp", "type_list", "pattern_files", "files"])]
+    #[arg(value_name = "PATTERN", required_unless_present_any = ["regexp", "type_list", "pcre2_version", "pattern_files", "files"])]
     pub pattern: Option<String>,
     /// Files or directories to search (default: the current directory, never standard
     /// input); `-` is standard input, read to its end and shown as `<stdin>`.
@@ -149,6 +149,9 @@ pub struct SearchArgs {
     /// List the known file types and their globs, then exit.
     #[arg(long)]
     pub type_list: bool,
+    /// Print the version of PCRE2 that -P uses and whether its JIT is available, then exit.
+    #[arg(long)]
+    pub pcre2_version: bool,
     /// Search hidden files and directories.
     #[arg(short = '.', long)]
     pub hidden: bool,

@@ -238,3 +238,37 @@ fn regex_size_limits_as_in_ripgrep() {
     let (_, _, code) = human(&env, &["--regex-size-limit", "1k", "foo", "a.txt"]);
     assert_eq!(code, 2);
 }
+
+/// `--pcre2-version`: rg's two lines, then exit 0 with no pattern; JSON gives the same facts.
+#[test]
+fn pcre2_version_says_the_version_and_the_jit() {
+    let env = TestEnv::new();
+    let (out, err, code) = human(&env, &["--pcre2-version"]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    let version = lines[0]
+        .strip_prefix("PCRE2 ")
+        .and_then(|v| v.strip_suffix(" is available"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(
+        version.split('.').all(|n| n.parse::<u32>().is_ok()),
+        "{out}"
+    );
+    assert!(
+        matches!(lines[1], "JIT is available" | "JIT is unavailable"),
+        "{out}"
+    );
+    let out = env
+        .llm(&["search", "--pcre2-version", "--format", "json"])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["status"], "ok", "{v}");
+    assert_eq!(v["data"]["pcre2"]["version"], version, "{v}");
+    assert_eq!(
+        v["data"]["pcre2"]["jit"],
+        lines[1] == "JIT is available",
+        "{v}"
+    );
+}
