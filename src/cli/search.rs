@@ -420,8 +420,9 @@ pub struct SearchArgs {
     pub encoding: Option<String>,
     /// Search what COMMAND PATH writes to standard output (the file is its standard input
     /// too) instead of each file, as rg. In JSON such results are spelled `<PATH | COMMAND>`:
-    /// no mutation takes them.
-    #[arg(long, value_name = "COMMAND", overrides_with = "no_pre")]
+    /// no mutation takes them. An empty COMMAND runs none, as rg.
+    #[arg(long, value_name = "COMMAND", overrides_with = "no_pre",
+          value_parser = clap::builder::TypedValueParser::map(clap::builder::OsStringValueParser::new(), PathBuf::from))]
     pub pre: Option<PathBuf>,
     /// Run no --pre command (overrides an earlier --pre).
     #[arg(long, overrides_with = "pre")]

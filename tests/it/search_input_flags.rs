@@ -422,6 +422,15 @@ fn pre_searches_what_the_command_prints() {
             0
         )
     );
+    // An empty COMMAND runs none, as rg 13 (it was a usage error).
+    let (out, _, code) = human(&env, &["--pre", "", "FOO|foo", "d"]);
+    assert_eq!(
+        (out.as_str(), code),
+        (
+            "d/a.txt:1:7:alpha foo\nd/b.md:1:1:foo in md\nd/bad.txt:1:1:foo\n",
+            0
+        )
+    );
     // rg 13: `-c` and `-l` count and list what the command printed.
     assert_eq!(
         human(&env, &["--pre", "./pre.sh", "-c", "FOO", "d/a.txt"]).0,
