@@ -420,8 +420,9 @@ pub struct SearchArgs {
     pub encoding: Option<String>,
     /// Search what COMMAND PATH writes to standard output (the file is its standard input
     /// too) instead of each file, as rg. In JSON such results are spelled `<PATH | COMMAND>`:
-    /// no mutation takes them. An empty COMMAND runs none, as rg.
-    #[arg(long, value_name = "COMMAND", overrides_with = "no_pre",
+    /// no mutation takes them. An empty COMMAND runs none, as rg. Of --pre and -z, the
+    /// last wins (as rg 13).
+    #[arg(long, value_name = "COMMAND", overrides_with_all = ["no_pre", "search_zip"],
           value_parser = clap::builder::TypedValueParser::map(clap::builder::OsStringValueParser::new(), PathBuf::from))]
     pub pre: Option<PathBuf>,
     /// Run no --pre command (overrides an earlier --pre).
@@ -432,8 +433,9 @@ pub struct SearchArgs {
     pub pre_glob: Vec<String>,
     /// Search compressed files (.gz .tgz .bz2 .tbz2 .xz .txz .lz4 .lzma .br .zst .zstd .Z)
     /// through the program rg uses (gzip, bzip2, xz, lz4, brotli, zstd, uncompress). In JSON
-    /// such results are spelled `<PATH | gzip -d -c>`: no mutation takes them.
-    #[arg(short = 'z', long, overrides_with = "no_search_zip")]
+    /// such results are spelled `<PATH | gzip -d -c>`: no mutation takes them. Of -z and
+    /// --pre, the last wins (as rg 13).
+    #[arg(short = 'z', long, overrides_with_all = ["no_search_zip", "pre"])]
     pub search_zip: bool,
     /// Do not decompress files (overrides an earlier -z).
     #[arg(long, overrides_with = "search_zip")]

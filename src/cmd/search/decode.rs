@@ -78,8 +78,8 @@ impl Plan {
 /// BOM wins over any encoding but `none`; a UTF-8 BOM is skipped by an explicit encoding,
 /// which decodes what follows it.
 pub fn plan(choice: EncodingChoice, prefix: &[u8]) -> Option<Plan> {
-    // encoding_rs_io looks for a BOM only in a file of 3 bytes or more.
-    let bom = (prefix.len() >= 3)
+    // As encoding_rs_io (rg 13): a file of just a UTF-16 BOM is UTF-16, and empty.
+    let bom = (prefix.len() >= 2)
         .then(|| Encoding::for_bom(prefix))
         .flatten();
     match (choice, bom) {

@@ -132,6 +132,11 @@ pass --no-search-zip to search the compressed bytes",
             return Some(skipped(cand, err, Level::Error));
         }
     };
+    // The output is decoded as a file would be (`-E`, a UTF-16 byte-order mark), as rg 13.
+    let text = match decode::plan(s.opts.input.encoding, &text[..text.len().min(3)]) {
+        Some(plan) => decode::decode(plan, &text).text,
+        None => text,
+    };
     Some(derived(s, w, cand, text, &program.shown))
 }
 

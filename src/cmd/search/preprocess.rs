@@ -54,7 +54,8 @@ impl Preprocessors {
     }
 
     /// The program for the file at `path`, if any: `--pre` (where a `--pre-glob` matches,
-    /// when any is given) wins over `-z`, as in ripgrep.
+    /// when any is given), else `-z`'s decompressor (the CLI gives only one of them: the
+    /// last of `--pre` and `-z` wins, as rg 13).
     pub fn program(&self, path: &Path) -> Option<Program> {
         if let Some(pre) = &self.pre {
             let wanted = match &self.pre_globs {
