@@ -44,10 +44,11 @@ pub fn run(args: SearchArgs, printer: &mut Printer) -> io::Result<u8> {
     let single_file = opts.walk.paths.len() == 1 && opts.walk.paths[0].is_file();
     let format = printer.format;
     let pretty = printer.tty || view.pretty;
-    if view.quiet {
-        return quiet(&mut opts, printer, query, view.no_messages);
-    }
     let started = std::time::Instant::now();
+    if view.quiet {
+        let stats = (view.stats && format == Format::Human).then_some(started);
+        return quiet(&mut opts, printer, query, view.no_messages, stats);
+    }
 
     let mut matches: Vec<SearchMatch> = Vec::new();
     let mut files = FileList::default();
@@ -71,6 +72,10 @@ pub fn run(args: SearchArgs, printer: &mut Printer) -> io::Result<u8> {
     // --null-data: human output prints NUL-terminated records (`--files` lists paths as rg).
     let records = format == Format::Human && opts.null_data && opts.mode != search::Mode::Files;
     opts.null_data_records = records;
+    opts.full_counts = format == Format::Human && view.stats;
+    if records {
+        human.for_records();
+    }
     human.replace = opts.replace.is_some() || opts.invert_replace.is_some();
     // With -v, the matches in context lines are replaced, highlighted, printed by -o, or
     // their columns shown (as `rg --column`; --vimgrep prints a line per match).
@@ -87,6 +92,7 @@ pub fn run(args: SearchArgs, printer: &mut Printer) -> io::Result<u8> {
         && human.plain()
         && opts.mode == search::Mode::Matches
         && opts.replace.is_none()
+        && !view.stats
         && !opts.multiline
         && opts.max_results.is_none();
     // Matches are rendered by the search's worker threads: human text, JSON lines, or (for
@@ -267,11 +273,15 @@ fn search_data(
 /// `-q`: the search stops at the first match; nothing is printed on stdout, in any format
 /// (problems go to stderr, unless `--no-messages`). As in ripgrep, a match means exit 0 even
 /// when a path failed: the question `-q` answers is whether there is a match.
+///
+/// With `--stats` (human output; `stats` is when the run started), the whole search is done
+/// and its block printed, as rg 13 does (it never stops early when it counts).
 fn quiet(
     opts: &mut SearchOptions,
     printer: &mut Printer,
     query: serde_json::Value,
     no_messages: bool,
+    stats: Option<std::time::Instant>,
 ) -> io::Result<u8> {
     // What -q answers is whether something matched, whatever listing was asked for (rg 13:
     // `-q --files-without-match zzz` exits 1).
@@ -279,8 +289,15 @@ fn quiet(
         opts.mode = search::Mode::FilesWithMatches;
     }
     opts.max_results = None;
+    opts.quiet = stats.is_none();
+    opts.full_counts = stats.is_some();
+    let searching = std::time::Instant::now();
     match search::run(opts, false, None, &mut |_| Ok(())) {
         Ok(Ok(s)) => {
+            if let Some(started) = stats {
+                let times = (searching.elapsed(), started.elapsed());
+                print_stats(printer.out(), &s, 0, times)?;
+            }
             if !no_messages {
                 printer.diagnostics_to_stderr(&s.diagnostics);
             }
@@ -311,14 +328,16 @@ fn print_stats(
     times: (std::time::Duration, std::time::Duration),
 ) -> io::Result<()> {
     writeln!(out)?;
-    writeln!(out, "{} matches", s.total_count.unwrap_or(s.match_count))?;
+    writeln!(out, "{} matches", s.stats_matches)?;
     writeln!(out, "{} matched lines", s.matched_lines)?;
     writeln!(
         out,
         "{} files contained matches",
         s.stats.files_with_matches
     )?;
-    writeln!(out, "{} files searched", s.stats.files_searched)?;
+    // rg 13 counts a walked binary file as searched (it opened it, and quit at the NUL).
+    let searched = s.stats.files_searched + s.stats.skipped.binary;
+    writeln!(out, "{searched} files searched")?;
     writeln!(out, "{printed} bytes printed")?;
     writeln!(out, "{} bytes searched", s.stats.bytes_searched)?;
     writeln!(out, "{:.6} seconds spent searching", times.0.as_secs_f64())?;

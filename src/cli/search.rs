@@ -647,6 +647,7 @@ impl SearchArgs {
             passthru: self.output.passthru,
             null_data: self.output.null_data,
             null_data_records: false,
+            full_counts: false,
             passthru_unmatched: false,
         })
     }

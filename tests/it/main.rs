@@ -33,6 +33,7 @@ mod search_names;
 mod search_output_flags;
 mod search_parity;
 mod search_pcre2;
+mod search_rg13_diff;
 mod search_walk;
 mod show;
 mod transform;

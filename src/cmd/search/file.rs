@@ -392,7 +392,8 @@ fn count_only(
     } else {
         &mut w.probe_binary
     };
-    let probe_only = matches!(opts.mode, Mode::FilesWithMatches | Mode::FilesWithoutMatch);
+    let probe_only =
+        matches!(opts.mode, Mode::FilesWithMatches | Mode::FilesWithoutMatch) && !opts.full_counts;
     let (lines, matches, binary, bytes) = if probe_only {
         let mut sink = Probe::default();
         if let Err(e) = matcher.search_reader(searcher, file, &mut sink) {
@@ -402,7 +403,7 @@ fn count_only(
         (n, n, sink.binary, sink.bytes)
     } else {
         // `-c` counts lines: their matches need not be found.
-        let want = if opts.mode == Mode::CountLines {
+        let want = if opts.mode == Mode::CountLines && !opts.full_counts {
             Want::Lines
         } else {
             Want::All

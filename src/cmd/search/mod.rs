@@ -119,6 +119,10 @@ pub struct SearchOptions {
     /// With `--null-data`, human output's records are NUL-terminated (see `null_data.rs`).
     /// Not a flag: the printer sets it.
     pub null_data_records: bool,
+    /// Human `--stats`: every match of every file is counted, as rg 13 does, under `-l`,
+    /// `--files-without-match`, `-c` and `-q` too (none stops at a file's first match).
+    /// Not a flag: the printer sets it.
+    pub full_counts: bool,
 }
 
 /// One match.
@@ -249,6 +253,8 @@ pub struct SearchSummary {
     pub total_count: Option<usize>,
     /// Matching lines in the files reported (what `--stats` prints).
     pub matched_lines: usize,
+    /// The matches in the lines selected (none under -v), what rg 13's `--stats` counts.
+    pub stats_matches: usize,
     pub stats: SearchStats,
     pub diagnostics: Vec<DiagnosticPayload>,
 }
@@ -714,6 +720,7 @@ pub fn run(
             match_count: 0,
             total_count: Some(0),
             matched_lines: 0,
+            stats_matches: 0,
             stats: SearchStats::default(),
             diagnostics: Vec::new(),
         }));
@@ -738,6 +745,7 @@ pub fn run(
     let mut match_count = 0usize;
     let mut total_count = 0usize;
     let mut matched_lines = 0usize;
+    let mut stats_matches = 0usize;
     let mut io_error = None;
     let mut any_match = false;
     let mut stopped_early = false;
@@ -803,6 +811,9 @@ pub fn run(
                     if matched {
                         stats.files_with_matches += 1;
                         matched_lines += result.file.line_count;
+                        if !opts.invert {
+                            stats_matches += result.file.match_count;
+                        }
                     }
                     let listed = match opts.mode {
                         Mode::Files => true,
@@ -899,6 +910,7 @@ pub fn run(
         match_count,
         total_count: (!stopped_early).then_some(total_count),
         matched_lines,
+        stats_matches,
         stats,
         diagnostics,
     }))

@@ -43,6 +43,7 @@ fn options(pattern: &str, f: impl FnOnce(&mut SearchOptions)) -> SearchOptions {
         passthru_unmatched: false,
         null_data: false,
         null_data_records: false,
+        full_counts: false,
     };
     f(&mut o);
     o

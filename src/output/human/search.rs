@@ -106,6 +106,10 @@ pub struct SearchHuman {
     /// for (`-A/-B/-C`; `--passthru` alone prints none there, as rg). Set by `new` from
     /// `context`; the caller may turn it off.
     pub file_break: bool,
+    /// `--null-data` (see [`SearchHuman::for_records`]): what the printer adds to the lines
+    /// (paths, separators, -0's NUL) is written with `\n` and NUL swapped, so that the swap
+    /// back of the whole output leaves it as it was.
+    records: bool,
     /// A file was printed (separators go between files). Atomic so that the printer can be
     /// shared with the threads that render bodies.
     printed_any: AtomicBool,
@@ -152,6 +156,7 @@ impl SearchHuman {
             context_separator: view.context_separator,
             fields: view.fields,
             file_break: context,
+            records: false,
             printed_any: AtomicBool::new(false),
         }
     }
@@ -261,6 +266,14 @@ impl SearchHuman {
     /// The path as printed: escaped (control characters could fake lines of output), or with
     /// -0 the name's own bytes, for `xargs -0` (a name that is not UTF-8 too).
     fn path(&self, r: &FileResult) -> Vec<u8> {
+        let mut path = self.path_bytes(r);
+        if self.records {
+            fields::swap(&mut path);
+        }
+        path
+    }
+
+    fn path_bytes(&self, r: &FileResult) -> Vec<u8> {
         if !self.null {
             return (self.fields).path(self.style.path(&r.file.file_path).into_bytes());
         }
@@ -271,11 +284,20 @@ impl SearchHuman {
         (self.fields).path([b"\x1b[35m", name, b"\x1b[0m"].concat())
     }
 
+    /// -0's NUL, as the printer writes it (a `\n` for records: see `records`).
+    fn nul(&self) -> &'static [u8] {
+        if self.records {
+            b"\n"
+        } else {
+            b"\0"
+        }
+    }
+
     /// What follows a path: `sep` (`:` and `-` as --field-match-separator and
     /// --field-context-separator say), or a NUL byte with -0.
     fn after_path(&self, sep: &'static str) -> &[u8] {
         match (self.null, sep) {
-            (true, _) => b"\0",
+            (true, _) => self.nul(),
             (false, ":") => &self.fields.matched,
             (false, "-") => &self.fields.context,
             (false, _) => sep.as_bytes(),
@@ -308,8 +330,8 @@ impl SearchHuman {
                 // rg 13 writes `:` here whatever --field-match-separator says.
                 return if self.show_path {
                     out.write_all(&path)?;
-                    let sep = if self.null { "\0" } else { ":" };
-                    writeln!(out, "{sep}{n}")
+                    out.write_all(if self.null { self.nul() } else { b":" })?;
+                    writeln!(out, "{n}")
                 } else {
                     writeln!(out, "{n}")
                 };

@@ -47,3 +47,23 @@ impl Fields {
         path
     }
 }
+
+impl super::SearchHuman {
+    /// `--null-data`: the printer's lines are records, its output swapped back (`\n` and NUL)
+    /// once written. What it adds itself — separators, paths, -0's NUL — is written swapped
+    /// beforehand, so as to come out as given: `-0` still ends a path with a NUL, and a
+    /// separator holding `\n` keeps it, as rg 13.
+    pub fn for_records(&mut self) {
+        self.records = true;
+        swap(&mut self.fields.matched);
+        swap(&mut self.fields.context);
+        if let Some(sep) = self.context_separator.as_mut() {
+            swap(sep);
+        }
+    }
+}
+
+/// `bytes` with `\n` and NUL swapped (as `cmd::search::swap_terminators`).
+pub(super) fn swap(bytes: &mut [u8]) {
+    crate::cmd::search::swap_terminators(bytes);
+}
