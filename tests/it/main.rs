@@ -22,6 +22,7 @@ mod reindent;
 mod rename;
 mod rename_bindings;
 mod rename_overloads;
+mod rename_rebound;
 mod rename_scopes;
 mod rename_types;
 mod search;

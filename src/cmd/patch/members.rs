@@ -186,7 +186,15 @@ pub(super) fn qualified_other(
                         | SymbolKind::Module
                 )
         })
-        .any(|scope| members_named(syms, scope, name).any(|m| !is_target(m)))
+        .any(|scope| {
+            // Ruby: `C.g` calls the singleton method (`def self.g`, `def C.g`) where the
+            // class has one, not its instance method `g`.
+            let singleton = members_named(syms, scope, name)
+                .any(|m| m.language == "ruby" && super::overloads::ruby_singleton(m));
+            members_named(syms, scope, name)
+                .filter(|m| !singleton || super::overloads::ruby_singleton(m))
+                .any(|m| !is_target(m))
+        })
 }
 
 /// Whether `self.name` (`this.name`, `$this->name`) at `at` goes to a member `name` that the
@@ -372,7 +380,7 @@ pub(super) fn python_bare(node: Node, bytes: &[u8], owner: &str) -> &'static str
                 let inside = p
                     .child_by_field_name("body")
                     .is_some_and(|b| b.byte_range().contains(&node.start_byte()));
-                if inside || p.kind() == "lambda" {
+                if inside {
                     return EXCLUDED;
                 }
             }

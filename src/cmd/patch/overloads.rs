@@ -109,3 +109,60 @@ pub(super) fn same_class(syms: &[Symbol], target: &Symbol, home: bool) -> Vec<us
         .map(|m| m.name_span.byte_start)
         .collect()
 }
+
+/// Python, Ruby and Bash: the name offsets of the other definitions of `target`'s name in its
+/// own scope (the file's top level, or its class or module), which bind the same name: one
+/// variable, function or method, whichever runs (`if …: END = "<"` / `else: END = ">"`, a
+/// function defined in both branches of an `if`, a property's `@x.setter`, `@overload`
+/// stubs, a Ruby class reopened). Renamed alone, the other branch kept the old name and its
+/// uses lost theirs. A definition inside a function is its own binding (see `scopes`); a Ruby
+/// singleton method (`def self.g`, `def C.g`) and an instance method `g` are two methods.
+pub(super) fn rebound(syms: &[Symbol], target: &Symbol) -> Vec<usize> {
+    if !matches!(target.language, "python" | "ruby" | "bash") {
+        return Vec::new();
+    }
+    let in_function = |s: &Symbol| {
+        s.parent_index.is_some_and(|p| {
+            matches!(syms[p].kind, SymbolKind::Function | SymbolKind::Method)
+                && target.language != "ruby"
+        })
+    };
+    let binding = |k: SymbolKind| {
+        matches!(
+            k,
+            SymbolKind::Function
+                | SymbolKind::Method
+                | SymbolKind::Class
+                | SymbolKind::Constant
+                | SymbolKind::Field
+        )
+    };
+    // Ruby: a method and a constant (or a class) of one name are two things.
+    let kin = |m: &Symbol| {
+        let method = |k| matches!(k, SymbolKind::Function | SymbolKind::Method);
+        binding(m.kind)
+            && (target.language != "ruby"
+                || (method(m.kind) == method(target.kind)
+                    && ruby_singleton(m) == ruby_singleton(target)))
+    };
+    if in_function(target) || !binding(target.kind) {
+        return Vec::new();
+    }
+    (syms.iter())
+        .filter(|m| {
+            m.name == target.name
+                && m.name_span != target.name_span
+                && m.parent_qualified == target.parent_qualified
+                && m.depth == target.depth
+                && kin(m)
+        })
+        .map(|m| m.name_span.byte_start)
+        .collect()
+}
+
+/// Ruby: whether `s` is a singleton method, defined on an object (`def self.g`, `def C.g`).
+pub(super) fn ruby_singleton(s: &Symbol) -> bool {
+    let head = s.signature.strip_prefix("def ").unwrap_or("");
+    let head = head.split(['(', ' ', ';']).next().unwrap_or("");
+    head.contains('.')
+}

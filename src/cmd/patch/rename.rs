@@ -355,6 +355,12 @@ fn rename_core(
                 );
                 set
             }
+            // The name bound again in its scope (`if`/`else` twins, a property's setter).
+            (true, "python" | "ruby" | "bash") => {
+                let same = super::overloads::rebound(&file_syms, s);
+                together += same.len();
+                same
+            }
             (true, "rust" | "java" | "csharp" | "c") | (_, "cpp") => {
                 let same = super::overloads::same_class(&file_syms, s, home);
                 together += same.len();
@@ -645,7 +651,7 @@ fn message(s: &symbols::Symbol, new: &str, found: &Found, files: usize) -> Strin
     );
     if found.together > 0 {
         m.push_str(&format!(
-            ", with the {} other definition{} of `{}` (overloads, declarations, `#if` and `#[cfg]` twins: renamed as one)",
+            ", with the {} other definition{} of `{}` (overloads, declarations, `#if`, `#[cfg]` and `if`/`else` twins, a property's accessors: renamed as one)",
             found.together,
             if found.together == 1 { "" } else { "s" },
             s.name

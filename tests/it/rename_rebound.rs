@@ -1,0 +1,125 @@
+//! `llm patch --rename` where one name is bound by several definitions of one scope, and
+//! Ruby's singleton methods. Found by an invariant run (round 5: rename, check the file, rename
+//! back; each of these said `ok` and left code that no longer ran, or the rename back was
+//! refused `PATCH_E009`).
+
+use crate::util::TestEnv;
+
+fn text(env: &TestEnv, file: &str) -> String {
+    String::from_utf8(env.read(file)).unwrap()
+}
+
+/// Renames `symbol` at `line` of `file` to `new`; returns the envelope and the exit code.
+fn rename(
+    env: &TestEnv,
+    file: &str,
+    symbol: &str,
+    line: &str,
+    new: &str,
+) -> (serde_json::Value, i32) {
+    env.patch(&[
+        "--file", file, "--symbol", symbol, "--line", line, "--rename", new, "--in", file,
+    ])
+}
+
+/// Python: a module-level name assigned in both branches of an `if`, and a method defined in
+/// both, are one variable each; renaming one branch's left the other's, and `END` was
+/// undefined where the other branch ran.
+#[test]
+fn python_if_else_twins_are_one_name() {
+    let src = "import sys\n\nif sys.byteorder == \"little\":\n    END = \"<\"\nelse:\n    END = \">\"\n\n\nclass A:\n    if sys.platform == \"win32\":\n        def g(self):\n            return 1\n    else:\n        def g(self):\n            return 2\n\n\nprint(END, A().g())\n";
+    let env = TestEnv::new();
+    env.write("f.py", src);
+    let (v, code) = rename(&env, "f.py", "END", "4", "ORDER");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(text(&env, "f.py"), src.replace("END", "ORDER"));
+    assert!(
+        v["message"]
+            .as_str()
+            .unwrap()
+            .contains("1 other definition"),
+        "{v}"
+    );
+    let (v, code) = rename(&env, "f.py", "A.g", "14", "h");
+    assert_eq!(code, 0, "{v}");
+    let both = src.replace("END", "ORDER").replace("g(", "h(");
+    assert_eq!(text(&env, "f.py"), both);
+    // …and back, byte for byte (refused `PATCH_E009` when one twin kept the name).
+    let (v, code) = rename(&env, "f.py", "ORDER", "6", "END");
+    assert_eq!(code, 0, "{v}");
+    let (v, code) = rename(&env, "f.py", "A.h", "11", "g");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(text(&env, "f.py"), src);
+}
+
+/// Python: a property's getter and its `@x.setter` are one attribute; renamed from either,
+/// the other def kept the name (`property 'hh' of 'H' object has no setter`, or NameError on
+/// `@hh.setter`).
+#[test]
+fn python_property_getter_and_setter_go_together() {
+    let src = "class H:\n    @property\n    def headers(self):\n        return self.hdrs\n\n    @headers.setter\n    def headers(self, value):\n        self.hdrs = value\n\n\nh = H()\nh.headers = 1\n";
+    for line in ["3", "7"] {
+        let env = TestEnv::new();
+        env.write("p.py", src);
+        let (v, code) = rename(&env, "p.py", "H.headers", line, "fields");
+        assert_eq!(code, 0, "{v}");
+        assert_eq!(text(&env, "p.py"), src.replace("headers", "fields"));
+    }
+}
+
+/// Python: a lambda's default value is evaluated in the scope around it; in a class body
+/// that sees the class's attributes (`lambda x=limit: x`), and was left when `limit` was
+/// renamed (NameError when the class was created). Its body does not see them.
+#[test]
+fn python_lambda_default_in_a_class_body_is_the_attribute() {
+    let src = "class C:\n    limit = 512\n    limits = dict(f=lambda x=limit: x)\n    g = lambda self: limit\n";
+    let env = TestEnv::new();
+    env.write("l.py", src);
+    let (v, code) = rename(&env, "l.py", "C.limit", "2", "size");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        text(&env, "l.py"),
+        "class C:\n    size = 512\n    limits = dict(f=lambda x=size: x)\n    g = lambda self: limit\n"
+    );
+}
+
+/// Bash: a function defined in both branches of an `if` is one command name; renaming one
+/// left the other, and the calls failed where that branch ran.
+#[test]
+fn bash_function_twins_under_if_branches_go_together() {
+    let src = "if [[ -n ${ZSH_VERSION-} ]]; then\n    _hold() { echo zsh; }\nelse\n    _hold()\n    {\n        echo bash\n    }\nfi\n_hold\n";
+    let env = TestEnv::new();
+    env.write("a.sh", src);
+    let (v, code) = rename(&env, "a.sh", "_hold", "4", "_held");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(text(&env, "a.sh"), src.replace("_hold", "_held"));
+}
+
+/// Ruby: `TSort.tsort(…)` calls the singleton method `def TSort.tsort` (or `def self.tsort`),
+/// not the instance method `tsort` beside it: renaming the singleton left the call, and
+/// renaming the instance method renamed it. A class reopened in the file defines one method.
+#[test]
+fn ruby_singleton_and_instance_methods_are_two() {
+    let src = "module TSort\n  def tsort\n    TSort.tsort(1, 2)\n  end\n\n  def TSort.tsort(a, b)\n    a + b\n  end\nend\n";
+    let env = TestEnv::new();
+    env.write("t.rb", src);
+    let (v, code) = rename(&env, "t.rb", "TSort::tsort", "6", "sorted");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        text(&env, "t.rb"),
+        src.replace(".tsort", ".sorted"),
+        "the singleton and its call"
+    );
+    let env = TestEnv::new();
+    env.write("t.rb", src);
+    let (v, code) = rename(&env, "t.rb", "TSort::tsort", "2", "sorted");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(text(&env, "t.rb"), src.replace("def tsort", "def sorted"));
+    let src =
+        "class A\n  def g\n    1\n  end\nend\n\nclass A\n  def g\n    2\n  end\nend\n\nA.new.g\n";
+    let env = TestEnv::new();
+    env.write("r.rb", src);
+    let (v, code) = rename(&env, "r.rb", "A::g", "8", "h");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(text(&env, "r.rb"), src.replace("g\n", "h\n"));
+}
