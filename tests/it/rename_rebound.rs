@@ -1,7 +1,7 @@
-//! `llm patch --rename` where one name is bound by several definitions of one scope, and
-//! Ruby's singleton methods. Found by an invariant run (round 5: rename, check the file, rename
-//! back; each of these said `ok` and left code that no longer ran, or the rename back was
-//! refused `PATCH_E009`).
+//! `llm patch --rename` where one name is bound by several definitions of one scope, Ruby's
+//! singleton methods, and TypeScript's typed object literals. Found by an invariant run (round
+//! 5: rename, check the file, rename back; each of these said `ok` and left code that no
+//! longer ran or compiled, or the rename back was refused `PATCH_E009`).
 
 use crate::util::TestEnv;
 
@@ -122,4 +122,27 @@ fn ruby_singleton_and_instance_methods_are_two() {
     let (v, code) = rename(&env, "r.rb", "A::g", "8", "h");
     assert_eq!(code, 0, "{v}");
     assert_eq!(text(&env, "r.rb"), src.replace("g\n", "h\n"));
+}
+
+/// TypeScript: a key of an object literal or pattern whose type is written as the field's
+/// interface is the field (`const t: Test = { ready: false }`, `{ ready } as Test`, a
+/// parameter's `({ ready }: Test)`); it was left (`excluded`, as any object's key is), and
+/// tsc failed (TS2353). Another object's key stays.
+#[test]
+fn typescript_typed_object_literal_keys_follow_the_field() {
+    let src = "interface Test {\n  actual: number;\n  ready: boolean;\n}\n\nfunction run(actual: number, ready: boolean): Test {\n  const t: Test = { actual, ready: false };\n  const u = { ready } as Test;\n  const other = { ready: 1 };\n  return t;\n}\n\nfunction show({ ready }: Test) {\n  return ready;\n}\n";
+    let env = TestEnv::new();
+    env.write("t.ts", src);
+    let (v, code) = rename(&env, "t.ts", "Test.ready", "3", "done");
+    assert_eq!(code, 0, "{v}");
+    let want = src
+        .replace("  ready: boolean", "  done: boolean")
+        .replace("actual, ready: false", "actual, done: false")
+        .replace("{ ready } as", "{ done: ready } as")
+        .replace("show({ ready }", "show({ done: ready }");
+    assert_eq!(text(&env, "t.ts"), want);
+    // …and back, to the shorthand it was.
+    let (v, code) = rename(&env, "t.ts", "Test.done", "3", "ready");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(text(&env, "t.ts"), src);
 }

@@ -204,6 +204,17 @@ pub(super) fn syntactic_class(
             .is_some_and(|c| c.byte_range() == node.byte_range())
     };
     let callable = matches!(t.kind, SymbolKind::Function | SymbolKind::Method);
+    // TypeScript: a key of a literal or pattern whose type is written as the owner's is the
+    // member (`const t: Test = { ready: false }`); other keys are other objects'.
+    let typed_key = |node| match t.owner {
+        Some(owner)
+            if matches!(language.name, "typescript" | "tsx")
+                && super::keys::typed_key(node, bytes, owner) =>
+        {
+            CERTAIN
+        }
+        _ => EXCLUDED,
+    };
     match parent.kind() {
         // (A field may be one: `Point(x=1)` for a dataclass's `x`.)
         "keyword_argument" if field_of("name") && t.kind != SymbolKind::Field => {
@@ -218,7 +229,7 @@ pub(super) fn syntactic_class(
             if field_of("key")
                 && links::import_text(tree, bytes, range.clone())
                     .is_some_and(|i| links::requires(&i, &t.modules)) => {}
-        "pair" | "pair_pattern" if field_of("key") => return Some(EXCLUDED),
+        "pair" | "pair_pattern" if field_of("key") => return Some(typed_key(node)),
         "variable_name" if language.name == "php" => return Some(EXCLUDED),
         _ => {}
     }
@@ -273,7 +284,10 @@ pub(super) fn syntactic_class(
                 | "shorthand_property_identifier_pattern"
         )
     {
-        return Some(EXCLUDED);
+        return Some(match node.kind() {
+            "identifier" => EXCLUDED,
+            _ => typed_key(node),
+        });
     }
     // Go reaches a method or a field only through a value or its type (`e.Error()`,
     // `(*Error).Error`): a bare type name is a type (`func (e *Error) Error()` renamed its
