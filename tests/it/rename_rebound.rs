@@ -146,3 +146,27 @@ fn typescript_typed_object_literal_keys_follow_the_field() {
     assert_eq!(code, 0, "{v}");
     assert_eq!(text(&env, "t.ts"), src);
 }
+
+/// Python: in a function, `def wrapper` in each branch of an `if` binds one local, which
+/// `return wrapper` returns; renaming one left the others and the return
+/// (UnboundLocalError where that branch had run).
+#[test]
+fn python_local_twins_in_a_function_are_one_name() {
+    let src = "def make(n):\n    if n == 0:\n        def wrapper():\n            return 0\n    else:\n        def wrapper():\n            return n\n    wrapper.n = n\n    return wrapper\n\n\ndef wrapper():\n    return -1\n";
+    let env = TestEnv::new();
+    env.write("w.py", src);
+    let (v, code) = rename(&env, "w.py", "make.wrapper", "3", "inner");
+    assert_eq!(code, 0, "{v}");
+    let want = src.replacen("wrapper", "inner", 4);
+    assert_eq!(text(&env, "w.py"), want, "the module-level `wrapper` stays");
+    // …and back, byte for byte, where no module-level `wrapper` takes the name.
+    let src = &src[..src.find("\n\n\ndef wrapper").unwrap() + 1];
+    let env = TestEnv::new();
+    env.write("w.py", src);
+    let (v, code) = rename(&env, "w.py", "make.wrapper", "6", "inner");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(text(&env, "w.py"), src.replace("wrapper", "inner"));
+    let (v, code) = rename(&env, "w.py", "make.inner", "3", "wrapper");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(text(&env, "w.py"), src);
+}

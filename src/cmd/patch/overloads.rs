@@ -114,17 +114,19 @@ pub(super) fn same_class(syms: &[Symbol], target: &Symbol, home: bool) -> Vec<us
 /// own scope (the file's top level, or its class or module), which bind the same name: one
 /// variable, function or method, whichever runs (`if …: END = "<"` / `else: END = ">"`, a
 /// function defined in both branches of an `if`, a property's `@x.setter`, `@overload`
-/// stubs, a Ruby class reopened). Renamed alone, the other branch kept the old name and its
-/// uses lost theirs. A definition inside a function is its own binding (see `scopes`); a Ruby
-/// singleton method (`def self.g`, `def C.g`) and an instance method `g` are two methods.
+/// stubs, a Ruby class reopened; in a Python function, `def wrapper` in each branch before
+/// `return wrapper`). Renamed alone, the other branch kept the old name and its uses lost
+/// theirs. A Ruby singleton method (`def self.g`, `def C.g`) and an instance method `g` are
+/// two methods.
 pub(super) fn rebound(syms: &[Symbol], target: &Symbol) -> Vec<usize> {
     if !matches!(target.language, "python" | "ruby" | "bash") {
         return Vec::new();
     }
+    // Ruby's `def` in a method defines a method of the class when it runs: not a local.
     let in_function = |s: &Symbol| {
         s.parent_index.is_some_and(|p| {
             matches!(syms[p].kind, SymbolKind::Function | SymbolKind::Method)
-                && target.language != "ruby"
+                && target.language == "ruby"
         })
     };
     let binding = |k: SymbolKind| {

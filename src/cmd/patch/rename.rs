@@ -265,6 +265,11 @@ fn rename_core(
         // the symbol (`g = 10` in a function beside `def g`); the symbol's own definition, when
         // it is nested in a function, is not one.
         let mut bindings = scopes::bindings(language, &tree, &bytes, &old);
+        // The name bound again in the target's scope (`overloads::rebound`): one binding.
+        let rebound_here = match home {
+            true => super::overloads::rebound(&file_syms, s),
+            false => Vec::new(),
+        };
         // The local target's own binding: what it does not hold is another name (a
         // module-level class of the name, in this file or another).
         let own = (home && local_target)
@@ -284,6 +289,7 @@ fn rename_core(
         let (local, top): (Vec<Binding>, Vec<Binding>) = bindings
             .into_iter()
             .filter(|b| !(home && b.at.start == target.def_start))
+            .filter(|b| !rebound_here.contains(&b.at.start))
             // A member's bare name in a class body is classed by the member rules.
             .filter(|b| !(b.class_body && target.owner.is_some()))
             .partition(|b| !b.top_level);
@@ -357,9 +363,8 @@ fn rename_core(
             }
             // The name bound again in its scope (`if`/`else` twins, a property's setter).
             (true, "python" | "ruby" | "bash") => {
-                let same = super::overloads::rebound(&file_syms, s);
-                together += same.len();
-                same
+                together += rebound_here.len();
+                rebound_here.clone()
             }
             (true, "rust" | "java" | "csharp" | "c") | (_, "cpp") => {
                 let same = super::overloads::same_class(&file_syms, s, home);
