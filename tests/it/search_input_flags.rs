@@ -655,7 +655,12 @@ fn search_zip_lz4_brotli_zstd_compress() {
             &["g.zst", "g.zstd"],
             "zstd -q -d -c",
         ),
-        ("compress", &["compress", "-c"], &["h.Z"], "uncompress -c"),
+        (
+            "compress",
+            &["compress", "-c", "-f"],
+            &["h.Z"],
+            "uncompress -c",
+        ),
     ] {
         if !have(prog) || (prog == "compress" && !have("uncompress")) {
             continue;
