@@ -227,6 +227,9 @@ fn reference_nodes<'t>(
     if want.is_empty() {
         return out;
     }
+    if lang.name == "ruby" && want.len() > 1 && want.ends_with(b"=") {
+        return ruby_setter_nodes(source, tree, want);
+    }
     // In file order, opening only the nodes that hold an occurrence of the name's bytes that
     // is not glued to a longer word (an identifier is a whole token).
     let hits: Vec<std::ops::Range<usize>> = memchr::memmem::find_iter(source, want)
@@ -250,6 +253,51 @@ fn reference_nodes<'t>(
                     None => ref_context(node, up),
                 };
                 out.push((node, context));
+            }
+        },
+    );
+    out
+}
+
+/// A Ruby setter's occurrences (`want` is `level=`): its definition's `setter` node (`def
+/// level=(v)`) and each call that assigns through it, whose method is `level` alone (`obj.level
+/// = 1`, `self.level = v`, `a.level, b = 1, 2`). `obj.level += 1` reads through the getter as
+/// well and is not one: it stays the getter's.
+fn ruby_setter_nodes<'t>(
+    source: &[u8],
+    tree: &'t Tree,
+    want: &[u8],
+) -> Vec<(Node<'t>, RefContext)> {
+    let base = &want[..want.len() - 1];
+    let hits: Vec<std::ops::Range<usize>> = memchr::memmem::find_iter(source, base)
+        .map(|at| at..at + base.len())
+        .filter(|r| super::literals::whole_word(source, r))
+        .collect();
+    let mut out = Vec::new();
+    super::walk_hits(
+        tree,
+        &hits,
+        |_, _| false,
+        |node, path| {
+            let text = &source[node.byte_range()];
+            if node.kind() == "setter" && text == want {
+                out.push((node, RefContext::Definition));
+                return;
+            }
+            if node.kind() != "identifier" || text != base {
+                return;
+            }
+            let Some(&call) = path.last() else { return };
+            let assigned = call.kind() == "call"
+                && call.child_by_field_name("method") == Some(node)
+                && call.child_by_field_name("receiver").is_some()
+                && path.len() >= 2
+                && match path[path.len() - 2] {
+                    a if a.kind() == "assignment" => a.child_by_field_name("left") == Some(call),
+                    a => a.kind() == "left_assignment_list",
+                };
+            if assigned {
+                out.push((node, RefContext::Attribute));
             }
         },
     );

@@ -23,6 +23,7 @@ mod rename;
 mod rename_bindings;
 mod rename_overloads;
 mod rename_rebound;
+mod rename_refusals;
 mod rename_scopes;
 mod rename_types;
 mod search;

@@ -59,6 +59,15 @@ fn valid_name(language: &lang::Language, old: &str, new: &str) -> bool {
     }
 }
 
+/// The name a rename writes: for a Ruby setter (`level=`) a bare `size` is `size=`, as a
+/// setter stays one (`obj.size = 1` calls `size=`; a `def size` would not be called).
+pub(super) fn new_name(language: &lang::Language, old: &str, new: &str) -> String {
+    match language.name == "ruby" && old.ends_with('=') && !new.ends_with(['=', '?', '!']) {
+        true => format!("{new}="),
+        false => new.to_string(),
+    }
+}
+
 /// One file a rename changes: its path, its bytes as read, their tree, and the edits.
 pub(super) struct RenamedFile {
     pub path: PathBuf,
@@ -224,7 +233,13 @@ fn rename_core(
         ));
     }
     let primary = std::fs::canonicalize(&opts.file).unwrap_or_else(|_| opts.file.clone());
-    let finder = memchr::memmem::Finder::new(old.as_bytes());
+    // A Ruby setter's calls write its name apart (`obj.level = 1`): they are found by its base.
+    let setter = language.name == "ruby" && old.len() > 1 && old.ends_with('=');
+    let (old_base, new_base) = match setter {
+        true => (&old[..old.len() - 1], new.strip_suffix('=').unwrap_or(new)),
+        false => (old.as_str(), new),
+    };
+    let finder = memchr::memmem::Finder::new(old_base.as_bytes());
     let mut files: Vec<(PathBuf, Vec<u8>)> = vec![(opts.file.clone(), src.to_vec())];
     for c in walked
         .files
@@ -248,7 +263,7 @@ fn rename_core(
         let display = display_path(&path);
         let hits: Vec<_> = finder
             .find_iter(&bytes)
-            .map(|at| at..at + old.len())
+            .map(|at| at..at + old_base.len())
             .collect();
         let index = LineIndex::new(&bytes);
         let tree = language
@@ -507,6 +522,11 @@ fn rename_core(
                             new,
                             target.kind,
                         );
+                        // A setter's call (`obj.level = 1`) names it without its `=`.
+                        let new = match bytes[r.span.range()].ends_with(b"=") {
+                            false if setter => new_base,
+                            _ => new,
+                        };
                         Edit::new(r.span.range(), text.as_deref().unwrap_or(new))
                     }
                 };
@@ -522,7 +542,8 @@ fn rename_core(
             });
         }
         // Textual occurrences the syntax does not see as identifiers.
-        let covered = |w: &std::ops::Range<usize>| refs.iter().any(|r| r.span.range() == *w);
+        let covered =
+            |w: &std::ops::Range<usize>| refs.iter().any(|r| r.span.byte_start == w.start);
         let loose: Vec<_> = words(&bytes, &old)
             .into_iter()
             .filter(|w| !covered(w))
@@ -706,6 +727,7 @@ pub(super) fn plan_rename(
     src: &[u8],
     checksum_now: Option<String>,
 ) -> Result<Planned, Error> {
+    let new = &new_name(language, &syms[i].name, new);
     let found = rename_core(opts, language, syms, i, new, src, &mut |p| {
         crate::fsio::read(p, &crate::walk::display_path(p)).ok()
     })?;
@@ -769,6 +791,7 @@ pub fn rename_on(
     let i = types::renamed_index(&syms, i)?;
     let i = super::overloads::renamed_index(&syms, i)?;
     let i = super::overrides::renamed_index(&syms, &src, i)?;
+    let new = &new_name(language, &syms[i].name, new);
     let found = rename_core(opts, language, &syms, i, new, &src, read)?;
     let message = message(&syms[i], new, &found, found.files.len());
     Ok((
