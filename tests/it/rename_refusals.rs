@@ -47,3 +47,77 @@ fn ruby_setter_is_renamed_with_its_assignments() {
         assert_eq!(text(&env, "l.rb"), src);
     }
 }
+
+/// A definition local to a function takes a name the file defines at its top level: it
+/// shadows that one where it is seen (refused `PATCH_E009`, "already defined", so that the
+/// rename back of a local named like a module-level function failed). A use of the top-level
+/// name where the local is seen would be captured: still refused.
+#[test]
+fn a_local_definition_may_shadow_a_top_level_one() {
+    let py = "def wrapper():\n    return -1\n\n\ndef make(n):\n    def inner():\n        return n\n    return inner\n";
+    let rs = "struct D;\n\nfn f() -> u8 {\n    struct E(u8);\n    let e = E(1);\n    e.0\n}\n";
+    for (file, src, symbol, line, old, new) in [
+        ("n.py", py, "make.inner", "6", "inner", "wrapper"),
+        ("d.rs", rs, "f::E", "4", "E", "D"),
+    ] {
+        let env = TestEnv::new();
+        env.write(file, src);
+        let (v, code) = rename(&env, file, symbol, line, new);
+        assert_eq!(code, 0, "{v}");
+        assert_eq!(text(&env, file), src.replace(old, new));
+        let used = match file {
+            "n.py" => src.replace("    return inner", "    wrapper()\n    return inner"),
+            _ => src.replace("    let e", "    let _d = D;\n    let e"),
+        };
+        let env = TestEnv::new();
+        env.write(file, &used);
+        let (v, code) = rename(&env, file, symbol, line, new);
+        assert_eq!(code, 1, "{v}");
+        assert_eq!(v["error"]["code"], "PATCH_E009", "{v}");
+        assert_eq!(text(&env, file), used);
+    }
+}
+
+/// C: a struct, union or enum tag is a name space of its own (`struct stat` beside `int
+/// stat(…)`, as in <sys/stat.h>): renaming a function onto a tag's name was refused
+/// `PATCH_E009`. Another tag of the name still takes it.
+#[test]
+fn c_struct_tag_and_function_share_a_name() {
+    let src = "struct stat {\n    int size;\n};\n\nint statx(struct stat *s) {\n    return s->size;\n}\n\nint main(void) {\n    struct stat s = {1};\n    return statx(&s);\n}\n";
+    let env = TestEnv::new();
+    env.write("s.c", src);
+    let (v, code) = rename(&env, "s.c", "statx", "5", "stat");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        text(&env, "s.c"),
+        src.replace("int statx", "int stat")
+            .replace("statx(&s)", "stat(&s)")
+    );
+    let tags = "struct stat { int a; };\nstruct other { int b; };\n";
+    let env = TestEnv::new();
+    env.write("t.c", tags);
+    let (v, code) = rename(&env, "t.c", "other", "2", "stat");
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(v["error"]["code"], "PATCH_E009", "{v}");
+}
+
+/// Ruby: a singleton method (`def self.h`) and an instance method (`def g`) of one class are
+/// two methods, called `A.g` and `A.new.g`: renaming one onto the other's name was refused
+/// `PATCH_E009`. Two instance methods still clash.
+#[test]
+fn ruby_singleton_method_may_take_an_instance_methods_name() {
+    let src = "class A\n  def g\n    1\n  end\n\n  def self.h\n    2\n  end\n\n  def k\n    3\n  end\nend\n\nA.h\nA.new.g\n";
+    let env = TestEnv::new();
+    env.write("r.rb", src);
+    let (v, code) = rename(&env, "r.rb", "A::h", "6", "g");
+    assert_eq!(code, 0, "{v}");
+    let want = src.replace("self.h", "self.g").replace("A.h\n", "A.g\n");
+    assert_eq!(text(&env, "r.rb"), want);
+    // …and back.
+    let (v, code) = rename(&env, "r.rb", "A::g", "6", "h");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(text(&env, "r.rb"), src);
+    let (v, code) = rename(&env, "r.rb", "A::k", "10", "g");
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(v["error"]["code"], "PATCH_E009", "{v}");
+}

@@ -207,6 +207,23 @@ fn rename_core(
     });
     let scope = opts.rename_scope;
     let old = s.name.clone();
+    // Ruby: a singleton method (`def self.g`) beside an instance method of its name in its
+    // class. A call through a value (`A.new.g`, `obj.g`, `f().g`) is the instance method's.
+    let instance_twin = language.name == "ruby"
+        && super::overloads::ruby_singleton(s)
+        && syms.iter().any(|m| {
+            m.name == old
+                && m.kind == symbols::SymbolKind::Method
+                && m.parent_index == s.parent_index
+                && !super::overloads::ruby_singleton(m)
+        });
+    let through_value = |q: &Option<String>| match q {
+        None => true,
+        Some(q) => {
+            let w = q.rsplit([':', '.']).next().unwrap_or(q);
+            w != "self" && !w.starts_with(|c: char| c.is_ascii_uppercase())
+        }
+    };
     let roots = if opts.rename_paths.is_empty() {
         vec![opts.mutation.root.clone()]
     } else {
@@ -294,6 +311,11 @@ fn rename_core(
                     .map(|i| bindings.remove(i))
             })
             .flatten();
+        // Where the local target is seen in its file (its binding, or its function).
+        let local_seen = (home && local_target).then(|| match &own {
+            Some(b) => b.visible.clone(),
+            None => local_scope.clone(),
+        });
         let beyond = |at: usize| {
             local_target
                 && !match &own {
@@ -434,6 +456,7 @@ fn rename_core(
             // `MaskFill m;` nor `new MaskFill(g)`).
             None if target.is_type && !types::called_bare(&bytes, at, old.len()) => false,
             None => super::members::nearer_member(language.name, &file_syms, at, &old, is_target),
+            Some((".", q)) if instance_twin && through_value(&q) => true,
             Some((_, Some(q))) if !is_self(&q) => {
                 super::members::qualified_other(&file_syms, &q, &old, is_target)
             }
@@ -624,6 +647,8 @@ fn rename_core(
                 owner_qualified: s.parent_qualified.as_deref(),
                 kind: target.kind,
                 def_file: &target.def_file,
+                singleton: language.name == "ruby" && super::overloads::ruby_singleton(s),
+                local: local_seen.clone(),
             };
             taken::check(language, &bytes, &display, new, &renamed, &taken_at)?;
         }

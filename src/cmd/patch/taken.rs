@@ -25,6 +25,12 @@ pub(super) struct Renamed<'a> {
     pub owner_qualified: Option<&'a str>,
     pub kind: SymbolKind,
     pub def_file: &'a str,
+    /// A Ruby singleton method (`def self.g`): an instance method of the name is another.
+    pub singleton: bool,
+    /// For a definition local to a function (a nested `def`, a Rust item in a block), in its
+    /// own file: where the renamed binding is seen. Only a use of the new name there is
+    /// captured; a top-level definition of it is shadowed, not clashed with.
+    pub local: Option<std::ops::Range<usize>>,
 }
 
 /// Whether two symbols of kinds `a` and `b` share a name space: in Python, JavaScript, Ruby,
@@ -32,6 +38,12 @@ pub(super) struct Renamed<'a> {
 /// may share a name (Rust's `User::name` field and method).
 fn clash(language: &Language, a: SymbolKind, b: SymbolKind) -> bool {
     let callable = |k| matches!(k, SymbolKind::Function | SymbolKind::Method);
+    // C's struct, union and enum tags are a name space of their own: `struct stat` beside
+    // `int stat(…)` (a typedef is an ordinary name).
+    let tag = |k| matches!(k, SymbolKind::Struct | SymbolKind::Union | SymbolKind::Enum);
+    if language.name == "c" && tag(a) != tag(b) {
+        return false;
+    }
     matches!(
         language.name,
         "python" | "javascript" | "typescript" | "tsx" | "ruby" | "go" | "c" | "bash"
@@ -107,6 +119,8 @@ pub(super) fn check(
                 && !other_scope(s)
                 && clash(language, s.kind, renamed.kind)
                 && !other_object(s)
+                && !(language.name == "ruby"
+                    && super::overloads::ruby_singleton(s) != renamed.singleton)
         }) {
             return Err(taken(format!(
                 "a member of `{owner}` ({display}:{})",
@@ -117,6 +131,17 @@ pub(super) fn check(
     }
     if !sites.iter().any(|s| s.bare) {
         return Ok(());
+    }
+    // A local definition shadows the file's own of the new name where it is seen: a use of
+    // that name there would be captured, a definition elsewhere is another name.
+    if let Some(seen) = &renamed.local {
+        return match hits.iter().find(|w| seen.contains(&w.start)) {
+            Some(w) => Err(taken(format!(
+                "used at {display}:{}, where the renamed local definition is seen",
+                line(w.start)
+            ))),
+            None => Ok(()),
+        };
     }
     // A definition bound in a function or block (`function Page()` in a test's callback)
     // holds no site (see above): it is not beside the symbol.
