@@ -121,3 +121,24 @@ fn ruby_singleton_method_may_take_an_instance_methods_name() {
     assert_eq!(code, 1, "{v}");
     assert_eq!(v["error"]["code"], "PATCH_E009", "{v}");
 }
+
+/// Bash: a function defined as the first command of an `&&` list whose other commands only
+/// name it (`_f() { …; } && complete -F _f cmd`, bash-completion's style) goes with the list,
+/// its comment too; deleted alone, `&& complete …` was left and the syntax gate refused it
+/// (`LLM_E106`). A list with another command is refused, `PATCH_E011`, nothing written.
+#[test]
+fn bash_function_in_a_complete_list_goes_with_it() {
+    let src = "#!/bin/bash\n# complete cmd\n_f() {\n    echo hi\n} && complete -F _f cmd && complete -F _f cmd2\n\ng() { :; }\n";
+    let env = TestEnv::new();
+    env.write("c.sh", src);
+    let (v, code) = env.patch(&["--file", "c.sh", "--symbol", "_f", "--delete"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(text(&env, "c.sh"), "#!/bin/bash\ng() { :; }\n");
+    let other = "_f() {\n    echo hi\n} && echo done\n";
+    let env = TestEnv::new();
+    env.write("o.sh", other);
+    let (v, code) = env.patch(&["--file", "o.sh", "--symbol", "_f", "--delete"]);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(v["error"]["code"], "PATCH_E011", "{v}");
+    assert_eq!(text(&env, "o.sh"), other);
+}

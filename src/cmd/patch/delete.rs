@@ -3,7 +3,8 @@
 //! a TypeScript interface member; for the last member without one, the separator before it);
 //! and a comment on the same line after it. One of several names a declaration declares goes
 //! alone (`declarators`). A deletion that would change other definitions (a Go constant whose
-//! value the specs after it repeat, a name whose declaration cannot lose it) is refused.
+//! value the specs after it repeat, a name whose declaration cannot lose it) is refused. A Bash
+//! function first in an `&&` list that only names it (`f() {…} && complete -F f c`) goes with it.
 
 use super::actions::{is_blank_line, line_end_after_newline, line_start};
 use crate::edit::Edit;
@@ -29,6 +30,15 @@ pub fn delete_edits(
     // One of several names of a declaration: that name alone, where the syntax allows it.
     if let Err(e) = shared_declaration(symbols, i, display) {
         return super::declarators::one_name(src, s, language).ok_or(e);
+    }
+    if language.name == "bash" {
+        if let Some(list) = bash_list(src, s, language, display)? {
+            let start = s.span.byte_start.min(list.start);
+            return Ok(vec![Edit::new(
+                delete_range(src, start, list.end, false),
+                "",
+            )]);
+        }
     }
     let tree = tree_around(src, s, language);
     let member = tree.as_ref().and_then(|t| member_node(t, s));
@@ -391,4 +401,95 @@ pub fn go_iota_warning(
         .with_span(s.span.clone())
         .diagnostic(Level::Warning),
     )
+}
+
+/// Bash: a function defined as the first command of an `&&`/`||` list (`f() { …; } && complete
+/// -F f cmd`, bash-completion's style). Deleted alone, `&& complete …` was left, a syntax
+/// error. Where every other command of the list names the function as a word, the list goes
+/// with it (its range); where one does not, or the function is not the list's first command,
+/// the delete is refused (`PATCH_E011`): that command would go too. `None`: not in a list.
+fn bash_list(
+    src: &[u8],
+    s: &Symbol,
+    language: &Language,
+    display: &str,
+) -> Result<Option<Range<usize>>, Error> {
+    let tree = language.parse(src);
+    let name = s.name_span.range();
+    let Some(mut node) = tree
+        .root_node()
+        .descendant_for_byte_range(name.start, name.end)
+    else {
+        return Ok(None);
+    };
+    while node.kind() != "function_definition" {
+        match node.parent() {
+            Some(p) => node = p,
+            None => return Ok(None),
+        }
+    }
+    let def = node;
+    let mut first = true;
+    while let Some(p) = node.parent().filter(|p| p.kind() == "list") {
+        first &= p.named_child(0) == Some(node);
+        node = p;
+    }
+    if node == def {
+        return Ok(None);
+    }
+    let list = node;
+    // Every command of the list but the definition, and whether it names the function.
+    let mut others = Vec::new();
+    let mut stack = vec![list];
+    while let Some(n) = stack.pop() {
+        if n.kind() == "list" {
+            stack.extend((0..n.named_child_count() as u32).filter_map(|k| n.named_child(k)));
+        } else if n != def {
+            others.push(n);
+        }
+    }
+    let names = |n: &Node| {
+        let mut cursor = n.walk();
+        let found = n
+            .children_by_field_name("argument", &mut cursor)
+            .any(|a| a.kind() == "word" && src[a.byte_range()] == *s.name.as_bytes());
+        found
+    };
+    let stranger = others.iter().find(|n| !names(n));
+    // The comments right above the list are the function's, as above a definition alone.
+    let mut start = list.start_byte();
+    let mut above = list.prev_sibling();
+    // A shebang is the file's.
+    while let Some(c) =
+        above.filter(|c| c.kind() == "comment" && !src[c.byte_range()].starts_with(b"#!"))
+    {
+        let gap = &src[c.end_byte()..start];
+        if gap.iter().filter(|&&b| b == b'\n').count() != 1
+            || !gap.iter().all(u8::is_ascii_whitespace)
+        {
+            break;
+        }
+        start = c.start_byte();
+        above = c.prev_sibling();
+    }
+    match stranger {
+        None if first => Ok(Some(start..list.end_byte())),
+        _ => {
+            let other = stranger.or(others.first()).copied().unwrap_or(list);
+            let text = String::from_utf8_lossy(&src[other.byte_range()]);
+            let line = LineIndex::new(src)
+                .span(display, other.start_byte()..other.start_byte())
+                .start_line;
+            Err(Error::new(
+                Code::PatchDeleteChangesOthers,
+                format!(
+                    "function `{}` is one command of an `&&`/`||` list with `{}` (line {line}), which does not only name it: deleted alone, the list would be broken",
+                    s.name,
+                    text.lines().next().unwrap_or_default()
+                ),
+                "take the function out of the list first (its own line, then `complete -F f cmd` apart), or edit the list as a whole; nothing was deleted",
+            )
+            .with_file(display))
+        }
+    }
 }
