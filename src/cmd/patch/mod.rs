@@ -9,6 +9,7 @@ mod delete;
 mod keys;
 mod links;
 mod members;
+mod names;
 mod overloads;
 mod overrides;
 mod rename;
