@@ -540,3 +540,34 @@ fn a_go_method_named_like_its_type_is_not_the_type() {
     assert_eq!(code, 0, "{v}");
     assert_eq!(String::from_utf8(env.read("e.go")).unwrap(), src);
 }
+
+/// C and C++: a prototype or an `extern` variable at file scope declares a name that is no
+/// symbol; renaming a function onto it said `ok` (a second `stat` beside `int stat(void);`,
+/// and `stat()`'s calls then reached the renamed function, or the types conflicted). A
+/// parameter's name in a prototype is no name of the file.
+#[test]
+fn a_c_prototype_or_extern_declaration_takes_its_name() {
+    let src = "int stat(void);\nextern int counter;\nint f(int width);\n\nstatic int statf(int x) { return x; }\n\nint use(void) { return statf(1) + stat() + counter; }\n";
+    for file in ["a.c", "a.cpp"] {
+        for new in ["stat", "counter"] {
+            let env = TestEnv::new();
+            env.write(file, src);
+            let (v, code) = rename(&env, file, "statf", new);
+            assert_eq!(code, 1, "{file} {new}: {v}");
+            assert_eq!(v["error"]["code"], "PATCH_E009", "{file} {new}: {v}");
+            assert!(
+                v["error"]["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains("declared at"),
+                "{v}"
+            );
+            assert_eq!(text(&env, file), src);
+        }
+        let env = TestEnv::new();
+        env.write(file, src);
+        let (v, code) = rename(&env, file, "statf", "width");
+        assert_eq!(code, 0, "{file}: {v}");
+        assert_eq!(text(&env, file), src.replace("statf", "width"));
+    }
+}

@@ -167,6 +167,18 @@ pub(super) fn check(
     if let Some(b) = binds.iter().find(|b| b.top_level) {
         return Err(taken(format!("bound at {display}:{}", line(b.at.start))));
     }
+    // C and C++: a prototype or an `extern` variable at file scope declares the name without
+    // defining it (no symbol): a function or variable renamed onto it conflicts with it, and
+    // its calls would reach the renamed one.
+    let ordinary = matches!(
+        renamed.kind,
+        SymbolKind::Function | SymbolKind::Static | SymbolKind::Const | SymbolKind::Constant
+    );
+    if matches!(language.name, "c" | "cpp") && ordinary {
+        if let Some(w) = hits.iter().find(|w| file_scope_declaration(&tree, w)) {
+            return Err(taken(format!("declared at {display}:{}", line(w.start))));
+        }
+    }
     if !scopes::supported(language) {
         return Ok(());
     }
@@ -199,6 +211,33 @@ pub(super) fn check(
         )));
     }
     Ok(())
+}
+
+/// Whether the identifier at `w` is what a C or C++ declaration at file scope declares
+/// (`int stat(void);`, `extern int count;`), through its declarators, not a parameter's name.
+fn file_scope_declaration(tree: &tree_sitter::Tree, w: &std::ops::Range<usize>) -> bool {
+    let Some(mut node) = tree.root_node().descendant_for_byte_range(w.start, w.end) else {
+        return false;
+    };
+    if node.byte_range() != *w || node.kind() != "identifier" {
+        return false;
+    }
+    while let Some(parent) = node.parent() {
+        let declares = parent.child_by_field_name("declarator") == Some(node);
+        match parent.kind() {
+            k if k.ends_with("_declarator") && declares => node = parent,
+            "declaration" if declares => {
+                return parent.parent().is_some_and(|p| {
+                    matches!(
+                        p.kind(),
+                        "translation_unit" | "linkage_specification" | "declaration_list"
+                    ) || p.kind().starts_with("preproc_")
+                })
+            }
+            _ => return false,
+        }
+    }
+    false
 }
 
 /// The object literal whose key is the definition named at `name` (a JavaScript/TypeScript
