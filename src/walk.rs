@@ -284,7 +284,18 @@ pub fn prepare(opts: &WalkOptions, tool: &str) -> Result<Walker> {
             )
         })?
     };
-    let types = {
+    // Without a type flag no file is selected or left out by type: ignore's whole type
+    // table (built and sorted, about a fifth of the instructions of a small file's outline)
+    // is left unbuilt.
+    let typed = !(opts.types.is_empty()
+        && opts.types_not.is_empty()
+        && opts.type_add.is_empty()
+        && opts.type_clear.is_empty());
+    let types = if !typed {
+        TypesBuilder::new()
+            .build()
+            .expect("an empty type selection builds")
+    } else {
         let mut b = TypesBuilder::new();
         b.add_defaults();
         for t in &opts.type_clear {

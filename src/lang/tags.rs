@@ -115,6 +115,7 @@ impl Tags {
             tokens: &tokens,
             pos: 0,
             captures: Vec::new(),
+            regexes: Default::default(),
         };
         let mut patterns = Vec::new();
         while reader.pos < tokens.len() {

@@ -144,9 +144,22 @@ pub(super) struct Reader<'a> {
     pub(super) tokens: &'a [(Tok, usize)],
     pub(super) pos: usize,
     pub(super) captures: Vec<String>,
+    /// The `#match?` regexes compiled so far, by pattern: a query repeats one (C's macro
+    /// names, six times), and each compile builds a DFA (about 150,000 instructions).
+    pub(super) regexes: std::collections::HashMap<String, Regex>,
 }
 
 impl Reader<'_> {
+    /// `pattern` compiled, once per query.
+    fn regex(&mut self, pattern: &str) -> Result<Regex, regex::Error> {
+        if let Some(re) = self.regexes.get(pattern) {
+            return Ok(re.clone());
+        }
+        let re = Regex::new(pattern)?;
+        self.regexes.insert(pattern.to_string(), re.clone());
+        Ok(re)
+    }
+
     fn peek(&self) -> Option<&Tok> {
         self.tokens.get(self.pos).map(|t| &t.0)
     }
@@ -379,7 +392,7 @@ impl Reader<'_> {
                 positive,
                 all,
             }),
-            ("match?", [Ok(re)]) => match Regex::new(re) {
+            ("match?", [Ok(re)]) => match self.regex(re) {
                 Ok(re) => Ok(Predicate::Match {
                     cap,
                     re,
