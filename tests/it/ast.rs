@@ -352,6 +352,31 @@ fn named_file_without_extension_needs_lang() {
         .contains("--lang"));
 }
 
+/// Files named alone: the query is compiled for their languages only, so a query of another
+/// language's kinds is a query error that names the language (it was a warning that the file
+/// is of no language queried), and a query of theirs still finds its matches.
+#[test]
+fn named_files_compile_the_query_for_their_languages() {
+    let t = TestEnv::new();
+    t.write("a.py", "def f():\n    return 1\n");
+    t.write("b.rs", "fn g() {}\n");
+    let (v, code) = t.json(&["ast", "--json", "(function_item) @f", "a.py"]);
+    assert_eq!(code, 2, "{v}");
+    assert_eq!(v["error"]["code"], "AST_E001", "{v}");
+    assert!(
+        v["error"]["remediation"].as_str().unwrap().contains("rust"),
+        "{v}"
+    );
+    // Two languages named: the query compiles for one, the other file is said to be skipped.
+    let (v, code) = t.json(&["ast", "--json", "(function_item) @f", "a.py", "b.rs"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["data"]["match_count"], 1);
+    assert_eq!(v["diagnostics"][0]["code"], "AST_E005", "{v}");
+    let (v, code) = t.json(&["ast", "--json", "(function_definition) @f", "a.py"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["data"]["match_count"], 1);
+}
+
 #[test]
 fn tree_dump_human_and_json() {
     let t = TestEnv::new();
