@@ -514,6 +514,8 @@ impl SearchArgs {
             },
             // A bad --path-separator is refused by `into_options`.
             fields: self.output.fields().unwrap_or_default(),
+            // A bad --colors spec is refused by `into_options` too.
+            colors: self.output.colors().unwrap_or_default(),
         }
     }
 
@@ -543,6 +545,7 @@ impl SearchArgs {
             ));
         }
         self.output.fields()?;
+        self.output.colors()?;
         if self.output.null_data && (self.pcre2 || self.engine == Some(EngineArg::Pcre2)) {
             return Err(Error::new(
                 Code::InvalidArgument,

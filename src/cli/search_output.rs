@@ -1,5 +1,5 @@
 //! `llm search`'s flags of ripgrep's output (clap): `--passthru`, the field and path separators,
-//! `--sort-files`, line or block buffering, `--debug`/`--trace`. Flattened into
+//! `--colors`, `--sort-files`, line or block buffering, `--debug`/`--trace`. Flattened into
 //! [`super::SearchArgs`]; turned into plain values for the printer and the search here.
 
 use crate::error::{Code, Error};
@@ -35,6 +35,13 @@ pub struct SearchOutputArgs {
     /// (exactly one byte, escapes understood; empty: `/`). JSON paths keep `/`.
     #[arg(long, value_name = "SEPARATOR", allow_hyphen_values = true)]
     pub path_separator: Option<String>,
+    /// Human output with colour on: change a colour, as rg: `{type}:{attribute}:{value}`,
+    /// type path, line, column or match; attribute fg or bg (black, blue, green, red, cyan,
+    /// magenta, yellow, white, 0-255, or r,g,b) or style (bold, nobold, intense, nointense,
+    /// underline, nounderline); `{type}:none` clears the type's colours. Repeatable, later
+    /// specs overriding earlier ones.
+    #[arg(long, value_name = "COLOR_SPEC", allow_hyphen_values = true)]
+    pub colors: Vec<String>,
     /// ripgrep's older spelling of `--sort path` (the last of --sort, --sortr and
     /// --sort-files wins).
     #[arg(long, overrides_with_all = ["sort", "sortr", "no_sort_files"])]
@@ -109,6 +116,19 @@ impl SearchOutputArgs {
             }
         }
         Ok(fields)
+    }
+
+    /// rg's colours as `--colors` changes them (a malformed spec is refused, as rg, even
+    /// when colour is off).
+    pub fn colors(&self) -> Result<crate::output::human::search::Colors, Error> {
+        crate::output::human::search::Colors::from_specs(&self.colors).map_err(|e| {
+            Error::new(
+                Code::InvalidArgument,
+                e.to_string(),
+                "pass {type}:{attribute}:{value}, such as `--colors match:fg:yellow`, \
+                 `--colors path:bg:0,0,255`, `--colors line:style:bold` or `--colors column:none`",
+            )
+        })
     }
 
     /// `--line-buffered` / `--block-buffered` (the last given wins; each negation cancels).

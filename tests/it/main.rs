@@ -27,6 +27,7 @@ mod rename_refusals;
 mod rename_scopes;
 mod rename_types;
 mod search;
+mod search_colors;
 mod search_context;
 mod search_edges;
 mod search_flags;

@@ -416,7 +416,10 @@ fn human_snapshots() {
 fn colour_follows_the_flag_and_no_color() {
     let env = awkward();
     let (always, _, _) = human(&env, &["--color", "always", "fn", "crlf.rs"]);
-    assert!(always.contains("\x1b[1;31mfn\x1b[0m"), "{always:?}");
+    assert!(
+        always.contains("\x1b[0m\x1b[1m\x1b[31mfn\x1b[0m"),
+        "{always:?}"
+    );
     let (never, _, _) = human(&env, &["--color", "never", "fn", "crlf.rs"]);
     assert!(!never.contains('\x1b'));
     // Piped, `auto` means no colour; NO_COLOR never adds any.

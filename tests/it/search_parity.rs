@@ -81,7 +81,10 @@ fn text_that_is_not_utf8_prints_as_its_bytes_with_replacements_where_they_belong
     }
     // In colour too.
     let (got, _) = out(&env, &["--color", "always", "-r", "X", "bar", "l1.txt"]);
-    assert_eq!(got, b"\x1b[32m2\x1b[0m:7:na\xefve \x1b[1;31mX\x1b[0m\n");
+    assert_eq!(
+        got,
+        b"\x1b[0m\x1b[32m2\x1b[0m:\x1b[0m7\x1b[0m:na\xefve \x1b[0m\x1b[1m\x1b[31mX\x1b[0m\n"
+    );
     // JSON keeps its lossy text fields and the spans of the file's bytes.
     for (args, matched, replacement, start) in [
         (&["-r", "X", "bar", "l1.txt"][..], "bar", "X", 15),
@@ -253,7 +256,8 @@ fn replace_applies_to_matching_lines_printed_as_context() {
     let (got, _, _) = human(&env, &["--color", "always", "-v", "-A1", "xx", "vr.txt"]);
     assert_eq!(
         got,
-        "\x1b[32m1\x1b[0m:ab cd\n\x1b[32m2\x1b[0m-1-\x1b[1;31mxx\x1b[0m\n"
+        "\x1b[0m\x1b[32m1\x1b[0m:ab cd\n\
+         \x1b[0m\x1b[32m2\x1b[0m-\x1b[0m1\x1b[0m-\x1b[0m\x1b[1m\x1b[31mxx\x1b[0m\n"
     );
     // JSON: with -v there is nothing to replace, the context line is as in the file.
     let (e, _) = search(&env, &["-v", "-r", "X", "-A1", "xx", "vr.txt"]);
@@ -325,8 +329,9 @@ fn vimgrep_honours_replace_byte_offset_max_columns_no_filename_and_no_line_numbe
     );
     assert_eq!(
         got,
-        "\x1b[32m1\x1b[0m:1:\x1b[1;31mab\x1b[0m cd ab\n\x1b[32m1\x1b[0m:7:ab cd \
-         \x1b[1;31mab\x1b[0m\n\x1b[32m3\x1b[0m:1:\x1b[1;31mab\x1b[0m\n"
+        "\x1b[0m\x1b[32m1\x1b[0m:\x1b[0m1\x1b[0m:\x1b[0m\x1b[1m\x1b[31mab\x1b[0m cd ab\n\
+         \x1b[0m\x1b[32m1\x1b[0m:\x1b[0m7\x1b[0m:ab cd \x1b[0m\x1b[1m\x1b[31mab\x1b[0m\n\
+         \x1b[0m\x1b[32m3\x1b[0m:\x1b[0m1\x1b[0m:\x1b[0m\x1b[1m\x1b[31mab\x1b[0m\n"
     );
 }
 

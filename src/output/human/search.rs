@@ -10,11 +10,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 
+mod colors;
 mod fields;
 mod lines;
 mod passthru;
 mod preview;
 
+pub use colors::{Colors, SpecError};
 pub use fields::Fields;
 
 /// Presentation choices that do not change what is found.
@@ -57,6 +59,8 @@ pub struct SearchView {
     pub no_column: bool,
     /// `--field-match-separator`, `--field-context-separator`, `--path-separator`.
     pub fields: Fields,
+    /// `--colors`: rg's colours, as changed (used when colour is on).
+    pub colors: Colors,
 }
 
 /// Streams search results as text. [`SearchHuman::body`] renders one file on any thread;
@@ -102,6 +106,8 @@ pub struct SearchHuman {
     pub context_separator: Option<Vec<u8>>,
     /// See [`SearchView::fields`].
     pub fields: Fields,
+    /// See [`SearchView::colors`].
+    pub colors: Colors,
     /// `--` (or a blank line) goes between files' groups of lines: context lines were asked
     /// for (`-A/-B/-C`; `--passthru` alone prints none there, as rg). Set by `new` from
     /// `context`; the caller may turn it off.
@@ -155,6 +161,7 @@ impl SearchHuman {
             vimgrep: view.vimgrep,
             context_separator: view.context_separator,
             fields: view.fields,
+            colors: view.colors,
             file_break: context,
             records: false,
             printed_any: AtomicBool::new(false),
@@ -275,13 +282,13 @@ impl SearchHuman {
 
     fn path_bytes(&self, r: &FileResult) -> Vec<u8> {
         if !self.null {
-            return (self.fields).path(self.style.path(&r.file.file_path).into_bytes());
+            let name = super::escape_controls(&r.file.file_path);
+            return self
+                .fields
+                .path(self.painted(&self.colors.path, name.as_bytes()));
         }
         let name = r.raw_path.as_deref().unwrap_or(r.file.file_path.as_bytes());
-        if !self.style.on {
-            return self.fields.path(name.to_vec());
-        }
-        (self.fields).path([b"\x1b[35m", name, b"\x1b[0m"].concat())
+        self.fields.path(self.painted(&self.colors.path, name))
     }
 
     /// -0's NUL, as the printer writes it (a `\n` for records: see `records`).
@@ -532,8 +539,7 @@ impl SearchHuman {
         out.extend_from_slice(sep);
         let field = self.fields.of(kind);
         if self.line_numbers {
-            let no = self.style.line_no(&head.line.to_string());
-            out.extend_from_slice(no.as_bytes());
+            self.number(out, &self.colors.line, head.line);
             out.extend_from_slice(field);
         }
         let columns = match kind {
@@ -541,11 +547,11 @@ impl SearchHuman {
             _ => self.context_columns,
         };
         if let (true, Some(col)) = (columns, head.col) {
-            write_uint(out, col + 1);
+            self.number(out, &self.colors.column, col + 1);
             out.extend_from_slice(field);
         }
         if let (true, Some(o)) = (self.byte_offset, head.offset) {
-            write_uint(out, o);
+            self.number(out, &self.colors.column, o);
             out.extend_from_slice(field);
         }
     }
@@ -557,17 +563,6 @@ impl SearchHuman {
             &text[n..]
         } else {
             text
-        }
-    }
-
-    /// `bytes` in the colour of matches.
-    fn paint(&self, out: &mut Vec<u8>, bytes: &[u8]) {
-        if self.style.on {
-            out.extend_from_slice(b"\x1b[1;31m");
-            out.extend_from_slice(bytes);
-            out.extend_from_slice(b"\x1b[0m");
-        } else {
-            out.extend_from_slice(bytes);
         }
     }
 
@@ -662,16 +657,16 @@ impl SearchHuman {
             buf.extend_from_slice(sep);
             let field = &self.fields.matched;
             if self.line_numbers {
-                buf.extend_from_slice(self.style.line_no(&s.start_line.to_string()).as_bytes());
+                self.number(&mut buf, &self.colors.line, s.start_line);
                 buf.extend_from_slice(field);
             }
             // -v: a line that does not match has no column (nor any line with --no-column).
             if self.vimgrep_columns {
-                write_uint(&mut buf, s.start_col + 1);
+                self.number(&mut buf, &self.colors.column, s.start_col + 1);
                 buf.extend_from_slice(field);
             }
             if self.byte_offset {
-                write_uint(&mut buf, s.byte_start);
+                self.number(&mut buf, &self.colors.column, s.byte_start);
                 buf.extend_from_slice(field);
             }
             if self.only_matching {
