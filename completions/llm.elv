@@ -85,6 +85,7 @@ set edit:completion:arg-completer[llm] = {|@words|
             cand --field-match-separator 'Human output: what follows the path, line number, column and byte offset on a matching line (default `:`; escapes such as `\t` and `\x7F` are understood, as rg)'
             cand --field-context-separator 'Human output: what follows the path, line number and byte offset on a context line (default `-`; escapes as in --field-match-separator)'
             cand --path-separator 'Human output: the byte that separates the parts of printed paths instead of `/` (exactly one byte, escapes understood; empty: `/`). JSON paths keep `/`'
+            cand --colors 'Human output with colour on: change a colour, as rg: `{type}:{attribute}:{value}`, type path, line, column or match; attribute fg or bg (black, blue, green, red, cyan, magenta, yellow, white, 0-255, or r,g,b) or style (bold, nobold, intense, nointense, underline, nounderline); `{type}:none` clears the type''s colours. Repeatable, later specs overriding earlier ones'
             cand --format 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)'
             cand --color 'When to use colour in human output. `auto` colours a terminal unless NO_COLOR is set'
             cand -F 'Treat the pattern as a literal string, not a regex'

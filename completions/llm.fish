@@ -86,6 +86,7 @@ complete -c llm -n "__fish_llm_using_subcommand search" -l pre-glob -d 'Only fil
 complete -c llm -n "__fish_llm_using_subcommand search" -l field-match-separator -d 'Human output: what follows the path, line number, column and byte offset on a matching line (default `:`; escapes such as `\\t` and `\\x7F` are understood, as rg)' -r
 complete -c llm -n "__fish_llm_using_subcommand search" -l field-context-separator -d 'Human output: what follows the path, line number and byte offset on a context line (default `-`; escapes as in --field-match-separator)' -r
 complete -c llm -n "__fish_llm_using_subcommand search" -l path-separator -d 'Human output: the byte that separates the parts of printed paths instead of `/` (exactly one byte, escapes understood; empty: `/`). JSON paths keep `/`' -r
+complete -c llm -n "__fish_llm_using_subcommand search" -l colors -d 'Human output with colour on: change a colour, as rg: `{type}:{attribute}:{value}`, type path, line, column or match; attribute fg or bg (black, blue, green, red, cyan, magenta, yellow, white, 0-255, or r,g,b) or style (bold, nobold, intense, nointense, underline, nounderline); `{type}:none` clears the type\'s colours. Repeatable, later specs overriding earlier ones' -r
 complete -c llm -n "__fish_llm_using_subcommand search" -l format -d 'Output format: ripgrep-like text, one JSON envelope, or JSON lines (one per match, then a summary line)' -r -f -a "human\t''
 json\t''
 jsonl\t''"
