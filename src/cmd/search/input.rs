@@ -12,9 +12,10 @@
 //!   `<stdin>`, a `file_path` no mutation can take), with offsets, lines and checksum those of
 //!   the text searched. Human output names the file as ripgrep does.
 
+use super::bytes::{search_bytes, Hash};
 use super::decode::{self, EncodingChoice, Origin};
 use super::file::Worker;
-use super::file::{max_size, search_bytes, unreadable, FileOutcome, Hash, Shared, SkipReason};
+use super::file::{max_size, unreadable, FileOutcome, Shared, SkipReason};
 use super::preprocess::{self, Failure, Preprocessors};
 use crate::envelope::Level;
 use crate::error::{Code, Error};

@@ -12,6 +12,7 @@ pub use input::InputOptions;
 pub use matcher::SearchMatcher;
 use serde::Serialize;
 
+mod bytes;
 mod decode;
 mod file;
 mod find;
