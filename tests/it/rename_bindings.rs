@@ -10,10 +10,6 @@ fn rename(env: &TestEnv, file: &str, symbol: &str, new: &str) -> (serde_json::Va
     env.patch(&["--file", file, "--symbol", symbol, "--rename", new])
 }
 
-fn text(env: &TestEnv, file: &str) -> String {
-    String::from_utf8(env.read(file)).unwrap()
-}
-
 /// What `program file` prints (stdout and stderr) in the fixture's directory.
 fn run(env: &TestEnv, program: &str, file: &str) -> String {
     let out = std::process::Command::new(program)
@@ -39,7 +35,7 @@ fn bash_renames_command_names_not_arguments_or_variables() {
     let (v, code) = rename(&env, "s.sh", "log", "log_msg");
     assert_eq!(code, 0, "{v}");
     assert_eq!(
-        text(&env, "s.sh"),
+        env.text("s.sh"),
         sh.replacen("log()", "log_msg()", 1)
             .replace("\nlog start", "\nlog_msg start")
             .replace("$(log inner)", "$(log_msg inner)")
@@ -76,7 +72,7 @@ fn javascript_destructured_parameter_is_a_local() {
     let (v, code) = rename(&env, "m.js", "g", "inc");
     assert_eq!(code, 0, "{v}");
     assert_eq!(
-        text(&env, "m.js"),
+        env.text("m.js"),
         js.replacen("function g(", "function inc(", 1)
             .replace("g(1)", "inc(1)")
     );
@@ -102,17 +98,17 @@ fn commonjs_export_key_follows_the_rename_and_other_modules_keep_theirs() {
     let (v, code) = rename(&env, "util.js", "g", "inc");
     assert_eq!(code, 0, "{v}");
     assert_eq!(
-        text(&env, "util.js"),
+        env.text("util.js"),
         "function inc(x) { return x + 1; }\nfunction other() { return 0; }\nmodule.exports = { inc, other };\n"
     );
     assert_eq!(
-        text(&env, "main.js"),
+        env.text("main.js"),
         main.replace("{ g }", "{ inc }")
             .replace("{ g: h }", "{ inc: h }")
             .replace("g(1)", "inc(1)")
             .replace("u.g(3)", "u.inc(3)")
     );
-    assert_eq!(text(&env, "other.js"), other, "util2's own g");
+    assert_eq!(env.text("other.js"), other, "util2's own g");
     let after = (run(&env, "node", "main.js"), run(&env, "node", "other.js"));
     assert_eq!(after, before);
     assert_eq!(site_class(&v, "main.js", 5, 35), "excluded", "u2.g");
@@ -130,7 +126,7 @@ fn python_class_attribute_shadows_in_the_class_body_and_a_default_is_outside() {
     ]);
     assert_eq!(code, 0, "{v}");
     assert_eq!(
-        text(&env, "m.py"),
+        env.text("m.py"),
         py.replacen("def g(", "def inc(", 1)
             .replace("return g(2)", "return inc(2)")
             .replace("g=g", "g=inc")
@@ -148,7 +144,7 @@ fn python_class_attribute_shadows_in_the_class_body_and_a_default_is_outside() {
     env.write("b.py", py);
     let (v, code) = rename(&env, "b.py", "g", "inc");
     assert_eq!(code, 0, "{v}");
-    assert_eq!(text(&env, "b.py"), py.replace("g(", "inc("));
+    assert_eq!(env.text("b.py"), py.replace("g(", "inc("));
     // …where a renamed site lies in the class body, the attribute would capture it.
     env.write(
         "c.py",
@@ -168,7 +164,7 @@ fn python_import_from_another_module_rebinds_the_name_in_the_definitions_file() 
     let (v, code) = rename(&env, "m.py", "floor", "fl");
     assert_eq!(code, 0, "{v}");
     assert_eq!(
-        text(&env, "m.py"),
+        env.text("m.py"),
         py.replacen("def floor(", "def fl(", 1)
             .replacen("floor(0.5)", "fl(0.5)", 1)
     );
@@ -203,12 +199,12 @@ fn go_field_and_for_loop_variable_are_not_the_function() {
     ]);
     assert_eq!(code, 0, "{v}");
     assert_eq!(
-        text(&env, "util/util.go"),
+        env.text("util/util.go"),
         util.replace("func G(", "func Inc(")
             .replace("G(0)", "Inc(0)")
             .replace("r := G(1)", "r := Inc(1)")
     );
-    assert_eq!(text(&env, "main.go"), main.replace("u.G(1)", "u.Inc(1)"));
+    assert_eq!(env.text("main.go"), main.replace("u.G(1)", "u.Inc(1)"));
 }
 
 /// Ruby: a bare name in an instance method of a class that defines a method of that name calls
@@ -226,8 +222,8 @@ fn ruby_bare_name_in_a_class_with_its_own_method_is_left_alone() {
     ]);
     assert_eq!(code, 0, "{v}");
     assert_eq!(site_class(&v, "util.rb", 11, 5), "excluded", "{v}");
-    assert!(text(&env, "util.rb").contains("    [g, self.g]\n"));
-    assert!(text(&env, "util.rb").contains("    inc(1)\n"));
+    assert!(env.text("util.rb").contains("    [g, self.g]\n"));
+    assert!(env.text("util.rb").contains("    inc(1)\n"));
     assert_eq!(run(&env, "ruby", "util.rb"), before);
 }
 
@@ -244,7 +240,7 @@ fn python_dunder_all_entry_follows_the_rename() {
     let before = run(&env, "python3", "main.py");
     let (v, code) = rename(&env, "util.py", "g", "inc");
     assert_eq!(code, 0, "{v}");
-    let util = text(&env, "util.py");
+    let util = env.text("util.py");
     assert!(util.starts_with("__all__ = [\"inc\", \"h\"]\n"), "{util}");
     assert!(util.ends_with("NAME = \"g\"\n"), "{util}");
     assert_eq!(run(&env, "python3", "main.py"), before);
@@ -272,7 +268,7 @@ fn a_nearer_scope_with_its_own_member_keeps_the_name() {
         "inc",
     ]);
     assert_eq!(code, 0, "{v}");
-    let java = text(&env, "Util.java");
+    let java = env.text("Util.java");
     assert!(
         java.contains("static int use() { return inc(1); }"),
         "{java}"
@@ -290,7 +286,7 @@ fn a_nearer_scope_with_its_own_member_keeps_the_name() {
     ]);
     assert_eq!(code, 0, "{v}");
     assert_eq!(
-        text(&env, "m.cpp"),
+        env.text("m.cpp"),
         "int inc(int x) { return x + 1; }\nnamespace ns { int g(int x) { return x * 100; } int call() { return g(2); } }\nstruct K {\n    int g(int x) { return -x; }\n    int run() { return g(3) + ::inc(3); }\n};\nint main() { return inc(1) + ns::g(1) + ns::call(); }\n"
     );
     env.write(
@@ -302,7 +298,7 @@ fn a_nearer_scope_with_its_own_member_keeps_the_name() {
     ]);
     assert_eq!(code, 0, "{v}");
     assert_eq!(
-        text(&env, "util.rs"),
+        env.text("util.rs"),
         "pub fn inc() -> i32 { 1 }\n\npub mod inner {\n    pub fn g() -> i32 { 100 }\n    pub fn local() -> i32 { g() }\n}\n\npub fn top() -> i32 { inc() + inner::g() }\n"
     );
 }
@@ -350,8 +346,8 @@ fn typescript_overload_signatures_follow_their_implementation() {
         "--file", "o.ts", "--symbol", "concat", "--line", "3", "--rename", "join",
     ]);
     assert_eq!(code, 0, "{v}");
-    assert_eq!(text(&env, "o.ts"), ts.replace("concat", "join"));
-    assert_eq!(text(&env, "use.ts"), user.replace("concat", "join"));
+    assert_eq!(env.text("o.ts"), ts.replace("concat", "join"));
+    assert_eq!(env.text("use.ts"), user.replace("concat", "join"));
     assert_eq!(site_class(&v, "o.ts", 1, 16), "certain");
     assert_eq!(site_class(&v, "o.ts", 2, 16), "certain");
     // From an overload signature of a method: the others, the implementation and `this.add`.
@@ -367,7 +363,7 @@ fn typescript_overload_signatures_follow_their_implementation() {
     ]);
     assert_eq!(code, 0, "{v}");
     assert_eq!(
-        text(&env, "o.ts"),
+        env.text("o.ts"),
         ts.replace("concat", "join").replace("add", "plus")
     );
     assert_eq!(
@@ -388,13 +384,13 @@ fn a_renamed_shorthand_comes_back_as_a_shorthand() {
     let (v, code) = rename(&env, "u.js", "fill", "fill2");
     assert_eq!(code, 0, "{v}");
     assert_eq!(
-        text(&env, "u.js"),
+        env.text("u.js"),
         js.replacen("fill()", "fill2()", 1)
             .replace("\tfill\n", "\tfill: fill2\n")
     );
     let (v, code) = rename(&env, "u.js", "fill2", "fill");
     assert_eq!(code, 0, "{v}");
-    assert_eq!(text(&env, "u.js"), js);
+    assert_eq!(env.text("u.js"), js);
 
     // Rust: a field in a struct literal and a pattern, beside a parameter of its old name.
     let env = TestEnv::new();
@@ -403,14 +399,14 @@ fn a_renamed_shorthand_comes_back_as_a_shorthand() {
     let (v, code) = rename(&env, "src/lib.rs", "User::name", "full");
     assert_eq!(code, 0, "{v}");
     assert_eq!(
-        text(&env, "src/lib.rs"),
+        env.text("src/lib.rs"),
         rs.replace("pub name", "pub full")
             .replace("User { name }", "User { full: name }")
     );
     // The parameter `name` does not capture the field's key: not refused.
     let (v, code) = rename(&env, "src/lib.rs", "User::full", "name");
     assert_eq!(code, 0, "{v}");
-    assert_eq!(text(&env, "src/lib.rs"), rs);
+    assert_eq!(env.text("src/lib.rs"), rs);
 }
 
 /// A Ruby symbol that names a method to `send`, `method`, `respond_to?`, `alias_method`,
@@ -470,7 +466,7 @@ fn a_definition_local_to_a_function_keeps_the_module_level_ones_uses() {
             "return Local().run()\n\n    return Local()",
             1,
         );
-    assert_eq!(text(&env, "m.py"), want);
+    assert_eq!(env.text("m.py"), want);
     assert_eq!(run(&env, "python3", "m.py"), before);
     assert_eq!(site_class(&v, "m.py", 18, 11), "excluded", "use()'s Foo");
 
@@ -503,6 +499,6 @@ fn a_definition_local_to_a_function_keeps_the_module_level_ones_uses() {
             "--file", file, "--symbol", symbol, "--line", line, "--rename", "local",
         ]);
         assert_eq!(code, 0, "{file}: {v}");
-        assert_eq!(text(&env, file), want, "{file}");
+        assert_eq!(env.text(file), want, "{file}");
     }
 }

@@ -7,23 +7,6 @@
 
 use crate::util::TestEnv;
 
-fn text(env: &TestEnv, file: &str) -> String {
-    String::from_utf8(env.read(file)).unwrap()
-}
-
-/// Renames `symbol` at `line` of `file` to `new`; returns the envelope and the exit code.
-fn rename(
-    env: &TestEnv,
-    file: &str,
-    symbol: &str,
-    line: &str,
-    new: &str,
-) -> (serde_json::Value, i32) {
-    env.patch(&[
-        "--file", file, "--symbol", symbol, "--line", line, "--rename", new, "--in", file,
-    ])
-}
-
 #[test]
 fn java_and_csharp_overloads_are_renamed_as_one_and_back() {
     for (file, src, symbol, renamed_symbol, old, new) in [
@@ -46,20 +29,20 @@ fn java_and_csharp_overloads_are_renamed_as_one_and_back() {
     ] {
         let env = TestEnv::new();
         env.write(file, src);
-        let (v, code) = rename(&env, file, symbol, "2", new);
+        let (v, code) = env.rename_at(file, symbol, "2", new);
         assert_eq!(code, 0, "{v}");
         let want = src
             .replace(&format!("void {old}("), &format!("void {new}("))
             .replace(&format!(" {old}(1); {old}("), &format!(" {new}(1); {new}("));
-        assert_eq!(text(&env, file), want);
+        assert_eq!(env.text(file), want);
         assert!(
             v["message"].as_str().unwrap().contains("1 other definition"),
             "{v}"
         );
         // …and back, byte for byte (refused `PATCH_E009` when only one overload had moved).
-        let (v, code) = rename(&env, file, renamed_symbol, "2", old);
+        let (v, code) = env.rename_at(file, renamed_symbol, "2", old);
         assert_eq!(code, 0, "{v}");
-        assert_eq!(text(&env, file), src);
+        assert_eq!(env.text(file), src);
     }
 }
 
@@ -71,12 +54,12 @@ fn cpp_method_declaration_definition_and_overloads_go_together() {
     for line in ["3", "7"] {
         let env = TestEnv::new();
         env.write("a.cpp", src);
-        let (v, code) = rename(&env, "a.cpp", "A::g", line, "k");
+        let (v, code) = env.rename_at("a.cpp", "A::g", line, "k");
         assert_eq!(code, 0, "{v}");
-        assert_eq!(text(&env, "a.cpp"), want, "from line {line}");
-        let (v, code) = rename(&env, "a.cpp", "A::k", "3", "g");
+        assert_eq!(env.text("a.cpp"), want, "from line {line}");
+        let (v, code) = env.rename_at("a.cpp", "A::k", "3", "g");
         assert_eq!(code, 0, "{v}");
-        assert_eq!(text(&env, "a.cpp"), src);
+        assert_eq!(env.text("a.cpp"), src);
     }
 }
 
@@ -87,23 +70,23 @@ fn rust_trait_impl_method_is_renamed_from_its_trait() {
     let env = TestEnv::new();
     env.write("t.rs", src);
     // Only the impl's `fn f` was renamed: `g` is not a member of trait `T` (E0407).
-    let (v, code) = rename(&env, "t.rs", "S::f", "4", "g");
+    let (v, code) = env.rename_at("t.rs", "S::f", "4", "g");
     assert_eq!(code, 0, "{v}");
     assert_eq!(v["result"]["symbol"]["qualified_name"], "T::f", "{v}");
-    assert_eq!(text(&env, "t.rs"), want);
+    assert_eq!(env.text("t.rs"), want);
     // Back (refused `PATCH_E009` before: `f` was S's other trait's).
-    let (v, code) = rename(&env, "t.rs", "S::g", "4", "f");
+    let (v, code) = env.rename_at("t.rs", "S::g", "4", "f");
     assert_eq!(code, 0, "{v}");
-    assert_eq!(text(&env, "t.rs"), src);
+    assert_eq!(env.text("t.rs"), src);
 
     // A trait the file does not define: refused, nothing written.
     let env = TestEnv::new();
     let d = "struct S;\nimpl std::fmt::Display for S {\n    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {\n        Ok(())\n    }\n}\n";
     env.write("d.rs", d);
-    let (v, code) = rename(&env, "d.rs", "S::fmt", "3", "show");
+    let (v, code) = env.rename_at("d.rs", "S::fmt", "3", "show");
     assert_eq!(code, 2, "{v}");
     assert_eq!(v["error"]["code"], "PATCH_E010");
-    assert_eq!(text(&env, "d.rs"), d);
+    assert_eq!(env.text("d.rs"), d);
 }
 
 /// C: a function or macro defined twice under `#if` branches (`f` a macro in the other), and
@@ -116,16 +99,16 @@ fn c_twins_under_if_branches_and_prototypes_go_together() {
     for (symbol, line, old, new) in [("f", "4", "f", "h"), ("M", "3", "M", "N")] {
         let env = TestEnv::new();
         env.write("a.c", src);
-        let (v, code) = rename(&env, "a.c", symbol, line, new);
+        let (v, code) = env.rename_at("a.c", symbol, line, new);
         assert_eq!(code, 0, "{v}");
         let want = match old {
             "f" => src.replace("f(", "h("),
             _ => src.replace(" M", " N").replace("(M)", "(N)"),
         };
-        assert_eq!(text(&env, "a.c"), want);
-        let (v, code) = rename(&env, "a.c", new, line, old);
+        assert_eq!(env.text("a.c"), want);
+        let (v, code) = env.rename_at("a.c", new, line, old);
         assert_eq!(code, 0, "{v}");
-        assert_eq!(text(&env, "a.c"), src);
+        assert_eq!(env.text("a.c"), src);
     }
 }
 
@@ -136,12 +119,12 @@ fn a_javascript_getter_and_its_setter_go_together() {
     let src = "class Light {\n  get power() {\n    return this.p;\n  }\n  set power(v) {\n    this.p = v;\n  }\n  dim() {\n    this.power = this.power / 2;\n  }\n}\n";
     let env = TestEnv::new();
     env.write("l.js", src);
-    let (v, code) = rename(&env, "l.js", "Light.power", "2", "watts");
+    let (v, code) = env.rename_at("l.js", "Light.power", "2", "watts");
     assert_eq!(code, 0, "{v}");
-    assert_eq!(text(&env, "l.js"), src.replace("power", "watts"));
-    let (v, code) = rename(&env, "l.js", "Light.watts", "5", "power");
+    assert_eq!(env.text("l.js"), src.replace("power", "watts"));
+    let (v, code) = env.rename_at("l.js", "Light.watts", "5", "power");
     assert_eq!(code, 0, "{v}");
-    assert_eq!(text(&env, "l.js"), src);
+    assert_eq!(env.text("l.js"), src);
 }
 
 /// Rust: a method, a free function and a module's function defined twice under `#[cfg]`
@@ -174,16 +157,16 @@ fn rust_cfg_twins_go_together_and_a_trait_impl_item_stays() {
     ] {
         let env = TestEnv::new();
         env.write("lib.rs", src);
-        let (v, code) = rename(&env, "lib.rs", symbol, line, new);
+        let (v, code) = env.rename_at("lib.rs", symbol, line, new);
         assert_eq!(code, 0, "{symbol}: {v}");
-        assert_eq!(text(&env, "lib.rs"), want, "{symbol}");
+        assert_eq!(env.text("lib.rs"), want, "{symbol}");
         let renamed = symbol
             .rsplit_once("::")
             .map_or(new.to_string(), |(p, _)| format!("{p}::{new}"));
         let old = symbol.rsplit("::").next().unwrap();
-        let (v, code) = rename(&env, "lib.rs", &renamed, back_line, old);
+        let (v, code) = env.rename_at("lib.rs", &renamed, back_line, old);
         assert_eq!(code, 0, "{symbol} back: {v}");
-        assert_eq!(text(&env, "lib.rs"), src, "{symbol} back");
+        assert_eq!(env.text("lib.rs"), src, "{symbol} back");
     }
 }
 
@@ -229,7 +212,7 @@ fn an_override_is_renamed_from_the_method_it_overrides() {
         env.write(file, src);
         let (v, code) = env.patch(&["--file", file, "--symbol", symbol, "--rename", "surface"]);
         assert_eq!(code, 0, "{file}: {v}");
-        assert_eq!(text(&env, file), want, "{file}");
+        assert_eq!(env.text(file), want, "{file}");
     }
 }
 
@@ -273,6 +256,6 @@ fn an_override_of_a_method_the_file_does_not_define_is_refused() {
         let message = v["error"]["message"].as_str().unwrap();
         assert!(message.contains(says), "{file}: {message}");
         assert!(v["error"]["remediation"].as_str().unwrap().contains("Nothing was renamed"));
-        assert_eq!(text(&env, file), src, "{file}");
+        assert_eq!(env.text(file), src, "{file}");
     }
 }

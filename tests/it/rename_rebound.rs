@@ -5,23 +5,6 @@
 
 use crate::util::TestEnv;
 
-fn text(env: &TestEnv, file: &str) -> String {
-    String::from_utf8(env.read(file)).unwrap()
-}
-
-/// Renames `symbol` at `line` of `file` to `new`; returns the envelope and the exit code.
-fn rename(
-    env: &TestEnv,
-    file: &str,
-    symbol: &str,
-    line: &str,
-    new: &str,
-) -> (serde_json::Value, i32) {
-    env.patch(&[
-        "--file", file, "--symbol", symbol, "--line", line, "--rename", new, "--in", file,
-    ])
-}
-
 /// Python: a module-level name assigned in both branches of an `if`, and a method defined in
 /// both, are one variable each; renaming one branch's left the other's, and `END` was
 /// undefined where the other branch ran.
@@ -30,9 +13,9 @@ fn python_if_else_twins_are_one_name() {
     let src = "import sys\n\nif sys.byteorder == \"little\":\n    END = \"<\"\nelse:\n    END = \">\"\n\n\nclass A:\n    if sys.platform == \"win32\":\n        def g(self):\n            return 1\n    else:\n        def g(self):\n            return 2\n\n\nprint(END, A().g())\n";
     let env = TestEnv::new();
     env.write("f.py", src);
-    let (v, code) = rename(&env, "f.py", "END", "4", "ORDER");
+    let (v, code) = env.rename_at("f.py", "END", "4", "ORDER");
     assert_eq!(code, 0, "{v}");
-    assert_eq!(text(&env, "f.py"), src.replace("END", "ORDER"));
+    assert_eq!(env.text("f.py"), src.replace("END", "ORDER"));
     assert!(
         v["message"]
             .as_str()
@@ -40,16 +23,16 @@ fn python_if_else_twins_are_one_name() {
             .contains("1 other definition"),
         "{v}"
     );
-    let (v, code) = rename(&env, "f.py", "A.g", "14", "h");
+    let (v, code) = env.rename_at("f.py", "A.g", "14", "h");
     assert_eq!(code, 0, "{v}");
     let both = src.replace("END", "ORDER").replace("g(", "h(");
-    assert_eq!(text(&env, "f.py"), both);
+    assert_eq!(env.text("f.py"), both);
     // …and back, byte for byte (refused `PATCH_E009` when one twin kept the name).
-    let (v, code) = rename(&env, "f.py", "ORDER", "6", "END");
+    let (v, code) = env.rename_at("f.py", "ORDER", "6", "END");
     assert_eq!(code, 0, "{v}");
-    let (v, code) = rename(&env, "f.py", "A.h", "11", "g");
+    let (v, code) = env.rename_at("f.py", "A.h", "11", "g");
     assert_eq!(code, 0, "{v}");
-    assert_eq!(text(&env, "f.py"), src);
+    assert_eq!(env.text("f.py"), src);
 }
 
 /// Python: a property's getter and its `@x.setter` are one attribute; renamed from either,
@@ -61,9 +44,9 @@ fn python_property_getter_and_setter_go_together() {
     for line in ["3", "7"] {
         let env = TestEnv::new();
         env.write("p.py", src);
-        let (v, code) = rename(&env, "p.py", "H.headers", line, "fields");
+        let (v, code) = env.rename_at("p.py", "H.headers", line, "fields");
         assert_eq!(code, 0, "{v}");
-        assert_eq!(text(&env, "p.py"), src.replace("headers", "fields"));
+        assert_eq!(env.text("p.py"), src.replace("headers", "fields"));
     }
 }
 
@@ -75,10 +58,10 @@ fn python_lambda_default_in_a_class_body_is_the_attribute() {
     let src = "class C:\n    limit = 512\n    limits = dict(f=lambda x=limit: x)\n    g = lambda self: limit\n";
     let env = TestEnv::new();
     env.write("l.py", src);
-    let (v, code) = rename(&env, "l.py", "C.limit", "2", "size");
+    let (v, code) = env.rename_at("l.py", "C.limit", "2", "size");
     assert_eq!(code, 0, "{v}");
     assert_eq!(
-        text(&env, "l.py"),
+        env.text("l.py"),
         "class C:\n    size = 512\n    limits = dict(f=lambda x=size: x)\n    g = lambda self: limit\n"
     );
 }
@@ -90,9 +73,9 @@ fn bash_function_twins_under_if_branches_go_together() {
     let src = "if [[ -n ${ZSH_VERSION-} ]]; then\n    _hold() { echo zsh; }\nelse\n    _hold()\n    {\n        echo bash\n    }\nfi\n_hold\n";
     let env = TestEnv::new();
     env.write("a.sh", src);
-    let (v, code) = rename(&env, "a.sh", "_hold", "4", "_held");
+    let (v, code) = env.rename_at("a.sh", "_hold", "4", "_held");
     assert_eq!(code, 0, "{v}");
-    assert_eq!(text(&env, "a.sh"), src.replace("_hold", "_held"));
+    assert_eq!(env.text("a.sh"), src.replace("_hold", "_held"));
 }
 
 /// Ruby: `TSort.tsort(…)` calls the singleton method `def TSort.tsort` (or `def self.tsort`),
@@ -103,25 +86,25 @@ fn ruby_singleton_and_instance_methods_are_two() {
     let src = "module TSort\n  def tsort\n    TSort.tsort(1, 2)\n  end\n\n  def TSort.tsort(a, b)\n    a + b\n  end\nend\n";
     let env = TestEnv::new();
     env.write("t.rb", src);
-    let (v, code) = rename(&env, "t.rb", "TSort::tsort", "6", "sorted");
+    let (v, code) = env.rename_at("t.rb", "TSort::tsort", "6", "sorted");
     assert_eq!(code, 0, "{v}");
     assert_eq!(
-        text(&env, "t.rb"),
+        env.text("t.rb"),
         src.replace(".tsort", ".sorted"),
         "the singleton and its call"
     );
     let env = TestEnv::new();
     env.write("t.rb", src);
-    let (v, code) = rename(&env, "t.rb", "TSort::tsort", "2", "sorted");
+    let (v, code) = env.rename_at("t.rb", "TSort::tsort", "2", "sorted");
     assert_eq!(code, 0, "{v}");
-    assert_eq!(text(&env, "t.rb"), src.replace("def tsort", "def sorted"));
+    assert_eq!(env.text("t.rb"), src.replace("def tsort", "def sorted"));
     let src =
         "class A\n  def g\n    1\n  end\nend\n\nclass A\n  def g\n    2\n  end\nend\n\nA.new.g\n";
     let env = TestEnv::new();
     env.write("r.rb", src);
-    let (v, code) = rename(&env, "r.rb", "A::g", "8", "h");
+    let (v, code) = env.rename_at("r.rb", "A::g", "8", "h");
     assert_eq!(code, 0, "{v}");
-    assert_eq!(text(&env, "r.rb"), src.replace("g\n", "h\n"));
+    assert_eq!(env.text("r.rb"), src.replace("g\n", "h\n"));
 }
 
 /// TypeScript: a key of an object literal or pattern whose type is written as the field's
@@ -133,18 +116,18 @@ fn typescript_typed_object_literal_keys_follow_the_field() {
     let src = "interface Test {\n  actual: number;\n  ready: boolean;\n}\n\nfunction run(actual: number, ready: boolean): Test {\n  const t: Test = { actual, ready: false };\n  const u = { ready } as Test;\n  const other = { ready: 1 };\n  return t;\n}\n\nfunction show({ ready }: Test) {\n  return ready;\n}\n";
     let env = TestEnv::new();
     env.write("t.ts", src);
-    let (v, code) = rename(&env, "t.ts", "Test.ready", "3", "done");
+    let (v, code) = env.rename_at("t.ts", "Test.ready", "3", "done");
     assert_eq!(code, 0, "{v}");
     let want = src
         .replace("  ready: boolean", "  done: boolean")
         .replace("actual, ready: false", "actual, done: false")
         .replace("{ ready } as", "{ done: ready } as")
         .replace("show({ ready }", "show({ done: ready }");
-    assert_eq!(text(&env, "t.ts"), want);
+    assert_eq!(env.text("t.ts"), want);
     // …and back, to the shorthand it was.
-    let (v, code) = rename(&env, "t.ts", "Test.done", "3", "ready");
+    let (v, code) = env.rename_at("t.ts", "Test.done", "3", "ready");
     assert_eq!(code, 0, "{v}");
-    assert_eq!(text(&env, "t.ts"), src);
+    assert_eq!(env.text("t.ts"), src);
 }
 
 /// Python: in a function, `def wrapper` in each branch of an `if` binds one local, which
@@ -155,18 +138,18 @@ fn python_local_twins_in_a_function_are_one_name() {
     let src = "def make(n):\n    if n == 0:\n        def wrapper():\n            return 0\n    else:\n        def wrapper():\n            return n\n    wrapper.n = n\n    return wrapper\n\n\ndef wrapper():\n    return -1\n";
     let env = TestEnv::new();
     env.write("w.py", src);
-    let (v, code) = rename(&env, "w.py", "make.wrapper", "3", "inner");
+    let (v, code) = env.rename_at("w.py", "make.wrapper", "3", "inner");
     assert_eq!(code, 0, "{v}");
     let want = src.replacen("wrapper", "inner", 4);
-    assert_eq!(text(&env, "w.py"), want, "the module-level `wrapper` stays");
+    assert_eq!(env.text("w.py"), want, "the module-level `wrapper` stays");
     // …and back, byte for byte, where no module-level `wrapper` takes the name.
     let src = &src[..src.find("\n\n\ndef wrapper").unwrap() + 1];
     let env = TestEnv::new();
     env.write("w.py", src);
-    let (v, code) = rename(&env, "w.py", "make.wrapper", "6", "inner");
+    let (v, code) = env.rename_at("w.py", "make.wrapper", "6", "inner");
     assert_eq!(code, 0, "{v}");
-    assert_eq!(text(&env, "w.py"), src.replace("wrapper", "inner"));
-    let (v, code) = rename(&env, "w.py", "make.inner", "3", "wrapper");
+    assert_eq!(env.text("w.py"), src.replace("wrapper", "inner"));
+    let (v, code) = env.rename_at("w.py", "make.inner", "3", "wrapper");
     assert_eq!(code, 0, "{v}");
-    assert_eq!(text(&env, "w.py"), src);
+    assert_eq!(env.text("w.py"), src);
 }

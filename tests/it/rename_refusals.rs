@@ -4,23 +4,6 @@
 
 use crate::util::TestEnv;
 
-fn text(env: &TestEnv, file: &str) -> String {
-    String::from_utf8(env.read(file)).unwrap()
-}
-
-/// Renames `symbol` at `line` of `file` to `new`; returns the envelope and the exit code.
-fn rename(
-    env: &TestEnv,
-    file: &str,
-    symbol: &str,
-    line: &str,
-    new: &str,
-) -> (serde_json::Value, i32) {
-    env.patch(&[
-        "--file", file, "--symbol", symbol, "--line", line, "--rename", new, "--in", file,
-    ])
-}
-
 /// Ruby: a setter `def level=(v)` is named by no one token (`setter` holds `level` and `=`),
 /// and its calls write it apart (`obj.level = 1`): it had no site to rename (`PATCH_E012`).
 /// Its definition, its assignments through a receiver and `send(:level=)` go; the getter
@@ -38,13 +21,13 @@ fn ruby_setter_is_renamed_with_its_assignments() {
     for new in ["size=", "size"] {
         let env = TestEnv::new();
         env.write("l.rb", src);
-        let (v, code) = rename(&env, "l.rb", "Logger::level=", "2", new);
+        let (v, code) = env.rename_at("l.rb", "Logger::level=", "2", new);
         assert_eq!(code, 0, "{v}");
-        assert_eq!(text(&env, "l.rb"), want, "--rename {new}");
+        assert_eq!(env.text("l.rb"), want, "--rename {new}");
         // …and back, byte for byte.
-        let (v, code) = rename(&env, "l.rb", "Logger::size=", "2", "level=");
+        let (v, code) = env.rename_at("l.rb", "Logger::size=", "2", "level=");
         assert_eq!(code, 0, "{v}");
-        assert_eq!(text(&env, "l.rb"), src);
+        assert_eq!(env.text("l.rb"), src);
     }
 }
 
@@ -62,19 +45,19 @@ fn a_local_definition_may_shadow_a_top_level_one() {
     ] {
         let env = TestEnv::new();
         env.write(file, src);
-        let (v, code) = rename(&env, file, symbol, line, new);
+        let (v, code) = env.rename_at(file, symbol, line, new);
         assert_eq!(code, 0, "{v}");
-        assert_eq!(text(&env, file), src.replace(old, new));
+        assert_eq!(env.text(file), src.replace(old, new));
         let used = match file {
             "n.py" => src.replace("    return inner", "    wrapper()\n    return inner"),
             _ => src.replace("    let e", "    let _d = D;\n    let e"),
         };
         let env = TestEnv::new();
         env.write(file, &used);
-        let (v, code) = rename(&env, file, symbol, line, new);
+        let (v, code) = env.rename_at(file, symbol, line, new);
         assert_eq!(code, 1, "{v}");
         assert_eq!(v["error"]["code"], "PATCH_E009", "{v}");
-        assert_eq!(text(&env, file), used);
+        assert_eq!(env.text(file), used);
     }
 }
 
@@ -86,17 +69,17 @@ fn c_struct_tag_and_function_share_a_name() {
     let src = "struct stat {\n    int size;\n};\n\nint statx(struct stat *s) {\n    return s->size;\n}\n\nint main(void) {\n    struct stat s = {1};\n    return statx(&s);\n}\n";
     let env = TestEnv::new();
     env.write("s.c", src);
-    let (v, code) = rename(&env, "s.c", "statx", "5", "stat");
+    let (v, code) = env.rename_at("s.c", "statx", "5", "stat");
     assert_eq!(code, 0, "{v}");
     assert_eq!(
-        text(&env, "s.c"),
+        env.text("s.c"),
         src.replace("int statx", "int stat")
             .replace("statx(&s)", "stat(&s)")
     );
     let tags = "struct stat { int a; };\nstruct other { int b; };\n";
     let env = TestEnv::new();
     env.write("t.c", tags);
-    let (v, code) = rename(&env, "t.c", "other", "2", "stat");
+    let (v, code) = env.rename_at("t.c", "other", "2", "stat");
     assert_eq!(code, 1, "{v}");
     assert_eq!(v["error"]["code"], "PATCH_E009", "{v}");
 }
@@ -109,15 +92,15 @@ fn ruby_singleton_method_may_take_an_instance_methods_name() {
     let src = "class A\n  def g\n    1\n  end\n\n  def self.h\n    2\n  end\n\n  def k\n    3\n  end\nend\n\nA.h\nA.new.g\n";
     let env = TestEnv::new();
     env.write("r.rb", src);
-    let (v, code) = rename(&env, "r.rb", "A::h", "6", "g");
+    let (v, code) = env.rename_at("r.rb", "A::h", "6", "g");
     assert_eq!(code, 0, "{v}");
     let want = src.replace("self.h", "self.g").replace("A.h\n", "A.g\n");
-    assert_eq!(text(&env, "r.rb"), want);
+    assert_eq!(env.text("r.rb"), want);
     // …and back.
-    let (v, code) = rename(&env, "r.rb", "A::g", "6", "h");
+    let (v, code) = env.rename_at("r.rb", "A::g", "6", "h");
     assert_eq!(code, 0, "{v}");
-    assert_eq!(text(&env, "r.rb"), src);
-    let (v, code) = rename(&env, "r.rb", "A::k", "10", "g");
+    assert_eq!(env.text("r.rb"), src);
+    let (v, code) = env.rename_at("r.rb", "A::k", "10", "g");
     assert_eq!(code, 1, "{v}");
     assert_eq!(v["error"]["code"], "PATCH_E009", "{v}");
 }
@@ -133,12 +116,12 @@ fn bash_function_in_a_complete_list_goes_with_it() {
     env.write("c.sh", src);
     let (v, code) = env.patch(&["--file", "c.sh", "--symbol", "_f", "--delete"]);
     assert_eq!(code, 0, "{v}");
-    assert_eq!(text(&env, "c.sh"), "#!/bin/bash\ng() { :; }\n");
+    assert_eq!(env.text("c.sh"), "#!/bin/bash\ng() { :; }\n");
     let other = "_f() {\n    echo hi\n} && echo done\n";
     let env = TestEnv::new();
     env.write("o.sh", other);
     let (v, code) = env.patch(&["--file", "o.sh", "--symbol", "_f", "--delete"]);
     assert_eq!(code, 1, "{v}");
     assert_eq!(v["error"]["code"], "PATCH_E011", "{v}");
-    assert_eq!(text(&env, "o.sh"), other);
+    assert_eq!(env.text("o.sh"), other);
 }

@@ -8,10 +8,6 @@ fn rename(env: &TestEnv, file: &str, symbol: &str, new: &str) -> (serde_json::Va
     env.patch(&["--file", file, "--symbol", symbol, "--rename", new])
 }
 
-fn text(env: &TestEnv, file: &str) -> String {
-    String::from_utf8(env.read(file)).unwrap()
-}
-
 #[test]
 fn another_files_own_function_and_a_builtin_are_left_alone() {
     let env = TestEnv::new();
@@ -22,13 +18,13 @@ fn another_files_own_function_and_a_builtin_are_left_alone() {
     env.write("d.py", "import b\n\nprint(b.g())\n");
     let (v, code) = rename(&env, "b.py", "g", "h");
     assert_eq!(code, 0, "{v}");
-    assert_eq!(text(&env, "a.py"), a, "a.py calls its own g");
+    assert_eq!(env.text("a.py"), a, "a.py calls its own g");
     assert_eq!(site_class(&v, "a.py", 5, 6), "excluded");
-    assert_eq!(text(&env, "b.py"), "def h():\n    return 2\n");
+    assert_eq!(env.text("b.py"), "def h():\n    return 2\n");
     // An import from the defining module ties the name to it.
-    assert_eq!(text(&env, "c.py"), "from b import h\n\nprint(h())\n");
+    assert_eq!(env.text("c.py"), "from b import h\n\nprint(h())\n");
     assert_eq!(site_class(&v, "c.py", 3, 6), "certain");
-    assert_eq!(text(&env, "d.py"), "import b\n\nprint(b.h())\n");
+    assert_eq!(env.text("d.py"), "import b\n\nprint(b.h())\n");
     assert_eq!(site_class(&v, "d.py", 3, 8), "certain");
 
     // A builtin of the same name in a file that never imported it from the module.
@@ -37,7 +33,7 @@ fn another_files_own_function_and_a_builtin_are_left_alone() {
     env.write("u.py", u);
     let (v, code) = rename(&env, "m.py", "open", "open2");
     assert_eq!(code, 0, "{v}");
-    assert_eq!(text(&env, "u.py"), u.replace("m.open(1)", "m.open2(1)"));
+    assert_eq!(env.text("u.py"), u.replace("m.open(1)", "m.open2(1)"));
     assert_eq!(site_class(&v, "u.py", 3, 5), "excluded");
 }
 
@@ -54,14 +50,14 @@ fn another_files_own_function_in_javascript_rust_and_ruby() {
     env.write("o.js", own);
     let (v, code) = rename(&env, "b.js", "g", "h");
     assert_eq!(code, 0, "{v}");
-    assert_eq!(text(&env, "a.js"), a);
-    assert_eq!(text(&env, "o.js"), own);
+    assert_eq!(env.text("a.js"), a);
+    assert_eq!(env.text("o.js"), own);
     assert_eq!(
-        text(&env, "r.js"),
+        env.text("r.js"),
         "const { h } = require('./b');\nconsole.log(h());\n"
     );
     assert_eq!(
-        text(&env, "c.js"),
+        env.text("c.js"),
         "import { h } from './b.js';\nconsole.log(h());\n"
     );
 
@@ -76,9 +72,9 @@ fn another_files_own_function_in_javascript_rust_and_ruby() {
     );
     let (v, code) = rename(&env, "src/b.rs", "g", "h");
     assert_eq!(code, 0, "{v}");
-    assert_eq!(text(&env, "src/a.rs"), a);
+    assert_eq!(env.text("src/a.rs"), a);
     assert_eq!(
-        text(&env, "src/c.rs"),
+        env.text("src/c.rs"),
         "use crate::b::h;\nfn k() { h(); crate::b::h(); }\n"
     );
 
@@ -88,8 +84,8 @@ fn another_files_own_function_in_javascript_rust_and_ruby() {
     env.write("b.rb", "def g\n  2\nend\n");
     let (v, code) = rename(&env, "b.rb", "g", "h");
     assert_eq!(code, 0, "{v}");
-    assert_eq!(text(&env, "a.rb"), a);
-    assert_eq!(text(&env, "b.rb"), "def h\n  2\nend\n");
+    assert_eq!(env.text("a.rb"), a);
+    assert_eq!(env.text("b.rb"), "def h\n  2\nend\n");
 }
 
 #[test]
@@ -100,7 +96,7 @@ fn a_local_that_shadows_the_symbol_is_excluded() {
     let (v, code) = rename(&env, "c.py", "g", "h");
     assert_eq!(code, 0, "{v}");
     assert_eq!(
-        text(&env, "c.py"),
+        env.text("c.py"),
         c.replace("def g()", "def h()").replace("g())", "h())")
     );
     assert_eq!(site_class(&v, "c.py", 2, 4), "excluded");
@@ -112,7 +108,7 @@ fn a_local_that_shadows_the_symbol_is_excluded() {
     let (v, code) = rename(&env, "a.rs", "g", "h");
     assert_eq!(code, 0, "{v}");
     assert_eq!(
-        text(&env, "a.rs"),
+        env.text("a.rs"),
         "fn h() -> i32 { 2 }\nfn f(g: i32) -> i32 { g }\nfn k() -> i32 { let a = h(); let g = 1; a + g }\n"
     );
 
@@ -122,7 +118,7 @@ fn a_local_that_shadows_the_symbol_is_excluded() {
     let (v, code) = rename(&env, "a.js", "g", "h");
     assert_eq!(code, 0, "{v}");
     assert_eq!(
-        text(&env, "a.js"),
+        env.text("a.js"),
         js.replace("function g()", "function h()")
             .replace("\ng();", "\nh();")
     );
@@ -137,7 +133,7 @@ fn a_new_name_bound_where_a_site_lies_is_refused() {
     assert_eq!(code, 1, "{v}");
     assert_eq!(v["status"], "rejected", "{v}");
     assert_eq!(v["error"]["code"], "PATCH_E009", "{v}");
-    assert_eq!(text(&env, "c.py"), c);
+    assert_eq!(env.text("c.py"), c);
 }
 
 #[test]
@@ -178,10 +174,10 @@ fn names_the_language_allows_are_accepted() {
     env.write("a.rb", rb);
     let (v, code) = rename(&env, "a.rb", "A.blank", "empty?");
     assert_eq!(code, 0, "{v}");
-    assert_eq!(text(&env, "a.rb"), rb.replace("blank", "empty?"));
+    assert_eq!(env.text("a.rb"), rb.replace("blank", "empty?"));
     let (v, code) = rename(&env, "a.rb", "A.empty?", "clear!");
     assert_eq!(code, 0, "{v}");
-    assert_eq!(text(&env, "a.rb"), rb.replace("blank", "clear!"));
+    assert_eq!(env.text("a.rb"), rb.replace("blank", "clear!"));
     // `=` only names a setter.
     let (v, code) = rename(&env, "a.rb", "A.clear!", "clear=");
     assert_eq!(v["error"]["code"], "PATCH_E006", "{v}");
@@ -191,7 +187,7 @@ fn names_the_language_allows_are_accepted() {
     env.write("a.rs", rs);
     let (v, code) = rename(&env, "a.rs", "pick", "r#match");
     assert_eq!(code, 0, "{v}");
-    assert_eq!(text(&env, "a.rs"), rs.replace("pick", "r#match"));
+    assert_eq!(env.text("a.rs"), rs.replace("pick", "r#match"));
 }
 
 #[test]
@@ -205,7 +201,7 @@ fn method_calls_follow_the_class_the_syntax_names() {
     let (v, code) = rename(&env, "r.cs", "A.Len", "Size");
     assert_eq!(code, 0, "{v}");
     assert_eq!(
-        text(&env, "r.cs"),
+        env.text("r.cs"),
         "class A {\n    int Size() { return 0; }\n    int Use() { return Size() + this.Size(); }\n}\n"
     );
     // Java: …and inside a subclass whose header names the class.
@@ -216,7 +212,7 @@ fn method_calls_follow_the_class_the_syntax_names() {
     let (v, code) = rename(&env, "A.java", "A.len", "size");
     assert_eq!(code, 0, "{v}");
     assert_eq!(
-        text(&env, "A.java"),
+        env.text("A.java"),
         "class A {\n    int size() { return 0; }\n}\nclass C extends A {\n    int use() { return size() + this.size() + super.size(); }\n}\n"
     );
     // Ruby: a bare name in another class's method is that class's.
@@ -225,7 +221,7 @@ fn method_calls_follow_the_class_the_syntax_names() {
     let (v, code) = rename(&env, "r.rb", "A.len", "size");
     assert_eq!(code, 0, "{v}");
     assert_eq!(
-        text(&env, "r.rb"),
+        env.text("r.rb"),
         rb.replacen("def len", "def size", 1)
             .replace("len * 2", "size * 2")
     );
@@ -235,7 +231,7 @@ fn method_calls_follow_the_class_the_syntax_names() {
     let (v, code) = rename(&env, "r.go", "A.Len", "Size");
     assert_eq!(code, 0, "{v}");
     assert_eq!(
-        text(&env, "r.go"),
+        env.text("r.go"),
         go.replace("func (a A) Len()", "func (a A) Size()")
             .replace("a.Len()", "a.Size()")
     );
@@ -253,21 +249,21 @@ fn self_calls_in_another_files_class_of_the_same_name_go_to_its_own_member() {
     let (v, code) = rename(&env, "q.js", "A.m", "other");
     assert_eq!(code, 0, "{v}");
     assert_eq!(
-        text(&env, "q.js"),
+        env.text("q.js"),
         class
             .replace(".m()", ".other()")
             .replace("  m()", "  other()")
     );
-    assert_eq!(text(&env, "p.js"), class, "p.js's A has its own m");
+    assert_eq!(env.text("p.js"), class, "p.js's A has its own m");
     assert_eq!(site_class(&v, "p.js", 3, 20), "excluded");
     let (v, code) = rename(&env, "q.py", "A.m", "other");
     assert_eq!(code, 0, "{v}");
     assert_eq!(
-        text(&env, "q.py"),
+        env.text("q.py"),
         py.replace("m(self)", "other(self)")
             .replace(".m()", ".other()")
     );
-    assert_eq!(text(&env, "p.py"), py, "p.py's A has its own m");
+    assert_eq!(env.text("p.py"), py, "p.py's A has its own m");
 }
 
 #[test]
@@ -277,7 +273,7 @@ fn names_beyond_letters_and_digits_and_names_that_are_not_identifiers() {
     env.write("d.js", "function $q() { return 1; }\n$q();\n");
     let (v, code) = rename(&env, "d.js", "$q", "$r");
     assert_eq!(code, 0, "{v}");
-    assert_eq!(text(&env, "d.js"), "function $r() { return 1; }\n$r();\n");
+    assert_eq!(env.text("d.js"), "function $r() { return 1; }\n$r();\n");
     let private = "class A {\n  #n() { return 1; }\n  g() { return this.#n(); }\n}\n";
     env.write("p.js", private);
     let (v, code) = rename(&env, "p.js", "#n", "n2");
@@ -290,14 +286,14 @@ fn names_beyond_letters_and_digits_and_names_that_are_not_identifiers() {
         v["error"]["message"].as_str().unwrap().contains("private"),
         "{v}"
     );
-    assert_eq!(text(&env, "p.js"), private);
+    assert_eq!(env.text("p.js"), private);
     let (v, code) = rename(&env, "p.js", "#n", "#m");
     assert_eq!(code, 0, "{v}");
-    assert_eq!(text(&env, "p.js"), private.replace("#n", "#m"));
+    assert_eq!(env.text("p.js"), private.replace("#n", "#m"));
     env.write("s.sh", "my-func() { echo; }\nmy-func\n");
     let (v, code) = rename(&env, "s.sh", "my-func", "my-fn");
     assert_eq!(code, 0, "{v}");
-    assert_eq!(text(&env, "s.sh"), "my-fn() { echo; }\nmy-fn\n");
+    assert_eq!(env.text("s.sh"), "my-fn() { echo; }\nmy-fn\n");
 
     // Operators and conversions are not renamed (they were reported `ok`, 0 sites).
     let cpp = "struct S {\n  operator bool() const { return true; }\n  S operator+(const S& o) const { return o; }\n};\n";
@@ -321,8 +317,8 @@ fn names_beyond_letters_and_digits_and_names_that_are_not_identifiers() {
             "{file} {symbol}: {v}"
         );
     }
-    assert_eq!(text(&env, "a.cpp"), cpp);
-    assert_eq!(text(&env, "a.cs"), cs);
+    assert_eq!(env.text("a.cpp"), cpp);
+    assert_eq!(env.text("a.cs"), cs);
 }
 
 #[test]
@@ -334,7 +330,7 @@ fn a_local_that_no_bare_site_meets_and_a_sibling_scopes_function_do_not_block() 
     let (v, code) = rename(&env, "s.rs", "S::path", "path2");
     assert_eq!(code, 0, "{v}");
     assert_eq!(
-        text(&env, "s.rs"),
+        env.text("s.rs"),
         rs.replace("path:", "path2:")
             .replace("self.path", "self.path2")
     );
@@ -343,7 +339,7 @@ fn a_local_that_no_bare_site_meets_and_a_sibling_scopes_function_do_not_block() 
     let (v, code) = rename(&env, "s.go", "S.path", "path2");
     assert_eq!(code, 0, "{v}");
     assert_eq!(
-        text(&env, "s.go"),
+        env.text("s.go"),
         go.replace("\tpath int", "\tpath2 int")
             .replace("s.path", "s.path2")
     );
@@ -372,7 +368,7 @@ fn a_local_that_no_bare_site_meets_and_a_sibling_scopes_function_do_not_block() 
         "Page",
     ]);
     assert_eq!(code, 0, "{v}");
-    assert_eq!(text(&env, "page.test.tsx"), tsx);
+    assert_eq!(env.text("page.test.tsx"), tsx);
 
     // Each test's own options object: a key of another object is not beside the renamed one.
     let opts = "it(\"one\", () => {\n  useQuery({\n    queryKey: [\"a\"],\n    queryFn: () => 1,\n  });\n});\n\nfunction Page() {\n  useQuery({ queryFn: () => 2 });\n  useQuery({ queryFn: () => 3 });\n}\n";
@@ -387,7 +383,7 @@ fn a_local_that_no_bare_site_meets_and_a_sibling_scopes_function_do_not_block() 
             "--file", "opts.tsx", "--symbol", &back, "--line", line, "--rename", "queryFn",
         ]);
         assert_eq!(code, 0, "{symbol}: {v}");
-        assert_eq!(text(&env, "opts.tsx"), opts);
+        assert_eq!(env.text("opts.tsx"), opts);
     }
 
     // Still refused: the other function in the same callback, a bare site where the local is,
@@ -398,7 +394,7 @@ fn a_local_that_no_bare_site_meets_and_a_sibling_scopes_function_do_not_block() 
     let (v, code) = rename(&env, "same.tsx", "Page2", "Page");
     assert_eq!(code, 1, "{v}");
     assert_eq!(v["error"]["code"], "PATCH_E009", "{v}");
-    assert_eq!(text(&env, "same.tsx"), same);
+    assert_eq!(env.text("same.tsx"), same);
     let dup = "const o = {\n  a: () => 1,\n  b: () => 2,\n};\n";
     env.write("dup.ts", dup);
     let (v, code) = rename(&env, "dup.ts", "b", "a");
@@ -410,7 +406,7 @@ fn a_local_that_no_bare_site_meets_and_a_sibling_scopes_function_do_not_block() 
     let (v, code) = rename(&env, "lit.rs", "S::path", "path2");
     assert_eq!(code, 0, "{v}");
     assert_eq!(
-        text(&env, "lit.rs"),
+        env.text("lit.rs"),
         "pub struct S {\n    path2: u32,\n}\n\npub fn f() -> S {\n    let path2 = 1;\n    S { path2 }\n}\n"
     );
 }
@@ -562,12 +558,12 @@ fn a_c_prototype_or_extern_declaration_takes_its_name() {
                     .contains("declared at"),
                 "{v}"
             );
-            assert_eq!(text(&env, file), src);
+            assert_eq!(env.text(file), src);
         }
         let env = TestEnv::new();
         env.write(file, src);
         let (v, code) = rename(&env, file, "statf", "width");
         assert_eq!(code, 0, "{file}: {v}");
-        assert_eq!(text(&env, file), src.replace("statf", "width"));
+        assert_eq!(env.text(file), src.replace("statf", "width"));
     }
 }

@@ -18,10 +18,6 @@ fn rename(
     ])
 }
 
-fn text(env: &TestEnv, file: &str) -> String {
-    String::from_utf8(env.read(file)).unwrap()
-}
-
 /// `s` with each whole word `old` replaced by `new`.
 fn words(s: &str, old: &str, new: &str) -> String {
     let word = |c: char| c.is_alphanumeric() || c == '_';
@@ -51,8 +47,8 @@ fn java_constructors_new_casts_and_return_types_follow_the_class() {
     env.write("app/Shelf.java", user);
     let (v, code) = rename(&env, "geo/Box.java", "Box", "class", "Crate");
     assert_eq!(code, 0, "{v}");
-    assert_eq!(text(&env, "geo/Box.java"), java.replace("Box", "Crate"));
-    assert_eq!(text(&env, "app/Shelf.java"), user.replace("Box", "Crate"));
+    assert_eq!(env.text("geo/Box.java"), java.replace("Box", "Crate"));
+    assert_eq!(env.text("app/Shelf.java"), user.replace("Box", "Crate"));
     assert_eq!(
         site_class(&v, "geo/Box.java", 6, 11),
         "certain",
@@ -89,8 +85,8 @@ fn java_constructors_new_casts_and_return_types_follow_the_class() {
     ]);
     assert_eq!(code, 0, "{v}");
     assert_eq!(v["result"]["symbol"]["kind"], "class");
-    assert_eq!(text(&env, "geo/Box.java"), java);
-    assert_eq!(text(&env, "app/Shelf.java"), user);
+    assert_eq!(env.text("geo/Box.java"), java);
+    assert_eq!(env.text("app/Shelf.java"), user);
 
     // A method that has its class's name is not a constructor: another class's stays.
     let env = TestEnv::new();
@@ -99,7 +95,7 @@ fn java_constructors_new_casts_and_return_types_follow_the_class() {
     let (v, code) = rename(&env, "MaskFill.java", "MaskFill", "class", "Fill");
     assert_eq!(code, 0, "{v}");
     assert_eq!(
-        text(&env, "MaskFill.java"),
+        env.text("MaskFill.java"),
         fill.replacen("MaskFill", "Fill", 2)
     );
     assert_eq!(site_class(&v, "MaskFill.java", 3, 20), "excluded");
@@ -117,9 +113,9 @@ fn cpp_constructors_destructors_and_definitions_outside_the_class_follow_it() {
     env.write("other.cpp", other);
     let (v, code) = rename(&env, "shape.hpp", "Shape", "class", "Form");
     assert_eq!(code, 0, "{v}");
-    assert_eq!(text(&env, "shape.hpp"), header.replace("Shape", "Form"));
-    assert_eq!(text(&env, "shape.cpp"), source.replace("Shape", "Form"));
-    assert_eq!(text(&env, "other.cpp"), other);
+    assert_eq!(env.text("shape.hpp"), header.replace("Shape", "Form"));
+    assert_eq!(env.text("shape.cpp"), source.replace("Shape", "Form"));
+    assert_eq!(env.text("other.cpp"), other);
     assert_eq!(site_class(&v, "shape.hpp", 5, 4), "certain", "Shape();");
     assert_eq!(site_class(&v, "shape.hpp", 6, 5), "certain", "~Shape();");
     // The header's file includes it: its names are the header's.
@@ -151,10 +147,7 @@ fn cpp_constructors_destructors_and_definitions_outside_the_class_follow_it() {
     env.write("svc.hpp", svc);
     let (v, code) = rename(&env, "svc.hpp", "results_type", "type", "results");
     assert_eq!(code, 0, "{v}");
-    assert_eq!(
-        text(&env, "svc.hpp"),
-        svc.replace("results_type", "results")
-    );
+    assert_eq!(env.text("svc.hpp"), svc.replace("results_type", "results"));
 }
 
 #[test]
@@ -164,7 +157,7 @@ fn csharp_constructor_finalizer_and_generic_argument_follow_the_struct() {
     env.write("Pair.cs", cs);
     let (v, code) = rename(&env, "Pair.cs", "TypePair", "struct", "Pair");
     assert_eq!(code, 0, "{v}");
-    assert_eq!(text(&env, "Pair.cs"), cs.replace("TypePair", "Pair"));
+    assert_eq!(env.text("Pair.cs"), cs.replace("TypePair", "Pair"));
     assert_eq!(
         site_class(&v, "Pair.cs", 5, 40),
         "certain",
@@ -185,8 +178,8 @@ fn rust_impl_headers_and_return_types_follow_the_struct() {
     assert_eq!(code, 0, "{v}");
     // Every whole word `P` (no other word of the files is `P`).
     let renamed = |s: &str| words(s, "P", "Point");
-    assert_eq!(text(&env, "src/p.rs"), renamed(p));
-    assert_eq!(text(&env, "src/q.rs"), renamed(q));
+    assert_eq!(env.text("src/p.rs"), renamed(p));
+    assert_eq!(env.text("src/q.rs"), renamed(q));
     assert_eq!(site_class(&v, "src/p.rs", 5, 5), "certain", "impl P");
     assert_eq!(site_class(&v, "src/p.rs", 6, 20), "certain", "-> P");
     assert_eq!(
@@ -206,18 +199,15 @@ fn rust_impl_headers_and_return_types_follow_the_struct() {
     ]);
     assert_eq!(code, 0, "{v}");
     assert_eq!(v["result"]["symbol"]["kind"], "struct");
-    assert_eq!(text(&env, "src/p.rs"), p);
-    assert_eq!(text(&env, "src/q.rs"), q);
+    assert_eq!(env.text("src/p.rs"), p);
+    assert_eq!(env.text("src/q.rs"), q);
 
     // An impl of a type defined elsewhere has nothing here to rename.
     env.write("src/b.rs", "pub trait B {}\n\nimpl B for u8 {}\n");
     let (v, code) = rename(&env, "src/b.rs", "u8", "impl", "u9");
     assert_eq!(code, 2, "{v}");
     assert_eq!(v["error"]["code"], "PATCH_E010");
-    assert_eq!(
-        text(&env, "src/b.rs"),
-        "pub trait B {}\n\nimpl B for u8 {}\n"
-    );
+    assert_eq!(env.text("src/b.rs"), "pub trait B {}\n\nimpl B for u8 {}\n");
 }
 
 #[test]
@@ -229,7 +219,7 @@ fn a_field_named_after_the_type_is_kept_and_a_go_embedded_one_is_possible() {
     let (v, code) = rename(&env, "nic.c", "udp_tunnel_nic", "struct", "utn_state");
     assert_eq!(code, 0, "{v}");
     assert_eq!(
-        text(&env, "nic.c"),
+        env.text("nic.c"),
         c.replace("struct udp_tunnel_nic", "struct utn_state")
     );
     assert_eq!(site_class(&v, "nic.c", 6, 35), "excluded");
@@ -240,7 +230,7 @@ fn a_field_named_after_the_type_is_kept_and_a_go_embedded_one_is_possible() {
     env.write("format.go", go);
     let (v, code) = rename(&env, "format.go", "fmtFlags", "struct", "flags");
     assert_eq!(code, 0, "{v}");
-    assert_eq!(text(&env, "format.go"), go.replace("fmtFlags", "flags"));
+    assert_eq!(env.text("format.go"), go.replace("fmtFlags", "flags"));
     assert_eq!(site_class(&v, "format.go", 13, 3), "possible");
 }
 
@@ -252,14 +242,14 @@ fn ruby_class_in_a_module_of_its_own_name_keeps_the_module() {
     let (v, code) = rename(&env, "rdoc.rb", "RDoc::RDoc", "class", "Runner");
     assert_eq!(code, 0, "{v}");
     let renamed = rb.replace("RDoc::RDoc", "RDoc::Runner");
-    assert_eq!(text(&env, "rdoc.rb"), renamed);
+    assert_eq!(env.text("rdoc.rb"), renamed);
     assert_eq!(site_class(&v, "rdoc.rb", 4, 6), "excluded", "the module");
     assert_eq!(site_class(&v, "rdoc.rb", 6, 4), "excluded", "the module");
     assert_eq!(site_class(&v, "rdoc.rb", 6, 10), "certain");
     // And back.
     let (v, code) = rename(&env, "rdoc.rb", "RDoc::Runner", "class", "RDoc");
     assert_eq!(code, 0, "{v}");
-    assert_eq!(text(&env, "rdoc.rb"), rb);
+    assert_eq!(env.text("rdoc.rb"), rb);
 
     // A class first made by `Struct.new` and reopened is one class; a class reached through
     // its module's path is it.
@@ -268,11 +258,11 @@ fn ruby_class_in_a_module_of_its_own_name_keeps_the_module() {
     env.write("uri.rb", rb);
     let (v, code) = rename(&env, "uri.rb", "Conflict", "class", "Clash");
     assert_eq!(code, 0, "{v}");
-    assert_eq!(text(&env, "uri.rb"), rb.replace("Conflict", "Clash"));
+    assert_eq!(env.text("uri.rb"), rb.replace("Conflict", "Clash"));
     let (v, code) = rename(&env, "uri.rb", "Generic", "class", "Plain");
     assert_eq!(code, 0, "{v}");
     assert_eq!(
-        text(&env, "uri.rb"),
+        env.text("uri.rb"),
         rb.replace("Conflict", "Clash").replace("Generic", "Plain")
     );
 }
@@ -285,7 +275,7 @@ fn the_same_type_declared_again_goes_with_it() {
     env.write("intl.ts", ts);
     let (v, code) = rename(&env, "intl.ts", "Intl.ListFormat", "interface", "Lister");
     assert_eq!(code, 0, "{v}");
-    assert_eq!(text(&env, "intl.ts"), ts.replace("ListFormat", "Lister"));
+    assert_eq!(env.text("intl.ts"), ts.replace("ListFormat", "Lister"));
     assert_eq!(
         site_class(&v, "intl.ts", 5, 8),
         "certain",
@@ -300,8 +290,8 @@ fn the_same_type_declared_again_goes_with_it() {
     env.write("Shape.Sides.cs", b);
     let (v, code) = rename(&env, "Shape.cs", "Shape", "class", "Form");
     assert_eq!(code, 0, "{v}");
-    assert_eq!(text(&env, "Shape.cs"), a.replace("Shape", "Form"));
-    assert_eq!(text(&env, "Shape.Sides.cs"), b.replace("Shape", "Form"));
+    assert_eq!(env.text("Shape.cs"), a.replace("Shape", "Form"));
+    assert_eq!(env.text("Shape.Sides.cs"), b.replace("Shape", "Form"));
     assert_eq!(site_class(&v, "Shape.Sides.cs", 3, 25), "certain");
 }
 
@@ -313,7 +303,7 @@ fn a_python_nested_class_is_seen_in_its_class_body_not_in_its_methods() {
     let (v, code) = rename(&env, "n.py", "Outer.Inner", "class", "Part");
     assert_eq!(code, 0, "{v}");
     assert_eq!(
-        text(&env, "n.py"),
+        env.text("n.py"),
         "class Inner:\n    pass\n\n\nclass Outer:\n    class Part:\n        pass\n\n    default = Part()\n\n    def make(self):\n        return self.Part(), Outer.Part(), Inner()\n"
     );
     // In the method, `Inner` is the module's class.
@@ -340,7 +330,7 @@ fn a_cpp_template_and_its_specializations_are_one_type() {
     ]);
     assert_eq!(code, 0, "{v}");
     assert_eq!(
-        text(&env, "max.hpp"),
+        env.text("max.hpp"),
         hpp.replace("buffers_max", "max_buffers")
     );
     assert_eq!(
@@ -359,7 +349,7 @@ fn rust_cfg_twins_are_one_type() {
         "--file", "m.rs", "--symbol", "M", "--kind", "struct", "--line", "2", "--rename", "Map",
     ]);
     assert_eq!(code, 0, "{v}");
-    assert_eq!(text(&env, "m.rs"), words(rs, "M", "Map"));
+    assert_eq!(env.text("m.rs"), words(rs, "M", "Map"));
     assert_eq!(
         site_class(&v, "m.rs", 7, 11),
         "certain",

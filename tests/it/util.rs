@@ -38,6 +38,11 @@ impl TestEnv {
         std::fs::read(self.dir.path().join(rel)).unwrap()
     }
 
+    /// Reads `rel` back as UTF-8 text.
+    pub fn text(&self, rel: &str) -> String {
+        String::from_utf8(self.read(rel)).unwrap()
+    }
+
     /// `llm ARGS` with this directory as the current directory and a clean environment.
     pub fn llm(&self, args: &[&str]) -> Command {
         let mut cmd = llm();
@@ -50,6 +55,14 @@ impl TestEnv {
         let mut a = vec!["patch", "--json"];
         a.extend_from_slice(args);
         self.json(&a)
+    }
+
+    /// Renames `symbol` at `line` of `file` to `new`, with `file` the only file walked
+    /// (`--in`); returns the envelope and the exit code.
+    pub fn rename_at(&self, file: &str, symbol: &str, line: &str, new: &str) -> (Value, i32) {
+        self.patch(&[
+            "--file", file, "--symbol", symbol, "--line", line, "--rename", new, "--in", file,
+        ])
     }
 
     /// Runs `llm ARGS` and parses stdout as one JSON value.
