@@ -84,6 +84,20 @@ fn t(s: u64, e: u64, l: u64, c: u64, m: &str, line: &str) -> (u64, u64, u64, u64
     (s, e, l, c, m.to_string(), line.to_string())
 }
 
+/// `llm search --json ARGS` piped to `llm transform --json`: transform's exit code.
+fn search_into_transform(env: &TestEnv, args: &[&str]) -> i32 {
+    let out = env
+        .llm(&[&["search", "--json"], args].concat())
+        .output()
+        .unwrap();
+    let done = env
+        .llm(&["transform", "--json"])
+        .write_stdin(out.stdout)
+        .output()
+        .unwrap();
+    done.status.code().unwrap()
+}
+
 /// The same matches in json (compact and pretty) and jsonl, each span's id the SPEC's for its path and range.
 fn both(env: &TestEnv, args: &[&str]) -> (Value, Vec<Value>) {
     let (e, code) = json(env, args);
@@ -162,20 +176,9 @@ le_bom.txt:2:13:second line foo\nle_bom.txt:3:7:third foo é\n",
     assert_eq!(human(&env, &["-c", "foo", "le_bom.txt"]).0, "2\n");
     assert_eq!(human(&env, &["-l", "foo"]).0, "be_bom.txt\nle_bom.txt\n");
     // Piped to `llm transform`, such a match is refused and the file is left as it was.
-    let out = env
-        .llm(&["search", "-r", "bar", "foo", "--json", "le_bom.txt"])
-        .output()
-        .unwrap();
-    let done = env
-        .llm(&["transform", "--json"])
-        .write_stdin(out.stdout)
-        .output()
-        .unwrap();
     assert_eq!(
-        done.status.code(),
-        Some(2),
-        "{}",
-        String::from_utf8_lossy(&done.stdout)
+        search_into_transform(&env, &["-r", "bar", "foo", "le_bom.txt"]),
+        2
     );
     assert_eq!(env.read("le_bom.txt"), utf16(true, true));
 }
@@ -280,29 +283,9 @@ fn latin1_and_windows_1252_spans_address_the_bytes_on_disk() {
     assert_eq!(ms[0]["context_before"][0], "héllo wörld");
     assert_eq!(ms[0]["context_after"][0], "third foo é");
     // The spans are the file's: `llm transform` applies them where they point.
-    let out = env
-        .llm(&[
-            "search",
-            "-E",
-            "latin1",
-            "-r",
-            "bar",
-            "foo",
-            "--json",
-            "latin1.txt",
-        ])
-        .output()
-        .unwrap();
-    let done = env
-        .llm(&["transform", "--json"])
-        .write_stdin(out.stdout)
-        .output()
-        .unwrap();
     assert_eq!(
-        done.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&done.stdout)
+        search_into_transform(&env, &["-E", "latin1", "-r", "bar", "foo", "latin1.txt"]),
+        0
     );
     assert_eq!(env.read("latin1.txt"), latin1(&TEXT.replace("foo", "bar")));
 }
@@ -463,16 +446,10 @@ fn pre_searches_what_the_command_prints() {
     );
     assert_eq!(e["data"]["stats"]["skipped"]["unreadable"], 1);
     // Piped to `llm transform`, refused; the file is as it was.
-    let out = env
-        .llm(&[&["search", "-r", "X", "--json"], &args[..]].concat())
-        .output()
-        .unwrap();
-    let done = env
-        .llm(&["transform", "--json"])
-        .write_stdin(out.stdout)
-        .output()
-        .unwrap();
-    assert_eq!(done.status.code(), Some(2));
+    assert_eq!(
+        search_into_transform(&env, &[&["-r", "X"], &args[..]].concat()),
+        2
+    );
     assert_eq!(env.read("d/a.txt"), b"alpha foo\nbeta\n");
     // A command that cannot start: rg "preprocessor command could not start" (exit 2).
     let (_, err, code) = human(&env, &["--pre", "./missing.sh", "foo", "d/a.txt"]);
