@@ -222,6 +222,21 @@ pub(crate) fn search(env: &TestEnv, args: &[&str]) -> (Envelope, i32) {
     (e, out.status.code().unwrap())
 }
 
+/// `llm search --format jsonl ARGS`: the match lines and the summary line.
+pub(crate) fn jsonl(env: &TestEnv, args: &[&str]) -> (Vec<Value>, Value) {
+    let out = env
+        .llm(&[&["search", "--format", "jsonl"], args].concat())
+        .output()
+        .unwrap();
+    let mut lines: Vec<Value> = (out.stdout.split(|&b| b == b'\n'))
+        .filter(|l| !l.is_empty())
+        .map(|l| serde_json::from_slice(l).unwrap())
+        .collect();
+    let summary = lines.pop().expect("a summary line");
+    assert_eq!(summary["type"], "summary");
+    (lines, summary)
+}
+
 /// `llm search ARGS` in human format: stdout, stderr, exit code.
 pub(crate) fn human(env: &TestEnv, args: &[&str]) -> (String, String, i32) {
     let (out, err, code) = human_bytes(env, args);

@@ -4,7 +4,7 @@
 //! path`, run on the same fixtures), written out: rg is not needed at test time. Where llm
 //! differs on purpose (README, "Differences from ripgrep"), the comment says what rg prints.
 
-use crate::search::{human, human_bytes, search};
+use crate::search::{human, human_bytes, jsonl, search};
 use crate::util::TestEnv;
 use serde_json::Value;
 
@@ -22,21 +22,6 @@ fn tree() -> TestEnv {
 fn out(env: &TestEnv, args: &[&str]) -> (String, i32) {
     let (out, _, code) = human(env, args);
     (out, code)
-}
-
-/// `--format jsonl`: the match lines and the summary line.
-fn jsonl(env: &TestEnv, args: &[&str]) -> (Vec<Value>, Value) {
-    let out = env
-        .llm(&[&["search", "--format", "jsonl"], args].concat())
-        .output()
-        .unwrap();
-    let mut lines: Vec<Value> = (out.stdout.split(|&b| b == b'\n'))
-        .filter(|l| !l.is_empty())
-        .map(|l| serde_json::from_slice(l).unwrap())
-        .collect();
-    let summary = lines.pop().expect("a summary line");
-    assert_eq!(summary["type"], "summary");
-    (lines, summary)
 }
 
 /// JSON output without the uuids that differ from run to run.

@@ -7,7 +7,7 @@
 //! their column) is written out as literals: rg is not needed at test time. Where llm differs
 //! on purpose, the comment gives rg's.
 
-use crate::search::{human, human_bytes, search};
+use crate::search::{human, human_bytes, jsonl, search};
 use crate::util::TestEnv;
 use serde_json::Value;
 
@@ -15,23 +15,6 @@ use serde_json::Value;
 fn out(env: &TestEnv, args: &[&str]) -> (Vec<u8>, i32) {
     let (out, _, code) = human_bytes(env, args);
     (out, code)
-}
-
-/// `--format jsonl`: the match lines and the summary's envelope.
-fn jsonl(env: &TestEnv, args: &[&str]) -> (Vec<Value>, Value) {
-    let out = env
-        .llm(&[&["search", "--format", "jsonl"], args].concat())
-        .output()
-        .unwrap();
-    let mut lines: Vec<Value> = out
-        .stdout
-        .split(|&b| b == b'\n')
-        .filter(|l| !l.is_empty())
-        .map(|l| serde_json::from_slice(l).unwrap())
-        .collect();
-    let summary = lines.pop().expect("a summary line");
-    assert_eq!(summary["type"], "summary");
-    (lines, summary)
 }
 
 fn latin1() -> TestEnv {
