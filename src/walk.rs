@@ -198,7 +198,7 @@ pub fn walk_threads(threads: usize) -> usize {
 }
 
 /// See [`walk_threads`].
-const SPLIT_WALK_FROM: usize = 4;
+pub(super) const SPLIT_WALK_FROM: usize = 4;
 
 /// A walk whose filters are built and whose roots are checked, ready to produce files.
 /// [`walk`] collects it; [`Walker::stream`] hands files over one at a time, in path order, so

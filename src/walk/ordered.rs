@@ -3,7 +3,6 @@
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
 
 use super::{Candidate, WalkTail, Walker};
 
@@ -133,10 +132,7 @@ where
     // the tree, and a slow reader of the output holds the workers back. The window is wide
     // (a few hundred files per thread) because a slow file at its front stalls every worker
     // once it is full: on 16 cores, 256 files made searches 1.5–1.8× slower than 4,096.
-    // The calling thread walks, and between batches hands on the results that are ready; once
-    // the walk is done it waits for the rest. (A walk thread of its own, next to the workers
-    // and a thread waiting on results, made four threads share two cores: twice the context
-    // switches.)
+    // Who walks: see `produce_on_worker` below. The calling thread hands on the results.
     // 512 KiB of results per thread: with 24 MiB (checked only by the walk, so that the
     // workers ran on through what was queued), `--format jsonl` on the Rust corpus copied 16
     // times held 30 MB of results at `-j12` and its peak RSS grew with the tree.
@@ -144,42 +140,111 @@ where
     let window = (threads * 256).max(1024);
     let stop = AtomicBool::new(false);
     let queue = BatchQueue::new(held);
-    let (tx, rx) = mpsc::sync_channel::<Vec<(usize, R, usize)>>(threads * 4);
-    let (stop, queue, init, work, finish, weigh) = (&stop, &queue, &init, &work, &finish, &weigh);
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            let tx = tx.clone();
-            scope.spawn(move || {
-                let mut state = init();
-                let mut batch = Vec::with_capacity(BATCH);
-                while queue.pop(&mut batch, BATCH) {
-                    if stop.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    let (indices, mut results): (Vec<usize>, Vec<R>) = batch
-                        .drain(..)
-                        .map(|(i, item)| (i, work(&mut state, item)))
-                        .unzip();
-                    finish(&mut state, &mut results);
-                    let results: Vec<(usize, R, usize)> = indices
-                        .into_iter()
-                        .zip(results)
-                        .map(|(i, r)| {
-                            let w = weigh(&r);
-                            (i, r, w)
-                        })
-                        .collect();
-                    queue.hold(results.iter().map(|r| r.2).sum());
-                    if tx.send(results).is_err() {
-                        break;
-                    }
-                }
-                // No work is left for anyone: what this thread frees as it ends goes with
-                // the process.
-                crate::memory::keep_freed();
-            });
+    let reader = Reader::default();
+    let done = Done::new(threads);
+    let (stop, queue, reader, done) = (&stop, &queue, &reader, &done);
+    let (init, work, finish, weigh) = (&init, &work, &finish, &weigh);
+    // Works a batch of items and sends its results on; `false` once the reader is gone.
+    let work_batch = |state: &mut S, batch: &mut Vec<(usize, T)>| {
+        let (indices, mut results): (Vec<usize>, Vec<R>) = batch
+            .drain(..)
+            .map(|(i, item)| (i, work(&mut *state, item)))
+            .unzip();
+        finish(state, &mut results);
+        let results: Vec<(usize, R, usize)> = indices
+            .into_iter()
+            .zip(results)
+            .map(|(i, r)| {
+                let w = weigh(&r);
+                (i, r, w)
+            })
+            .collect();
+        queue.hold(results.iter().map(|r| r.2).sum());
+        done.send(results)
+    };
+    let work_batch = &work_batch;
+    // Takes batches until the queue is finished.
+    let work_queue = |state: &mut S| {
+        let mut batch = Vec::with_capacity(BATCH);
+        while queue.pop(&mut batch, BATCH) {
+            if stop.load(Ordering::Relaxed) || !work_batch(state, &mut batch) {
+                break;
+            }
         }
-        drop(tx);
+        // No work is left for anyone: what this thread frees as it ends goes with the
+        // process.
+        crate::memory::keep_freed();
+    };
+    let work_queue = &work_queue;
+    // Below the threads that split a walk, the walk is one thread's: a worker's, which works
+    // on items too whenever the others fall behind, so that as many threads are busy as were
+    // asked for. On the calling thread, beside the workers, the walk made three busy threads
+    // at `-j2` on two cores: `search -c` on the Rust corpus took 33.6 ms, 30.0 with the walk
+    // on a worker (human 41.7 → 40.5, json 54.2 → 53.9). (A walk thread of its own, next to
+    // the workers and a thread waiting on results, made four threads share two cores: twice
+    // the context switches.) From there on the walk has threads of its own and the calling
+    // thread reads them, between batches handing on the results that are ready.
+    let produce_on_worker = threads < super::SPLIT_WALK_FROM;
+    std::thread::scope(|scope| {
+        let mut producer = None;
+        let mut produce = Some(produce);
+        for w in 0..threads {
+            if produce_on_worker && w == 0 {
+                let produce = produce.take().expect("one producer");
+                producer = Some(scope.spawn(move || {
+                    let _ended = Ended {
+                        done,
+                        queue,
+                        reader,
+                        stop,
+                    };
+                    let _finished = Finished(queue);
+                    let mut state = init();
+                    let mut items = Vec::with_capacity(BATCH);
+                    let mut spare = Vec::with_capacity(BATCH);
+                    let mut n = 0usize;
+                    let out = produce(&mut |item| {
+                        items.push((n, item));
+                        n += 1;
+                        if items.len() == BATCH {
+                            queue.push(&mut items, false);
+                            // More queued than the other workers take: search some here.
+                            while queue.longer_than(QUEUED_AHEAD * BATCH)
+                                && queue.try_pop(&mut spare, BATCH)
+                            {
+                                if !work_batch(&mut state, &mut spare) {
+                                    return false;
+                                }
+                            }
+                            // Far enough ahead of the reader: help, or wait for it.
+                            while n - reader.want() > window && !stop.load(Ordering::Relaxed) {
+                                if queue.try_pop(&mut spare, BATCH) {
+                                    if !work_batch(&mut state, &mut spare) {
+                                        return false;
+                                    }
+                                } else {
+                                    reader.wait_past(n - window, stop);
+                                }
+                            }
+                        }
+                        !stop.load(Ordering::Relaxed)
+                    });
+                    queue.push(&mut items, true);
+                    work_queue(&mut state);
+                    out
+                }));
+            } else {
+                scope.spawn(move || {
+                    let _ended = Ended {
+                        done,
+                        queue,
+                        reader,
+                        stop,
+                    };
+                    work_queue(&mut init());
+                });
+            }
+        }
         let mut order = InOrder {
             pending: BTreeMap::new(),
             want: 0,
@@ -187,44 +252,222 @@ where
             emit: &mut emit,
             stopped: false,
         };
-        let mut n = 0usize;
-        let mut batch = Vec::with_capacity(BATCH);
-        let out = produce(&mut |item| {
-            if order.stopped {
-                return false;
+        let mut came = Vec::new();
+        let take = |order: &mut InOrder<'_, R, (usize, T), E>, came: &mut Vec<_>| {
+            for results in came.drain(..) {
+                order.take(results);
             }
-            batch.push((n, item));
-            n += 1;
-            if batch.len() == BATCH {
-                queue.push(&mut batch, false);
-                while let Ok(results) = rx.try_recv() {
-                    order.take(results);
-                }
-                // Far enough ahead of the reader: wait for results (the workers never wait
-                // for the walk while the queue holds items, so results keep coming).
-                while n > order.want && n - order.want > window && !order.stopped {
-                    match rx.recv() {
-                        Ok(results) => order.take(results),
-                        Err(_) => break,
-                    }
-                }
-                if order.stopped {
-                    stop.store(true, Ordering::Relaxed);
-                    queue.abort();
-                }
-            }
-            !order.stopped
-        });
-        queue.push(&mut batch, true);
-        for results in rx.iter() {
-            order.take(results);
             if order.stopped {
                 stop.store(true, Ordering::Relaxed);
                 queue.abort();
+                done.close();
             }
+            reader.advance(order.want, order.stopped);
+        };
+        let out = match produce {
+            Some(produce) => {
+                let _finished = Finished(queue);
+                let mut n = 0usize;
+                let mut batch = Vec::with_capacity(BATCH);
+                let out = produce(&mut |item| {
+                    if order.stopped {
+                        return false;
+                    }
+                    batch.push((n, item));
+                    n += 1;
+                    if batch.len() == BATCH {
+                        queue.push(&mut batch, false);
+                        done.try_take(&mut came);
+                        take(&mut order, &mut came);
+                        // Far enough ahead of the reader: wait for results (the workers never
+                        // wait for the walk while the queue holds items, so results keep
+                        // coming).
+                        while n > order.want && n - order.want > window && !order.stopped {
+                            if !done.take_until(order.want, &mut came) {
+                                break;
+                            }
+                            take(&mut order, &mut came);
+                        }
+                    }
+                    !order.stopped
+                });
+                queue.push(&mut batch, true);
+                Some(out)
+            }
+            None => None,
+        };
+        while done.take_until(order.want, &mut came) {
+            take(&mut order, &mut came);
         }
-        out
+        match (out, producer) {
+            (Some(out), _) => out,
+            (None, Some(p)) => p.join().unwrap_or_else(|e| std::panic::resume_unwind(e)),
+            (None, None) => unreachable!("the items were produced here or on a worker"),
+        }
     })
+}
+
+/// The results of the batches worked, on their way to the calling thread, which sleeps until
+/// the one it hands on next has come: a worker wakes it only with that one. (With a channel,
+/// each batch sent woke it: at `-j2` on the Rust corpus, 540 context switches a search.)
+struct Done<R> {
+    state: std::sync::Mutex<DoneState<R>>,
+    came: std::sync::Condvar,
+}
+
+struct DoneState<R> {
+    batches: Vec<Vec<(usize, R, usize)>>,
+    /// Workers not yet ended.
+    workers: usize,
+    /// The result the calling thread waits for.
+    wanted: Option<usize>,
+    /// The calling thread takes no more results.
+    closed: bool,
+}
+
+impl<R> Done<R> {
+    fn new(workers: usize) -> Self {
+        Done {
+            state: std::sync::Mutex::new(DoneState {
+                batches: Vec::new(),
+                workers,
+                wanted: None,
+                closed: false,
+            }),
+            came: std::sync::Condvar::new(),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, DoneState<R>> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Hands on a batch's results; `false` once the calling thread takes no more.
+    fn send(&self, results: Vec<(usize, R, usize)>) -> bool {
+        let mut state = self.lock();
+        if state.closed {
+            return false;
+        }
+        let wake = state
+            .wanted
+            .is_some_and(|w| results.iter().any(|r| r.0 == w));
+        if wake {
+            state.wanted = None;
+        }
+        state.batches.push(results);
+        drop(state);
+        if wake {
+            self.came.notify_one();
+        }
+        true
+    }
+
+    /// A worker ended (see [`Ended`]).
+    fn ended(&self) {
+        let mut state = self.lock();
+        state.workers -= 1;
+        let wake = state.workers == 0 && state.wanted.is_some();
+        drop(state);
+        if wake {
+            self.came.notify_one();
+        }
+    }
+
+    fn close(&self) {
+        self.lock().closed = true;
+    }
+
+    /// Moves the batches that came into `out`.
+    fn try_take(&self, out: &mut Vec<Vec<(usize, R, usize)>>) {
+        out.append(&mut self.lock().batches);
+    }
+
+    /// Waits for the result `want` (or for every worker to end) and moves the batches that
+    /// came into `out`; `false` when none came and every worker ended.
+    fn take_until(&self, want: usize, out: &mut Vec<Vec<(usize, R, usize)>>) -> bool {
+        let mut state = self.lock();
+        loop {
+            let came = state.batches.iter().flatten().any(|r| r.0 == want);
+            if came || state.workers == 0 {
+                state.wanted = None;
+                out.append(&mut state.batches);
+                return !out.is_empty();
+            }
+            state.wanted = Some(want);
+            state = self.came.wait(state).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+}
+
+/// Finishes the queue when the items are produced, however that ends (a panic too: the
+/// workers waiting for items end, and the run with them).
+struct Finished<'a, T>(&'a BatchQueue<T>);
+
+impl<T> Drop for Finished<'_, T> {
+    fn drop(&mut self) {
+        self.0.push(&mut Vec::new(), true);
+    }
+}
+
+/// Tells [`Done`] that a worker ended, however it ends; a worker that panics stops the run
+/// (the threads waiting on it end, and the panic goes on to the caller).
+struct Ended<'a, R, T> {
+    done: &'a Done<R>,
+    queue: &'a BatchQueue<T>,
+    reader: &'a Reader,
+    stop: &'a AtomicBool,
+}
+
+impl<R, T> Drop for Ended<'_, R, T> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.stop.store(true, Ordering::Relaxed);
+            self.queue.abort();
+            self.done.close();
+            self.reader.advance(self.reader.want(), true);
+        }
+        self.done.ended();
+    }
+}
+
+/// Batches queued past which a worker that walks searches some itself.
+const QUEUED_AHEAD: usize = 8;
+
+/// How far the results are handed on, for a producer on a worker thread that got too far
+/// ahead of them (see [`for_each_ordered_batches`]).
+#[derive(Default)]
+struct Reader {
+    want: std::sync::atomic::AtomicUsize,
+    waiting: std::sync::Mutex<bool>,
+    moved: std::sync::Condvar,
+}
+
+impl Reader {
+    fn want(&self) -> usize {
+        self.want.load(Ordering::Acquire)
+    }
+
+    /// The results before `want` are handed on (or, `stopped`, none will be).
+    fn advance(&self, want: usize, stopped: bool) {
+        let before = self.want.swap(want, Ordering::AcqRel);
+        if before == want && !stopped {
+            return;
+        }
+        let waiting = self.waiting.lock().unwrap_or_else(|e| e.into_inner());
+        if *waiting {
+            self.moved.notify_all();
+        }
+    }
+
+    /// Waits until the results before `want` are handed on, or the run stops.
+    fn wait_past(&self, want: usize, stop: &AtomicBool) {
+        let mut waiting = self.waiting.lock().unwrap_or_else(|e| e.into_inner());
+        while self.want() < want && !stop.load(Ordering::Relaxed) {
+            *waiting = true;
+            waiting = self.moved.wait(waiting).unwrap_or_else(|e| e.into_inner());
+        }
+        *waiting = false;
+    }
 }
 
 /// Results that arrive out of order, handed to `emit` in order.
@@ -351,6 +594,23 @@ impl<T> BatchQueue<T> {
         }
     }
 
+    /// Whether more than `items` are queued.
+    fn longer_than(&self, items: usize) -> bool {
+        self.lock().items.len() > items
+    }
+
+    /// Moves up to `max` items into `out` if there are any and the results held weigh at
+    /// most the limit, without waiting.
+    fn try_pop(&self, out: &mut Vec<T>, max: usize) -> bool {
+        let mut state = self.lock();
+        if state.items.is_empty() || state.held > self.limit {
+            return false;
+        }
+        let n = state.items.len().min(max);
+        out.extend(state.items.drain(..n));
+        true
+    }
+
     /// Waits for items (and for the results held to weigh at most the limit) and moves up to
     /// `max` into `out`; `false` once the queue is finished and empty.
     fn pop(&self, out: &mut Vec<T>, max: usize) -> bool {
@@ -394,6 +654,31 @@ mod tests {
             );
             assert_eq!(seen, (0..700).map(|i| i * 3).collect::<Vec<_>>());
             assert!(produced >= 699, "{produced}");
+        }
+    }
+
+    /// A worker that panics ends the run with its panic, whoever walks (not a run waiting
+    /// forever on its results).
+    #[test]
+    fn a_panicking_worker_ends_the_run() {
+        for threads in [2, 3, 4] {
+            let run = std::panic::catch_unwind(|| {
+                for_each_ordered_batches(
+                    |push: &mut dyn FnMut(usize) -> bool| {
+                        (0..100_000).take_while(|&i| push(i)).count()
+                    },
+                    threads,
+                    || (),
+                    |(), i| {
+                        assert!(i != 500, "item 500");
+                        i
+                    },
+                    |_, _| {},
+                    |_| 0,
+                    |_| true,
+                )
+            });
+            assert!(run.is_err(), "{threads} threads");
         }
     }
 
