@@ -108,6 +108,7 @@ pub(super) fn nested(lang: &Language, source: &[u8], parts: Vec<Vec<Prepared>>) 
             body_span: d.body_span,
             node_span: d.node_span,
             parent_index,
+            singleton: lang.name == "ruby" && super::ruby::singleton(node),
         });
         stack.push(out.len() - 1);
     }

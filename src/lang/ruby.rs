@@ -59,3 +59,24 @@ fn scope(node: tree_sitter::Node, source: &[u8]) -> Option<String> {
         })
     })
 }
+
+/// Whether the definition `node` is a singleton method: `def self.g` or `def C.g`, or a `def`
+/// in a `class << self` body (`class << obj` too, as `def obj.g` is), `private def g` there
+/// included; a `def` in a method is the method's.
+pub(super) fn singleton(node: tree_sitter::Node) -> bool {
+    match node.kind() {
+        "singleton_method" => true,
+        "method" => {
+            let mut n = node;
+            while let Some(p) = n.parent() {
+                match p.kind() {
+                    "singleton_class" => return true,
+                    "method" | "singleton_method" | "class" | "module" => return false,
+                    _ => n = p,
+                }
+            }
+            false
+        }
+        _ => false,
+    }
+}

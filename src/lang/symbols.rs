@@ -144,6 +144,10 @@ pub struct Symbol {
     /// Index of the enclosing symbol in the returned list.
     #[serde(skip)]
     pub parent_index: Option<usize>,
+    /// Ruby: a singleton method, defined on an object rather than for its class's instances
+    /// (`def self.g`, `def C.g`, a `def` in `class << self`); false in other languages.
+    #[serde(skip)]
+    pub singleton: bool,
 }
 
 /// Every symbol of a parsed file, in file order (by start of `span`; parents before children).

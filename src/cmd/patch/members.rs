@@ -187,12 +187,11 @@ pub(super) fn qualified_other(
                 )
         })
         .any(|scope| {
-            // Ruby: `C.g` calls the singleton method (`def self.g`, `def C.g`) where the
-            // class has one, not its instance method `g`.
-            let singleton = members_named(syms, scope, name)
-                .any(|m| m.language == "ruby" && super::overloads::ruby_singleton(m));
+            // Ruby: `C.g` calls the singleton method (`def self.g`, `def C.g`, a `def` in
+            // `class << self`) where the class has one, not its instance method `g`.
+            let singleton = members_named(syms, scope, name).any(|m| m.singleton);
             members_named(syms, scope, name)
-                .filter(|m| !singleton || super::overloads::ruby_singleton(m))
+                .filter(|m| !singleton || m.singleton)
                 .any(|m| !is_target(m))
         })
 }

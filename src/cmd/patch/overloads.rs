@@ -116,8 +116,8 @@ pub(super) fn same_class(syms: &[Symbol], target: &Symbol, home: bool) -> Vec<us
 /// function defined in both branches of an `if`, a property's `@x.setter`, `@overload`
 /// stubs, a Ruby class reopened; in a Python function, `def wrapper` in each branch before
 /// `return wrapper`). Renamed alone, the other branch kept the old name and its uses lost
-/// theirs. A Ruby singleton method (`def self.g`, `def C.g`) and an instance method `g` are
-/// two methods.
+/// theirs. A Ruby singleton method (`def self.g`, `def C.g`, a `def` in `class << self`) and
+/// an instance method `g` are two methods.
 pub(super) fn rebound(syms: &[Symbol], target: &Symbol) -> Vec<usize> {
     if !matches!(target.language, "python" | "ruby" | "bash") {
         return Vec::new();
@@ -144,8 +144,7 @@ pub(super) fn rebound(syms: &[Symbol], target: &Symbol) -> Vec<usize> {
         let method = |k| matches!(k, SymbolKind::Function | SymbolKind::Method);
         binding(m.kind)
             && (target.language != "ruby"
-                || (method(m.kind) == method(target.kind)
-                    && ruby_singleton(m) == ruby_singleton(target)))
+                || (method(m.kind) == method(target.kind) && m.singleton == target.singleton))
     };
     if in_function(target) || !binding(target.kind) {
         return Vec::new();
@@ -160,11 +159,4 @@ pub(super) fn rebound(syms: &[Symbol], target: &Symbol) -> Vec<usize> {
         })
         .map(|m| m.name_span.byte_start)
         .collect()
-}
-
-/// Ruby: whether `s` is a singleton method, defined on an object (`def self.g`, `def C.g`).
-pub(super) fn ruby_singleton(s: &Symbol) -> bool {
-    let head = s.signature.strip_prefix("def ").unwrap_or("");
-    let head = head.split(['(', ' ', ';']).next().unwrap_or("");
-    head.contains('.')
 }

@@ -161,15 +161,15 @@ fn rename_core(
     });
     let scope = opts.rename_scope;
     let old = s.name.clone();
-    // Ruby: a singleton method (`def self.g`) beside an instance method of its name in its
-    // class. A call through a value (`A.new.g`, `obj.g`, `f().g`) is the instance method's.
+    // Ruby: a singleton method (`def self.g`, a `def` in `class << self`) beside an instance
+    // method of its name in its class. A call through a value (`A.new.g`, `obj.g`, `f().g`) is the instance method's.
     let instance_twin = language.name == "ruby"
-        && super::overloads::ruby_singleton(s)
+        && s.singleton
         && syms.iter().any(|m| {
             m.name == old
                 && m.kind == symbols::SymbolKind::Method
                 && m.parent_index == s.parent_index
-                && !super::overloads::ruby_singleton(m)
+                && !m.singleton
         });
     let through_value = |q: &Option<String>| match q {
         None => true,
@@ -601,7 +601,7 @@ fn rename_core(
                 owner_qualified: s.parent_qualified.as_deref(),
                 kind: target.kind,
                 def_file: &target.def_file,
-                singleton: language.name == "ruby" && super::overloads::ruby_singleton(s),
+                singleton: s.singleton,
                 local: local_seen.clone(),
             };
             taken::check(language, &bytes, &display, new, &renamed, &taken_at)?;

@@ -25,7 +25,8 @@ pub(super) struct Renamed<'a> {
     pub owner_qualified: Option<&'a str>,
     pub kind: SymbolKind,
     pub def_file: &'a str,
-    /// A Ruby singleton method (`def self.g`): an instance method of the name is another.
+    /// A Ruby singleton method (`def self.g`, a `def` in `class << self`): an instance method
+    /// of the name is another.
     pub singleton: bool,
     /// For a definition local to a function (a nested `def`, a Rust item in a block), in its
     /// own file: where the renamed binding is seen. Only a use of the new name there is
@@ -119,8 +120,7 @@ pub(super) fn check(
                 && !other_scope(s)
                 && clash(language, s.kind, renamed.kind)
                 && !other_object(s)
-                && !(language.name == "ruby"
-                    && super::overloads::ruby_singleton(s) != renamed.singleton)
+                && s.singleton == renamed.singleton
         }) {
             return Err(taken(format!(
                 "a member of `{owner}` ({display}:{})",
