@@ -22,6 +22,9 @@ pub(super) struct Target<'a> {
     pub(super) kind: symbols::SymbolKind,
     /// The trait it is a method of (Rust): its implementations' definitions are renamed too.
     pub(super) trait_of: Option<&'a str>,
+    /// Ruby: a singleton method (`def self.g`, a `def` in `class << self`), called where
+    /// `self` is its class, not on its instances.
+    pub(super) singleton: bool,
     /// The definition's name span (file and offset).
     pub(super) def_file: String,
     pub(super) def_start: usize,
@@ -345,7 +348,19 @@ pub(super) fn syntactic_class(
     }
     if let (Some(owner), true) = (t.owner, callable) {
         match (language.name, &qualified) {
-            ("ruby", None) => return super::members::ruby_bare(node, bytes, owner),
+            ("ruby", None) => return super::members::ruby_bare(node, bytes, owner, t.singleton),
+            ("ruby", Some((".", Some(q)))) if q == "self" => {
+                if let Some(c) = super::members::ruby_bare(node, bytes, owner, t.singleton) {
+                    return Some(c);
+                }
+            }
+            ("ruby", Some((".", Some(q))))
+                if q == "class" && super::members::ruby_on_self_class(node, bytes) =>
+            {
+                if let Some(c) = super::members::ruby_self_class(node, bytes, owner, t.singleton) {
+                    return Some(c);
+                }
+            }
             ("go", Some((".", Some(q)))) => {
                 if let Some(c) = super::members::go_receiver(node, bytes, q, owner) {
                     return Some(c);

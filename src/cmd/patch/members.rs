@@ -17,31 +17,132 @@ fn has_word(text: &str, word: &str) -> bool {
         .any(|w| w == word)
 }
 
-/// Ruby: a bare name in an instance method is a call on `self`, the method's class. In the
-/// owner's class (`class A`, reopened too) it is the owner's method (`certain`); in another
-/// class that does not name the owner as its superclass, that class's (`excluded`). `None`:
-/// the syntax does not say (a module, a singleton method, a subclass, the top level).
-pub(super) fn ruby_bare(node: Node, bytes: &[u8], owner: &str) -> Option<&'static str> {
+/// Ruby: where `self` stands at `node`: the class or module whose body holds it, and whether
+/// it is the class itself (`Some(true)`: in a singleton method, `def self.g` or a `def` in
+/// `class << self`, or in a `class << self` body) or an instance of it (`Some(false)`: in an
+/// instance method); `None` right in the class body. `None` at all at the top level and in
+/// `class << obj` for another object than `self`.
+fn ruby_self<'t>(node: Node<'t>, bytes: &[u8]) -> Option<(Node<'t>, Option<bool>)> {
+    let mut side = None;
     let mut n = node;
     while let Some(p) = n.parent() {
         match p.kind() {
-            "singleton_method" | "module" | "singleton_class" => return None,
-            "class" => {
-                let name = text(bytes, p.child_by_field_name("name")?);
-                let name = name.rsplit("::").next().unwrap_or(name);
-                if name == owner {
-                    return Some(CERTAIN);
+            "method" if side.is_none() => side = Some(false),
+            "singleton_method" if side.is_none() => side = Some(true),
+            "singleton_class" => {
+                if p.child_by_field_name("value").map(|v| text(bytes, v)) != Some("self") {
+                    return None;
                 }
-                let superclass = p.child_by_field_name("superclass");
-                return match superclass {
-                    Some(s) if has_word(text(bytes, s), owner) => None,
-                    _ => Some(EXCLUDED),
-                };
+                side = Some(true);
             }
-            _ => n = p,
+            "class" | "module" => return Some((p, side)),
+            _ => {}
         }
+        n = p;
     }
     None
+}
+
+/// Ruby: whether `self` at `node` is its class (`Some(true)`) or an instance of it
+/// (`Some(false)`), as [`ruby_self`] reads it.
+pub(super) fn ruby_self_side(node: Node, bytes: &[u8]) -> Option<bool> {
+    ruby_self(node, bytes).and_then(|(_, side)| side)
+}
+
+/// Ruby: a bare name (or `self.name`) in a method is a call on `self`. In the owner's class
+/// (`class A`, reopened too) it is the owner's method (`certain`); in another class that does
+/// not name the owner as its superclass, that class's (`excluded`). Where `self` is the class
+/// (a singleton method's body, `class << self`'s) it calls singleton methods, in an instance
+/// method instance methods: the other side's method of the name is never the one
+/// (`excluded`), but in a module that `extend self` or `module_function` lends both. `None`:
+/// the syntax does not say (a module's instance method, a subclass, the top level).
+pub(super) fn ruby_bare(
+    node: Node,
+    bytes: &[u8],
+    owner: &str,
+    singleton: bool,
+) -> Option<&'static str> {
+    let (scope, side) = ruby_self(node, bytes)?;
+    let other_side = side.is_some_and(|s| s != singleton);
+    match scope.kind() {
+        "module" if other_side => (!lends_both(scope, bytes)).then_some(EXCLUDED),
+        "module" => (scope_name(scope, bytes)? == owner && side == Some(true) && singleton)
+            .then_some(CERTAIN),
+        _ if other_side => Some(EXCLUDED),
+        _ => ruby_class(scope, bytes, owner),
+    }
+}
+
+/// Ruby: whether module `scope`'s body makes its instance methods singleton methods too
+/// (`extend self`, `module_function`).
+fn lends_both(scope: Node, bytes: &[u8]) -> bool {
+    let mut c = scope.walk();
+    let body = scope
+        .named_children(&mut c)
+        .find(|b| b.kind() == "body_statement");
+    body.is_some_and(|body| {
+        let mut c = body.walk();
+        let lends = body.named_children(&mut c).any(|n| {
+            let t = text(bytes, n);
+            t.starts_with("module_function") || (t.starts_with("extend") && has_word(t, "self"))
+        });
+        lends
+    })
+}
+
+/// Ruby: the name of class or module `scope`, without the scope it is written in.
+fn scope_name<'b>(scope: Node, bytes: &'b [u8]) -> Option<&'b str> {
+    let name = text(bytes, scope.child_by_field_name("name")?);
+    Some(name.rsplit("::").next().unwrap_or(name))
+}
+
+/// Ruby: whether a method of class `scope` called on `self` is the owner's: `certain` in the
+/// owner's class, `None` in a class that names the owner as its superclass, `excluded` in
+/// another.
+fn ruby_class(scope: Node, bytes: &[u8], owner: &str) -> Option<&'static str> {
+    if scope_name(scope, bytes)? == owner {
+        return Some(CERTAIN);
+    }
+    match scope.child_by_field_name("superclass") {
+        Some(s) if has_word(text(bytes, s), owner) => None,
+        _ => Some(EXCLUDED),
+    }
+}
+
+/// Ruby: whether the name at `node` is called on `self.class` (`self.class.g`).
+pub(super) fn ruby_on_self_class(node: Node, bytes: &[u8]) -> bool {
+    let receiver = node
+        .parent()
+        .filter(|p| p.kind() == "call")
+        .and_then(|p| p.child_by_field_name("receiver"));
+    receiver.is_some_and(|r| {
+        r.kind() == "call"
+            && r.child_by_field_name("receiver")
+                .is_some_and(|s| s.kind() == "self")
+            && r.child_by_field_name("method")
+                .is_some_and(|m| text(bytes, m) == "class")
+    })
+}
+
+/// Ruby: `self.class.name` is a call on the class of an instance: in the owner's instance
+/// method, the owner's singleton method (`certain`); never its instance method
+/// (`excluded`). Where `self` is a class already (a singleton method, a class body),
+/// `self.class` is `Class`: neither (`excluded`). `None`: the syntax does not say.
+pub(super) fn ruby_self_class(
+    node: Node,
+    bytes: &[u8],
+    owner: &str,
+    singleton: bool,
+) -> Option<&'static str> {
+    let (scope, side) = ruby_self(node, bytes)?;
+    if scope.kind() != "class" {
+        return None;
+    }
+    match (singleton, side) {
+        (true, Some(false)) => ruby_class(scope, bytes, owner),
+        (true, _) => Some(EXCLUDED),
+        (false, _) => (scope_name(scope, bytes)? == owner).then_some(EXCLUDED),
+    }
 }
 
 /// Ruby: whether the bare name at `node`, inside an instance method, is a method the
@@ -201,12 +302,15 @@ pub(super) fn qualified_other(
 /// the one renamed (`is_target` tells them apart, the renamed one's overrides included):
 /// another file's `class A { m() {} g() { this.m() } }` had its call renamed and not its `m`.
 /// Only a member of `kind`'s sort counts (a method for a method, a field for a field): Rust's
-/// `self.name` is the field even where the impl has a method `name`.
+/// `self.name` is the field even where the impl has a method `name`. Ruby's `self` is the
+/// class or an instance of it (`singleton`, see [`ruby_self_side`]): only the members of
+/// that side count.
 pub(super) fn self_member_other(
     syms: &[Symbol],
     at: usize,
     name: &str,
     kind: SymbolKind,
+    singleton: Option<bool>,
     is_target: impl Fn(&Symbol) -> bool,
 ) -> bool {
     let class = syms
@@ -223,8 +327,11 @@ pub(super) fn self_member_other(
         })
         .max_by_key(|s| s.depth);
     class.is_some_and(|class| {
-        members_named(syms, class, name)
-            .any(|m| callable(m.kind) == callable(kind) && !is_target(m))
+        members_named(syms, class, name).any(|m| {
+            callable(m.kind) == callable(kind)
+                && singleton.is_none_or(|s| m.singleton == s)
+                && !is_target(m)
+        })
     })
 }
 

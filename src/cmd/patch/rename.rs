@@ -147,6 +147,7 @@ fn rename_core(
         }),
         kind: s.kind,
         trait_of,
+        singleton: s.singleton,
         def_file: s.name_span.file_path.clone(),
         def_start: s.name_span.byte_start,
         modules: links::module_names(language, &s.name_span.file_path),
@@ -405,20 +406,36 @@ fn rename_core(
                 || with_target.contains(&m.name_span.byte_start)
                 || overloaded.contains(&m.name_span.byte_start)
         };
+        // Ruby: the name's node at `at`, whose place says what `self` is there.
+        let ruby_node = |at: usize| {
+            (language.name == "ruby")
+                .then(|| {
+                    tree.root_node()
+                        .descendant_for_byte_range(at, at + old.len())
+                })
+                .flatten()
+        };
+        let on_self_class = |at: usize| {
+            ruby_node(at).is_some_and(|n| super::members::ruby_on_self_class(n, &bytes))
+        };
         let elsewhere = |at: usize| match qualifier(language.name, &bytes, at) {
             // A type's name is a method's only where it is called so (`MaskFill(g)`, not
             // `MaskFill m;` nor `new MaskFill(g)`).
             None if target.is_type && !types::called_bare(&bytes, at, old.len()) => false,
             None => super::members::nearer_member(language.name, &file_syms, at, &old, is_target),
-            Some((".", q)) if instance_twin && through_value(&q) => true,
+            // `self.class.g` is a call on a class, no value.
+            Some((".", q)) if instance_twin && through_value(&q) && !on_self_class(at) => true,
             Some((_, Some(q))) if !is_self(&q) => {
                 super::members::qualified_other(&file_syms, &q, &old, is_target)
             }
-            Some((_, Some(_))) => {
-                super::members::self_member_other(&file_syms, at, &old, target.kind, |m| {
-                    is_target(m) || with_target.contains(&m.name_span.byte_start)
-                })
-            }
+            Some((_, Some(_))) => super::members::self_member_other(
+                &file_syms,
+                at,
+                &old,
+                target.kind,
+                ruby_node(at).and_then(|n| super::members::ruby_self_side(n, &bytes)),
+                |m| is_target(m) || with_target.contains(&m.name_span.byte_start),
+            ),
             Some(_) => false,
         };
         let mut edits: Vec<Edit> = Vec::new();
