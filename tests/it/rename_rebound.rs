@@ -153,3 +153,160 @@ fn python_local_twins_in_a_function_are_one_name() {
     assert_eq!(code, 0, "{v}");
     assert_eq!(env.text("w.py"), src);
 }
+
+/// A class whose singleton methods are defined in `class << self`, beside an instance method
+/// of one of their names, and the same class written with `def self.build`.
+const CLASS_SELF: &str = r#"class Foo
+  class << self
+    def build(x)
+      new(x)
+    end
+
+    def make
+      build(1)
+    end
+  end
+
+  def build
+    :instance
+  end
+
+  def use
+    Foo.build(2)
+    self.class.build(3)
+    build
+  end
+end
+
+Foo.build(4)
+"#;
+
+/// Ruby: a `def` in `class << self` is a singleton method, as `def self.build` is: not a
+/// twin of the instance method `build`. Renaming it renamed the instance method with it (and
+/// the bare `build` in `use`, the instance method's call) and left the bare `build(1)` in
+/// `make`, a singleton method's call; renaming the instance method renamed the singleton and
+/// the `Foo.build` calls. `self.class.build` in an instance method is the singleton's call.
+#[test]
+fn ruby_class_self_methods_are_singletons() {
+    let def_self = CLASS_SELF
+        .replace("  class << self\n    def build(x)\n      new(x)\n    end\n\n    def make\n      build(1)\n    end\n  end\n", "  def self.build(x)\n    new(x)\n  end\n\n  def self.make\n    build(1)\n  end\n");
+    assert_ne!(def_self, CLASS_SELF);
+    for (src, line) in [(CLASS_SELF, "3"), (def_self.as_str(), "2")] {
+        let env = TestEnv::new();
+        env.write("a.rb", src);
+        let (v, code) = env.rename_at("a.rb", "Foo::build", line, "create");
+        assert_eq!(code, 0, "{v}");
+        let want = src
+            .replace("build(x)", "create(x)")
+            .replace("build(1)", "create(1)")
+            .replace(".build(", ".create(");
+        assert_eq!(env.text("a.rb"), want, "the singleton and its calls");
+        let instance = (src.lines().position(|l| l == "  def build").unwrap() + 1).to_string();
+        let env = TestEnv::new();
+        env.write("a.rb", src);
+        let (v, code) = env.rename_at("a.rb", "Foo::build", &instance, "inst");
+        assert_eq!(code, 0, "{v}");
+        let want = src
+            .replace("  def build\n", "  def inst\n")
+            .replace("    build\n", "    inst\n");
+        assert_eq!(env.text("a.rb"), want, "the instance method and its call");
+    }
+}
+
+/// Ruby: a module's `class << self` methods are the module's singleton methods: `Config.load`
+/// and `self.load` in them are theirs; a bare `load` in an instance method is the instance
+/// method's. Renaming either renamed both definitions, or the other's calls.
+#[test]
+fn ruby_module_class_self_methods_are_singletons() {
+    let src = r#"module Config
+  class << self
+    def load(path)
+      parse(File.read(path))
+    end
+
+    def reload
+      self.load(@path)
+    end
+
+    def parse(text)
+      text.lines
+    end
+  end
+
+  def load
+    :mixin
+  end
+
+  def use
+    load
+  end
+end
+
+Config.load("a.yml")
+"#;
+    let env = TestEnv::new();
+    env.write("config.rb", src);
+    let (v, code) = env.rename_at("config.rb", "Config::load", "3", "read");
+    assert_eq!(code, 0, "{v}");
+    let want = src
+        .replace("def load(path)", "def read(path)")
+        .replace(".load(", ".read(");
+    assert_eq!(env.text("config.rb"), want);
+    let env = TestEnv::new();
+    env.write("config.rb", src);
+    let (v, code) = env.rename_at("config.rb", "Config::load", "16", "mixin");
+    assert_eq!(code, 0, "{v}");
+    let want = src
+        .replace("  def load\n", "  def mixin\n")
+        .replace("    load\n", "    mixin\n");
+    assert_eq!(env.text("config.rb"), want);
+}
+
+/// Ruby: `private` and `attr_accessor` in `class << self` change nothing of the above: the
+/// private singleton `lookup` and its bare call are renamed together, the instance method
+/// `lookup` of the name stays, and renaming that leaves the singleton.
+#[test]
+fn ruby_private_class_self_methods_are_singletons() {
+    let src = r#"class Registry
+  class << self
+    attr_accessor :default
+
+    def fetch(key)
+      lookup(key) || default
+    end
+
+    private
+
+    def lookup(key)
+      store[key]
+    end
+
+    def store
+      @store ||= {}
+    end
+  end
+
+  def lookup(key)
+    self.class.fetch(key)
+  end
+end
+
+Registry.fetch(:a)
+"#;
+    let env = TestEnv::new();
+    env.write("registry.rb", src);
+    let (v, code) = env.rename_at("registry.rb", "Registry::lookup", "11", "find_key");
+    assert_eq!(code, 0, "{v}");
+    let want = src
+        .replace("lookup(key) ||", "find_key(key) ||")
+        .replace("    def lookup(key)", "    def find_key(key)");
+    assert_eq!(env.text("registry.rb"), want);
+    let env = TestEnv::new();
+    env.write("registry.rb", src);
+    let (v, code) = env.rename_at("registry.rb", "Registry::lookup", "20", "get");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(
+        env.text("registry.rb"),
+        src.replace("  def lookup(key)\n    self", "  def get(key)\n    self")
+    );
+}
