@@ -707,14 +707,12 @@ mod tests {
                     let other = producer.get() != Some(&std::thread::current().id());
                     if other && *slow.get_or_init(|| i) == i {
                         // Until the other workers are held back by the window: no item
-                        // started for 50 ms.
+                        // started for 150 ms (three looks, for a loaded machine).
                         let t = std::time::Instant::now();
-                        let mut last = usize::MAX;
-                        while t.elapsed() < std::time::Duration::from_secs(5) {
+                        let (mut last, mut same) = (usize::MAX, 0);
+                        while t.elapsed() < std::time::Duration::from_secs(5) && same < 3 {
                             let now = started.load(Ordering::SeqCst);
-                            if now == last {
-                                break;
-                            }
+                            same = if now == last { same + 1 } else { 0 };
                             last = now;
                             std::thread::sleep(std::time::Duration::from_millis(50));
                         }
