@@ -21,6 +21,7 @@ mod regions;
 mod reindent;
 mod rename;
 mod rename_bindings;
+mod rename_headers;
 mod rename_overloads;
 mod rename_rebound;
 mod rename_refusals;

@@ -6,6 +6,7 @@ mod actions;
 mod classes;
 mod declarators;
 mod delete;
+mod headers;
 mod keys;
 mod links;
 mod members;

@@ -11,7 +11,7 @@ use super::classes::{
 };
 use super::names::{new_name, valid_name};
 use super::scopes::{self, words, Binding};
-use super::{keys, links, taken, types};
+use super::{headers, keys, links, taken, types};
 use super::{locate, Leftover, PatchOptions, PatchedSymbol, Planned, RenameSite};
 use crate::edit::Edit;
 use crate::error::{Code, Error};
@@ -231,6 +231,7 @@ fn rename_core(
     let mut sites = Vec::new();
     let mut leftovers = Vec::new();
     let mut together = 0;
+    let mut headers = headers::Headers::new(&opts.mutation.root);
     for (path, bytes) in files {
         let display = display_path(&path);
         let hits: Vec<_> = finder
@@ -622,6 +623,8 @@ fn rename_core(
                 local: local_seen.clone(),
             };
             taken::check(language, &bytes, &display, new, &renamed, &taken_at)?;
+            // C and C++ are parsed whole (no region scanner): `tree` holds every `#include`.
+            headers.check(language, &path, &bytes, &tree, new, &renamed, read)?;
         }
         edits.sort_by_key(|e| e.byte_start);
         out.push(RenamedFile {

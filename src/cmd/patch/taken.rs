@@ -83,14 +83,7 @@ pub(super) fn check(
     let tree = language.parse(bytes);
     let index = LineIndex::new(bytes);
     let line = |at: usize| index.span(display, at..at).start_line;
-    let taken = |what: String| {
-        Error::new(
-            Code::PatchNameTaken,
-            format!("`{new}` is already {what}; renaming onto it would change what the code calls"),
-            format!("pick another name for --rename, or rename the other `{new}` first; nothing was renamed"),
-        )
-        .with_file(display)
-    };
+    let taken = |what: String| refusal(new, &what, display);
     let binds: Vec<Binding> = scopes::bindings(language, &tree, bytes, new);
     let local = |at: usize| binds.iter().find(|b| !b.top_level && b.holds(at));
     // Only a bare site can be captured: `self.path` is no local `path2`'s.
@@ -213,9 +206,19 @@ pub(super) fn check(
     Ok(())
 }
 
+/// The refusal of renaming onto `new`, which is already `what` (`defined at a.c:3`) in `file`.
+pub(super) fn refusal(new: &str, what: &str, file: &str) -> Error {
+    Error::new(
+        Code::PatchNameTaken,
+        format!("`{new}` is already {what}; renaming onto it would change what the code calls"),
+        format!("pick another name for --rename, or rename the other `{new}` first; nothing was renamed"),
+    )
+    .with_file(file)
+}
+
 /// Whether the identifier at `w` is what a C or C++ declaration at file scope declares
 /// (`int stat(void);`, `extern int count;`), through its declarators, not a parameter's name.
-fn file_scope_declaration(tree: &tree_sitter::Tree, w: &std::ops::Range<usize>) -> bool {
+pub(super) fn file_scope_declaration(tree: &tree_sitter::Tree, w: &std::ops::Range<usize>) -> bool {
     let Some(mut node) = tree.root_node().descendant_for_byte_range(w.start, w.end) else {
         return false;
     };
