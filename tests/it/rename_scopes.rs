@@ -567,3 +567,18 @@ fn a_c_prototype_or_extern_declaration_takes_its_name() {
         assert_eq!(env.text(file), src.replace("statf", "width"));
     }
 }
+
+/// C++: a macro of the file takes its name from a function (`static int LIMIT(…)` after
+/// `#define LIMIT 10` said `ok`; in C it was refused), and in C from a struct tag too.
+#[test]
+fn a_c_or_cpp_macro_takes_its_name_from_every_kind() {
+    let src = "#define LIMIT 10\n\nstruct box {\n    int size;\n};\n\nstatic int compute(int a) {\n    return a * LIMIT;\n}\n\nint main() {\n    struct box b = {compute(1)};\n    return b.size;\n}\n";
+    for (file, symbol) in [("m.cpp", "compute"), ("m.c", "compute"), ("m.c", "box")] {
+        let env = TestEnv::new();
+        env.write(file, src);
+        let (v, code) = rename(&env, file, symbol, "LIMIT");
+        assert_eq!(code, 1, "{file} {symbol}: {v}");
+        assert_eq!(v["error"]["code"], "PATCH_E009", "{file} {symbol}: {v}");
+        assert_eq!(env.text(file), src);
+    }
+}

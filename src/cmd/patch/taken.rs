@@ -42,6 +42,11 @@ fn clash(language: &Language, a: SymbolKind, b: SymbolKind) -> bool {
     // C's struct, union and enum tags are a name space of their own: `struct stat` beside
     // `int stat(…)` (a typedef is an ordinary name).
     let tag = |k| matches!(k, SymbolKind::Struct | SymbolKind::Union | SymbolKind::Enum);
+    // A C or C++ macro replaces every later identifier of its name, whatever that names.
+    let c_family = matches!(language.name, "c" | "cpp");
+    if c_family && (a == SymbolKind::Macro || b == SymbolKind::Macro) {
+        return true;
+    }
     if language.name == "c" && tag(a) != tag(b) {
         return false;
     }
