@@ -67,8 +67,10 @@ where
 
 /// Runs `work` on every item with `threads` workers and hands the results to `emit` in item
 /// order, as soon as each is next in line; `emit` returns `false` to stop early. The items
-/// come from `produce` (typically [`Walker::stream`](crate::walk::Walker::stream), run on its
-/// own thread so that work starts before the walk ends), each worker keeps a state made by
+/// come from `produce` (typically [`Walker::stream`](crate::walk::Walker::stream), run beside
+/// the work so that work starts before the walk ends: below 4 threads on a worker, which works
+/// on items too when the others fall behind; from 4 on, on the calling thread, whose walk has
+/// threads of its own), each worker keeps a state made by
 /// `init` (buffers, a searcher) across its items, and it also gets to finish the results of
 /// each batch of items it worked on (`finish`, with its state, the results in item order)
 /// before they are handed on: for work that is cheaper done on several items together.
