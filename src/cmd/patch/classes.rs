@@ -2,7 +2,7 @@
 //! `possible` or `excluded`, from the qualifier before it (`Type::`, `self.`, `obj->`) and the
 //! syntax around it; and whether a text range is a comment or a string.
 
-use super::{links, types};
+use super::{links, typed, types};
 use crate::lang::{self, symbols};
 
 /// The symbol being renamed, as the classification needs it.
@@ -187,6 +187,10 @@ pub(super) fn classify(
 /// - Rust: a bare name is never a method or a field (but in a struct literal or pattern).
 /// - Rust, Java, PHP, C, C++: `x.f` (`x->f`) read without a call is a field, a called one a
 ///   method or function; a field is never the one, a method never the other.
+/// - TypeScript: what a written type says (`typed`): a key of a literal or pattern of the
+///   owner's type, `cfg.name` where `cfg: Owner`, are certain; a member of a type literal is
+///   excluded.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn syntactic_class(
     language: &lang::Language,
     tree: &tree_sitter::Tree,
@@ -195,6 +199,7 @@ pub(super) fn syntactic_class(
     enclosing: Option<&str>,
     t: &Target,
     subclasses: &[&str],
+    typed: Option<&typed::Types>,
 ) -> Option<&'static str> {
     use symbols::SymbolKind;
     let node = tree
@@ -208,14 +213,10 @@ pub(super) fn syntactic_class(
     };
     let callable = matches!(t.kind, SymbolKind::Function | SymbolKind::Method);
     // TypeScript: a key of a literal or pattern whose type is written as the owner's is the
-    // member (`const t: Test = { ready: false }`); other keys are other objects'.
-    let typed_key = |node| match t.owner {
-        Some(owner)
-            if matches!(language.name, "typescript" | "tsx")
-                && super::keys::typed_key(node, bytes, owner) =>
-        {
-            CERTAIN
-        }
+    // member (`const t: Test = { ready: false }`, `const { ready } = t` where `t: Test`);
+    // other keys are other objects'.
+    let typed_key = |node: tree_sitter::Node| match typed {
+        Some(types) if types.key(node.byte_range()) => CERTAIN,
         _ => EXCLUDED,
     };
     match parent.kind() {
@@ -234,7 +235,21 @@ pub(super) fn syntactic_class(
                     .is_some_and(|i| links::requires(&i, &t.modules)) => {}
         "pair" | "pair_pattern" if field_of("key") => return Some(typed_key(node)),
         "variable_name" if language.name == "php" => return Some(EXCLUDED),
+        // TypeScript: a member declared in a type of its own that is no symbol (`opts: {
+        // timeout: number }`, a class expression's field) is that type's, never the renamed
+        // member (the same members by inheritance are symbols: `interface B extends A`).
+        "property_signature" | "method_signature" | "public_field_definition"
+            if field_of("name")
+                && t.owner.is_some()
+                && matches!(language.name, "typescript" | "tsx") =>
+        {
+            return Some(EXCLUDED)
+        }
         _ => {}
+    }
+    // TypeScript: `cfg.timeout` where `cfg`'s type is written (`cfg: Config`).
+    if let Some(c) = typed.and_then(|types| types.receiver(range.clone())) {
+        return Some(c);
     }
     if language.name == "bash" {
         return super::shell::word_class(node, bytes);

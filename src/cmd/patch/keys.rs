@@ -52,7 +52,7 @@ pub(super) fn shorthand_text(
         "shorthand_property_identifier" if kind != SymbolKind::Field => {
             (!exported(node, bytes)).then(|| format!("{old}: {new}"))
         }
-        // A typed literal's or pattern's `{ ready }` renaming the field (`typed_key`): the
+        // A typed literal's or pattern's `{ ready }` renaming the field (`typed::Types::key`): the
         // key moves, the value stays `{ done: ready }`.
         "shorthand_property_identifier" | "shorthand_property_identifier_pattern"
             if kind == SymbolKind::Field =>
@@ -155,36 +155,4 @@ fn exported(node: Node, bytes: &[u8]) -> bool {
         .filter(|a| a.kind() == "assignment_expression")
         .and_then(|a| a.child_by_field_name("left"))
         .is_some_and(|l| &bytes[l.byte_range()] == b"module.exports")
-}
-
-/// TypeScript: whether the key at `node` (a pair's key, a shorthand property) is in an object
-/// literal or a destructuring pattern whose type is written as `owner`: `const t: Test = {
-/// ready: false }`, `{ … } as Test`, `{ … } satisfies Test`, a parameter's `({ title }: Props)`.
-/// The key is then `owner`'s member (renaming the field left it: tsc failed, TS2353).
-pub(super) fn typed_key(node: Node, bytes: &[u8], owner: &str) -> bool {
-    let object = match node.kind() {
-        "shorthand_property_identifier" | "shorthand_property_identifier_pattern" => node.parent(),
-        _ => node.parent().and_then(|p| p.parent()),
-    };
-    let Some(object) = object.filter(|o| matches!(o.kind(), "object" | "object_pattern")) else {
-        return false;
-    };
-    let Some(holder) = object.parent() else {
-        return false;
-    };
-    let written = match holder.kind() {
-        "variable_declarator" | "required_parameter" | "optional_parameter" => {
-            holder.child_by_field_name("type")
-        }
-        "as_expression" | "satisfies_expression" if holder.named_child(0) == Some(object) => {
-            holder.named_child(1)
-        }
-        _ => None,
-    };
-    written.is_some_and(|t| {
-        let text = String::from_utf8_lossy(&bytes[t.byte_range()]);
-        let head = text.trim_start_matches(':').trim();
-        let head = head.split('<').next().unwrap_or(head).trim();
-        head.rsplit('.').next() == Some(owner)
-    })
 }

@@ -18,6 +18,7 @@ mod scopes;
 mod select;
 mod shell;
 mod taken;
+mod typed;
 mod types;
 
 pub use actions::Action;

@@ -11,7 +11,7 @@ use super::classes::{
 };
 use super::names::{new_name, valid_name};
 use super::scopes::{self, words, Binding};
-use super::{headers, keys, links, taken, types};
+use super::{headers, keys, links, taken, typed, types};
 use super::{locate, Leftover, PatchOptions, PatchedSymbol, Planned, RenameSite};
 use crate::edit::Edit;
 use crate::error::{Code, Error};
@@ -227,6 +227,10 @@ fn rename_core(
             }
         }
     }
+    // TypeScript: the modules imports name, read and parsed once, for the types their
+    // declarations write (`typed::exported`).
+    let read = std::cell::RefCell::new(read);
+    let modules = std::cell::RefCell::new(std::collections::HashMap::new());
     let mut out = Vec::new();
     let mut sites = Vec::new();
     let mut leftovers = Vec::new();
@@ -325,12 +329,52 @@ fn rename_core(
                     .min()
             })
             .flatten();
+        let imported = |module: &str, name: &str, call: bool| {
+            let mut modules = modules.borrow_mut();
+            for p in typed::module_paths(&path, module) {
+                let parsed = modules.entry(p.clone()).or_insert_with(|| {
+                    let l = lang::for_path(&p).filter(|l| matches!(l.name, "typescript" | "tsx"))?;
+                    let b = (read.borrow_mut())(&p)?;
+                    Some((l.parse(&b), b))
+                });
+                if let Some((t, b)) = parsed {
+                    return typed::exported(t, b, name, call);
+                }
+            }
+            None
+        };
+        // A file that defines a type of the owner's name reads it as its own.
+        let own_owner = !home
+            && target.owner.is_some_and(|o| {
+                (file_syms.iter()).any(|m| {
+                    m.name == o
+                        && m.parent_index.is_none()
+                        && matches!(
+                            m.kind,
+                            symbols::SymbolKind::Class
+                                | symbols::SymbolKind::Interface
+                                | symbols::SymbolKind::Type
+                        )
+                })
+            });
+        let typed = match (language.name, target.owner) {
+            ("typescript" | "tsx", Some(owner)) if !own_owner => {
+                Some(typed::Types::new(owner, language, &bytes, &imported))
+            }
+            _ => None,
+        };
         let mut taken_at: Vec<taken::Site> = Vec::new();
         // The owner's subclasses in this file (a header naming it: `class Sq(Base):`, `class Sq
         // extends Base`): their overrides and their `self.name`/`this.name` go with a method.
+        // A TypeScript interface that extends the owner (`interface B extends A`) declares its
+        // members again as the owner's, as a class that implements it does.
+        let ts = matches!(language.name, "typescript" | "tsx");
         let subclasses: Vec<&str> = match target.owner {
             Some(owner) if subclassing(language) => (file_syms.iter())
-                .filter(|c| class_like(c) && extends(c, owner))
+                .filter(|c| {
+                    (class_like(c) || (ts && c.kind == symbols::SymbolKind::Interface))
+                        && extends(c, owner)
+                })
                 .map(|c| c.name.as_str())
                 .collect(),
             _ => Vec::new(),
@@ -469,6 +513,7 @@ fn rename_core(
                     r.enclosing.as_deref(),
                     &target,
                     &subclasses,
+                    typed.as_ref(),
                 )
                 .unwrap_or_else(|| {
                     classify(
