@@ -26,6 +26,7 @@ mod rename_overloads;
 mod rename_rebound;
 mod rename_refusals;
 mod rename_scopes;
+mod rename_ts_fields;
 mod rename_types;
 mod search;
 mod search_colors;

@@ -333,7 +333,8 @@ fn rename_core(
             let mut modules = modules.borrow_mut();
             for p in typed::module_paths(&path, module) {
                 let parsed = modules.entry(p.clone()).or_insert_with(|| {
-                    let l = lang::for_path(&p).filter(|l| matches!(l.name, "typescript" | "tsx"))?;
+                    let l =
+                        lang::for_path(&p).filter(|l| matches!(l.name, "typescript" | "tsx"))?;
                     let b = (read.borrow_mut())(&p)?;
                     Some((l.parse(&b), b))
                 });
@@ -357,12 +358,6 @@ fn rename_core(
                         )
                 })
             });
-        let typed = match (language.name, target.owner) {
-            ("typescript" | "tsx", Some(owner)) if !own_owner => {
-                Some(typed::Types::new(owner, language, &bytes, &imported))
-            }
-            _ => None,
-        };
         let mut taken_at: Vec<taken::Site> = Vec::new();
         // The owner's subclasses in this file (a header naming it: `class Sq(Base):`, `class Sq
         // extends Base`): their overrides and their `self.name`/`this.name` go with a method.
@@ -378,6 +373,18 @@ fn rename_core(
                 .map(|c| c.name.as_str())
                 .collect(),
             _ => Vec::new(),
+        };
+        let typed = match (language.name, target.owner) {
+            ("typescript" | "tsx", Some(owner)) if !own_owner => {
+                let owners = std::iter::once(owner).chain(subclasses.iter().copied());
+                Some(typed::Types::new(
+                    owners.collect(),
+                    language,
+                    &bytes,
+                    &imported,
+                ))
+            }
+            _ => None,
         };
         // Definitions that go with the target: a trait method's in the trait's impls (`impl
         // Shape for Sq { fn area … }`), a class method's overrides in those subclasses, a

@@ -17,10 +17,11 @@ const DEPTH: usize = 8;
 /// `call` for its call's result (`export function load(): Config`).
 pub(super) type Imported<'a> = dyn Fn(&str, &str, bool) -> Option<String> + 'a;
 
-/// A TypeScript file's types as the rename of a member of `owner` reads them.
+/// A TypeScript file's types as the rename of a member of an owner type reads them.
 pub(super) struct Types<'a> {
-    /// The renamed member's type (`Config`).
-    pub(super) owner: &'a str,
+    /// The renamed member's type (`Config`), and the file's types that extend it (`interface
+    /// Sub extends Config`, `class C implements Config`), whose member of the name it is.
+    owners: Vec<&'a str>,
     pub(super) language: &'static Language,
     pub(super) bytes: &'a [u8],
     pub(super) imported: &'a Imported<'a>,
@@ -31,13 +32,13 @@ pub(super) struct Types<'a> {
 
 impl<'a> Types<'a> {
     pub(super) fn new(
-        owner: &'a str,
+        owners: Vec<&'a str>,
         language: &'static Language,
         bytes: &'a [u8],
         imported: &'a Imported<'a>,
     ) -> Self {
         Types {
-            owner,
+            owners,
             language,
             bytes,
             imported,
@@ -98,10 +99,12 @@ impl<'a> Types<'a> {
         }
     }
 
-    /// Whether a written type is the owner: `Config`, `ns.Config`, `Config<T>`.
+    /// Whether a written type is the owner or one that extends it: `Config`, `ns.Config`,
+    /// `Config<T>`.
     fn is_owner(&self, written: &str) -> bool {
         let head = written.split('<').next().unwrap_or(written).trim();
-        head.rsplit('.').next() == Some(self.owner)
+        let head = head.rsplit('.').next().unwrap_or(head);
+        self.owners.contains(&head)
     }
 
     fn text(&self, node: Node) -> String {
@@ -134,9 +137,9 @@ impl<'a> Types<'a> {
                 }
                 None => None,
             },
-            "required_parameter" | "optional_parameter" => holder
-                .child_by_field_name("type")
-                .map(|t| self.written(t)),
+            "required_parameter" | "optional_parameter" => {
+                holder.child_by_field_name("type").map(|t| self.written(t))
+            }
             "as_expression" | "satisfies_expression" if holder.named_child(0) == Some(object) => {
                 holder.named_child(1).map(|t| self.text(t))
             }
@@ -160,7 +163,9 @@ impl<'a> Types<'a> {
     /// The type of the parameter an argument is passed to, for a function of the file called
     /// by its name (`g({ … })` where `function g(c: Config)`).
     fn argument_type(&self, arguments: Node, argument: Node) -> Option<String> {
-        let call = arguments.parent().filter(|c| c.kind() == "call_expression")?;
+        let call = arguments
+            .parent()
+            .filter(|c| c.kind() == "call_expression")?;
         let callee = call
             .child_by_field_name("function")
             .filter(|f| f.kind() == "identifier")?;
@@ -195,9 +200,9 @@ impl<'a> Types<'a> {
                 let name = self.text(expr);
                 let decl = self.declaration(&name, expr)?;
                 match decl.kind() {
-                    "required_parameter" | "optional_parameter" => decl
-                        .child_by_field_name("type")
-                        .map(|t| self.written(t)),
+                    "required_parameter" | "optional_parameter" => {
+                        decl.child_by_field_name("type").map(|t| self.written(t))
+                    }
                     "variable_declarator" => match decl.child_by_field_name("type") {
                         Some(t) => Some(self.written(t)),
                         None => self.value_type(decl.child_by_field_name("value")?, depth),
@@ -281,9 +286,12 @@ impl<'a> Types<'a> {
             "import_statement" => {
                 let clause = named(node).find(|c| c.kind() == "import_clause")?;
                 let names = named(clause).find(|c| c.kind() == "named_imports")?;
-                named(names).filter(|s| s.kind() == "import_specifier").find(|s| {
-                    is(s.child_by_field_name("alias").or(s.child_by_field_name("name")))
-                })
+                named(names)
+                    .filter(|s| s.kind() == "import_specifier")
+                    .find(|s| {
+                        is(s.child_by_field_name("alias")
+                            .or(s.child_by_field_name("name")))
+                    })
             }
             _ => None,
         }
@@ -315,7 +323,10 @@ pub(super) fn exported(tree: &Tree, bytes: &[u8], name: &str, call: bool) -> Opt
                 if !call {
                     return v.child_by_field_name("type").map(written);
                 }
-                match v.child_by_field_name("value").filter(|f| function_like(f.kind())) {
+                match v
+                    .child_by_field_name("value")
+                    .filter(|f| function_like(f.kind()))
+                {
                     Some(f) => f,
                     None => return None,
                 }
@@ -337,7 +348,10 @@ pub(super) fn module_paths(from: &std::path::Path, module: &str) -> Vec<std::pat
     if !module.starts_with('.') {
         return Vec::new();
     }
-    let base = from.parent().unwrap_or(std::path::Path::new("")).join(module);
+    let base = from
+        .parent()
+        .unwrap_or(std::path::Path::new(""))
+        .join(module);
     let stem = base.to_string_lossy().into_owned();
     let mut out: Vec<std::path::PathBuf> = Vec::new();
     for tail in [".ts", ".tsx", ".d.ts", "/index.ts", "/index.tsx"] {
