@@ -229,8 +229,7 @@ fn rename_core(
     }
     // TypeScript: the modules imports name, read and parsed once, for the types their
     // declarations write (`typed::exported`).
-    let read = std::cell::RefCell::new(read);
-    let modules = std::cell::RefCell::new(std::collections::HashMap::new());
+    let modules = typed::Modules::new(read);
     let mut out = Vec::new();
     let mut sites = Vec::new();
     let mut leftovers = Vec::new();
@@ -329,35 +328,8 @@ fn rename_core(
                     .min()
             })
             .flatten();
-        let imported = |module: &str, name: &str, call: bool| {
-            let mut modules = modules.borrow_mut();
-            for p in typed::module_paths(&path, module) {
-                let parsed = modules.entry(p.clone()).or_insert_with(|| {
-                    let l =
-                        lang::for_path(&p).filter(|l| matches!(l.name, "typescript" | "tsx"))?;
-                    let b = (read.borrow_mut())(&p)?;
-                    Some((l.parse(&b), b))
-                });
-                if let Some((t, b)) = parsed {
-                    return typed::exported(t, b, name, call);
-                }
-            }
-            None
-        };
-        // A file that defines a type of the owner's name reads it as its own.
-        let own_owner = !home
-            && target.owner.is_some_and(|o| {
-                (file_syms.iter()).any(|m| {
-                    m.name == o
-                        && m.parent_index.is_none()
-                        && matches!(
-                            m.kind,
-                            symbols::SymbolKind::Class
-                                | symbols::SymbolKind::Interface
-                                | symbols::SymbolKind::Type
-                        )
-                })
-            });
+        let imported =
+            |module: &str, name: &str, call: bool| modules.declared(&path, module, name, call);
         let mut taken_at: Vec<taken::Site> = Vec::new();
         // The owner's subclasses in this file (a header naming it: `class Sq(Base):`, `class Sq
         // extends Base`): their overrides and their `self.name`/`this.name` go with a method.
@@ -374,18 +346,15 @@ fn rename_core(
                 .collect(),
             _ => Vec::new(),
         };
-        let typed = match (language.name, target.owner) {
-            ("typescript" | "tsx", Some(owner)) if !own_owner => {
-                let owners = std::iter::once(owner).chain(subclasses.iter().copied());
-                Some(typed::Types::new(
-                    owners.collect(),
-                    language,
-                    &bytes,
-                    &imported,
-                ))
-            }
-            _ => None,
-        };
+        let typed = target.owner.and_then(|owner| {
+            let file = typed::File {
+                language,
+                bytes: &bytes,
+                syms: &file_syms,
+                home,
+            };
+            typed::Types::of(file, owner, &subclasses, &imported)
+        });
         // Definitions that go with the target: a trait method's in the trait's impls (`impl
         // Shape for Sq { fn area … }`), a class method's overrides in those subclasses, a
         // TypeScript function's or method's overload signatures (`function f(a: number):

@@ -4,9 +4,12 @@
 //! member of the renamed member's type. The rename's classes read it (`classes::syntactic_class`).
 
 use super::classes::{CERTAIN, EXCLUDED};
-use crate::lang::Language;
-use std::cell::OnceCell;
+use crate::lang::symbols::{Symbol, SymbolKind};
+use crate::lang::{self, Language};
+use std::cell::{OnceCell, RefCell};
+use std::collections::HashMap;
 use std::ops::Range;
+use std::path::{Path, PathBuf};
 use tree_sitter::{Node, Tree};
 
 /// How far a value's type is followed through other values (`const b = a; const c = b;`).
@@ -22,28 +25,54 @@ pub(super) struct Types<'a> {
     /// The renamed member's type (`Config`), and the file's types that extend it (`interface
     /// Sub extends Config`, `class C implements Config`), whose member of the name it is.
     owners: Vec<&'a str>,
-    pub(super) language: &'static Language,
-    pub(super) bytes: &'a [u8],
-    pub(super) imported: &'a Imported<'a>,
+    language: &'static Language,
+    bytes: &'a [u8],
+    imported: &'a Imported<'a>,
     /// The whole file's tree: the rename parses only the regions around the name, and a
     /// value's declaration may lie outside them (an import, a function at the top).
     full: OnceCell<Tree>,
 }
 
+/// A file the rename reads.
+pub(super) struct File<'a> {
+    pub(super) language: &'static Language,
+    pub(super) bytes: &'a [u8],
+    pub(super) syms: &'a [Symbol],
+    /// Whether it is the definition's file.
+    pub(super) home: bool,
+}
+
 impl<'a> Types<'a> {
-    pub(super) fn new(
-        owners: Vec<&'a str>,
-        language: &'static Language,
-        bytes: &'a [u8],
+    /// The types of a TypeScript file for renaming a member of `owner` (`subtypes`: the file's
+    /// types that extend it). `None` for another language, or a file that defines a type of
+    /// the owner's name of its own (it reads the name as that one).
+    pub(super) fn of(
+        file: File<'a>,
+        owner: &'a str,
+        subtypes: &[&'a str],
         imported: &'a Imported<'a>,
-    ) -> Self {
-        Types {
-            owners,
-            language,
-            bytes,
+    ) -> Option<Self> {
+        let own = !file.home
+            && (file.syms.iter()).any(|m| {
+                m.name == owner
+                    && m.parent_index.is_none()
+                    && matches!(
+                        m.kind,
+                        SymbolKind::Class | SymbolKind::Interface | SymbolKind::Type
+                    )
+            });
+        if own || !matches!(file.language.name, "typescript" | "tsx") {
+            return None;
+        }
+        Some(Types {
+            owners: std::iter::once(owner)
+                .chain(subtypes.iter().copied())
+                .collect(),
+            language: file.language,
+            bytes: file.bytes,
             imported,
             full: OnceCell::new(),
-        }
+        })
     }
 
     fn node(&self, range: Range<usize>) -> Option<Node<'_>> {
@@ -298,10 +327,48 @@ impl<'a> Types<'a> {
     }
 }
 
+/// The modules a rename's files import, read (as the rename reads files) and parsed once.
+pub(super) struct Modules<'r> {
+    read: RefCell<&'r mut dyn FnMut(&Path) -> Option<Vec<u8>>>,
+    parsed: RefCell<HashMap<PathBuf, Option<(Tree, Vec<u8>)>>>,
+}
+
+impl<'r> Modules<'r> {
+    pub(super) fn new(read: &'r mut dyn FnMut(&Path) -> Option<Vec<u8>>) -> Self {
+        Modules {
+            read: RefCell::new(read),
+            parsed: RefCell::new(HashMap::new()),
+        }
+    }
+
+    /// The type `module`, imported by the file at `from`, writes for `name` (see
+    /// [`exported`]); `None` where the module is no TypeScript file found.
+    pub(super) fn declared(
+        &self,
+        from: &Path,
+        module: &str,
+        name: &str,
+        call: bool,
+    ) -> Option<String> {
+        let mut parsed = self.parsed.borrow_mut();
+        for p in module_paths(from, module) {
+            let entry = parsed.entry(p.clone()).or_insert_with(|| {
+                let l = lang::for_path(&p).filter(|l| matches!(l.name, "typescript" | "tsx"))?;
+                let b = (self.read.borrow_mut())(&p)?;
+                Some((l.parse(&b), b))
+            });
+            if let Some((t, b)) = entry {
+                return exported(t, b, name, call);
+            }
+        }
+        None
+    }
+}
+
 /// In another module's `tree`, the type written for its top-level `name` (`export const cfg:
 /// Config`), or with `call` for its call's result (`export function load(): Config`, `export
 /// const load = (): Config => …`).
-pub(super) fn exported(tree: &Tree, bytes: &[u8], name: &str, call: bool) -> Option<String> {
+fn exported(tree: &Tree, bytes: &[u8], name: &str, call: bool) -> Option<String> {
     let text = |n: Node| String::from_utf8_lossy(&bytes[n.byte_range()]).into_owned();
     let written = |n: Node| text(n).trim_start_matches(':').trim().to_string();
     let root = tree.root_node();
@@ -344,7 +411,7 @@ pub(super) fn exported(tree: &Tree, bytes: &[u8], name: &str, call: bool) -> Opt
 /// Where a module named by a relative import (`./types`, `../api.js`) may be, from the
 /// importing file: the path as written, with `.ts`, `.tsx`, `.d.ts`, or as a directory's
 /// `index.ts`/`index.tsx`; a `.js` name may stand for a `.ts` file.
-pub(super) fn module_paths(from: &std::path::Path, module: &str) -> Vec<std::path::PathBuf> {
+fn module_paths(from: &Path, module: &str) -> Vec<PathBuf> {
     if !module.starts_with('.') {
         return Vec::new();
     }
@@ -353,7 +420,7 @@ pub(super) fn module_paths(from: &std::path::Path, module: &str) -> Vec<std::pat
         .unwrap_or(std::path::Path::new(""))
         .join(module);
     let stem = base.to_string_lossy().into_owned();
-    let mut out: Vec<std::path::PathBuf> = Vec::new();
+    let mut out: Vec<PathBuf> = Vec::new();
     for tail in [".ts", ".tsx", ".d.ts", "/index.ts", "/index.tsx"] {
         out.push(format!("{stem}{tail}").into());
     }
