@@ -211,3 +211,35 @@ fn javascript_keeps_its_reading_without_types() {
     let sites = classes(&v, "c.js");
     assert_eq!(sites.iter().filter(|s| s.1 == "possible").count(), 2, "{v}");
 }
+
+/// TypeScript and TSX are one program: a `.ts` file's interface field and function renamed
+/// reach the `.tsx` components that import them (they were left: the rename walked `.ts`
+/// files only, and tsc failed in every component). A literal passed to an imported function
+/// whose parameter is the interface is typed by it.
+#[test]
+fn a_ts_rename_reaches_tsx_files() {
+    let types = "export interface Config {\n  timeout: number;\n}\n\nexport function fmt(c: Config) {\n  return String(c.timeout);\n}\n";
+    let view = "import { Config, fmt } from \"./types\";\n\nexport function View({ timeout }: Config) {\n  return <p title={fmt({ timeout })}>{timeout}</p>;\n}\n";
+    let env = TestEnv::new();
+    env.write("types.ts", types);
+    env.write("View.tsx", view);
+    let (v, code) = env.patch(&[
+        "--file",
+        "types.ts",
+        "--symbol",
+        "Config.timeout",
+        "--rename",
+        "deadline",
+    ]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(env.text("types.ts"), types.replace("timeout", "deadline"));
+    let want = view
+        .replace("View({ timeout }", "View({ deadline: timeout }")
+        .replace("fmt({ timeout })", "fmt({ deadline: timeout })");
+    assert_eq!(env.text("View.tsx"), want);
+    let (v, code) = env.patch(&[
+        "--file", "types.ts", "--symbol", "fmt", "--rename", "format",
+    ]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(env.text("View.tsx"), want.replace("fmt", "format"));
+}

@@ -216,7 +216,7 @@ fn rename_core(
     for c in walked
         .files
         .iter()
-        .filter(|c| lang::for_path(&c.path).is_some_and(|l| std::ptr::eq(l, language)))
+        .filter(|c| lang::for_path(&c.path).is_some_and(|l| one_program(l, language)))
     {
         if std::fs::canonicalize(&c.path).is_ok_and(|p| p == primary) {
             continue;
@@ -236,6 +236,10 @@ fn rename_core(
     let mut together = 0;
     let mut headers = headers::Headers::new(&opts.mutation.root);
     for (path, bytes) in files {
+        // A `.tsx` file beside the definition's `.ts` is read with its own grammar.
+        let language = lang::for_path(&path)
+            .filter(|l| one_program(l, language))
+            .unwrap_or(language);
         let display = display_path(&path);
         let hits: Vec<_> = finder
             .find_iter(&bytes)
@@ -329,7 +333,7 @@ fn rename_core(
             })
             .flatten();
         let imported =
-            |module: &str, name: &str, call: bool| modules.declared(&path, module, name, call);
+            |module: &str, name: &str, asked| modules.declared(&path, module, name, asked);
         let mut taken_at: Vec<taken::Site> = Vec::new();
         // The owner's subclasses in this file (a header naming it: `class Sq(Base):`, `class Sq
         // extends Base`): their overrides and their `self.name`/`this.name` go with a method.
@@ -674,6 +678,13 @@ fn rename_core(
         leftovers,
         together,
     })
+}
+
+/// Whether files of languages `a` and `b` are one program's: the same language, or TypeScript
+/// and TSX (a `.tsx` component imports the `.ts` file's types and functions).
+fn one_program(a: &lang::Language, b: &lang::Language) -> bool {
+    std::ptr::eq(a, b)
+        || (matches!(a.name, "typescript" | "tsx") && matches!(b.name, "typescript" | "tsx"))
 }
 
 fn message(s: &symbols::Symbol, new: &str, found: &Found, files: usize) -> String {

@@ -15,10 +15,20 @@ use tree_sitter::{Node, Tree};
 /// How far a value's type is followed through other values (`const b = a; const c = b;`).
 const DEPTH: usize = 8;
 
-/// Another module's declaration of a name a file imports: `(module, name, call)` gives the type
-/// written for the value `name` that `module` exports (`export const cfg: Config`), or with
-/// `call` for its call's result (`export function load(): Config`).
-pub(super) type Imported<'a> = dyn Fn(&str, &str, bool) -> Option<String> + 'a;
+/// What type of a declaration is asked for.
+#[derive(Clone, Copy)]
+pub(super) enum Asked {
+    /// A value's (`export const cfg: Config`).
+    Value,
+    /// A function's call's result (`export function load(): Config`).
+    Returns,
+    /// A function's parameter's, by position (`export function apply(c: Config)`).
+    Parameter(usize),
+}
+
+/// Another module's declaration of a name a file imports: `(module, name, asked)` gives the
+/// type written for what is asked of the `name` that `module` exports.
+pub(super) type Imported<'a> = dyn Fn(&str, &str, Asked) -> Option<String> + 'a;
 
 /// A TypeScript file's types as the rename of a member of an owner type reads them.
 pub(super) struct Types<'a> {
@@ -189,8 +199,8 @@ impl<'a> Types<'a> {
         }
     }
 
-    /// The type of the parameter an argument is passed to, for a function of the file called
-    /// by its name (`g({ … })` where `function g(c: Config)`).
+    /// The type of the parameter an argument is passed to, for a function of the file or one
+    /// it imports called by its name (`g({ … })` where `function g(c: Config)`).
     fn argument_type(&self, arguments: Node, argument: Node) -> Option<String> {
         let call = arguments
             .parent()
@@ -204,15 +214,11 @@ impl<'a> Types<'a> {
             "variable_declarator" => decl
                 .child_by_field_name("value")
                 .filter(|v| function_like(v.kind()))?,
+            "import_specifier" => return self.import(decl, Asked::Parameter(position)),
             k if function_like(k) => decl,
             _ => return None,
         };
-        let parameters = function.child_by_field_name("parameters")?;
-        let parameter = named(parameters).nth(position)?;
-        parameter
-            .child_by_field_name("type")
-            .filter(|_| parameter.kind() == "required_parameter")
-            .map(|t| self.written(t))
+        parameter_type(function, position).map(|t| self.written(t))
     }
 
     /// The type written for the value of an expression: a name's declared type (a parameter's,
@@ -236,7 +242,7 @@ impl<'a> Types<'a> {
                         Some(t) => Some(self.written(t)),
                         None => self.value_type(decl.child_by_field_name("value")?, depth),
                     },
-                    "import_specifier" => self.import(decl, false),
+                    "import_specifier" => self.import(decl, Asked::Value),
                     _ => None,
                 }
             }
@@ -250,7 +256,7 @@ impl<'a> Types<'a> {
                         decl.child_by_field_name("value")
                             .filter(|v| function_like(v.kind()))?,
                     ),
-                    "import_specifier" => self.import(decl, true),
+                    "import_specifier" => self.import(decl, Asked::Returns),
                     k if function_like(k) => self.returns(decl),
                     _ => None,
                 }
@@ -267,13 +273,13 @@ impl<'a> Types<'a> {
     }
 
     /// The imported declaration's type, through the module the import names.
-    fn import(&self, specifier: Node, call: bool) -> Option<String> {
+    fn import(&self, specifier: Node, asked: Asked) -> Option<String> {
         let statement = ancestors(specifier).find(|a| a.kind() == "import_statement")?;
         let source = statement.child_by_field_name("source")?;
         let module = self.text(source);
         let module = module.trim_matches(|c| c == '"' || c == '\'' || c == '`');
         let name = self.text(specifier.child_by_field_name("name")?);
-        (self.imported)(module, &name, call)
+        (self.imported)(module, &name, asked)
     }
 
     /// The declaration `name` at `from` is bound by: the nearest scope's parameter, variable,
@@ -348,7 +354,7 @@ impl<'r> Modules<'r> {
         from: &Path,
         module: &str,
         name: &str,
-        call: bool,
+        asked: Asked,
     ) -> Option<String> {
         let mut parsed = self.parsed.borrow_mut();
         for p in module_paths(from, module) {
@@ -358,7 +364,7 @@ impl<'r> Modules<'r> {
                 Some((l.parse(&b), b))
             });
             if let Some((t, b)) = entry {
-                return exported(t, b, name, call);
+                return exported(t, b, name, asked);
             }
         }
         None
@@ -366,9 +372,9 @@ impl<'r> Modules<'r> {
 }
 
 /// In another module's `tree`, the type written for its top-level `name` (`export const cfg:
-/// Config`), or with `call` for its call's result (`export function load(): Config`, `export
-/// const load = (): Config => …`).
-fn exported(tree: &Tree, bytes: &[u8], name: &str, call: bool) -> Option<String> {
+/// Config`), or for its call's result or parameter (`export function load(): Config`, `export
+/// const load = (c: Config): Config => …`).
+fn exported(tree: &Tree, bytes: &[u8], name: &str, asked: Asked) -> Option<String> {
     let text = |n: Node| String::from_utf8_lossy(&bytes[n.byte_range()]).into_owned();
     let written = |n: Node| text(n).trim_start_matches(':').trim().to_string();
     let root = tree.root_node();
@@ -387,7 +393,7 @@ fn exported(tree: &Tree, bytes: &[u8], name: &str, call: bool) -> Option<String>
                 else {
                     continue;
                 };
-                if !call {
+                if let Asked::Value = asked {
                     return v.child_by_field_name("type").map(written);
                 }
                 match v
@@ -400,9 +406,10 @@ fn exported(tree: &Tree, bytes: &[u8], name: &str, call: bool) -> Option<String>
             }
             _ => continue,
         };
-        return match call {
-            true => function.child_by_field_name("return_type").map(written),
-            false => None,
+        return match asked {
+            Asked::Returns => function.child_by_field_name("return_type").map(written),
+            Asked::Parameter(i) => parameter_type(function, i).map(written),
+            Asked::Value => None,
         };
     }
     None
@@ -415,10 +422,7 @@ fn module_paths(from: &Path, module: &str) -> Vec<PathBuf> {
     if !module.starts_with('.') {
         return Vec::new();
     }
-    let base = from
-        .parent()
-        .unwrap_or(std::path::Path::new(""))
-        .join(module);
+    let base = from.parent().unwrap_or(Path::new("")).join(module);
     let stem = base.to_string_lossy().into_owned();
     let mut out: Vec<PathBuf> = Vec::new();
     for tail in [".ts", ".tsx", ".d.ts", "/index.ts", "/index.tsx"] {
@@ -432,6 +436,14 @@ fn module_paths(from: &Path, module: &str) -> Vec<PathBuf> {
     }
     out.push(base);
     out
+}
+
+/// The type annotation of a function's parameter at `position` (a required one).
+fn parameter_type(function: Node, position: usize) -> Option<Node> {
+    let parameter = named(function.child_by_field_name("parameters")?).nth(position)?;
+    parameter
+        .child_by_field_name("type")
+        .filter(|_| parameter.kind() == "required_parameter")
 }
 
 fn ancestors(node: Node) -> impl Iterator<Item = Node> {
