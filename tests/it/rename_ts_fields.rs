@@ -243,3 +243,19 @@ fn a_ts_rename_reaches_tsx_files() {
     assert_eq!(code, 0, "{v}");
     assert_eq!(env.text("View.tsx"), want.replace("fmt", "format"));
 }
+
+/// A shorthand written out (`{ deadline: timeout }`) takes the new name as a key only: a
+/// local of that name beside it captures nothing, and the rename goes on (it was refused,
+/// `PATCH_E009`, "already bound").
+#[test]
+fn a_local_of_the_new_name_does_not_refuse_a_written_out_shorthand() {
+    let src = "interface Config {\n  timeout: number;\n}\n\nfunction run(cfg: Config) {\n  const deadline = 2;\n  const { timeout } = cfg;\n  return deadline + timeout;\n}\n";
+    let env = TestEnv::new();
+    env.write("t.ts", src);
+    let (v, code) = env.rename_at("t.ts", "Config.timeout", "2", "deadline");
+    assert_eq!(code, 0, "{v}");
+    let want = src
+        .replace("  timeout: number", "  deadline: number")
+        .replace("{ timeout } = cfg", "{ deadline: timeout } = cfg");
+    assert_eq!(env.text("t.ts"), want);
+}

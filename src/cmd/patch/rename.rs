@@ -523,25 +523,25 @@ fn rename_core(
             };
             let renamed = class == CERTAIN || (class == POSSIBLE && !scope.certain_only);
             if renamed {
+                let text =
+                    keys::shorthand_text(&tree, r.span.range(), &bytes, &old, new, target.kind);
+                // A field's shorthand written out (`{ deadline: timeout }`) takes the new name
+                // as a key only, which no local captures.
+                let key_only = text.is_some() && target.kind == symbols::SymbolKind::Field;
                 taken_at.push(taken::Site {
                     at: r.span.byte_start,
                     // A member's definition (`consumer: C,` in a struct declared in a
                     // function with a parameter `consumer`) is no local's to capture.
-                    bare: (bare && !r.is_definition && !keys::field_key(&tree, r.span.range()))
+                    bare: (bare
+                        && !r.is_definition
+                        && !key_only
+                        && !keys::field_key(&tree, r.span.range()))
                         || import
                         || (r.is_definition && target.owner.is_none()),
                 });
                 let edit = match keys::shorthand_again(&tree, r.span.range(), &bytes, new) {
                     Some(whole) => Edit::new(whole, new),
                     None => {
-                        let text = keys::shorthand_text(
-                            &tree,
-                            r.span.range(),
-                            &bytes,
-                            &old,
-                            new,
-                            target.kind,
-                        );
                         // A setter's call (`obj.level = 1`) names it without its `=`.
                         let new = match bytes[r.span.range()].ends_with(b"=") {
                             false if setter => new_base,
