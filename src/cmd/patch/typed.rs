@@ -333,14 +333,21 @@ impl<'a> Types<'a> {
     }
 }
 
+/// How the rename reads a file (from disk, or as an `llm apply` batch staged it).
+type Read<'r> = dyn FnMut(&Path) -> Option<Vec<u8>> + 'r;
+
+/// A module's tree and bytes.
+type Parsed = (Tree, Vec<u8>);
+
 /// The modules a rename's files import, read (as the rename reads files) and parsed once.
 pub(super) struct Modules<'r> {
-    read: RefCell<&'r mut dyn FnMut(&Path) -> Option<Vec<u8>>>,
-    parsed: RefCell<HashMap<PathBuf, Option<(Tree, Vec<u8>)>>>,
+    read: RefCell<&'r mut Read<'r>>,
+    /// Each path tried: its tree and bytes, or `None` (no TypeScript file there).
+    parsed: RefCell<HashMap<PathBuf, Option<Parsed>>>,
 }
 
 impl<'r> Modules<'r> {
-    pub(super) fn new(read: &'r mut dyn FnMut(&Path) -> Option<Vec<u8>>) -> Self {
+    pub(super) fn new(read: &'r mut Read<'r>) -> Self {
         Modules {
             read: RefCell::new(read),
             parsed: RefCell::new(HashMap::new()),
@@ -396,13 +403,8 @@ fn exported(tree: &Tree, bytes: &[u8], name: &str, asked: Asked) -> Option<Strin
                 if let Asked::Value = asked {
                     return v.child_by_field_name("type").map(written);
                 }
-                match v
-                    .child_by_field_name("value")
-                    .filter(|f| function_like(f.kind()))
-                {
-                    Some(f) => f,
-                    None => return None,
-                }
+                v.child_by_field_name("value")
+                    .filter(|f| function_like(f.kind()))?
             }
             _ => continue,
         };
