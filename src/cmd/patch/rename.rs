@@ -649,6 +649,7 @@ fn rename_core(
             };
             taken::check(language, &bytes, &display, new, &renamed, &taken_at)?;
             // C and C++ are parsed whole (no region scanner): `tree` holds every `#include`.
+            let read = &mut |p: &Path| modules.read(p);
             headers.check(language, &path, &bytes, &tree, new, &renamed, read)?;
         }
         edits.sort_by_key(|e| e.byte_start);

@@ -354,6 +354,12 @@ impl<'r> Modules<'r> {
         }
     }
 
+    /// Reads a file as the rename reads files (for the other readers beside these modules:
+    /// C and C++ headers, see `headers.rs`).
+    pub(super) fn read(&self, path: &Path) -> Option<Vec<u8>> {
+        (self.read.borrow_mut())(path)
+    }
+
     /// The type `module`, imported by the file at `from`, writes for `name` (see
     /// [`exported`]); `None` where the module is no TypeScript file found.
     pub(super) fn declared(
