@@ -22,6 +22,7 @@ mod reindent;
 mod rename;
 mod rename_bindings;
 mod rename_headers;
+mod rename_mixins;
 mod rename_overloads;
 mod rename_rebound;
 mod rename_refusals;

@@ -25,6 +25,9 @@ pub(super) struct Target<'a> {
     /// Ruby: a singleton method (`def self.g`, a `def` in `class << self`), called where
     /// `self` is its class, not on its instances.
     pub(super) singleton: bool,
+    /// Ruby: for a module's instance method, the classes and modules that mix it in (see
+    /// [`super::mixins`]).
+    pub(super) mixins: Option<super::mixins::Mixins>,
     /// The definition's name span (file and offset).
     pub(super) def_file: String,
     pub(super) def_start: usize,
@@ -363,9 +366,19 @@ pub(super) fn syntactic_class(
     }
     if let (Some(owner), true) = (t.owner, callable) {
         match (language.name, &qualified) {
-            ("ruby", None) => return super::members::ruby_bare(node, bytes, owner, t.singleton),
+            ("ruby", None) => {
+                return super::members::ruby_bare(
+                    node,
+                    bytes,
+                    owner,
+                    t.singleton,
+                    t.mixins.as_ref(),
+                )
+            }
             ("ruby", Some((".", Some(q)))) if q == "self" => {
-                if let Some(c) = super::members::ruby_bare(node, bytes, owner, t.singleton) {
+                if let Some(c) =
+                    super::members::ruby_bare(node, bytes, owner, t.singleton, t.mixins.as_ref())
+                {
                     return Some(c);
                 }
             }

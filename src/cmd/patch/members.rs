@@ -7,7 +7,7 @@ use crate::lang::symbols::{Symbol, SymbolKind};
 use tree_sitter::Node;
 
 /// The text of `node`.
-fn text<'b>(bytes: &'b [u8], node: Node) -> &'b str {
+pub(super) fn text<'b>(bytes: &'b [u8], node: Node) -> &'b str {
     std::str::from_utf8(&bytes[node.byte_range()]).unwrap_or_default()
 }
 
@@ -54,15 +54,21 @@ pub(super) fn ruby_self_side(node: Node, bytes: &[u8]) -> Option<bool> {
 /// not name the owner as its superclass, that class's (`excluded`). Where `self` is the class
 /// (a singleton method's body, `class << self`'s) it calls singleton methods, in an instance
 /// method instance methods: the other side's method of the name is never the one
-/// (`excluded`), but in a module that `extend self` or `module_function` lends both. `None`:
-/// the syntax does not say (a module's instance method, a subclass, the top level).
+/// (`excluded`), but in a module that `extend self` or `module_function` lends both. For a
+/// module's instance method, `mixins` classes the calls in the module's own instance methods
+/// and in the classes that mix it in. `None`: the syntax does not say (a subclass, the top
+/// level).
 pub(super) fn ruby_bare(
     node: Node,
     bytes: &[u8],
     owner: &str,
     singleton: bool,
+    mixins: Option<&super::mixins::Mixins>,
 ) -> Option<&'static str> {
     let (scope, side) = ruby_self(node, bytes)?;
+    if let Some(c) = mixins.and_then(|m| m.class(scope, bytes, side)) {
+        return Some(c);
+    }
     let other_side = side.is_some_and(|s| s != singleton);
     match scope.kind() {
         "module" if other_side => (!lends_both(scope, bytes)).then_some(EXCLUDED),
@@ -91,7 +97,7 @@ fn lends_both(scope: Node, bytes: &[u8]) -> bool {
 }
 
 /// Ruby: the name of class or module `scope`, without the scope it is written in.
-fn scope_name<'b>(scope: Node, bytes: &'b [u8]) -> Option<&'b str> {
+pub(super) fn scope_name<'b>(scope: Node, bytes: &'b [u8]) -> Option<&'b str> {
     let name = text(bytes, scope.child_by_field_name("name")?);
     Some(name.rsplit("::").next().unwrap_or(name))
 }

@@ -10,6 +10,7 @@ mod headers;
 mod keys;
 mod links;
 mod members;
+mod mixins;
 mod names;
 mod overloads;
 mod overrides;

@@ -131,7 +131,7 @@ fn rename_core(
         .map(|p| &syms[p])
         .filter(|p| p.kind == symbols::SymbolKind::Trait)
         .map(|p| p.name.as_str());
-    let target = Target {
+    let mut target = Target {
         language: language.name,
         owner,
         is_type,
@@ -148,6 +148,7 @@ fn rename_core(
         kind: s.kind,
         trait_of,
         singleton: s.singleton,
+        mixins: None,
         def_file: s.name_span.file_path.clone(),
         def_start: s.name_span.byte_start,
         modules: links::module_names(language, &s.name_span.file_path),
@@ -227,6 +228,8 @@ fn rename_core(
             }
         }
     }
+    // Ruby: a module's instance method is called bare in the classes that mix it in.
+    target.mixins = super::mixins::Mixins::read(language, s, parent, &files);
     // TypeScript: the modules imports name, read and parsed once, for the types their
     // declarations write (`typed::exported`).
     let modules = typed::Modules::new(read);
