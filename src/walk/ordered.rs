@@ -735,13 +735,14 @@ mod tests {
             assert_eq!(seen, (0..4000).collect::<Vec<_>>());
             // The window is 1,024 items at two and four threads, and items are queued 16 at a
             // time: no more had started past the slow one when it came (the others did start
-            // some: the test sees the window, not a stalled run).
+            // many: the test sees the window, not a stalled run; the floor is loose for a
+            // loaded machine, where a full run once saw 880).
             let ahead = ahead.expect("a slow item");
             assert!(
                 ahead <= 1024 + 16,
                 "{threads} threads: {ahead} items started"
             );
-            assert!(ahead >= 900, "{threads} threads: {ahead} items started");
+            assert!(ahead >= 512, "{threads} threads: {ahead} items started");
         }
     }
 }
