@@ -21,6 +21,7 @@ mod regions;
 mod reindent;
 mod rename;
 mod rename_bindings;
+mod rename_declared;
 mod rename_headers;
 mod rename_mixins;
 mod rename_overloads;

@@ -242,6 +242,7 @@ pub(super) fn nearer_member(
     syms: &[Symbol],
     at: usize,
     name: &str,
+    called: bool,
     is_target: impl Fn(&Symbol) -> bool,
 ) -> bool {
     let scope_kind = |k: SymbolKind| match language {
@@ -262,8 +263,15 @@ pub(super) fn nearer_member(
         .collect();
     // Innermost first.
     scopes.sort_by_key(|s| std::cmp::Reverse(s.depth));
+    // Java keeps fields and methods apart: a bare name read is a field, a called one a method
+    // (a field's bare uses in a class with a method of its name were excluded, and the
+    // renamed field's class no longer compiled).
+    let sort = |m: &Symbol| match (language, called) {
+        ("java", false) => m.kind == SymbolKind::Field,
+        _ => callable(m.kind),
+    };
     for scope in scopes {
-        let member = members_named(syms, scope, name).find(|m| callable(m.kind));
+        let member = members_named(syms, scope, name).find(|m| sort(m));
         if let Some(m) = member {
             return !is_target(m);
         }

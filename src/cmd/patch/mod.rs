@@ -5,6 +5,7 @@
 mod actions;
 mod classes;
 mod declarators;
+mod declared;
 mod delete;
 mod headers;
 mod keys;

@@ -11,7 +11,7 @@ use super::classes::{
 };
 use super::names::{new_name, valid_name};
 use super::scopes::{self, words, Binding};
-use super::{headers, keys, links, taken, typed, types};
+use super::{declared, headers, keys, links, taken, typed, types};
 use super::{locate, Leftover, PatchOptions, PatchedSymbol, Planned, RenameSite};
 use crate::edit::Edit;
 use crate::error::{Code, Error};
@@ -230,6 +230,37 @@ fn rename_core(
     }
     // Ruby: a module's instance method is called bare in the classes that mix it in.
     target.mixins = super::mixins::Mixins::read(language, s, parent, &files);
+    // Go, Java, C#, PHP: the other types with a member of the name, which a value's declared
+    // type tells apart (`declared`); Go ties an interface's method to its implementations.
+    let others = match target.owner.filter(|_| declared::supported(language)) {
+        Some(owner) => {
+            let shown: Vec<(String, &[u8])> = (files.iter())
+                .map(|(p, b)| (display_path(p), b.as_slice()))
+                .collect();
+            let is_target = |f: &str, at: usize| f == target.def_file && at == target.def_start;
+            declared::Others::scan(language, &shown, &old, owner, is_target)
+        }
+        None => declared::Others::default(),
+    };
+    if language.name == "go" {
+        let owner_kind = (parent.map(|p| p.kind))
+            .or_else(|| {
+                syms.iter()
+                    .find(|t| Some(t.name.as_str()) == owner)
+                    .map(|t| t.kind)
+            })
+            .unwrap_or(symbols::SymbolKind::Struct);
+        if let Some(other) = declared::go_interface_tie(s, owner_kind, &others) {
+            return Err(Error::new(
+                Code::PatchNotAName,
+                format!(
+                    "`{}` may be tied to `{other}`: Go types implement an interface by their methods' names, and renamed alone one would no longer implement it",
+                    s.qualified_name
+                ),
+                "rename the interface's method and its implementations by hand (or with gopls rename), or leave the name",
+            ));
+        }
+    }
     // TypeScript: the modules imports name, read and parsed once, for the types their
     // declarations write (`typed::exported`).
     let modules = typed::Modules::new(read);
@@ -299,6 +330,8 @@ fn rename_core(
         let shadowed = |at: usize| {
             qualifier(language.name, &bytes, at).is_none()
                 && local.iter().any(|b| b.holds(at))
+                // A Java local is never called: `label()` beside one is the method.
+                && !(language.name == "java" && types::called_bare(&bytes, at, old.len()))
                 && keys::bare_name(&tree, at..at + old.len(), target.kind)
         };
         // In another file, a free symbol's bare name is the file's own, or reaches the
@@ -362,6 +395,8 @@ fn rename_core(
             };
             typed::Types::of(file, owner, &subclasses, &imported)
         });
+        let declared = (target.owner)
+            .and_then(|owner| declared::Declared::of(language, &bytes, owner, s.kind, &others));
         // Definitions that go with the target: a trait method's in the trait's impls (`impl
         // Shape for Sq { fn area … }`), a class method's overrides in those subclasses, a
         // TypeScript function's or method's overload signatures (`function f(a: number):
@@ -450,7 +485,17 @@ fn rename_core(
             // A type's name is a method's only where it is called so (`MaskFill(g)`, not
             // `MaskFill m;` nor `new MaskFill(g)`).
             None if target.is_type && !types::called_bare(&bytes, at, old.len()) => false,
-            None => super::members::nearer_member(language.name, &file_syms, at, &old, is_target),
+            None => {
+                let called = types::called_bare(&bytes, at, old.len());
+                super::members::nearer_member(
+                    language.name,
+                    &file_syms,
+                    at,
+                    &old,
+                    called,
+                    is_target,
+                )
+            }
             // `self.class.g` is a call on a class, no value.
             Some((".", q)) if instance_twin && through_value(&q) && !on_self_class(at) => true,
             Some((_, Some(q))) if !is_self(&q) => {
@@ -487,6 +532,8 @@ fn rename_core(
                 && subclasses.iter().any(|c| inside(r.enclosing.as_deref(), c))
             {
                 CERTAIN
+            } else if let Some(c) = declared.as_ref().and_then(|d| d.class(r.span.range())) {
+                c
             } else {
                 syntactic_class(
                     language,

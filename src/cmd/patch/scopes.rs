@@ -39,6 +39,13 @@ pub(super) fn supported(language: &Language) -> bool {
     )
 }
 
+/// Whether [`bindings`] reads the language's locals: those of [`supported`], and Java's and
+/// C#'s parameters and locals, which hide a field of their name (a field's rename renamed a
+/// constructor's parameter `label` and its uses with it).
+fn reads_locals(language: &Language) -> bool {
+    supported(language) || matches!(language.name, "java" | "csharp")
+}
+
 /// Whole-word occurrences of `name` in `bytes`.
 pub(super) fn words(bytes: &[u8], name: &str) -> Vec<Range<usize>> {
     let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80;
@@ -55,7 +62,7 @@ pub(super) fn words(bytes: &[u8], name: &str) -> Vec<Range<usize>> {
 /// (the rename reads those as links to a module); a Python function that declares the name
 /// `global` or `nonlocal` binds nothing of it.
 pub(super) fn bindings(language: &Language, tree: &Tree, bytes: &[u8], name: &str) -> Vec<Binding> {
-    if !supported(language) {
+    if !reads_locals(language) {
         return Vec::new();
     }
     let root = tree.root_node();
@@ -77,6 +84,7 @@ pub(super) fn bindings(language: &Language, tree: &Tree, bytes: &[u8], name: &st
             "rust" => rust(node),
             "go" => go(node),
             "ruby" => ruby(node),
+            "java" | "csharp" => java_csharp(node),
             _ => ecmascript(node, bytes),
         };
         if let Some((scope, from)) = scope {
@@ -372,6 +380,39 @@ fn ruby(node: Node) -> Option<(Node, usize)> {
         "assignment" | "operator_assignment" if is_field(p, "left", n) => {
             Some((nearest(p, &SCOPES), p.start_byte()))
         }
+        _ => None,
+    }
+}
+
+/// Java and C#: a parameter binds in its method, constructor or lambda; a local from its
+/// declaration to the end of its block; a loop's or a `catch`'s name in the statement.
+/// A field's declarator binds nothing (it is the member).
+fn java_csharp(node: Node) -> Option<(Node, usize)> {
+    let p = node.parent()?;
+    match p.kind() {
+        "formal_parameter" | "spread_parameter" | "parameter" if is_field(p, "name", node) => {
+            whole(p.parent()?.parent()?)
+        }
+        "inferred_parameters" => whole(p.parent()?),
+        "lambda_expression" if is_field(p, "parameters", node) => whole(p),
+        "implicit_parameter" => whole(p.parent()?),
+        "variable_declarator" if is_field(p, "name", node) => {
+            let decl = p.parent()?;
+            let statement = match decl.kind() {
+                "local_variable_declaration" => decl,
+                "variable_declaration" => decl
+                    .parent()
+                    .filter(|s| s.kind() == "local_declaration_statement")?,
+                _ => return None,
+            };
+            Some((statement.parent()?, p.start_byte()))
+        }
+        "enhanced_for_statement" if is_field(p, "name", node) => whole(p),
+        "foreach_statement" if is_field(p, "left", node) => whole(p),
+        "catch_formal_parameter" | "catch_declaration" if is_field(p, "name", node) => {
+            whole(p.parent()?)
+        }
+        "resource" if is_field(p, "name", node) => whole(p.parent()?.parent()?),
         _ => None,
     }
 }
