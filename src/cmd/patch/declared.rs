@@ -7,6 +7,7 @@
 //! a member of the name are gathered first ([`Others`]).
 
 use super::classes::{CERTAIN, EXCLUDED};
+use crate::error::{Code, Error};
 use crate::lang::regions::Cut;
 use crate::lang::symbols::{self, Symbol, SymbolKind};
 use crate::lang::Language;
@@ -340,11 +341,7 @@ fn named(node: Node) -> impl Iterator<Item = Node> {
 /// by their method names, so renaming an interface's method without its implementations (or
 /// one implementation without the interface) no longer compiles. The first such other, as
 /// `Type.name`.
-pub(super) fn go_interface_tie(
-    target: &Symbol,
-    owner_kind: SymbolKind,
-    others: &Others,
-) -> Option<String> {
+fn go_interface_tie(target: &Symbol, owner_kind: SymbolKind, others: &Others) -> Option<String> {
     if target.kind != SymbolKind::Method {
         return None;
     }
@@ -353,4 +350,24 @@ pub(super) fn go_interface_tie(
         _ => others.interfaces.first(),
     }?;
     Some(format!("{first}.{}", target.name))
+}
+
+/// Refuses (`PATCH_E010`) a Go method's rename tied to another by an interface (see
+/// [`go_interface_tie`]); `owner_kind`: the kind of the method's owner.
+pub(super) fn refuse_go_interface_tie(
+    target: &Symbol,
+    owner_kind: SymbolKind,
+    others: &Others,
+) -> Result<(), Error> {
+    let Some(other) = go_interface_tie(target, owner_kind, others) else {
+        return Ok(());
+    };
+    Err(Error::new(
+        Code::PatchNotAName,
+        format!(
+            "`{}` may be tied to `{other}`: Go types implement an interface by their methods' names, and renamed alone one would no longer implement it",
+            target.qualified_name
+        ),
+        "rename the interface's method and its implementations by hand (or with gopls rename), or leave the name",
+    ))
 }

@@ -7,6 +7,7 @@ mod classes;
 mod declarators;
 mod declared;
 mod delete;
+mod found;
 mod headers;
 mod keys;
 mod links;
