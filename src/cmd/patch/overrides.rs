@@ -4,23 +4,30 @@
 //! instead). It is renamed from the method it overrides when the file defines that (the
 //! overrides in every subclass follow, as for any method), and refused where the syntax says
 //! it overrides one the file does not define, or names a method the language itself calls.
+//! A C# or TypeScript property (a field symbol) is tied to an interface's or base class's of
+//! its name as a method is (`class Book : INamed { public string Title … }`).
 
 use super::classes::{class_like, extends};
+use super::scopes::words;
 use crate::error::{Code, Error};
-use crate::lang::symbols::{Symbol, SymbolKind};
+use crate::lang::symbols::{self, Symbol, SymbolKind};
+use crate::lang::{self, Language};
+use std::path::{Path, PathBuf};
 
 /// The index the rename starts from instead of `i`: the method `i` overrides in a class or
 /// interface of the file its class's header names (followed up the chain), or `i` itself.
 /// Refused (`PATCH_E010`) for a method the syntax marks as an override (Java's `@Override`,
 /// C#'s, C++'s and TypeScript's `override`, PHP's `#[\Override]`) of a method the file does
 /// not define, a PHP method of a built-in interface its class implements (`Countable::count`),
-/// a PHP magic method (`__toString`) or a Python special method (`__getitem__`).
+/// a PHP magic method (`__toString`) or a Python special method (`__getitem__`), and a C#
+/// explicit implementation (`string INamed.Title`) of an interface the file does not define.
+/// A C# or TypeScript property goes the same way.
 pub(super) fn renamed_index(syms: &[Symbol], src: &[u8], i: usize) -> Result<usize, Error> {
     let mut i = i;
     // At most one step per class of the file: headers that name each other end the walk.
     for _ in 0..syms.len() {
         let s = &syms[i];
-        if s.kind != SymbolKind::Method {
+        if !tied(s) {
             return Ok(i);
         }
         if let Some(b) = base_method(syms, i) {
@@ -35,7 +42,15 @@ pub(super) fn renamed_index(syms: &[Symbol], src: &[u8], i: usize) -> Result<usi
     Ok(i)
 }
 
-/// The method named as `syms[i]` in a class or interface that its class's header names.
+/// Whether `s` is a member that a subclass's or an implementation's member of its name
+/// overrides: a method, or a C# or TypeScript property (a field symbol; C# events too).
+fn tied(s: &Symbol) -> bool {
+    s.kind == SymbolKind::Method
+        || (s.kind == SymbolKind::Field && matches!(s.language, "csharp" | "typescript" | "tsx"))
+}
+
+/// The member named as `syms[i]`, of its kind, in a class or interface that its class's
+/// header names.
 fn base_method(syms: &[Symbol], i: usize) -> Option<usize> {
     let s = &syms[i];
     let class = &syms[s.parent_index?];
@@ -45,7 +60,7 @@ fn base_method(syms: &[Symbol], i: usize) -> Option<usize> {
     (0..syms.len()).find(|&k| {
         let m = &syms[k];
         k != i
-            && m.kind == SymbolKind::Method
+            && m.kind == s.kind
             && m.name == s.name
             && m.parent_index.is_some_and(|p| {
                 let base = &syms[p];
@@ -60,6 +75,8 @@ fn base_method(syms: &[Symbol], i: usize) -> Option<usize> {
 enum Marker {
     /// The override marker as written (`@Override`, `override`, `#[\Override]`).
     Written(&'static str),
+    /// A C# explicit implementation's interface (`INamed` of `string INamed.Title`).
+    Explicit(String),
     /// A PHP built-in interface its class implements.
     Interface(&'static str),
     /// A method the language calls by its name.
@@ -93,7 +110,17 @@ fn marker(syms: &[Symbol], s: &Symbol, src: &[u8]) -> Option<Marker> {
         t.split(|c: char| !(c.is_alphanumeric() || c == '_'))
             .any(|x| x == w)
     };
+    // C#: `string INamed.Title`, `void IDisposable.Dispose()`.
+    let explicit = before
+        .trim_end()
+        .strip_suffix('.')
+        .and_then(|q| {
+            q.rsplit(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .next()
+        })
+        .filter(|q| !q.is_empty());
     match s.language {
+        "csharp" if explicit.is_some() => explicit.map(|q| Marker::Explicit(q.to_string())),
         "java" if before.contains("@Override") => Some(Marker::Written("@Override")),
         "csharp" | "typescript" | "tsx" if word(&before, "override") => {
             Some(Marker::Written("override"))
@@ -123,8 +150,12 @@ fn refusal(s: &Symbol, m: Marker) -> Error {
     let what = format!("{} `{}`", s.kind.as_str(), s.qualified_name);
     let (message, fix) = match m {
         Marker::Written(w) => (
-            format!("{what} overrides a method (`{w}`) that {} does not define: renamed alone, it would no longer override it", s.name_span.file_path),
-            format!("rename the overridden method where its type is defined (`llm find {} --kind method`): the overrides follow; a library type's method cannot be renamed. Nothing was renamed", s.name),
+            format!("{what} overrides a {} (`{w}`) that {} does not define: renamed alone, it would no longer override it", member(s), s.name_span.file_path),
+            format!("rename the overridden {} where its type is defined (`llm find {} --kind {}`): the overrides follow; a library type's cannot be renamed. Nothing was renamed", member(s), s.name, s.kind.as_str()),
+        ),
+        Marker::Explicit(i) => (
+            format!("{what} implements `{i}.{}` explicitly, and {} does not define `{i}`: renamed alone, the class would no longer implement `{i}`", s.name, s.name_span.file_path),
+            format!("rename `{i}.{}` where `{i}` is defined: its implementations follow; a library interface's cannot be renamed. Nothing was renamed", s.name),
         ),
         Marker::Interface(i) => (
             format!("{what} implements PHP's built-in `{i}::{}`: renamed, the class would no longer implement `{i}`", s.name),
@@ -136,4 +167,103 @@ fn refusal(s: &Symbol, m: Marker) -> Error {
         ),
     };
     Error::new(Code::PatchNotAName, message, fix).with_file(&s.name_span.file_path)
+}
+
+/// A method's or a property's name for messages.
+fn member(s: &Symbol) -> &'static str {
+    match s.kind {
+        SymbolKind::Method => "method",
+        _ => "property",
+    }
+}
+
+/// C#: a class's property (or event) that another file's interface may declare. A class
+/// implements an interface's property by its name (`class Book : INamed { public string Title
+/// … }`), with no marker: renamed alone, `Book` no longer implements `INamed`. When `syms[i]`
+/// (already walked to its base in its file, [`renamed_index`]) is such a property and its
+/// class's header names an interface (`I` and a capital, by the C# convention) that its file
+/// does not define, that interface is looked for in `files` (the files holding the name) and
+/// then among `others` (the rest of the language's files under the rename's paths): refused
+/// (`PATCH_E010`) where it declares a member of the name (rename that one: its
+/// implementations follow) or is defined nowhere there (a library's; its members unknown).
+pub(super) fn refuse_unseen_interface(
+    language: &Language,
+    syms: &[Symbol],
+    i: usize,
+    files: &[(PathBuf, Vec<u8>)],
+    others: &[&Path],
+    read: &mut dyn FnMut(&Path) -> Option<Vec<u8>>,
+) -> Result<(), Error> {
+    let s = &syms[i];
+    let Some(class) = s.parent_index.map(|p| &syms[p]) else {
+        return Ok(());
+    };
+    if language.name != "csharp" || s.kind != SymbolKind::Field || !class_like(class) {
+        return Ok(());
+    }
+    let defined_here = |n: &str| {
+        (syms.iter()).any(|t| t.name == n && (class_like(t) || t.kind == SymbolKind::Interface))
+    };
+    let header = class
+        .signature
+        .find(class.name.as_str())
+        .map_or("", |k| &class.signature[k + class.name.len()..]);
+    let interfaces = header
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| {
+            let mut c = w.chars();
+            c.next() == Some('I') && c.next().is_some_and(char::is_uppercase)
+        })
+        .filter(|w| *w != class.name && !defined_here(w));
+    for name in interfaces {
+        let declares = |bytes: &[u8]| {
+            words(bytes, "interface").into_iter().any(|r| {
+                let rest = &bytes[r.end..];
+                let rest = &rest[rest.iter().take_while(|b| b.is_ascii_whitespace()).count()..];
+                rest.starts_with(name.as_bytes())
+                    && !rest
+                        .get(name.len())
+                        .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
+            })
+        };
+        let home = files.iter().skip(1).find(|(_, b)| declares(b));
+        let why = match home {
+            Some((path, bytes)) => {
+                let display = crate::walk::display_path(path);
+                let tree = language.parse(bytes);
+                let theirs = symbols::symbols(language, bytes, &tree, &display);
+                let tied = theirs.iter().any(|m| {
+                    m.name == s.name
+                        && m.kind == s.kind
+                        && m.parent_index.is_some_and(|p| {
+                            theirs[p].name == name && theirs[p].kind == SymbolKind::Interface
+                        })
+                });
+                if !tied {
+                    continue;
+                }
+                format!(
+                    "its class implements `{name}`, whose `{name}.{}` {display} declares",
+                    s.name
+                )
+            }
+            None => {
+                let seen = others.iter().any(|p| {
+                    lang::for_path(p).is_some_and(|l| std::ptr::eq(l, language))
+                        && read(p).is_some_and(|b| declares(&b))
+                });
+                if seen {
+                    continue;
+                }
+                format!("its class's header names `{name}`, which no file under the rename's paths defines: a library's interface may declare `{}`", s.name)
+            }
+        };
+        return Err(Error::new(
+            Code::PatchNotAName,
+            format!("{} `{}` may implement an interface's property: {why}; renamed alone, the class would no longer implement `{name}`", s.kind.as_str(), s.qualified_name),
+            format!("rename `{name}.{}` where `{name}` is defined: its implementations follow; a library interface's cannot be renamed. Nothing was renamed", s.name),
+        )
+        .with_file(&s.name_span.file_path));
+    }
+    Ok(())
 }

@@ -219,6 +219,8 @@ fn rename_core(
             }
         }
     }
+    let paths: Vec<&Path> = walked.files.iter().map(|c| c.path.as_path()).collect();
+    super::overrides::refuse_unseen_interface(language, syms, i, &files, &paths, read)?;
     // Ruby: a module's instance method is called bare in the classes that mix it in.
     target.mixins = super::mixins::Mixins::read(language, s, parent, &files);
     // Go, Java, C#, PHP: the other types with a member of the name, which a value's declared
