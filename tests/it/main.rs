@@ -25,6 +25,7 @@ mod rename_declared;
 mod rename_headers;
 mod rename_mixins;
 mod rename_overloads;
+mod rename_properties;
 mod rename_rebound;
 mod rename_refusals;
 mod rename_scopes;
