@@ -84,6 +84,23 @@ fn csharp_property_of_an_interface_outside_the_project_is_refused() {
     }
 }
 
+/// .NET's well-known interfaces declare known properties: a class implementing `IDisposable`
+/// and `IEquatable<T>` renames a property of its own, while `Count` of a class implementing
+/// `IReadOnlyCollection<T>` may be that interface's (refused).
+#[test]
+fn csharp_property_beside_a_well_known_interface() {
+    let src = "using System;\nusing System.Collections.Generic;\npublic class Shelf : IDisposable, IEquatable<Shelf>, IReadOnlyCollection<string> {\n    public string Title { get; set; }\n    public int Count => 0;\n    public void Dispose() {}\n    public bool Equals(Shelf o) => o.Title == Title;\n    public IEnumerator<string> GetEnumerator() => null;\n    System.Collections.IEnumerator System.Collections.IEnumerable.GetEnumerator() => null;\n}\n";
+    let env = TestEnv::new();
+    env.write("Shelf.cs", src);
+    let (v, code) = rename(&env, "Shelf.cs", "Shelf.Count", "5", "Size");
+    assert_ne!(code, 0, "{v}");
+    assert!(v.to_string().contains("PATCH_E010"), "{v}");
+    assert_eq!(env.text("Shelf.cs"), src);
+    let (v, code) = rename(&env, "Shelf.cs", "Shelf.Title", "4", "Name");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(env.text("Shelf.cs"), src.replace("Title", "Name"));
+}
+
 /// TypeScript: a class field that implements an interface's (`class Book implements Named`)
 /// renames the interface's field with it (the class's alone was renamed: TS2420).
 #[test]

@@ -97,6 +97,53 @@ const PHP_INTERFACES: &[(&str, &[&str])] = &[
     ("Stringable", &["__toString"]),
 ];
 
+/// .NET's common interfaces and the properties and events they declare (none for most): a
+/// C# class naming one in its header implements those, and no other property of its, so that
+/// a property renamed there is no library interface's (see [`refuse_unseen_interface`]).
+const DOTNET_INTERFACES: &[(&str, &[&str])] = &[
+    ("IDisposable", &[]),
+    ("IAsyncDisposable", &[]),
+    ("ICloneable", &[]),
+    ("IComparable", &[]),
+    ("IComparer", &[]),
+    ("IConvertible", &[]),
+    ("IEquatable", &[]),
+    ("IEqualityComparer", &[]),
+    ("IFormattable", &[]),
+    ("IEnumerable", &[]),
+    ("IAsyncEnumerable", &[]),
+    ("IEnumerator", &["Current"]),
+    ("IAsyncEnumerator", &["Current"]),
+    (
+        "ICollection",
+        &["Count", "IsReadOnly", "IsSynchronized", "SyncRoot"],
+    ),
+    ("IReadOnlyCollection", &["Count"]),
+    (
+        "IList",
+        &[
+            "Count",
+            "IsReadOnly",
+            "IsFixedSize",
+            "IsSynchronized",
+            "SyncRoot",
+        ],
+    ),
+    ("IReadOnlyList", &["Count"]),
+    ("ISet", &["Count", "IsReadOnly"]),
+    (
+        "IDictionary",
+        &["Count", "IsReadOnly", "IsFixedSize", "Keys", "Values"],
+    ),
+    ("IReadOnlyDictionary", &["Count", "Keys", "Values"]),
+    ("IGrouping", &["Key"]),
+    ("INotifyPropertyChanged", &["PropertyChanged"]),
+    ("INotifyPropertyChanging", &["PropertyChanging"]),
+    ("INotifyCollectionChanged", &["CollectionChanged"]),
+    ("INotifyDataErrorInfo", &["HasErrors", "ErrorsChanged"]),
+    ("IServiceProvider", &[]),
+];
+
 fn marker(syms: &[Symbol], s: &Symbol, src: &[u8]) -> Option<Marker> {
     let text = |r: std::ops::Range<usize>| String::from_utf8_lossy(src.get(r).unwrap_or(b""));
     let before = text(s.span.byte_start..s.name_span.byte_start);
@@ -248,6 +295,12 @@ pub(super) fn refuse_unseen_interface(
                 )
             }
             None => {
+                // A well-known interface declares the properties it declares, and no other.
+                if let Some((_, members)) = DOTNET_INTERFACES.iter().find(|(n, _)| *n == name) {
+                    if !members.contains(&s.name.as_str()) {
+                        continue;
+                    }
+                }
                 let seen = others.iter().any(|p| {
                     lang::for_path(p).is_some_and(|l| std::ptr::eq(l, language))
                         && read(p).is_some_and(|b| declares(&b))
