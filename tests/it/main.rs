@@ -23,6 +23,7 @@ mod rename;
 mod rename_bindings;
 mod rename_declared;
 mod rename_headers;
+mod rename_inherited;
 mod rename_mixins;
 mod rename_overloads;
 mod rename_properties;

@@ -25,9 +25,9 @@ pub(super) struct Target<'a> {
     /// Ruby: a singleton method (`def self.g`, a `def` in `class << self`), called where
     /// `self` is its class, not on its instances.
     pub(super) singleton: bool,
-    /// Ruby: for a module's instance method, the classes and modules that mix it in (see
-    /// [`super::mixins`]).
-    pub(super) mixins: Option<super::mixins::Mixins>,
+    /// Ruby: for a method of a class or module, the classes and modules that inherit it or mix
+    /// it in (see [`super::ancestry`]).
+    pub(super) ancestry: Option<super::ancestry::Ancestry>,
     /// The definition's name span (file and offset).
     pub(super) def_file: String,
     pub(super) def_start: usize,
@@ -372,13 +372,19 @@ pub(super) fn syntactic_class(
                     bytes,
                     owner,
                     t.singleton,
-                    t.mixins.as_ref(),
+                    t.ancestry.as_ref(),
                 )
             }
             ("ruby", Some((".", Some(q)))) if q == "self" => {
                 if let Some(c) =
-                    super::members::ruby_bare(node, bytes, owner, t.singleton, t.mixins.as_ref())
+                    super::members::ruby_bare(node, bytes, owner, t.singleton, t.ancestry.as_ref())
                 {
+                    return Some(c);
+                }
+            }
+            // A subclass's singleton method (`Sub.g`) is its superclass's where it inherits it.
+            ("ruby", Some((".", Some(q)))) if capitalized(q) => {
+                if let Some(c) = t.ancestry.as_ref().and_then(|a| a.named(q)) {
                     return Some(c);
                 }
             }

@@ -54,19 +54,19 @@ pub(super) fn ruby_self_side(node: Node, bytes: &[u8]) -> Option<bool> {
 /// not name the owner as its superclass, that class's (`excluded`). Where `self` is the class
 /// (a singleton method's body, `class << self`'s) it calls singleton methods, in an instance
 /// method instance methods: the other side's method of the name is never the one
-/// (`excluded`), but in a module that `extend self` or `module_function` lends both. For a
-/// module's instance method, `mixins` classes the calls in the module's own instance methods
-/// and in the classes that mix it in. `None`: the syntax does not say (a subclass, the top
-/// level).
+/// (`excluded`), but in a module that `extend self` or `module_function` lends both. `ancestry`
+/// classes the calls in a module's own instance methods, in the classes that mix the module
+/// in and in the subclasses of the method's class or of those. `None`: the syntax does not
+/// say (a subclass whose superclasses leave the files, the top level).
 pub(super) fn ruby_bare(
     node: Node,
     bytes: &[u8],
     owner: &str,
     singleton: bool,
-    mixins: Option<&super::mixins::Mixins>,
+    ancestry: Option<&super::ancestry::Ancestry>,
 ) -> Option<&'static str> {
     let (scope, side) = ruby_self(node, bytes)?;
-    if let Some(c) = mixins.and_then(|m| m.class(scope, bytes, side)) {
+    if let Some(c) = ancestry.and_then(|a| a.class(scope, bytes, side)) {
         return Some(c);
     }
     let other_side = side.is_some_and(|s| s != singleton);

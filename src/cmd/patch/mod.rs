@@ -3,6 +3,7 @@
 //! core (`mutation.rs`) — one all-or-nothing request, even for a rename across files.
 
 mod actions;
+mod ancestry;
 mod classes;
 mod declarators;
 mod declared;
@@ -12,7 +13,6 @@ mod headers;
 mod keys;
 mod links;
 mod members;
-mod mixins;
 mod names;
 mod overloads;
 mod overrides;

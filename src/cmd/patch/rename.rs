@@ -139,7 +139,7 @@ fn rename_core(
         kind: s.kind,
         trait_of,
         singleton: s.singleton,
-        mixins: None,
+        ancestry: None,
         def_file: s.name_span.file_path.clone(),
         def_start: s.name_span.byte_start,
         modules: links::module_names(language, &s.name_span.file_path),
@@ -221,8 +221,8 @@ fn rename_core(
     }
     let paths: Vec<&Path> = walked.files.iter().map(|c| c.path.as_path()).collect();
     super::overrides::refuse_unseen_interface(language, syms, i, &files, &paths, read)?;
-    // Ruby: a module's instance method is called bare in the classes that mix it in.
-    target.mixins = super::mixins::Mixins::read(language, s, parent, &files);
+    // Ruby: a method is called bare in the classes that inherit it or mix its module in.
+    target.ancestry = super::ancestry::Ancestry::read(language, s, parent, &files);
     // Go, Java, C#, PHP: the other types with a member of the name, which a value's declared
     // type tells apart (`declared`); Go ties an interface's method to its implementations.
     let others = match target.owner.filter(|_| declared::supported(language)) {

@@ -1,8 +1,9 @@
-//! `llm patch --rename` of a Ruby module's instance method: the classes and modules that mix
-//! the module in (`include`, `prepend`, `extend`) or define a method of its name themselves,
-//! read from every file the rename reads before any is classed, so that a bare call or a
-//! `self.` call in the module's own instance methods, or in such a class, is classed as a call
-//! of the module's method.
+//! `llm patch --rename` of a Ruby method: the classes and modules of every file the rename
+//! reads — their superclasses, the modules they mix in (`include`, `prepend`, `extend`) and
+//! whether they define a method of the name themselves — read before any file is classed, so
+//! that a bare call or a `self.` call is classed as a call of the renamed method where `self`
+//! inherits it: in a module's own instance methods, in a class that mixes the module in, in a
+//! subclass of the method's class (`class Sub < Base`, `class Sub2 < Sub`) or of such a class.
 
 use super::classes::{CERTAIN, EXCLUDED, POSSIBLE};
 use super::members::{scope_name, text};
@@ -34,30 +35,41 @@ struct Scope {
     singleton: bool,
     /// The modules it mixes in, by their last name (`A::B` is `B`), in order.
     mixins: Vec<(Mix, String)>,
+    /// Its superclass, by its last name (`class Sub < A::Base` is `Base`).
+    superclass: Option<String>,
 }
 
-/// The classes and modules of the files a rename of module `module`'s instance method reads,
-/// by name (the last one: `class A::App` is `App`).
-pub(super) struct Mixins {
-    module: String,
+/// The classes and modules of the files a rename of a Ruby method reads, by name (the last
+/// one: `class A::App` is `App`; reopened bodies merged).
+pub(super) struct Ancestry {
+    /// The method's class or module.
+    owner: String,
+    /// Whether that is a module (its instance methods reach a class through a mixin).
+    module: bool,
+    /// Whether the method is a singleton method (`def self.g`).
+    singleton: bool,
     scopes: HashMap<String, Scope>,
 }
 
-impl Mixins {
-    /// Where `s` is a Ruby module's instance method (`parent` its module), reads the classes
-    /// and modules of `files`, each parsed whole.
+impl Ancestry {
+    /// Where `s` is a Ruby method of a class or module (`parent`), reads the classes and
+    /// modules of `files`, each parsed whole. A module's singleton methods are no one's to
+    /// inherit: `None` for them.
     pub(super) fn read(
         language: &lang::Language,
         s: &Symbol,
         parent: Option<&Symbol>,
         files: &[(PathBuf, Vec<u8>)],
-    ) -> Option<Mixins> {
-        let module = parent.filter(|p| p.kind == SymbolKind::Module)?;
-        if language.name != "ruby" || s.singleton || s.kind != SymbolKind::Method {
+    ) -> Option<Ancestry> {
+        let owner = parent.filter(|p| matches!(p.kind, SymbolKind::Module | SymbolKind::Class))?;
+        let module = owner.kind == SymbolKind::Module;
+        if language.name != "ruby" || s.kind != SymbolKind::Method || (module && s.singleton) {
             return None;
         }
-        let mut out = Mixins {
-            module: module.name.clone(),
+        let mut out = Ancestry {
+            owner: owner.name.clone(),
+            module,
+            singleton: s.singleton,
             scopes: HashMap::new(),
         };
         for (_, bytes) in files {
@@ -73,6 +85,11 @@ impl Mixins {
             if let Some(scope) = scope_name(node, bytes) {
                 let entry = self.scopes.entry(scope.to_string()).or_default();
                 entry.module |= node.kind() == "module";
+                if let Some(s) = node.child_by_field_name("superclass") {
+                    let s = text(bytes, s).trim_start_matches('<').trim();
+                    let s = s.rsplit("::").next().unwrap_or(s);
+                    entry.superclass = Some(s.to_string());
+                }
                 if let Some(body) = node.child_by_field_name("body") {
                     read_body(entry, body, bytes, name, false);
                 }
@@ -86,13 +103,17 @@ impl Mixins {
 
     /// The class of a bare call of the name, or one on `self`, in class or module `scope`,
     /// where `self` is the class (`side` `Some(true)`, or `None`: its body) or an instance of
-    /// it (`Some(false)`). In the module's own instance methods `self` is an instance of a
-    /// class that mixes it in: the module's method (`certain`), unless a class includes it and
-    /// defines the method itself (its own comes first: `possible`). In a class or module that
-    /// mixes the module in on `self`'s side (`include`, `prepend` for an instance; `extend`
-    /// for the class): the module's method (`certain`), unless that class defines its own on
-    /// that side (`excluded`; not where it prepends the module: `possible`) or mixes in
-    /// another module of the files that does (`possible`). `None`: neither.
+    /// it (`Some(false)`). `None`: neither rule below says (the owner's own class, another
+    /// side, a chain of superclasses that leaves the files).
+    /// - A module's instance method: in the module's own instance methods `self` is an
+    ///   instance of a class that mixes it in: the module's method (`certain`), unless a class
+    ///   includes it and defines the method itself (its own comes first: `possible`).
+    /// - In a class, and up its superclasses: the first that mixes the module in on `self`'s
+    ///   side (`include`, `prepend` for an instance; `extend` for the class) or that is the
+    ///   method's class ends the walk: the method (`certain`), unless a class on the way (that
+    ///   one too, where it mixes the module in other than by `prepend`) defines its own on that
+    ///   side (`excluded`; the one that prepends the module: `possible`) or mixes in another
+    ///   module of the files that does (`possible`).
     pub(super) fn class(
         &self,
         scope: Node,
@@ -100,29 +121,63 @@ impl Mixins {
         side: Option<bool>,
     ) -> Option<&'static str> {
         let name = scope_name(scope, bytes)?;
-        if scope.kind() == "module" && name == self.module {
+        if self.module && scope.kind() == "module" && name == self.owner {
             return (side == Some(false)).then(|| self.own());
         }
-        let s = self.scopes.get(name)?;
         let on_class = side != Some(false);
-        let reaches = |m: Mix| (m == Mix::Extend) == on_class;
-        let (mix, _) = (s.mixins.iter()).find(|(m, n)| reaches(*m) && *n == self.module)?;
-        let own = if on_class { s.singleton } else { s.instance };
-        if own && *mix != Mix::Prepend {
-            return Some(EXCLUDED);
+        // A class's method reaches a class by inheritance, on its own side.
+        if !self.module
+            && (scope.kind() != "class" || name == self.owner || on_class != self.singleton)
+        {
+            return None;
         }
-        let others = s.mixins.iter().any(|(m, n)| {
-            reaches(*m)
-                && *n != self.module
-                && self.scopes.get(n).is_some_and(|o| o.module && o.instance)
-        });
-        Some(if own || others { POSSIBLE } else { CERTAIN })
+        self.walk(name, on_class)
+    }
+
+    /// The class of `q.g` for a singleton method `g` of a class: `q` a subclass of the
+    /// method's class, as [`Self::class`] reads its singleton side. `None`: another.
+    pub(super) fn named(&self, q: &str) -> Option<&'static str> {
+        (!self.module && self.singleton && q != self.owner)
+            .then(|| self.walk(q, true))
+            .flatten()
+    }
+
+    /// Walks class `name` and its superclasses to the one that has the method on side
+    /// `on_class` (see [`Self::class`]).
+    fn walk(&self, name: &str, on_class: bool) -> Option<&'static str> {
+        let reaches = |m: Mix| (m == Mix::Extend) == on_class;
+        let mut unsure = false;
+        let mut name = name;
+        // At most one step per class: superclasses that name each other end the walk.
+        for _ in 0..=self.scopes.len() {
+            if !self.module && name == self.owner {
+                return Some(if unsure { POSSIBLE } else { CERTAIN });
+            }
+            let s = self.scopes.get(name)?;
+            let own = if on_class { s.singleton } else { s.instance };
+            let mix =
+                (s.mixins.iter()).find(|(m, n)| self.module && reaches(*m) && *n == self.owner);
+            if own && mix.is_none_or(|(m, _)| *m != Mix::Prepend) {
+                return Some(EXCLUDED);
+            }
+            unsure |= own
+                || s.mixins.iter().any(|(m, n)| {
+                    reaches(*m)
+                        && *n != self.owner
+                        && self.scopes.get(n).is_some_and(|o| o.module && o.instance)
+                });
+            if mix.is_some() {
+                return Some(if unsure { POSSIBLE } else { CERTAIN });
+            }
+            name = s.superclass.as_deref()?;
+        }
+        None
     }
 
     /// The class of a call on `self` in the module's own instance methods (see [`Self::class`]).
     fn own(&self) -> &'static str {
         let shadowed = self.scopes.values().any(|s| {
-            s.instance && (s.mixins.iter()).any(|(m, n)| *m == Mix::Include && *n == self.module)
+            s.instance && (s.mixins.iter()).any(|(m, n)| *m == Mix::Include && *n == self.owner)
         });
         if shadowed {
             POSSIBLE
