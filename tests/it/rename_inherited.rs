@@ -212,3 +212,31 @@ end
     assert_eq!(class(&v, "  def go = grab(1)"), "certain", "{v}");
     assert_eq!(class(&v, "  def go = grab(2)"), "excluded", "{v}");
 }
+
+/// Ruby: an override in a subclass that calls `super` would find no method once the base's
+/// is renamed alone (NoMethodError): the rename is refused (`PATCH_E010`) and nothing is
+/// written. One that reaches another class's method by `super` does not stop it.
+#[test]
+fn ruby_override_calling_super_is_refused() {
+    let src = r#"class Base
+  def grab(x) = x + 1
+end
+
+class Sub < Base
+  def grab(x)
+    super(x) * 2
+  end
+end
+"#;
+    let env = TestEnv::new();
+    env.write("a.rb", src);
+    let (v, code) = env.rename_at("a.rb", "Base::grab", "2", "fetch");
+    assert_ne!(code, 0, "{v}");
+    assert!(v.to_string().contains("PATCH_E010"), "{v}");
+    assert_eq!(env.text("a.rb"), src);
+    let other = src.replace("class Sub < Base", "class Sub < Other");
+    let env = TestEnv::new();
+    env.write("a.rb", &other);
+    let (v, code) = env.rename_at("a.rb", "Base::grab", "2", "fetch");
+    assert_eq!(code, 0, "{v}");
+}

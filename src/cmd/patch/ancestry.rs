@@ -7,6 +7,7 @@
 
 use super::classes::{CERTAIN, EXCLUDED, POSSIBLE};
 use super::members::{scope_name, text};
+use crate::error::{Code, Error};
 use crate::lang::{self, symbols::Symbol, symbols::SymbolKind};
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -33,6 +34,8 @@ struct Scope {
     /// Whether it defines a singleton method of the name (`def self.g`, a `def` in `class <<
     /// self`).
     singleton: bool,
+    /// Whether its instance method, its singleton method of the name calls `super`.
+    supers: (bool, bool),
     /// The modules it mixes in, by their last name (`A::B` is `B`), in order.
     mixins: Vec<(Mix, String)>,
     /// Its superclass, by its last name (`class Sub < A::Base` is `Base`).
@@ -54,17 +57,22 @@ pub(super) struct Ancestry {
 impl Ancestry {
     /// Where `s` is a Ruby method of a class or module (`parent`), reads the classes and
     /// modules of `files`, each parsed whole. A module's singleton methods are no one's to
-    /// inherit: `None` for them.
+    /// inherit: `None` for them. Refused (`PATCH_E010`) where a class that inherits the
+    /// method defines its own that calls `super` (see [`Self::refuse_super`]).
     pub(super) fn read(
         language: &lang::Language,
         s: &Symbol,
         parent: Option<&Symbol>,
         files: &[(PathBuf, Vec<u8>)],
-    ) -> Option<Ancestry> {
-        let owner = parent.filter(|p| matches!(p.kind, SymbolKind::Module | SymbolKind::Class))?;
+    ) -> Result<Option<Ancestry>, Error> {
+        let Some(owner) =
+            parent.filter(|p| matches!(p.kind, SymbolKind::Module | SymbolKind::Class))
+        else {
+            return Ok(None);
+        };
         let module = owner.kind == SymbolKind::Module;
         if language.name != "ruby" || s.kind != SymbolKind::Method || (module && s.singleton) {
-            return None;
+            return Ok(None);
         }
         let mut out = Ancestry {
             owner: owner.name.clone(),
@@ -76,7 +84,46 @@ impl Ancestry {
             let tree = language.parse(bytes);
             out.read_node(tree.root_node(), bytes, &s.name);
         }
-        Some(out)
+        out.refuse_super(&s.qualified_name)?;
+        Ok(Some(out))
+    }
+
+    /// Refuses the rename where a class's own method of the name calls `super` and `super`
+    /// reaches the renamed method (the next class up the chain that has one, or the module the
+    /// class includes or extends): a Ruby override is not renamed with the method it
+    /// overrides, and its `super` would raise NoMethodError.
+    fn refuse_super(&self, qualified: &str) -> Result<(), Error> {
+        let sides: &[bool] = match (self.module, self.singleton) {
+            (true, _) => &[false, true],
+            (false, s) => {
+                if s {
+                    &[true]
+                } else {
+                    &[false]
+                }
+            }
+        };
+        for (name, s) in &self.scopes {
+            for &on_class in sides {
+                let calls = if on_class { s.supers.1 } else { s.supers.0 };
+                if !calls || *name == self.owner {
+                    continue;
+                }
+                let reaches = |m: Mix| (m == Mix::Extend) == on_class;
+                let mixed = self.module
+                    && (s.mixins.iter())
+                        .any(|(m, n)| reaches(*m) && *m != Mix::Prepend && *n == self.owner);
+                let above = (s.superclass.as_deref()).and_then(|p| self.walk(p, on_class));
+                if mixed || above.is_some_and(|c| c != EXCLUDED) {
+                    return Err(Error::new(
+                        Code::PatchNotAName,
+                        format!("`{name}` overrides `{qualified}` with a method that calls `super`: a Ruby override is not renamed with the method it overrides, and its `super` would no longer find it"),
+                        "rename the override and the method together by hand, or leave the name. Nothing was renamed",
+                    ));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Records the classes and modules at and under `node`.
@@ -195,14 +242,19 @@ fn read_body(entry: &mut Scope, body: Node, bytes: &[u8], name: &str, singleton:
         n.child_by_field_name("name")
             .is_some_and(|k| text(bytes, k) == name)
     };
+    // Records a definition of the name, on the class's side or its instances'.
+    let define = |entry: &mut Scope, def: Node, on_class: bool| {
+        let supers = calls_super(def);
+        match on_class {
+            true => (entry.singleton, entry.supers.1) = (true, entry.supers.1 || supers),
+            false => (entry.instance, entry.supers.0) = (true, entry.supers.0 || supers),
+        }
+    };
     let mut c = body.walk();
     for n in body.named_children(&mut c) {
         match n.kind() {
-            "method" if named(n) => match singleton {
-                true => entry.singleton = true,
-                false => entry.instance = true,
-            },
-            "singleton_method" if named(n) => entry.singleton = true,
+            "method" if named(n) => define(entry, n, singleton),
+            "singleton_method" if named(n) => define(entry, n, true),
             "singleton_class" => {
                 let on_self =
                     n.child_by_field_name("value").map(|v| text(bytes, v)) == Some("self");
@@ -223,11 +275,8 @@ fn read_body(entry: &mut Scope, body: Node, bytes: &[u8], name: &str, singleton:
                     Some("prepend") => Mix::Prepend,
                     // `private def g`: a definition.
                     _ => {
-                        if args.iter().any(|a| a.kind() == "method" && named(*a)) {
-                            match singleton {
-                                true => entry.singleton = true,
-                                false => entry.instance = true,
-                            }
+                        for a in args.iter().filter(|a| a.kind() == "method" && named(**a)) {
+                            define(entry, *a, singleton);
                         }
                         continue;
                     }
@@ -243,4 +292,10 @@ fn read_body(entry: &mut Scope, body: Node, bytes: &[u8], name: &str, singleton:
             _ => {}
         }
     }
+}
+
+/// Whether `node` holds a `super` call (bare `super`, `super(…)`).
+fn calls_super(node: Node) -> bool {
+    let mut c = node.walk();
+    node.kind() == "super" || (node.named_children(&mut c)).any(calls_super)
 }

@@ -222,7 +222,7 @@ fn rename_core(
     let paths: Vec<&Path> = walked.files.iter().map(|c| c.path.as_path()).collect();
     super::overrides::refuse_unseen_interface(language, syms, i, &files, &paths, read)?;
     // Ruby: a method is called bare in the classes that inherit it or mix its module in.
-    target.ancestry = super::ancestry::Ancestry::read(language, s, parent, &files);
+    target.ancestry = super::ancestry::Ancestry::read(language, s, parent, &files)?;
     // Go, Java, C#, PHP: the other types with a member of the name, which a value's declared
     // type tells apart (`declared`); Go ties an interface's method to its implementations.
     let others = match target.owner.filter(|_| declared::supported(language)) {
