@@ -111,8 +111,8 @@ end
 }
 
 /// Ruby: a singleton method (`def self.make`) is inherited by the subclass itself: a bare
-/// call in its singleton methods or `class << self` and `Sub.make` are the base's; a bare
-/// call in an instance method is not.
+/// call in its singleton methods or `class << self`, `Sub.make` and, in a subclass's instance
+/// method, `self.class.make` are the base's; a bare call in an instance method is not.
 #[test]
 fn ruby_subclass_inherits_singleton_method() {
     let src = r#"class Base
@@ -131,6 +131,10 @@ class Sub < Base
   def run = make(3)
 end
 
+class Low < Sub
+  def again = self.class.make(6)
+end
+
 class Other
   def self.make(x) = x
 end
@@ -146,10 +150,16 @@ Other.make(5)
         .replacen("def self.make", "def self.build", 1)
         .replace("make(1)", "build(1)")
         .replace("make(2)", "build(2)")
-        .replace("Sub.make(4)", "Sub.build(4)");
+        .replace("Sub.make(4)", "Sub.build(4)")
+        .replace("make(6)", "build(6)");
     assert_eq!(env.text("a.rb"), want);
     assert_eq!(class(&v, "    make(1)"), "certain", "{v}");
     assert_eq!(class(&v, "Sub.make(4)"), "certain", "{v}");
+    assert_eq!(
+        class(&v, "  def again = self.class.make(6)"),
+        "certain",
+        "{v}"
+    );
     assert_eq!(class(&v, "  def run = make(3)"), "excluded", "{v}");
     assert_eq!(class(&v, "Other.make(5)"), "excluded", "{v}");
 }

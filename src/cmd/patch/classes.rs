@@ -391,7 +391,10 @@ pub(super) fn syntactic_class(
             ("ruby", Some((".", Some(q))))
                 if q == "class" && super::members::ruby_on_self_class(node, bytes) =>
             {
-                if let Some(c) = super::members::ruby_self_class(node, bytes, owner, t.singleton) {
+                let ancestry = t.ancestry.as_ref();
+                let class =
+                    super::members::ruby_self_class(node, bytes, owner, t.singleton, ancestry);
+                if let Some(c) = class {
                     return Some(c);
                 }
             }

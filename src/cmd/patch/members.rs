@@ -131,21 +131,24 @@ pub(super) fn ruby_on_self_class(node: Node, bytes: &[u8]) -> bool {
 }
 
 /// Ruby: `self.class.name` is a call on the class of an instance: in the owner's instance
-/// method, the owner's singleton method (`certain`); never its instance method
-/// (`excluded`). Where `self` is a class already (a singleton method, a class body),
-/// `self.class` is `Class`: neither (`excluded`). `None`: the syntax does not say.
+/// method, the owner's singleton method (`certain`), and in a subclass's where it inherits
+/// it (`ancestry`); never its instance method (`excluded`). Where `self` is a class already
+/// (a singleton method, a class body), `self.class` is `Class`: neither (`excluded`).
+/// `None`: the syntax does not say.
 pub(super) fn ruby_self_class(
     node: Node,
     bytes: &[u8],
     owner: &str,
     singleton: bool,
+    ancestry: Option<&super::ancestry::Ancestry>,
 ) -> Option<&'static str> {
     let (scope, side) = ruby_self(node, bytes)?;
     if scope.kind() != "class" {
         return None;
     }
+    let inherited = || ancestry.and_then(|a| a.named(scope_name(scope, bytes)?));
     match (singleton, side) {
-        (true, Some(false)) => ruby_class(scope, bytes, owner),
+        (true, Some(false)) => inherited().or_else(|| ruby_class(scope, bytes, owner)),
         (true, _) => Some(EXCLUDED),
         (false, _) => (scope_name(scope, bytes)? == owner).then_some(EXCLUDED),
     }
