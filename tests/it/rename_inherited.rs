@@ -165,7 +165,7 @@ Other.make(5)
 }
 
 /// Ruby: the subclass, and a class between, may be in other files: their calls are found
-/// the same way.
+/// the same way, through a class between whose file does not name the method too.
 #[test]
 fn ruby_subclass_in_another_file() {
     let base = "class Base\n  def grab(x) = x + 1\nend\n";
@@ -175,6 +175,10 @@ fn ruby_subclass_in_another_file() {
     env.write("base.rb", base);
     env.write("mid.rb", mid);
     env.write("sub.rb", sub);
+    let plain = "class Plain < ::Base\nend\n";
+    let deep = "class Deep < Plain\n  def run = grab(2)\nend\n";
+    env.write("plain.rb", plain);
+    env.write("deep.rb", deep);
     let (v, code) = env.patch(&[
         "--file",
         "base.rb",
@@ -188,6 +192,8 @@ fn ruby_subclass_in_another_file() {
     assert_eq!(env.text("mid.rb"), mid);
     assert_eq!(env.text("sub.rb"), sub.replace("grab(1)", "fetch(1)"));
     assert_eq!(class(&v, "    grab(1)"), "certain", "{v}");
+    assert_eq!(env.text("plain.rb"), plain);
+    assert_eq!(env.text("deep.rb"), deep.replace("grab", "fetch"));
 }
 
 /// Ruby: a class that includes a module passes the module's instance method on to its

@@ -57,13 +57,16 @@ pub(super) struct Ancestry {
 impl Ancestry {
     /// Where `s` is a Ruby method of a class or module (`parent`), reads the classes and
     /// modules of `files`, each parsed whole. A module's singleton methods are no one's to
-    /// inherit: `None` for them. Refused (`PATCH_E010`) where a class that inherits the
-    /// method defines its own that calls `super` (see [`Self::refuse_super`]).
+    /// inherit: `None` for them. `links`: the superclasses of the classes of the files
+    /// without the name (see [`superclasses`]), which a chain may pass through. Refused
+    /// (`PATCH_E010`) where a class that inherits the method defines its own that calls
+    /// `super` (see [`Self::refuse_super`]).
     pub(super) fn read(
         language: &lang::Language,
         s: &Symbol,
         parent: Option<&Symbol>,
         files: &[(PathBuf, Vec<u8>)],
+        links: Vec<(String, String)>,
     ) -> Result<Option<Ancestry>, Error> {
         let Some(owner) =
             parent.filter(|p| matches!(p.kind, SymbolKind::Module | SymbolKind::Class))
@@ -83,6 +86,10 @@ impl Ancestry {
         for (_, bytes) in files {
             let tree = language.parse(bytes);
             out.read_node(tree.root_node(), bytes, &s.name);
+        }
+        for (class, superclass) in links {
+            let scope = out.scopes.entry(class).or_default();
+            scope.superclass.get_or_insert(superclass);
         }
         out.refuse_super(&s.qualified_name)?;
         Ok(Some(out))
@@ -298,4 +305,35 @@ fn read_body(entry: &mut Scope, body: Node, bytes: &[u8], name: &str, singleton:
 fn calls_super(node: Node) -> bool {
     let mut c = node.walk();
     node.kind() == "super" || (node.named_children(&mut c)).any(calls_super)
+}
+
+/// Ruby: the `class A < B` headers of a file read as text (a file without the renamed name,
+/// which is not parsed), by their last names (`class A::C < B::D` is `C`, `D`), into `out`.
+pub(super) fn superclasses(bytes: &[u8], out: &mut Vec<(String, String)>) {
+    let last = |t: &str| t.rsplit("::").next().unwrap_or(t).to_string();
+    let word = |t: &str| {
+        let end = t
+            .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
+            .unwrap_or(t.len());
+        last(t[..end].trim_end_matches(':'))
+    };
+    for line in String::from_utf8_lossy(bytes).lines() {
+        let Some(rest) = line.trim_start().strip_prefix("class ") else {
+            continue;
+        };
+        let Some((name, superclass)) = rest.split_once('<') else {
+            continue;
+        };
+        let (name, superclass) = (name.trim(), superclass.trim_start());
+        if name.is_empty()
+            || superclass.starts_with('<')
+            || !superclass.starts_with(|c: char| c.is_uppercase() || c == ':')
+        {
+            continue;
+        }
+        let superclass = word(superclass.trim_start_matches("::"));
+        if !superclass.is_empty() {
+            out.push((word(name), superclass));
+        }
+    }
 }

@@ -205,6 +205,7 @@ fn rename_core(
     };
     let finder = memchr::memmem::Finder::new(old_base.as_bytes());
     let mut files: Vec<(PathBuf, Vec<u8>)> = vec![(opts.file.clone(), src.to_vec())];
+    let mut superclasses = Vec::new(); // Ruby's `class A < B` in the other files.
     for c in walked
         .files
         .iter()
@@ -216,13 +217,15 @@ fn rename_core(
         if let Some(bytes) = read(&c.path) {
             if finder.find(&bytes).is_some() {
                 files.push((c.path.clone(), bytes));
+            } else if language.name == "ruby" {
+                super::ancestry::superclasses(&bytes, &mut superclasses);
             }
         }
     }
     let paths: Vec<&Path> = walked.files.iter().map(|c| c.path.as_path()).collect();
     super::overrides::refuse_unseen_interface(language, syms, i, &files, &paths, read)?;
     // Ruby: a method is called bare in the classes that inherit it or mix its module in.
-    target.ancestry = super::ancestry::Ancestry::read(language, s, parent, &files)?;
+    target.ancestry = super::ancestry::Ancestry::read(language, s, parent, &files, superclasses)?;
     // Go, Java, C#, PHP: the other types with a member of the name, which a value's declared
     // type tells apart (`declared`); Go ties an interface's method to its implementations.
     let others = match target.owner.filter(|_| declared::supported(language)) {
