@@ -24,6 +24,7 @@ mod rename_bindings;
 mod rename_declared;
 mod rename_headers;
 mod rename_inherited;
+mod rename_interface_methods;
 mod rename_mixins;
 mod rename_overloads;
 mod rename_properties;

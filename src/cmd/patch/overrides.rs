@@ -97,28 +97,66 @@ const PHP_INTERFACES: &[(&str, &[&str])] = &[
     ("Stringable", &["__toString"]),
 ];
 
-/// .NET's common interfaces and the properties and events they declare (none for most): a
-/// C# class naming one in its header implements those, and no other property of its, so that
-/// a property renamed there is no library interface's (see [`refuse_unseen_interface`]).
-const DOTNET_INTERFACES: &[(&str, &[&str])] = &[
-    ("IDisposable", &[]),
-    ("IAsyncDisposable", &[]),
-    ("ICloneable", &[]),
-    ("IComparable", &[]),
-    ("IComparer", &[]),
-    ("IConvertible", &[]),
-    ("IEquatable", &[]),
-    ("IEqualityComparer", &[]),
-    ("IFormattable", &[]),
-    ("IEnumerable", &[]),
-    ("IAsyncEnumerable", &[]),
-    ("IEnumerator", &["Current"]),
-    ("IAsyncEnumerator", &["Current"]),
+/// .NET's common interfaces with the properties and events, then the methods, they declare:
+/// a C# class naming one in its header implements those, and no other member of its, so that
+/// a member renamed there is no library interface's (see [`refuse_unseen_interface`]).
+const DOTNET_INTERFACES: &[(&str, &[&str], &[&str])] = &[
+    ("IDisposable", &[], &["Dispose"]),
+    ("IAsyncDisposable", &[], &["DisposeAsync"]),
+    ("ICloneable", &[], &["Clone"]),
+    ("IComparable", &[], &["CompareTo"]),
+    ("IComparer", &[], &["Compare"]),
+    (
+        "IConvertible",
+        &[],
+        &[
+            "GetTypeCode",
+            "ToBoolean",
+            "ToByte",
+            "ToChar",
+            "ToDateTime",
+            "ToDecimal",
+            "ToDouble",
+            "ToInt16",
+            "ToInt32",
+            "ToInt64",
+            "ToSByte",
+            "ToSingle",
+            "ToString",
+            "ToType",
+            "ToUInt16",
+            "ToUInt32",
+            "ToUInt64",
+        ],
+    ),
+    ("IEquatable", &[], &["Equals"]),
+    ("IEqualityComparer", &[], &["Equals", "GetHashCode"]),
+    ("IFormattable", &[], &["ToString"]),
+    ("IEnumerable", &[], &["GetEnumerator"]),
+    ("IAsyncEnumerable", &[], &["GetAsyncEnumerator"]),
+    (
+        "IEnumerator",
+        &["Current"],
+        &["MoveNext", "Reset", "Dispose"],
+    ),
+    (
+        "IAsyncEnumerator",
+        &["Current"],
+        &["MoveNextAsync", "DisposeAsync"],
+    ),
     (
         "ICollection",
         &["Count", "IsReadOnly", "IsSynchronized", "SyncRoot"],
+        &[
+            "Add",
+            "Clear",
+            "Contains",
+            "CopyTo",
+            "Remove",
+            "GetEnumerator",
+        ],
     ),
-    ("IReadOnlyCollection", &["Count"]),
+    ("IReadOnlyCollection", &["Count"], &["GetEnumerator"]),
     (
         "IList",
         &[
@@ -128,20 +166,108 @@ const DOTNET_INTERFACES: &[(&str, &[&str])] = &[
             "IsSynchronized",
             "SyncRoot",
         ],
+        &[
+            "IndexOf",
+            "Insert",
+            "RemoveAt",
+            "Add",
+            "Clear",
+            "Contains",
+            "CopyTo",
+            "Remove",
+            "GetEnumerator",
+        ],
     ),
-    ("IReadOnlyList", &["Count"]),
-    ("ISet", &["Count", "IsReadOnly"]),
+    ("IReadOnlyList", &["Count"], &["GetEnumerator"]),
+    (
+        "ISet",
+        &["Count", "IsReadOnly"],
+        &[
+            "Add",
+            "ExceptWith",
+            "IntersectWith",
+            "IsProperSubsetOf",
+            "IsProperSupersetOf",
+            "IsSubsetOf",
+            "IsSupersetOf",
+            "Overlaps",
+            "SetEquals",
+            "SymmetricExceptWith",
+            "UnionWith",
+            "Clear",
+            "Contains",
+            "CopyTo",
+            "Remove",
+            "GetEnumerator",
+        ],
+    ),
     (
         "IDictionary",
         &["Count", "IsReadOnly", "IsFixedSize", "Keys", "Values"],
+        &[
+            "Add",
+            "ContainsKey",
+            "Remove",
+            "TryGetValue",
+            "Clear",
+            "Contains",
+            "CopyTo",
+            "GetEnumerator",
+        ],
     ),
-    ("IReadOnlyDictionary", &["Count", "Keys", "Values"]),
-    ("IGrouping", &["Key"]),
-    ("INotifyPropertyChanged", &["PropertyChanged"]),
-    ("INotifyPropertyChanging", &["PropertyChanging"]),
-    ("INotifyCollectionChanged", &["CollectionChanged"]),
-    ("INotifyDataErrorInfo", &["HasErrors", "ErrorsChanged"]),
-    ("IServiceProvider", &[]),
+    (
+        "IReadOnlyDictionary",
+        &["Count", "Keys", "Values"],
+        &["ContainsKey", "TryGetValue", "GetEnumerator"],
+    ),
+    ("IGrouping", &["Key"], &["GetEnumerator"]),
+    ("INotifyPropertyChanged", &["PropertyChanged"], &[]),
+    ("INotifyPropertyChanging", &["PropertyChanging"], &[]),
+    ("INotifyCollectionChanged", &["CollectionChanged"], &[]),
+    (
+        "INotifyDataErrorInfo",
+        &["HasErrors", "ErrorsChanged"],
+        &["GetErrors"],
+    ),
+    ("IServiceProvider", &[], &["GetService"]),
+];
+
+/// The JDK's common interfaces and classes and the methods they declare (those a class
+/// implements or overrides by its name; `Serializable`'s are called by serialization).
+const JDK_TYPES: &[(&str, &[&str])] = &[
+    (
+        "Object",
+        &["equals", "hashCode", "toString", "clone", "finalize"],
+    ),
+    ("Runnable", &["run"]),
+    ("Comparable", &["compareTo"]),
+    ("AutoCloseable", &["close"]),
+    ("Closeable", &["close"]),
+    ("Iterable", &["iterator", "forEach", "spliterator"]),
+    (
+        "Iterator",
+        &["hasNext", "next", "remove", "forEachRemaining"],
+    ),
+    (
+        "Comparator",
+        &["compare", "equals", "reversed", "thenComparing"],
+    ),
+    ("Callable", &["call"]),
+    ("Supplier", &["get"]),
+    ("Consumer", &["accept", "andThen"]),
+    ("Function", &["apply", "andThen", "compose"]),
+    ("Predicate", &["test", "and", "or", "negate"]),
+    ("Cloneable", &[]),
+    (
+        "Serializable",
+        &[
+            "writeObject",
+            "readObject",
+            "readObjectNoData",
+            "writeReplace",
+            "readResolve",
+        ],
+    ),
 ];
 
 fn marker(syms: &[Symbol], s: &Symbol, src: &[u8]) -> Option<Marker> {
@@ -224,15 +350,19 @@ fn member(s: &Symbol) -> &'static str {
     }
 }
 
-/// C#: a class's property (or event) that another file's interface may declare. A class
-/// implements an interface's property by its name (`class Book : INamed { public string Title
-/// … }`), with no marker: renamed alone, `Book` no longer implements `INamed`. When `syms[i]`
-/// (already walked to its base in its file, [`renamed_index`]) is such a property and its
-/// class's header names an interface (`I` and a capital, by the C# convention) that its file
-/// does not define, that interface is looked for in `files` (the files holding the name) and
-/// then among `others` (the rest of the language's files under the rename's paths): refused
-/// (`PATCH_E010`) where it declares a member of the name (rename that one: its
-/// implementations follow) or is defined nowhere there (a library's; its members unknown).
+/// C#: a class's property (or event) or method that another file's interface may declare;
+/// Java: a class's method that another file's interface or class may declare. A class
+/// implements an interface's member by its name (`class Book : INamed { public string Title
+/// … }`, `class Namer implements Naming { public String make() … }`), with no marker: renamed
+/// alone, `Book` no longer implements `INamed`. When `syms[i]` (already walked to its base in
+/// its file, [`renamed_index`]) is such a member and its class's header names a supertype that
+/// its file does not define (C#: an interface, `I` and a capital by the convention; Java: any
+/// type after `extends` or `implements`), that type is looked for in `files` (the files
+/// holding the name) and then among `others` (the rest of the language's files under the
+/// rename's paths): refused (`PATCH_E010`) where it declares a member of the name (rename
+/// that one: its implementations follow) or is defined nowhere there (a library's), unless it
+/// is one of the well-known library types without a member of the name
+/// ([`DOTNET_INTERFACES`], [`JDK_TYPES`]).
 pub(super) fn refuse_unseen_interface(
     language: &Language,
     syms: &[Symbol],
@@ -245,32 +375,52 @@ pub(super) fn refuse_unseen_interface(
     let Some(class) = s.parent_index.map(|p| &syms[p]) else {
         return Ok(());
     };
-    if language.name != "csharp" || s.kind != SymbolKind::Field || !class_like(class) {
+    let java = language.name == "java";
+    let applies = match language.name {
+        "csharp" => matches!(s.kind, SymbolKind::Field | SymbolKind::Method) && class_like(class),
+        "java" => {
+            s.kind == SymbolKind::Method && (class_like(class) || class.kind == SymbolKind::Enum)
+        }
+        _ => false,
+    };
+    // A static or private method implements no interface's.
+    let modifiers = s
+        .signature
+        .find(s.name.as_str())
+        .map_or("", |k| &s.signature[..k]);
+    let bound = |w: &str| {
+        modifiers
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .any(|x| x == w)
+    };
+    if !applies || (s.kind == SymbolKind::Method && (bound("static") || bound("private"))) {
         return Ok(());
     }
     let defined_here = |n: &str| {
-        (syms.iter()).any(|t| t.name == n && (class_like(t) || t.kind == SymbolKind::Interface))
-    };
-    let header = class
-        .signature
-        .find(class.name.as_str())
-        .map_or("", |k| &class.signature[k + class.name.len()..]);
-    let interfaces = header
-        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .filter(|w| {
-            let mut c = w.chars();
-            c.next() == Some('I') && c.next().is_some_and(char::is_uppercase)
+        (syms.iter()).any(|t| {
+            t.name == n
+                && (class_like(t) || matches!(t.kind, SymbolKind::Interface | SymbolKind::Enum))
         })
-        .filter(|w| *w != class.name && !defined_here(w));
-    for name in interfaces {
+    };
+    let keywords: &[&str] = match java {
+        true => &["interface", "class"],
+        false => &["interface"],
+    };
+    for name in supertypes(java, class) {
+        if defined_here(&name) {
+            continue;
+        }
+        let name = name.as_str();
         let declares = |bytes: &[u8]| {
-            words(bytes, "interface").into_iter().any(|r| {
-                let rest = &bytes[r.end..];
-                let rest = &rest[rest.iter().take_while(|b| b.is_ascii_whitespace()).count()..];
-                rest.starts_with(name.as_bytes())
-                    && !rest
-                        .get(name.len())
-                        .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
+            keywords.iter().any(|k| {
+                words(bytes, k).into_iter().any(|r| {
+                    let rest = &bytes[r.end..];
+                    let rest = &rest[rest.iter().take_while(|b| b.is_ascii_whitespace()).count()..];
+                    rest.starts_with(name.as_bytes())
+                        && !rest
+                            .get(name.len())
+                            .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
+                })
             })
         };
         let home = files.iter().skip(1).find(|(_, b)| declares(b));
@@ -283,23 +433,35 @@ pub(super) fn refuse_unseen_interface(
                     m.name == s.name
                         && m.kind == s.kind
                         && m.parent_index.is_some_and(|p| {
-                            theirs[p].name == name && theirs[p].kind == SymbolKind::Interface
+                            theirs[p].name == name
+                                && (theirs[p].kind == SymbolKind::Interface
+                                    || (java && class_like(&theirs[p])))
                         })
                 });
                 if !tied {
                     continue;
                 }
                 format!(
-                    "its class implements `{name}`, whose `{name}.{}` {display} declares",
+                    "its class's header names `{name}`, whose `{name}.{}` {display} declares",
                     s.name
                 )
             }
             None => {
-                // A well-known interface declares the properties it declares, and no other.
-                if let Some((_, members)) = DOTNET_INTERFACES.iter().find(|(n, _)| *n == name) {
-                    if !members.contains(&s.name.as_str()) {
-                        continue;
-                    }
+                // A well-known type declares the members it declares, and no other.
+                let known = match java {
+                    true => JDK_TYPES
+                        .iter()
+                        .find(|(n, _)| *n == name)
+                        .map(|(_, methods)| methods.contains(&s.name.as_str())),
+                    false => DOTNET_INTERFACES.iter().find(|(n, _, _)| *n == name).map(
+                        |(_, properties, methods)| match s.kind {
+                            SymbolKind::Method => methods.contains(&s.name.as_str()),
+                            _ => properties.contains(&s.name.as_str()),
+                        },
+                    ),
+                };
+                if known == Some(false) {
+                    continue;
                 }
                 let seen = others.iter().any(|p| {
                     lang::for_path(p).is_some_and(|l| std::ptr::eq(l, language))
@@ -308,15 +470,73 @@ pub(super) fn refuse_unseen_interface(
                 if seen {
                     continue;
                 }
-                format!("its class's header names `{name}`, which no file under the rename's paths defines: a library's interface may declare `{}`", s.name)
+                match known {
+                    Some(_) => format!("its class's header names the library's `{name}`, which declares `{}`", s.name),
+                    None => format!("its class's header names `{name}`, which no file under the rename's paths defines: a library's type may declare `{}`", s.name),
+                }
             }
+        };
+        let owned = match home {
+            Some((path, _)) => format!(
+                "rename `{name}.{}` in {} instead: its implementations and their calls follow",
+                s.name,
+                crate::walk::display_path(path)
+            ),
+            None => format!(
+                "a library's `{name}.{}` cannot be renamed: leave the name",
+                s.name
+            ),
         };
         return Err(Error::new(
             Code::PatchNotAName,
-            format!("{} `{}` may implement an interface's property: {why}; renamed alone, the class would no longer implement `{name}`", s.kind.as_str(), s.qualified_name),
-            format!("rename `{name}.{}` where `{name}` is defined: its implementations follow; a library interface's cannot be renamed. Nothing was renamed", s.name),
+            format!("{} `{}` may implement or override `{name}`'s {}: {why}; renamed alone, the class would no longer implement or override it", s.kind.as_str(), s.qualified_name, member(s)),
+            format!("{owned}. Nothing was renamed"),
         )
         .with_file(&s.name_span.file_path));
     }
     Ok(())
+}
+
+/// The supertypes class `c`'s header names after its own name. C#: the `I`-named words (read
+/// as interfaces; a base class's members are overridden with `override`). Java: the types
+/// after `extends` and `implements`, type arguments, a record's components and `permits`
+/// left out.
+fn supertypes(java: bool, c: &Symbol) -> Vec<String> {
+    let header = c
+        .signature
+        .find(c.name.as_str())
+        .map_or("", |k| &c.signature[k + c.name.len()..]);
+    let split = |t: &str| -> Vec<String> {
+        t.split(|ch: char| !(ch.is_alphanumeric() || ch == '_' || ch == '$'))
+            .filter(|w| !w.is_empty() && *w != c.name)
+            .map(str::to_string)
+            .collect()
+    };
+    if !java {
+        return split(header)
+            .into_iter()
+            .filter(|w| {
+                let mut ch = w.chars();
+                ch.next() == Some('I') && ch.next().is_some_and(char::is_uppercase)
+            })
+            .collect();
+    }
+    // Depth-0 text only: `<…>` and `(…)` dropped.
+    let mut flat = String::new();
+    let mut depth = 0usize;
+    for ch in header.chars() {
+        match ch {
+            '<' | '(' => depth += 1,
+            '>' | ')' => depth = depth.saturating_sub(1),
+            '{' if depth == 0 => break,
+            _ if depth == 0 => flat.push(ch),
+            _ => {}
+        }
+    }
+    let flat = flat.split(" permits ").next().unwrap_or("");
+    // A qualified name's last segment (`java.io.Serializable`).
+    split(flat)
+        .into_iter()
+        .filter(|w| w.starts_with(|ch: char| ch.is_ascii_uppercase()))
+        .collect()
 }
