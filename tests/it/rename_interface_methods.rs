@@ -59,10 +59,14 @@ fn csharp_method_beside_library_interfaces() {
     let (v, code) = rename(&env, "Shelf.cs", "Shelf.Label", "Caption");
     assert_eq!(code, 0, "{v}");
     assert_eq!(env.text("Shelf.cs"), src.replace("Label", "Caption"));
-    let other = "public class Paper : IExternal {\n    public string Code() => \"c\";\n}\n";
+    let other = "public class Paper : IExternal {\n    public string Code() => Make();\n    static string Make() => \"c\";\n}\n";
     env.write("Paper.cs", other);
     let out = rename(&env, "Paper.cs", "Paper.Code", "Key");
     refused(&env, out, "IExternal", &[("Paper.cs", other)]);
+    // A static method implements no interface's.
+    let (v, code) = rename(&env, "Paper.cs", "Paper.Make", "Build");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(env.text("Paper.cs"), other.replace("Make", "Build"));
 }
 
 /// Java: a method implementing another file's interface without `@Override` is refused,
@@ -97,4 +101,17 @@ fn java_method_of_an_interface_in_another_file() {
     let (v, code) = rename(&env, "Box.java", "Box.shown", "show");
     assert_eq!(code, 0, "{v}");
     assert_eq!(env.text("Box.java"), boxed.replace("shown", "show"));
+    // A well-known JDK class: its methods are known, the subclass's own are renamed.
+    let bad = "public class BadInput extends IllegalArgumentException {\n    public String field() { return getMessage(); }\n    public String getMessage() { return \"b\"; }\n}\n";
+    env.write("BadInput.java", bad);
+    let out = rename(&env, "BadInput.java", "BadInput.getMessage", "msg");
+    refused(
+        &env,
+        out,
+        "IllegalArgumentException",
+        &[("BadInput.java", bad)],
+    );
+    let (v, code) = rename(&env, "BadInput.java", "BadInput.field", "which");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(env.text("BadInput.java"), bad.replace("field", "which"));
 }

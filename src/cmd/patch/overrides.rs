@@ -232,6 +232,19 @@ const DOTNET_INTERFACES: &[(&str, &[&str], &[&str])] = &[
     ("IServiceProvider", &[], &["GetService"]),
 ];
 
+/// The methods a subclass of `Throwable` may override.
+const THROWABLE: &[&str] = &[
+    "getMessage",
+    "getLocalizedMessage",
+    "getCause",
+    "initCause",
+    "toString",
+    "printStackTrace",
+    "fillInStackTrace",
+    "getStackTrace",
+    "setStackTrace",
+];
+
 /// The JDK's common interfaces and classes and the methods they declare (those a class
 /// implements or overrides by its name; `Serializable`'s are called by serialization).
 const JDK_TYPES: &[(&str, &[&str])] = &[
@@ -239,6 +252,13 @@ const JDK_TYPES: &[(&str, &[&str])] = &[
         "Object",
         &["equals", "hashCode", "toString", "clone", "finalize"],
     ),
+    ("Throwable", THROWABLE),
+    ("Exception", THROWABLE),
+    ("RuntimeException", THROWABLE),
+    ("Error", THROWABLE),
+    ("IllegalArgumentException", THROWABLE),
+    ("IllegalStateException", THROWABLE),
+    ("IOException", THROWABLE),
     ("Runnable", &["run"]),
     ("Comparable", &["compareTo"]),
     ("AutoCloseable", &["close"]),
