@@ -114,4 +114,16 @@ fn java_method_of_an_interface_in_another_file() {
     let (v, code) = rename(&env, "BadInput.java", "BadInput.field", "which");
     assert_eq!(code, 0, "{v}");
     assert_eq!(env.text("BadInput.java"), bad.replace("field", "which"));
+    // A library class it extends (unknown): Java marks its overrides (`@Override`), so an
+    // unmarked method is the class's own; a library interface it implements still refuses.
+    let frame =
+        "public class Window extends JFrame implements Listener {\n    public void paint() {}\n}\n";
+    env.write("Window.java", frame);
+    let out = rename(&env, "Window.java", "Window.paint", "draw");
+    refused(&env, out, "Listener", &[("Window.java", frame)]);
+    let plain = "public class Panel extends JPanel {\n    public void refresh() {}\n}\n";
+    env.write("Panel.java", plain);
+    let (v, code) = rename(&env, "Panel.java", "Panel.refresh", "redo");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(env.text("Panel.java"), plain.replace("refresh", "redo"));
 }
