@@ -1,7 +1,8 @@
 //! `llm patch --rename` of a Ruby class's method: its calls on `self` (bare, or `self.g`) in
 //! the subclasses that inherit it (`class Sub < Base`, up a chain of superclasses, in any file
 //! the rename reads), and `Sub.g` for a singleton method. Each said `ok` and left a call of the
-//! old name behind: the called bare names and `self.g` were read as another class's.
+//! old name behind: the called bare names and `self.g` were read as another class's. Its
+//! overrides in those subclasses go with it (left, a call through the base skipped them).
 
 use crate::util::TestEnv;
 
@@ -73,9 +74,8 @@ fn ruby_two_level_chain() {
     assert!(text.contains("module Cache\n  def grab(x) = x\n"), "{text}");
 }
 
-/// Ruby: a subclass that defines its own `grab` calls its own, and so do its subclasses: its
-/// definition and those calls stay (a Ruby override is not renamed with the base), while a
-/// sibling subclass's call is renamed.
+/// Ruby: a subclass that defines its own `grab` overrides the base's: its definition goes with
+/// the rename, and so do its calls and its subclasses' (`certain`), as a sibling subclass's.
 #[test]
 fn ruby_subclass_that_overrides() {
     let src = r#"class Base
@@ -101,12 +101,9 @@ end
     env.write("a.rb", src);
     let (v, code) = env.rename_at("a.rb", "Base::grab", "2", "fetch");
     assert_eq!(code, 0, "{v}");
-    let want = src
-        .replacen("def grab", "def fetch", 1)
-        .replace("grab(3)", "fetch(3)");
-    assert_eq!(env.text("a.rb"), want);
-    assert_eq!(class(&v, "  def run = grab(1)"), "excluded", "{v}");
-    assert_eq!(class(&v, "    self.grab(2)"), "excluded", "{v}");
+    assert_eq!(env.text("a.rb"), src.replace("grab", "fetch"));
+    assert_eq!(class(&v, "  def run = grab(1)"), "certain", "{v}");
+    assert_eq!(class(&v, "    self.grab(2)"), "certain", "{v}");
     assert_eq!(class(&v, "  def go = grab(3)"), "certain", "{v}");
 }
 
@@ -229,11 +226,10 @@ end
     assert_eq!(class(&v, "  def go = grab(2)"), "excluded", "{v}");
 }
 
-/// Ruby: an override in a subclass that calls `super` would find no method once the base's
-/// is renamed alone (NoMethodError): the rename is refused (`PATCH_E010`) and nothing is
-/// written. One that reaches another class's method by `super` does not stop it.
+/// Ruby: an override in a subclass that calls `super` is renamed with the base, so its
+/// `super` still finds it (it was refused, `PATCH_E010`, when the override stayed behind).
 #[test]
-fn ruby_override_calling_super_is_refused() {
+fn ruby_override_calling_super_renamed_together() {
     let src = r#"class Base
   def grab(x) = x + 1
 end
@@ -247,12 +243,174 @@ end
     let env = TestEnv::new();
     env.write("a.rb", src);
     let (v, code) = env.rename_at("a.rb", "Base::grab", "2", "fetch");
-    assert_ne!(code, 0, "{v}");
-    assert!(v.to_string().contains("PATCH_E010"), "{v}");
-    assert_eq!(env.text("a.rb"), src);
-    let other = src.replace("class Sub < Base", "class Sub < Other");
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(env.text("a.rb"), src.replace("grab", "fetch"));
+}
+
+/// The example of the bug: `Base#run` calls `o.grab` on a `Sub`. With `Base#grab` renamed
+/// alone, `o.fetch(1)` ran `Base#fetch` and skipped Sub's override (2, then 4), said `ok`.
+const OVERRIDE: &str = r#"class Base
+  def grab(x) = x + 1
+  def run(o) = o.grab(1)
+end
+class Sub < Base
+  def grab(x) = x * 2      # overrides Base#grab
+end
+Base.new.run(Sub.new)
+"#;
+
+/// Ruby: renaming a method renames its override in a subclass.
+#[test]
+fn ruby_override_renamed_with_base() {
     let env = TestEnv::new();
-    env.write("a.rb", &other);
+    env.write("a.rb", OVERRIDE);
     let (v, code) = env.rename_at("a.rb", "Base::grab", "2", "fetch");
     assert_eq!(code, 0, "{v}");
+    let want = OVERRIDE
+        .replace("def grab", "def fetch")
+        .replace("o.grab", "o.fetch");
+    assert_eq!(env.text("a.rb"), want);
+    assert_eq!(
+        class(&v, "  def grab(x) = x * 2      # overrides Base#grab"),
+        "certain",
+        "{v}"
+    );
+}
+
+/// Ruby: renaming the override renames the method it overrides, and every override with it.
+#[test]
+fn ruby_rename_from_the_override() {
+    let env = TestEnv::new();
+    env.write("a.rb", OVERRIDE);
+    let (v, code) = env.rename_at("a.rb", "Sub::grab", "6", "fetch");
+    assert_eq!(code, 0, "{v}");
+    let want = OVERRIDE
+        .replace("def grab", "def fetch")
+        .replace("o.grab", "o.fetch");
+    assert_eq!(env.text("a.rb"), want);
+}
+
+/// Ruby: overrides up a chain (`Low < Sub < Mid < Base`, Mid without its own) go with the
+/// base, in other files too, with their calls; a class outside the chain keeps its own.
+#[test]
+fn ruby_overrides_down_a_chain() {
+    let base = "class Base
+  def grab(x) = x + 1
+end
+";
+    let mid = "class Mid < Base
+end
+";
+    let sub = "class Sub < Mid
+  def grab(x) = x * 2
+  def go = grab(1)
+end
+
+class Low < Sub
+  def grab(x) = super(x) - 1
+end
+
+class Other
+  def grab(x) = x
+end
+";
+    let env = TestEnv::new();
+    env.write("base.rb", base);
+    env.write("mid.rb", mid);
+    env.write("sub.rb", sub);
+    let (v, code) = env.patch(&[
+        "--file",
+        "base.rb",
+        "--symbol",
+        "Base::grab",
+        "--rename",
+        "fetch",
+    ]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(env.text("base.rb"), base.replace("grab", "fetch"));
+    assert_eq!(env.text("mid.rb"), mid);
+    let (renamed, other) = sub.split_at(sub.find("class Other").unwrap());
+    assert_eq!(
+        env.text("sub.rb"),
+        format!("{}{other}", renamed.replace("grab", "fetch"))
+    );
+}
+
+/// Ruby: a method whose class inherits from a class no file under the rename's paths defines
+/// (a gem's) may override one of it: refused (`PATCH_E010`); so is renaming an override from
+/// its subclass where the base is in another file (rename the base: the overrides follow).
+#[test]
+fn ruby_override_of_an_unseen_base_is_refused() {
+    let gem = "class Sub < Gem::Base
+  def grab(x) = x * 2
+end
+";
+    let env = TestEnv::new();
+    env.write("a.rb", gem);
+    let (v, code) = env.rename_at("a.rb", "Sub::grab", "2", "fetch");
+    assert_ne!(code, 0, "{v}");
+    assert!(v.to_string().contains("PATCH_E010"), "{v}");
+    assert_eq!(env.text("a.rb"), gem);
+    let env = TestEnv::new();
+    env.write(
+        "base.rb",
+        "class Base
+  def grab(x) = x + 1
+end
+",
+    );
+    let sub = "class Sub < Base
+  def grab(x) = x * 2
+end
+";
+    env.write("sub.rb", sub);
+    let (v, code) = env.patch(&[
+        "--file",
+        "sub.rb",
+        "--symbol",
+        "Sub::grab",
+        "--rename",
+        "fetch",
+    ]);
+    assert_ne!(code, 0, "{v}");
+    assert!(v.to_string().contains("PATCH_E010"), "{v}");
+    assert_eq!(env.text("sub.rb"), sub);
+    // An exception class's own method is no library's.
+    let error = "class Oops < StandardError
+  def grab(x) = x
+end
+";
+    env.write("e.rb", error);
+    let (v, code) = env.rename_at("e.rb", "Oops::grab", "2", "fetch");
+    assert_eq!(code, 0, "{v}");
+}
+
+/// Ruby: a singleton method's overrides are the subclasses' singleton methods of its name
+/// (`def self.make`, one in `class << self`); a subclass's instance method of the name is
+/// another method and stays.
+#[test]
+fn ruby_singleton_overrides() {
+    let src = r#"class Base
+  def self.make(x) = x
+end
+
+class Sub < Base
+  def self.make(x) = x * 2
+  def make = 3
+end
+
+class Low < Sub
+  class << self
+    def make(x) = super(x) + 1
+  end
+end
+"#;
+    let env = TestEnv::new();
+    env.write("a.rb", src);
+    let (v, code) = env.rename_at("a.rb", "Base::make", "2", "build");
+    assert_eq!(code, 0, "{v}");
+    let want = src
+        .replace("def self.make", "def self.build")
+        .replace("def make(x)", "def build(x)");
+    assert_eq!(env.text("a.rb"), want);
 }

@@ -89,10 +89,78 @@ impl Ancestry {
         }
         for (class, superclass) in links {
             let scope = out.scopes.entry(class).or_default();
-            scope.superclass.get_or_insert(superclass);
+            // A root class (`class A`, read as `""`) gives way to another body's superclass.
+            if !superclass.is_empty() && scope.superclass.as_deref().is_none_or(str::is_empty) {
+                scope.superclass = Some(superclass);
+            }
         }
         out.refuse_super(&s.qualified_name)?;
+        out.refuse_unseen_base(&s.qualified_name, &s.name)?;
         Ok(Some(out))
+    }
+
+    /// Refuses the rename of a class's method where the class overrides one of its name: a
+    /// superclass up the chain defines the method on its side (rename that one: the
+    /// overrides follow), or the chain leaves the files read at a class that may (a gem's),
+    /// other than `Object` and Ruby's exception classes (unless the name is one of
+    /// `Exception`'s). Renamed alone, the override would no longer override it.
+    fn refuse_unseen_base(&self, qualified: &str, name: &str) -> Result<(), Error> {
+        if self.module {
+            return Ok(());
+        }
+        let mut class = self.owner.as_str();
+        for _ in 0..=self.scopes.len() {
+            let Some(s) = self.scopes.get(class) else {
+                let core = CORE.contains(&class) && !EXCEPTION.contains(&name);
+                if core {
+                    return Ok(());
+                }
+                return Err(Error::new(
+                    Code::PatchNotAName,
+                    format!("`{qualified}`'s class inherits from `{class}`, which no file the rename reads defines: a library's class may define `{name}`, which the method would override, and renamed alone it would no longer override it"),
+                    format!("leave the name, or rename it by hand where `{class}`'s `{name}` is known not to exist. Nothing was renamed"),
+                ));
+            };
+            let own = if self.singleton {
+                s.singleton
+            } else {
+                s.instance
+            };
+            if own && class != self.owner {
+                return Err(Error::new(
+                    Code::PatchNotAName,
+                    format!("`{qualified}` overrides `{class}`'s `{name}`, defined in another file: renamed alone, it would no longer override it"),
+                    format!("rename `{class}::{name}` where `{class}` is defined: its overrides follow. Nothing was renamed"),
+                ));
+            }
+            match s.superclass.as_deref() {
+                Some(p) if !p.is_empty() => class = p,
+                _ => return Ok(()),
+            }
+        }
+        Ok(())
+    }
+
+    /// The definitions of the name in `syms` (one file's) that override the renamed method
+    /// and go with it: a class's own method on the method's side, in a subclass of its class
+    /// (up the chain, through overrides that go too). Not for a module's methods.
+    pub(super) fn overrides(&self, syms: &[Symbol], name: &str) -> Vec<usize> {
+        let overrides = |class: &str| {
+            let Some(s) = self.scopes.get(class).filter(|_| !self.module) else {
+                return false;
+            };
+            let up = s.superclass.as_deref().filter(|p| !p.is_empty());
+            class != self.owner && up.is_some_and(|p| self.walk(p, self.singleton).is_some())
+        };
+        (syms.iter())
+            .filter(|m| m.name == name && m.kind == SymbolKind::Method)
+            .filter(|m| m.singleton == self.singleton)
+            .filter(|m| {
+                let p = m.parent.as_deref().unwrap_or("");
+                overrides(p.rsplit("::").next().unwrap_or(p))
+            })
+            .map(|m| m.name_span.byte_start)
+            .collect()
     }
 
     /// Refuses the rename where a class's own method of the name calls `super` and `super`
@@ -100,6 +168,10 @@ impl Ancestry {
     /// class includes or extends): a Ruby override is not renamed with the method it
     /// overrides, and its `super` would raise NoMethodError.
     fn refuse_super(&self, qualified: &str) -> Result<(), Error> {
+        // A class's overrides are renamed with it (see [`Self::overrides`]).
+        if !self.module {
+            return Ok(());
+        }
         let sides: &[bool] = match (self.module, self.singleton) {
             (true, _) => &[false, true],
             (false, s) => {
@@ -211,6 +283,8 @@ impl Ancestry {
             let own = if on_class { s.singleton } else { s.instance };
             let mix =
                 (s.mixins.iter()).find(|(m, n)| self.module && reaches(*m) && *n == self.owner);
+            // A class's override goes with it: its calls are the renamed method's.
+            let own = own && self.module;
             if own && mix.is_none_or(|(m, _)| *m != Mix::Prepend) {
                 return Some(EXCLUDED);
             }
@@ -301,6 +375,37 @@ fn read_body(entry: &mut Scope, body: Node, bytes: &[u8], name: &str, singleton:
     }
 }
 
+/// Ruby's classes a class's chain may end at without a library's method of the name.
+const CORE: &[&str] = &[
+    "Object",
+    "BasicObject",
+    "Exception",
+    "StandardError",
+    "RuntimeError",
+    "ArgumentError",
+    "TypeError",
+    "NameError",
+    "NoMethodError",
+    "KeyError",
+    "IndexError",
+    "RangeError",
+    "IOError",
+    "NotImplementedError",
+];
+
+/// `Exception`'s methods, which an exception class's method of the name overrides.
+const EXCEPTION: &[&str] = &[
+    "message",
+    "to_s",
+    "full_message",
+    "detailed_message",
+    "backtrace",
+    "backtrace_locations",
+    "cause",
+    "exception",
+    "inspect",
+];
+
 /// Whether `node` holds a `super` call (bare `super`, `super(…)`).
 fn calls_super(node: Node) -> bool {
     let mut c = node.walk();
@@ -308,7 +413,8 @@ fn calls_super(node: Node) -> bool {
 }
 
 /// Ruby: the `class A < B` headers of a file read as text (a file without the renamed name,
-/// which is not parsed), by their last names (`class A::C < B::D` is `C`, `D`), into `out`.
+/// which is not parsed), by their last names (`class A::C < B::D` is `C`, `D`; `class A` is
+/// `A`, `""`), into `out`.
 pub(super) fn superclasses(bytes: &[u8], out: &mut Vec<(String, String)>) {
     let last = |t: &str| t.rsplit("::").next().unwrap_or(t).to_string();
     let word = |t: &str| {
@@ -322,6 +428,10 @@ pub(super) fn superclasses(bytes: &[u8], out: &mut Vec<(String, String)>) {
             continue;
         };
         let Some((name, superclass)) = rest.split_once('<') else {
+            // A root class (or one reopened): no superclass here, `""`.
+            if rest.starts_with(|c: char| c.is_uppercase()) {
+                out.push((word(rest), String::new()));
+            }
             continue;
         };
         let (name, superclass) = (name.trim(), superclass.trim_start());

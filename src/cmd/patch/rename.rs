@@ -427,6 +427,8 @@ fn rename_core(
             })
             .map(|m| m.name_span.byte_start)
             .chain(overloads)
+            // Ruby: the overrides in the method's subclasses.
+            .chain((target.ancestry.as_ref()).map_or(vec![], |a| a.overrides(&file_syms, &old)))
             .collect();
         // A type's definitions of its name here: its constructors and the same type declared
         // again go with it, Rust's impl headers are uses (`types::def`).
