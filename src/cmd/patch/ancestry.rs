@@ -3,7 +3,8 @@
 //! whether they define a method of the name themselves — read before any file is classed, so
 //! that a bare call or a `self.` call is classed as a call of the renamed method where `self`
 //! inherits it: in a module's own instance methods, in a class that mixes the module in, in a
-//! subclass of the method's class (`class Sub < Base`, `class Sub2 < Sub`) or of such a class.
+//! subclass of the method's class (`class Sub < Base`, `class Sub2 < Sub`) or of such a class,
+//! and the overrides in those subclasses that go with a class's method.
 
 use super::classes::{CERTAIN, EXCLUDED, POSSIBLE};
 use super::members::{scope_name, text};
@@ -59,8 +60,9 @@ impl Ancestry {
     /// modules of `files`, each parsed whole. A module's singleton methods are no one's to
     /// inherit: `None` for them. `links`: the superclasses of the classes of the files
     /// without the name (see [`superclasses`]), which a chain may pass through. Refused
-    /// (`PATCH_E010`) where a class that inherits the method defines its own that calls
-    /// `super` (see [`Self::refuse_super`]).
+    /// (`PATCH_E010`) where a class that mixes a module's method in defines its own that
+    /// calls `super` (see [`Self::refuse_super`]), and where a class's method may override
+    /// one the rename does not reach (see [`Self::refuse_unseen_base`]).
     pub(super) fn read(
         language: &lang::Language,
         s: &Symbol,
@@ -163,10 +165,10 @@ impl Ancestry {
             .collect()
     }
 
-    /// Refuses the rename where a class's own method of the name calls `super` and `super`
-    /// reaches the renamed method (the next class up the chain that has one, or the module the
-    /// class includes or extends): a Ruby override is not renamed with the method it
-    /// overrides, and its `super` would raise NoMethodError.
+    /// Refuses the rename of a module's method where a class's own method of the name calls
+    /// `super` and `super` reaches it (the module the class includes or extends, or one a
+    /// superclass mixes in): such an override is not renamed with the module's method, and its
+    /// `super` would raise NoMethodError. A class's overrides go with it ([`Self::overrides`]).
     fn refuse_super(&self, qualified: &str) -> Result<(), Error> {
         // A class's overrides are renamed with it (see [`Self::overrides`]).
         if !self.module {
