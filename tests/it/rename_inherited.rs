@@ -340,17 +340,18 @@ end
 /// (a gem's) may override one of it: refused (`PATCH_E010`); so is renaming an override from
 /// its subclass where the base is in another file (rename the base: the overrides follow).
 #[test]
-fn ruby_override_of_an_unseen_base_is_refused() {
+fn ruby_override_of_a_base_in_another_file_is_refused() {
     let gem = "class Sub < Gem::Base
   def grab(x) = x * 2
 end
 ";
+    // A gem's base cannot be known: the method is renamed alone, as before (refusing every
+    // method of a Rails model was too much).
     let env = TestEnv::new();
     env.write("a.rb", gem);
     let (v, code) = env.rename_at("a.rb", "Sub::grab", "2", "fetch");
-    assert_ne!(code, 0, "{v}");
-    assert!(v.to_string().contains("PATCH_E010"), "{v}");
-    assert_eq!(env.text("a.rb"), gem);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(env.text("a.rb"), gem.replace("grab", "fetch"));
     let env = TestEnv::new();
     env.write(
         "base.rb",
