@@ -124,14 +124,11 @@ fn sites(v: &serde_json::Value, class: &str) -> Vec<(String, u64)> {
 #[test]
 fn rename_leaves_other_types_paths_alone() {
     let env = semver_like();
-    let (v, code) = env.patch(&[
-        "--file",
+    let (v, code) = env.rename(
         "src/identifier.rs",
-        "--symbol",
         "Identifier::new_unchecked",
-        "--rename",
         "new_unchecked_str",
-    ]);
+    );
     assert_eq!(code, 0, "{v}");
     let id = String::from_utf8(env.read("src/identifier.rs")).unwrap();
     assert!(
@@ -178,14 +175,7 @@ fn rename_leaves_other_types_paths_alone() {
 #[test]
 fn rename_does_not_touch_other_types_definitions() {
     let env = semver_like();
-    let (v, code) = env.patch(&[
-        "--file",
-        "src/identifier.rs",
-        "--symbol",
-        "Identifier::as_str",
-        "--rename",
-        "as_text",
-    ]);
+    let (v, code) = env.rename("src/identifier.rs", "Identifier::as_str", "as_text");
     assert_eq!(code, 0, "{v}");
     let lib = String::from_utf8(env.read("src/lib.rs")).unwrap();
     assert_eq!(

@@ -5,11 +5,6 @@
 
 use crate::util::{site_class, TestEnv};
 
-/// Renames `symbol` in `file` to `new` and returns the envelope and exit code.
-fn rename(env: &TestEnv, file: &str, symbol: &str, new: &str) -> (serde_json::Value, i32) {
-    env.patch(&["--file", file, "--symbol", symbol, "--rename", new])
-}
-
 /// What `program file` prints (stdout and stderr) in the fixture's directory.
 fn run(env: &TestEnv, program: &str, file: &str) -> String {
     let out = std::process::Command::new(program)
@@ -32,7 +27,7 @@ fn bash_renames_command_names_not_arguments_or_variables() {
               if false; then git log -1; xargs log; fi\n";
     env.write("s.sh", sh);
     let before = run(&env, "bash", "s.sh");
-    let (v, code) = rename(&env, "s.sh", "log", "log_msg");
+    let (v, code) = env.rename("s.sh", "log", "log_msg");
     assert_eq!(code, 0, "{v}");
     assert_eq!(
         env.text("s.sh"),
@@ -69,7 +64,7 @@ fn javascript_destructured_parameter_is_a_local() {
               console.log(d({ g: 3 }), e({ k: [4] }), f(), g(1));\n";
     env.write("m.js", js);
     let before = run(&env, "node", "m.js");
-    let (v, code) = rename(&env, "m.js", "g", "inc");
+    let (v, code) = env.rename("m.js", "g", "inc");
     assert_eq!(code, 0, "{v}");
     assert_eq!(
         env.text("m.js"),
@@ -95,7 +90,7 @@ fn commonjs_export_key_follows_the_rename_and_other_modules_keep_theirs() {
     let other = "const { g } = require(\"./util2\");\nconsole.log(g(10));\n";
     env.write("other.js", other);
     let before = (run(&env, "node", "main.js"), run(&env, "node", "other.js"));
-    let (v, code) = rename(&env, "util.js", "g", "inc");
+    let (v, code) = env.rename("util.js", "g", "inc");
     assert_eq!(code, 0, "{v}");
     assert_eq!(
         env.text("util.js"),
@@ -142,7 +137,7 @@ fn python_class_attribute_shadows_in_the_class_body_and_a_default_is_outside() {
     let env = TestEnv::new();
     let py = "def g(x):\n    return x + 1\n\nclass Obj:\n    inc = 4\n\nprint(g(1), Obj.inc)\n";
     env.write("b.py", py);
-    let (v, code) = rename(&env, "b.py", "g", "inc");
+    let (v, code) = env.rename("b.py", "g", "inc");
     assert_eq!(code, 0, "{v}");
     assert_eq!(env.text("b.py"), py.replace("g(", "inc("));
     // …where a renamed site lies in the class body, the attribute would capture it.
@@ -150,7 +145,7 @@ fn python_class_attribute_shadows_in_the_class_body_and_a_default_is_outside() {
         "c.py",
         "def g(x):\n    return x + 1\n\nclass Obj:\n    inc = 4\n    y = g(1)\n",
     );
-    let (v, code) = rename(&env, "c.py", "g", "inc");
+    let (v, code) = env.rename("c.py", "g", "inc");
     assert_eq!(v["error"]["code"], "PATCH_E009", "{v}");
     assert_ne!(code, 0);
 }
@@ -161,7 +156,7 @@ fn python_import_from_another_module_rebinds_the_name_in_the_definitions_file() 
     let py = "def floor(x):\n    return \"pure-python\"\n\n\nprint(floor(0.5))\n\ntry:\n    from math import floor\nexcept ImportError:\n    pass\n\nprint(floor(1.5))\n";
     env.write("m.py", py);
     let before = run(&env, "python3", "m.py");
-    let (v, code) = rename(&env, "m.py", "floor", "fl");
+    let (v, code) = env.rename("m.py", "floor", "fl");
     assert_eq!(code, 0, "{v}");
     assert_eq!(
         env.text("m.py"),
@@ -238,7 +233,7 @@ fn python_dunder_all_entry_follows_the_rename() {
     );
     env.write("main.py", "from util import *\n\nprint(g(), h())\n");
     let before = run(&env, "python3", "main.py");
-    let (v, code) = rename(&env, "util.py", "g", "inc");
+    let (v, code) = env.rename("util.py", "g", "inc");
     assert_eq!(code, 0, "{v}");
     let util = env.text("util.py");
     assert!(util.starts_with("__all__ = [\"inc\", \"h\"]\n"), "{util}");
@@ -381,14 +376,14 @@ fn a_renamed_shorthand_comes_back_as_a_shorthand() {
     let env = TestEnv::new();
     let js = "function fill() {}\n\nconst U = {\n\tfill\n};\n\nconst { fill: f } = U;\nf();\n";
     env.write("u.js", js);
-    let (v, code) = rename(&env, "u.js", "fill", "fill2");
+    let (v, code) = env.rename("u.js", "fill", "fill2");
     assert_eq!(code, 0, "{v}");
     assert_eq!(
         env.text("u.js"),
         js.replacen("fill()", "fill2()", 1)
             .replace("\tfill\n", "\tfill: fill2\n")
     );
-    let (v, code) = rename(&env, "u.js", "fill2", "fill");
+    let (v, code) = env.rename("u.js", "fill2", "fill");
     assert_eq!(code, 0, "{v}");
     assert_eq!(env.text("u.js"), js);
 
@@ -396,7 +391,7 @@ fn a_renamed_shorthand_comes_back_as_a_shorthand() {
     let env = TestEnv::new();
     let rs = "pub struct User {\n    pub name: String,\n}\n\npub fn make(name: String) -> User {\n    User { name }\n}\n\npub fn get(u: User) -> String {\n    let User { name } = u;\n    name\n}\n";
     env.write("src/lib.rs", rs);
-    let (v, code) = rename(&env, "src/lib.rs", "User::name", "full");
+    let (v, code) = env.rename("src/lib.rs", "User::name", "full");
     assert_eq!(code, 0, "{v}");
     assert_eq!(
         env.text("src/lib.rs"),
@@ -404,7 +399,7 @@ fn a_renamed_shorthand_comes_back_as_a_shorthand() {
             .replace("User { name }", "User { full: name }")
     );
     // The parameter `name` does not capture the field's key: not refused.
-    let (v, code) = rename(&env, "src/lib.rs", "User::full", "name");
+    let (v, code) = env.rename("src/lib.rs", "User::full", "name");
     assert_eq!(code, 0, "{v}");
     assert_eq!(env.text("src/lib.rs"), rs);
 }
@@ -417,11 +412,11 @@ fn ruby_symbols_naming_the_method_go_with_it() {
     let env = TestEnv::new();
     let src = "class A\n  def g; end\n  alias :y :g\n  alias_method :x, :g\n  private :g\n  define_method(:g) { 1 }\n  def h(o)\n    method(:g)\n    o.send(:g, :g)\n    respond_to?(:g)\n  end\nend\n";
     env.write("a.rb", src);
-    let (v, code) = rename(&env, "a.rb", "A#g", "k");
+    let (v, code) = env.rename("a.rb", "A#g", "k");
     assert_eq!(code, 0, "{v}");
     let want = "class A\n  def k; end\n  alias :y :k\n  alias_method :x, :k\n  private :k\n  define_method(:g) { 1 }\n  def h(o)\n    method(:k)\n    o.send(:k, :g)\n    respond_to?(:k)\n  end\nend\n";
     assert_eq!(String::from_utf8(env.read("a.rb")).unwrap(), want);
-    let (v, code) = rename(&env, "a.rb", "A#k", "g");
+    let (v, code) = env.rename("a.rb", "A#k", "g");
     assert_eq!(code, 0, "{v}");
     assert_eq!(String::from_utf8(env.read("a.rb")).unwrap(), src);
 }
@@ -434,12 +429,12 @@ fn typescript_member_rename_leaves_a_variable_of_its_name() {
     let env = TestEnv::new();
     let src = "interface Timer {\n  start(): void;\n}\nconst start = Date.now();\nfunction el(t: Timer) { t.start(); return Date.now() - start; }\nconst o = { start };\n";
     env.write("t.ts", src);
-    let (v, code) = rename(&env, "t.ts", "Timer.start", "begin");
+    let (v, code) = env.rename("t.ts", "Timer.start", "begin");
     assert_eq!(code, 0, "{v}");
     let want = "interface Timer {\n  begin(): void;\n}\nconst start = Date.now();\nfunction el(t: Timer) { t.begin(); return Date.now() - start; }\nconst o = { start };\n";
     assert_eq!(String::from_utf8(env.read("t.ts")).unwrap(), want);
     assert_eq!(site_class(&v, "t.ts", 5, 55), "excluded", "{v}");
-    let (v, code) = rename(&env, "t.ts", "Timer.begin", "start");
+    let (v, code) = env.rename("t.ts", "Timer.begin", "start");
     assert_eq!(code, 0, "{v}");
     assert_eq!(String::from_utf8(env.read("t.ts")).unwrap(), src);
 }

@@ -5,14 +5,6 @@
 //! renamed wrongly before, with status `ok`, and no longer compiled (or ran).
 
 use crate::util::TestEnv;
-use serde_json::Value;
-
-/// Renames `symbol` at `line` of `file` to `new` over the whole tree.
-fn rename(env: &TestEnv, file: &str, symbol: &str, line: &str, new: &str) -> (Value, i32) {
-    env.patch(&[
-        "--file", file, "--symbol", symbol, "--line", line, "--rename", new,
-    ])
-}
 
 const SHAPES: &str = "package shapes\n\ntype Base struct {\n\tLabel string\n}\n\nfunc (b Base) Describe() string { return b.Label }\n\ntype Square struct {\n\tLabel string\n\tSide  float64\n}\n\nfunc (s Square) Show() string { return \"square \" + s.Label }\n\nfunc NewBase() Base {\n\treturn Base{Label: \"b\"}\n}\n";
 
@@ -26,7 +18,7 @@ fn go_field_rename_leaves_another_structs_field() {
     env.write("go.mod", "module ex\n\ngo 1.21\n");
     env.write("shapes/shapes.go", SHAPES);
     env.write("app/main.go", MAIN_GO);
-    let (v, code) = rename(&env, "shapes/shapes.go", "Base.Label", "4", "Title");
+    let (v, code) = env.rename_line("shapes/shapes.go", "Base.Label", "4", "Title");
     assert_eq!(code, 0, "{v}");
     let want = SHAPES
         .replace(
@@ -52,7 +44,7 @@ fn go_interface_method_rename_is_refused() {
     env.write("go.mod", "module ex\n\ngo 1.21\n");
     env.write("shapes/shapes.go", src);
     for (symbol, line) in [("Named.Name", "4"), ("Circle.Name", "9")] {
-        let (v, code) = rename(&env, "shapes/shapes.go", symbol, line, "Title");
+        let (v, code) = env.rename_line("shapes/shapes.go", symbol, line, "Title");
         assert_ne!(code, 0, "{v}");
         assert!(v.to_string().contains("PATCH_E010"), "{v}");
         assert_eq!(env.text("shapes/shapes.go"), src);
@@ -74,13 +66,13 @@ fn java_field_rename_keeps_parameters_methods_and_other_types() {
     env.write("src/app/Circle.java", CIRCLE);
     env.write("src/app/Tag.java", TAG);
     env.write("src/app/Main.java", MAIN_JAVA);
-    let (v, code) = rename(&env, "src/app/Circle.java", "Circle.label", "4", "caption");
+    let (v, code) = env.rename_line("src/app/Circle.java", "Circle.label", "4", "caption");
     assert_eq!(code, 0, "{v}");
     let want = "package app;\n\npublic class Circle {\n    private String caption;\n\n    public Circle(String label) {\n        this.caption = label;\n    }\n\n    public String name() { return caption; }\n\n    public String label() { return caption; }\n}\n";
     assert_eq!(env.text("src/app/Circle.java"), want);
     assert_eq!(env.text("src/app/Main.java"), MAIN_JAVA);
     assert_eq!(env.text("src/app/Tag.java"), TAG);
-    let (v, code) = rename(&env, "src/app/Tag.java", "Tag.label", "4", "caption");
+    let (v, code) = env.rename_line("src/app/Tag.java", "Tag.label", "4", "caption");
     assert_eq!(code, 0, "{v}");
     let want = "package app;\n\npublic class Tag {\n    String caption;\n\n    Tag(String label) { this.caption = label; }\n\n    String show() { return caption + \"!\"; }\n}\n";
     assert_eq!(env.text("src/app/Tag.java"), want);
@@ -101,7 +93,7 @@ fn csharp_property_rename_leaves_another_classes_initializers() {
     let env = TestEnv::new();
     env.write("Models.cs", MODELS_CS);
     env.write("Program.cs", PROGRAM_CS);
-    let (v, code) = rename(&env, "Models.cs", "Book.Title", "5", "Name");
+    let (v, code) = env.rename_line("Models.cs", "Book.Title", "5", "Name");
     assert_eq!(code, 0, "{v}");
     assert_eq!(
         env.text("Models.cs"),
@@ -123,7 +115,7 @@ fn php_property_rename_leaves_named_arguments() {
     let env = TestEnv::new();
     env.write("models.php", models);
     env.write("main.php", main);
-    let (v, code) = rename(&env, "models.php", "Pet.name", "17", "title");
+    let (v, code) = env.rename_line("models.php", "Pet.name", "17", "title");
     assert_eq!(code, 0, "{v}");
     assert_eq!(
         env.text("models.php"),

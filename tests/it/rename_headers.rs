@@ -8,14 +8,10 @@ const UTIL_H: &str = "#ifndef UTIL_H\n#define UTIL_H\n\nint helper(int x);\nint 
 
 const MAIN_C: &str = "#include <stdio.h>\n#include \"util.h\"\n\nstruct pair {\n    int first;\n};\n\nstatic int compute(int a) {\n    return a * 2;\n}\n\nint main(void) {\n    struct pair p = {compute(helper(1))};\n    printf(\"%d\\n\", p.first);\n    return 0;\n}\n";
 
-fn rename(env: &TestEnv, file: &str, symbol: &str, new: &str) -> (serde_json::Value, i32) {
-    env.patch(&["--file", file, "--symbol", symbol, "--rename", new])
-}
-
 /// Refused, naming `at` (a header's path and line), with nothing written.
 fn refused(env: &TestEnv, file: &str, symbol: &str, new: &str, at: &str) {
     let before = env.text(file);
-    let (v, code) = rename(env, file, symbol, new);
+    let (v, code) = env.rename(file, symbol, new);
     assert_eq!(code, 1, "{symbol} -> {new}: {v}");
     assert_eq!(v["error"]["code"], "PATCH_E009", "{symbol} -> {new}: {v}");
     let message = v["error"]["message"].as_str().unwrap();
@@ -61,7 +57,7 @@ fn a_quoted_headers_file_scope_names_are_taken() {
         let env = TestEnv::new();
         env.write("util.h", UTIL_H);
         env.write("main.c", MAIN_C);
-        let (v, code) = rename(&env, "main.c", "compute", new);
+        let (v, code) = env.rename("main.c", "compute", new);
         assert_eq!(code, 0, "{new}: {v}");
         assert_eq!(env.text("main.c"), MAIN_C.replace("compute", new));
     }
@@ -86,7 +82,7 @@ fn a_nested_headers_names_are_taken() {
     env.write("main.c", main);
     refused(&env, "main.c", "step", "beta", "declared at inc/b.h:4");
     refused(&env, "main.c", "step", "verbose", "through inc/a.h");
-    let (v, code) = rename(&env, "main.c", "step", "unrelated");
+    let (v, code) = env.rename("main.c", "step", "unrelated");
     assert_eq!(code, 0, "{v}");
     assert_eq!(env.text("main.c"), main.replace("step", "unrelated"));
 }
@@ -108,7 +104,7 @@ fn an_include_cycle_ends() {
     env.write("main.c", main);
     refused(&env, "main.c", "work", "from_b", "declared at b.h:4");
     refused(&env, "main.c", "work", "from_a", "declared at a.h:4");
-    let (v, code) = rename(&env, "main.c", "work", "labour");
+    let (v, code) = env.rename("main.c", "work", "labour");
     assert_eq!(code, 0, "{v}");
     assert_eq!(env.text("main.c"), main.replace("work", "labour"));
 }
@@ -124,7 +120,7 @@ fn a_missing_or_system_header_is_not_read() {
     let main = "#include \"missing.h\"\n#include <util.h>\n#include \"config.h\"\n\nstatic int compute(int a) {\n    return a * VERSION;\n}\n\nint main(void) {\n    return compute(1);\n}\n";
     env.write("main.c", main);
     refused(&env, "main.c", "compute", "VERSION", "config.h:1");
-    let (v, code) = rename(&env, "main.c", "compute", "other");
+    let (v, code) = env.rename("main.c", "compute", "other");
     assert_eq!(code, 0, "{v}");
     assert_eq!(env.text("main.c"), main.replace("compute", "other"));
 }
@@ -154,13 +150,13 @@ fn a_function_declared_in_a_header_is_renamed_there() {
     let helper = "#include \"util.h\"\n\nint helper(int x) {\n    return x + LIMIT;\n}\n";
     env.write("helper.c", helper);
     env.write("main.c", MAIN_C);
-    let (v, code) = rename(&env, "helper.c", "helper", "assist");
+    let (v, code) = env.rename("helper.c", "helper", "assist");
     assert_eq!(code, 0, "{v}");
     assert_eq!(env.text("util.h"), UTIL_H.replace("helper", "assist"));
     assert_eq!(env.text("helper.c"), helper.replace("helper", "assist"));
     assert_eq!(env.text("main.c"), MAIN_C.replace("helper", "assist"));
     // …and back.
-    let (v, code) = rename(&env, "helper.c", "assist", "helper");
+    let (v, code) = env.rename("helper.c", "assist", "helper");
     assert_eq!(code, 0, "{v}");
     assert_eq!(env.text("util.h"), UTIL_H);
     // Onto a name the header declares beside it: refused.
@@ -203,7 +199,7 @@ fn a_cpp_headers_names_are_taken() {
         let env = TestEnv::new();
         env.write("shapes.hpp", hpp);
         env.write("main.cpp", cpp);
-        let (v, code) = rename(&env, "main.cpp", "measure", new);
+        let (v, code) = env.rename("main.cpp", "measure", new);
         assert_eq!(code, 0, "{new}: {v}");
         assert_eq!(env.text("main.cpp"), cpp.replace("measure", new));
     }

@@ -176,14 +176,7 @@ fn ruby_subclass_in_another_file() {
     let deep = "class Deep < Plain\n  def run = grab(2)\nend\n";
     env.write("plain.rb", plain);
     env.write("deep.rb", deep);
-    let (v, code) = env.patch(&[
-        "--file",
-        "base.rb",
-        "--symbol",
-        "Base::grab",
-        "--rename",
-        "fetch",
-    ]);
+    let (v, code) = env.rename("base.rb", "Base::grab", "fetch");
     assert_eq!(code, 0, "{v}");
     assert_eq!(env.text("base.rb"), base.replace("grab", "fetch"));
     assert_eq!(env.text("mid.rb"), mid);
@@ -318,14 +311,7 @@ end
     env.write("base.rb", base);
     env.write("mid.rb", mid);
     env.write("sub.rb", sub);
-    let (v, code) = env.patch(&[
-        "--file",
-        "base.rb",
-        "--symbol",
-        "Base::grab",
-        "--rename",
-        "fetch",
-    ]);
+    let (v, code) = env.rename("base.rb", "Base::grab", "fetch");
     assert_eq!(code, 0, "{v}");
     assert_eq!(env.text("base.rb"), base.replace("grab", "fetch"));
     assert_eq!(env.text("mid.rb"), mid);
@@ -365,14 +351,7 @@ end
 end
 ";
     env.write("sub.rb", sub);
-    let (v, code) = env.patch(&[
-        "--file",
-        "sub.rb",
-        "--symbol",
-        "Sub::grab",
-        "--rename",
-        "fetch",
-    ]);
+    let (v, code) = env.rename("sub.rb", "Sub::grab", "fetch");
     assert_ne!(code, 0, "{v}");
     assert!(v.to_string().contains("PATCH_E010"), "{v}");
     assert_eq!(env.text("sub.rb"), sub);

@@ -7,11 +7,6 @@
 use crate::util::TestEnv;
 use serde_json::Value;
 
-/// Renames `symbol` of `file` to `new` over the whole tree.
-fn rename(env: &TestEnv, file: &str, symbol: &str, new: &str) -> (Value, i32) {
-    env.patch(&["--file", file, "--symbol", symbol, "--rename", new])
-}
-
 /// Asserts a `PATCH_E010` refusal that names `hint`, with `files` left as written.
 fn refused(env: &TestEnv, (v, code): (Value, i32), hint: &str, files: &[(&str, &str)]) {
     assert_ne!(code, 0, "{v}");
@@ -35,9 +30,9 @@ fn csharp_method_of_an_interface_in_another_file() {
     env.write("Namer.cs", NAMER);
     env.write("Use.cs", USE);
     let files = [("INamer.cs", INAMER), ("Namer.cs", NAMER), ("Use.cs", USE)];
-    let out = rename(&env, "Namer.cs", "Namer.MakeName", "Build");
+    let out = env.rename("Namer.cs", "Namer.MakeName", "Build");
     refused(&env, out, "INamer.cs", &files);
-    let (v, code) = rename(&env, "INamer.cs", "INamer.MakeName", "Build");
+    let (v, code) = env.rename("INamer.cs", "INamer.MakeName", "Build");
     assert_eq!(code, 0, "{v}");
     for (path, text) in files {
         assert_eq!(env.text(path), text.replace("MakeName", "Build"), "{path}");
@@ -53,18 +48,18 @@ fn csharp_method_beside_library_interfaces() {
     let env = TestEnv::new();
     env.write("Shelf.cs", src);
     for symbol in ["Shelf.Dispose", "Shelf.Equals"] {
-        let out = rename(&env, "Shelf.cs", symbol, "Close");
+        let out = env.rename("Shelf.cs", symbol, "Close");
         refused(&env, out, "Shelf.", &[("Shelf.cs", src)]);
     }
-    let (v, code) = rename(&env, "Shelf.cs", "Shelf.Label", "Caption");
+    let (v, code) = env.rename("Shelf.cs", "Shelf.Label", "Caption");
     assert_eq!(code, 0, "{v}");
     assert_eq!(env.text("Shelf.cs"), src.replace("Label", "Caption"));
     let other = "public class Paper : IExternal {\n    public string Code() => Make();\n    static string Make() => \"c\";\n}\n";
     env.write("Paper.cs", other);
-    let out = rename(&env, "Paper.cs", "Paper.Code", "Key");
+    let out = env.rename("Paper.cs", "Paper.Code", "Key");
     refused(&env, out, "IExternal", &[("Paper.cs", other)]);
     // A static method implements no interface's.
-    let (v, code) = rename(&env, "Paper.cs", "Paper.Make", "Build");
+    let (v, code) = env.rename("Paper.cs", "Paper.Make", "Build");
     assert_eq!(code, 0, "{v}");
     assert_eq!(env.text("Paper.cs"), other.replace("Make", "Build"));
 }
@@ -87,31 +82,31 @@ fn java_method_of_an_interface_in_another_file() {
         ("Namer.java", namer),
         ("Use.java", uses),
     ];
-    let out = rename(&env, "Namer.java", "Namer.makeName", "build");
+    let out = env.rename("Namer.java", "Namer.makeName", "build");
     refused(&env, out, "Naming.java", &files);
-    let (v, code) = rename(&env, "Naming.java", "Naming.makeName", "build");
+    let (v, code) = env.rename("Naming.java", "Naming.makeName", "build");
     assert_eq!(code, 0, "{v}");
     for (path, text) in files {
         assert_eq!(env.text(path), text.replace("makeName", "build"), "{path}");
     }
     let boxed = "public record Box<T extends Comparable<T>>(String label, T value) implements Comparable<Box<T>> {\n    public int compareTo(Box<T> o) { return value.compareTo(o.value); }\n    public String shown() { return label; }\n}\n";
     env.write("Box.java", boxed);
-    let out = rename(&env, "Box.java", "Box.compareTo", "cmp");
+    let out = env.rename("Box.java", "Box.compareTo", "cmp");
     refused(&env, out, "Comparable", &[("Box.java", boxed)]);
-    let (v, code) = rename(&env, "Box.java", "Box.shown", "show");
+    let (v, code) = env.rename("Box.java", "Box.shown", "show");
     assert_eq!(code, 0, "{v}");
     assert_eq!(env.text("Box.java"), boxed.replace("shown", "show"));
     // A well-known JDK class: its methods are known, the subclass's own are renamed.
     let bad = "public class BadInput extends IllegalArgumentException {\n    public String field() { return getMessage(); }\n    public String getMessage() { return \"b\"; }\n}\n";
     env.write("BadInput.java", bad);
-    let out = rename(&env, "BadInput.java", "BadInput.getMessage", "msg");
+    let out = env.rename("BadInput.java", "BadInput.getMessage", "msg");
     refused(
         &env,
         out,
         "IllegalArgumentException",
         &[("BadInput.java", bad)],
     );
-    let (v, code) = rename(&env, "BadInput.java", "BadInput.field", "which");
+    let (v, code) = env.rename("BadInput.java", "BadInput.field", "which");
     assert_eq!(code, 0, "{v}");
     assert_eq!(env.text("BadInput.java"), bad.replace("field", "which"));
     // A library class it extends (unknown): Java marks its overrides (`@Override`), so an
@@ -119,11 +114,11 @@ fn java_method_of_an_interface_in_another_file() {
     let frame =
         "public class Window extends JFrame implements Listener {\n    public void paint() {}\n}\n";
     env.write("Window.java", frame);
-    let out = rename(&env, "Window.java", "Window.paint", "draw");
+    let out = env.rename("Window.java", "Window.paint", "draw");
     refused(&env, out, "Listener", &[("Window.java", frame)]);
     let plain = "public class Panel extends JPanel {\n    public void refresh() {}\n}\n";
     env.write("Panel.java", plain);
-    let (v, code) = rename(&env, "Panel.java", "Panel.refresh", "redo");
+    let (v, code) = env.rename("Panel.java", "Panel.refresh", "redo");
     assert_eq!(code, 0, "{v}");
     assert_eq!(env.text("Panel.java"), plain.replace("refresh", "redo"));
 }

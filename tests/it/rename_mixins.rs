@@ -212,14 +212,7 @@ fn ruby_module_method_included_in_another_file() {
     let env = TestEnv::new();
     env.write("loader.rb", module);
     env.write("app.rb", app);
-    let (v, code) = env.patch(&[
-        "--file",
-        "loader.rb",
-        "--symbol",
-        "Loader::grab",
-        "--rename",
-        "fetch",
-    ]);
+    let (v, code) = env.rename("loader.rb", "Loader::grab", "fetch");
     assert_eq!(code, 0, "{v}");
     assert_eq!(env.text("loader.rb"), module.replace("grab", "fetch"));
     assert_eq!(env.text("app.rb"), app.replace("grab", "fetch"));

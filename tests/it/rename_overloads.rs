@@ -210,7 +210,7 @@ fn an_override_is_renamed_from_the_method_it_overrides() {
     ] {
         let env = TestEnv::new();
         env.write(file, src);
-        let (v, code) = env.patch(&["--file", file, "--symbol", symbol, "--rename", "surface"]);
+        let (v, code) = env.rename(file, symbol, "surface");
         assert_eq!(code, 0, "{file}: {v}");
         assert_eq!(env.text(file), want, "{file}");
     }
@@ -250,7 +250,7 @@ fn an_override_of_a_method_the_file_does_not_define_is_refused() {
     ] {
         let env = TestEnv::new();
         env.write(file, src);
-        let (v, code) = env.patch(&["--file", file, "--symbol", symbol, "--rename", "other"]);
+        let (v, code) = env.rename(file, symbol, "other");
         assert_eq!(code, 2, "{file}: {v}");
         assert_eq!(v["error"]["code"], "PATCH_E010", "{file}: {v}");
         let message = v["error"]["message"].as_str().unwrap();

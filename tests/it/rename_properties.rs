@@ -4,14 +4,6 @@
 //! the interface (CS0535; tsc TS2420), and the rename said `ok`.
 
 use crate::util::TestEnv;
-use serde_json::Value;
-
-/// Renames `symbol` at `line` of `file` to `new` over the whole tree.
-fn rename(env: &TestEnv, file: &str, symbol: &str, line: &str, new: &str) -> (Value, i32) {
-    env.patch(&[
-        "--file", file, "--symbol", symbol, "--line", line, "--rename", new,
-    ])
-}
 
 const BOOK: &str = "public interface INamed { string Title { get; } }\npublic class Book : INamed {\n    public string Title { get; set; }\n}\npublic class Mag : INamed {\n    string INamed.Title => \"m\";\n}\npublic class Use { public static string F(Book b, INamed n) => b.Title + n.Title; }\n";
 
@@ -28,7 +20,7 @@ fn csharp_property_renames_its_interface_and_implementations() {
     ] {
         let env = TestEnv::new();
         env.write("Book.cs", BOOK);
-        let (v, code) = rename(&env, "Book.cs", symbol, line, "Name");
+        let (v, code) = env.rename_line("Book.cs", symbol, line, "Name");
         assert_eq!(code, 0, "{symbol}: {v}");
         assert_eq!(env.text("Book.cs"), RENAMED, "{symbol}");
     }
@@ -50,17 +42,17 @@ fn csharp_property_of_an_interface_in_another_file() {
         "public interface IThing { int Count { get; } }\n",
     );
     env.write("Book.cs", book);
-    let (v, code) = rename(&env, "Book.cs", "Book.Title", "2", "Name");
+    let (v, code) = env.rename_line("Book.cs", "Book.Title", "2", "Name");
     assert_ne!(code, 0, "{v}");
     assert!(v.to_string().contains("PATCH_E010"), "{v}");
     assert_eq!(env.text("Book.cs"), book);
-    let (v, code) = rename(&env, "INamed.cs", "INamed.Title", "1", "Name");
+    let (v, code) = env.rename_line("INamed.cs", "INamed.Title", "1", "Name");
     assert_eq!(code, 0, "{v}");
     assert_eq!(
         env.text("INamed.cs"),
         "public interface INamed { string Name { get; } }\n"
     );
-    let (v, code) = rename(&env, "Book.cs", "Box.Title", "6", "Caption");
+    let (v, code) = env.rename_line("Book.cs", "Box.Title", "6", "Caption");
     assert_eq!(code, 0, "{v}");
     let want = book.replacen("Title", "Name", 1).replace(
         "string Title { get; set; }\n}\n",
@@ -77,7 +69,7 @@ fn csharp_property_of_an_interface_outside_the_project_is_refused() {
     let env = TestEnv::new();
     env.write("Paper.cs", src);
     for (symbol, line) in [("Paper.Title", "2"), ("Paper.Code", "3")] {
-        let (v, code) = rename(&env, "Paper.cs", symbol, line, "Name");
+        let (v, code) = env.rename_line("Paper.cs", symbol, line, "Name");
         assert_ne!(code, 0, "{symbol}: {v}");
         assert!(v.to_string().contains("PATCH_E010"), "{symbol}: {v}");
         assert_eq!(env.text("Paper.cs"), src);
@@ -92,11 +84,11 @@ fn csharp_property_beside_a_well_known_interface() {
     let src = "using System;\nusing System.Collections.Generic;\npublic class Shelf : IDisposable, IEquatable<Shelf>, IReadOnlyCollection<string> {\n    public string Title { get; set; }\n    public int Count => 0;\n    public void Dispose() {}\n    public bool Equals(Shelf o) => o.Title == Title;\n    public IEnumerator<string> GetEnumerator() => null;\n    System.Collections.IEnumerator System.Collections.IEnumerable.GetEnumerator() => null;\n}\n";
     let env = TestEnv::new();
     env.write("Shelf.cs", src);
-    let (v, code) = rename(&env, "Shelf.cs", "Shelf.Count", "5", "Size");
+    let (v, code) = env.rename_line("Shelf.cs", "Shelf.Count", "5", "Size");
     assert_ne!(code, 0, "{v}");
     assert!(v.to_string().contains("PATCH_E010"), "{v}");
     assert_eq!(env.text("Shelf.cs"), src);
-    let (v, code) = rename(&env, "Shelf.cs", "Shelf.Title", "4", "Name");
+    let (v, code) = env.rename_line("Shelf.cs", "Shelf.Title", "4", "Name");
     assert_eq!(code, 0, "{v}");
     assert_eq!(env.text("Shelf.cs"), src.replace("Title", "Name"));
 }
@@ -108,7 +100,7 @@ fn typescript_class_field_renames_its_interface_field() {
     let src = "interface Named { title: string; }\nclass Book implements Named {\n    title = \"b\";\n}\nexport function f(b: Book, n: Named) { return b.title + n.title; }\n";
     let env = TestEnv::new();
     env.write("a.ts", src);
-    let (v, code) = rename(&env, "a.ts", "Book.title", "3", "name");
+    let (v, code) = env.rename_line("a.ts", "Book.title", "3", "name");
     assert_eq!(code, 0, "{v}");
     assert_eq!(env.text("a.ts"), src.replace("title", "name"));
 }

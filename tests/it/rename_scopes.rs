@@ -3,11 +3,6 @@
 
 use crate::util::{site_class, TestEnv};
 
-/// Renames `symbol` in `file` to `new` and returns the envelope and exit code.
-fn rename(env: &TestEnv, file: &str, symbol: &str, new: &str) -> (serde_json::Value, i32) {
-    env.patch(&["--file", file, "--symbol", symbol, "--rename", new])
-}
-
 #[test]
 fn another_files_own_function_and_a_builtin_are_left_alone() {
     let env = TestEnv::new();
@@ -16,7 +11,7 @@ fn another_files_own_function_and_a_builtin_are_left_alone() {
     env.write("b.py", "def g():\n    return 2\n");
     env.write("c.py", "from b import g\n\nprint(g())\n");
     env.write("d.py", "import b\n\nprint(b.g())\n");
-    let (v, code) = rename(&env, "b.py", "g", "h");
+    let (v, code) = env.rename("b.py", "g", "h");
     assert_eq!(code, 0, "{v}");
     assert_eq!(env.text("a.py"), a, "a.py calls its own g");
     assert_eq!(site_class(&v, "a.py", 5, 6), "excluded");
@@ -31,7 +26,7 @@ fn another_files_own_function_and_a_builtin_are_left_alone() {
     env.write("m.py", "def open(p):\n    return 1\n");
     let u = "import m\n\nwith open(\"x\") as f:\n    pass\nm.open(1)\n";
     env.write("u.py", u);
-    let (v, code) = rename(&env, "m.py", "open", "open2");
+    let (v, code) = env.rename("m.py", "open", "open2");
     assert_eq!(code, 0, "{v}");
     assert_eq!(env.text("u.py"), u.replace("m.open(1)", "m.open2(1)"));
     assert_eq!(site_class(&v, "u.py", 3, 5), "excluded");
@@ -48,7 +43,7 @@ fn another_files_own_function_in_javascript_rust_and_ruby() {
     env.write("r.js", "const { g } = require('./b');\nconsole.log(g());\n");
     let own = "const { g } = connect('./x');\nconsole.log(g());\n";
     env.write("o.js", own);
-    let (v, code) = rename(&env, "b.js", "g", "h");
+    let (v, code) = env.rename("b.js", "g", "h");
     assert_eq!(code, 0, "{v}");
     assert_eq!(env.text("a.js"), a);
     assert_eq!(env.text("o.js"), own);
@@ -70,7 +65,7 @@ fn another_files_own_function_in_javascript_rust_and_ruby() {
         "src/c.rs",
         "use crate::b::g;\nfn k() { g(); crate::b::g(); }\n",
     );
-    let (v, code) = rename(&env, "src/b.rs", "g", "h");
+    let (v, code) = env.rename("src/b.rs", "g", "h");
     assert_eq!(code, 0, "{v}");
     assert_eq!(env.text("src/a.rs"), a);
     assert_eq!(
@@ -82,7 +77,7 @@ fn another_files_own_function_in_javascript_rust_and_ruby() {
     let a = "def g\n  1\nend\n\nputs g\n";
     env.write("a.rb", a);
     env.write("b.rb", "def g\n  2\nend\n");
-    let (v, code) = rename(&env, "b.rb", "g", "h");
+    let (v, code) = env.rename("b.rb", "g", "h");
     assert_eq!(code, 0, "{v}");
     assert_eq!(env.text("a.rb"), a);
     assert_eq!(env.text("b.rb"), "def h\n  2\nend\n");
@@ -93,7 +88,7 @@ fn a_local_that_shadows_the_symbol_is_excluded() {
     let env = TestEnv::new();
     let c = "def f(x):\n    g = 10\n    return x + g\n\n\ndef g():\n    return 2\n\n\nprint(f(1), g())\n";
     env.write("c.py", c);
-    let (v, code) = rename(&env, "c.py", "g", "h");
+    let (v, code) = env.rename("c.py", "g", "h");
     assert_eq!(code, 0, "{v}");
     assert_eq!(
         env.text("c.py"),
@@ -105,7 +100,7 @@ fn a_local_that_shadows_the_symbol_is_excluded() {
     // Rust: a `let` shadows from its end on, a parameter in the whole function.
     let rs = "fn g() -> i32 { 2 }\nfn f(g: i32) -> i32 { g }\nfn k() -> i32 { let a = g(); let g = 1; a + g }\n";
     env.write("a.rs", rs);
-    let (v, code) = rename(&env, "a.rs", "g", "h");
+    let (v, code) = env.rename("a.rs", "g", "h");
     assert_eq!(code, 0, "{v}");
     assert_eq!(
         env.text("a.rs"),
@@ -115,7 +110,7 @@ fn a_local_that_shadows_the_symbol_is_excluded() {
     // JavaScript: a parameter and a `const`.
     let js = "function g() { return 2; }\nfunction f(g) { return g; }\nfunction k() { const g = 1; return g; }\ng();\n";
     env.write("a.js", js);
-    let (v, code) = rename(&env, "a.js", "g", "h");
+    let (v, code) = env.rename("a.js", "g", "h");
     assert_eq!(code, 0, "{v}");
     assert_eq!(
         env.text("a.js"),
@@ -129,7 +124,7 @@ fn a_new_name_bound_where_a_site_lies_is_refused() {
     let env = TestEnv::new();
     let c = "def f(h):\n    return h + g()\n\n\ndef g():\n    return 2\n\n\nprint(f(1))\n";
     env.write("c.py", c);
-    let (v, code) = rename(&env, "c.py", "g", "h");
+    let (v, code) = env.rename("c.py", "g", "h");
     assert_eq!(code, 1, "{v}");
     assert_eq!(v["status"], "rejected", "{v}");
     assert_eq!(v["error"]["code"], "PATCH_E009", "{v}");
@@ -155,7 +150,7 @@ fn a_new_name_already_defined_or_used_is_refused() {
         ("m.py", "A.f", "g"),
     ] {
         let before = env.read(file);
-        let (v, code) = rename(&env, file, symbol, new);
+        let (v, code) = env.rename(file, symbol, new);
         assert_eq!(code, 1, "{file}: {v}");
         assert_eq!(v["error"]["code"], "PATCH_E009", "{file}: {v}");
         assert!(
@@ -172,20 +167,20 @@ fn names_the_language_allows_are_accepted() {
     let rb =
         "class A\n  def blank\n    true\n  end\n\n  def use\n    blank && self.blank\n  end\nend\n";
     env.write("a.rb", rb);
-    let (v, code) = rename(&env, "a.rb", "A.blank", "empty?");
+    let (v, code) = env.rename("a.rb", "A.blank", "empty?");
     assert_eq!(code, 0, "{v}");
     assert_eq!(env.text("a.rb"), rb.replace("blank", "empty?"));
-    let (v, code) = rename(&env, "a.rb", "A.empty?", "clear!");
+    let (v, code) = env.rename("a.rb", "A.empty?", "clear!");
     assert_eq!(code, 0, "{v}");
     assert_eq!(env.text("a.rb"), rb.replace("blank", "clear!"));
     // `=` only names a setter.
-    let (v, code) = rename(&env, "a.rb", "A.clear!", "clear=");
+    let (v, code) = env.rename("a.rb", "A.clear!", "clear=");
     assert_eq!(v["error"]["code"], "PATCH_E006", "{v}");
     assert_eq!(code, 2);
 
     let rs = "fn pick() -> i32 { 1 }\nfn main() { let _ = pick(); }\n";
     env.write("a.rs", rs);
-    let (v, code) = rename(&env, "a.rs", "pick", "r#match");
+    let (v, code) = env.rename("a.rs", "pick", "r#match");
     assert_eq!(code, 0, "{v}");
     assert_eq!(env.text("a.rs"), rs.replace("pick", "r#match"));
 }
@@ -198,7 +193,7 @@ fn method_calls_follow_the_class_the_syntax_names() {
         "r.cs",
         "class A {\n    int Len() { return 0; }\n    int Use() { return Len() + this.Len(); }\n}\n",
     );
-    let (v, code) = rename(&env, "r.cs", "A.Len", "Size");
+    let (v, code) = env.rename("r.cs", "A.Len", "Size");
     assert_eq!(code, 0, "{v}");
     assert_eq!(
         env.text("r.cs"),
@@ -209,7 +204,7 @@ fn method_calls_follow_the_class_the_syntax_names() {
         "A.java",
         "class A {\n    int len() { return 0; }\n}\nclass C extends A {\n    int use() { return len() + this.len() + super.len(); }\n}\n",
     );
-    let (v, code) = rename(&env, "A.java", "A.len", "size");
+    let (v, code) = env.rename("A.java", "A.len", "size");
     assert_eq!(code, 0, "{v}");
     assert_eq!(
         env.text("A.java"),
@@ -218,7 +213,7 @@ fn method_calls_follow_the_class_the_syntax_names() {
     // Ruby: a bare name in another class's method is that class's.
     let rb = "class A\n  def len\n    0\n  end\n\n  def twice\n    len * 2\n  end\nend\n\nclass B\n  def len\n    1\n  end\n\n  def use\n    len + self.len\n  end\nend\n";
     env.write("r.rb", rb);
-    let (v, code) = rename(&env, "r.rb", "A.len", "size");
+    let (v, code) = env.rename("r.rb", "A.len", "size");
     assert_eq!(code, 0, "{v}");
     assert_eq!(
         env.text("r.rb"),
@@ -228,7 +223,7 @@ fn method_calls_follow_the_class_the_syntax_names() {
     // Go: a call on the receiver of a method of another type is that type's.
     let go = "package main\ntype A struct{}\ntype B struct{}\nfunc (a A) Len() int { return 0 }\nfunc (b B) Len() int { return 1 }\nfunc (b B) Use() int { return b.Len() }\nfunc (a *A) Use() int { return a.Len() }\n";
     env.write("r.go", go);
-    let (v, code) = rename(&env, "r.go", "A.Len", "Size");
+    let (v, code) = env.rename("r.go", "A.Len", "Size");
     assert_eq!(code, 0, "{v}");
     assert_eq!(
         env.text("r.go"),
@@ -246,7 +241,7 @@ fn self_calls_in_another_files_class_of_the_same_name_go_to_its_own_member() {
     let py = "class A:\n    def m(self):\n        return 1\n\n    def g(self):\n        return self.m()\n";
     env.write("p.py", py);
     env.write("q.py", py);
-    let (v, code) = rename(&env, "q.js", "A.m", "other");
+    let (v, code) = env.rename("q.js", "A.m", "other");
     assert_eq!(code, 0, "{v}");
     assert_eq!(
         env.text("q.js"),
@@ -256,7 +251,7 @@ fn self_calls_in_another_files_class_of_the_same_name_go_to_its_own_member() {
     );
     assert_eq!(env.text("p.js"), class, "p.js's A has its own m");
     assert_eq!(site_class(&v, "p.js", 3, 20), "excluded");
-    let (v, code) = rename(&env, "q.py", "A.m", "other");
+    let (v, code) = env.rename("q.py", "A.m", "other");
     assert_eq!(code, 0, "{v}");
     assert_eq!(
         env.text("q.py"),
@@ -271,12 +266,12 @@ fn names_beyond_letters_and_digits_and_names_that_are_not_identifiers() {
     let env = TestEnv::new();
     // `$` in JavaScript, a private name stays private, a shell function's `-`.
     env.write("d.js", "function $q() { return 1; }\n$q();\n");
-    let (v, code) = rename(&env, "d.js", "$q", "$r");
+    let (v, code) = env.rename("d.js", "$q", "$r");
     assert_eq!(code, 0, "{v}");
     assert_eq!(env.text("d.js"), "function $r() { return 1; }\n$r();\n");
     let private = "class A {\n  #n() { return 1; }\n  g() { return this.#n(); }\n}\n";
     env.write("p.js", private);
-    let (v, code) = rename(&env, "p.js", "#n", "n2");
+    let (v, code) = env.rename("p.js", "#n", "n2");
     assert_eq!(
         (code, v["error"]["code"].as_str()),
         (2, Some("PATCH_E006")),
@@ -287,11 +282,11 @@ fn names_beyond_letters_and_digits_and_names_that_are_not_identifiers() {
         "{v}"
     );
     assert_eq!(env.text("p.js"), private);
-    let (v, code) = rename(&env, "p.js", "#n", "#m");
+    let (v, code) = env.rename("p.js", "#n", "#m");
     assert_eq!(code, 0, "{v}");
     assert_eq!(env.text("p.js"), private.replace("#n", "#m"));
     env.write("s.sh", "my-func() { echo; }\nmy-func\n");
-    let (v, code) = rename(&env, "s.sh", "my-func", "my-fn");
+    let (v, code) = env.rename("s.sh", "my-func", "my-fn");
     assert_eq!(code, 0, "{v}");
     assert_eq!(env.text("s.sh"), "my-fn() { echo; }\nmy-fn\n");
 
@@ -310,7 +305,7 @@ fn names_beyond_letters_and_digits_and_names_that_are_not_identifiers() {
         ("a.cs", "~M"),
         ("r.rb", "+"),
     ] {
-        let (v, code) = rename(&env, file, symbol, "x");
+        let (v, code) = env.rename(file, symbol, "x");
         assert_eq!(
             (code, v["error"]["code"].as_str()),
             (2, Some("PATCH_E010")),
@@ -327,7 +322,7 @@ fn a_local_that_no_bare_site_meets_and_a_sibling_scopes_function_do_not_block() 
     let env = TestEnv::new();
     let rs = "pub struct S {\n    path: u32,\n}\n\nimpl S {\n    pub fn f(&self) -> u32 {\n        let path2 = 1;\n        self.path + path2\n    }\n}\n";
     env.write("s.rs", rs);
-    let (v, code) = rename(&env, "s.rs", "S::path", "path2");
+    let (v, code) = env.rename("s.rs", "S::path", "path2");
     assert_eq!(code, 0, "{v}");
     assert_eq!(
         env.text("s.rs"),
@@ -336,7 +331,7 @@ fn a_local_that_no_bare_site_meets_and_a_sibling_scopes_function_do_not_block() 
     );
     let go = "package p\n\ntype S struct {\n\tpath int\n}\n\nfunc (s *S) F() int {\n\tpath2 := 1\n\treturn s.path + path2\n}\n";
     env.write("s.go", go);
-    let (v, code) = rename(&env, "s.go", "S.path", "path2");
+    let (v, code) = env.rename("s.go", "S.path", "path2");
     assert_eq!(code, 0, "{v}");
     assert_eq!(
         env.text("s.go"),
@@ -359,14 +354,7 @@ fn a_local_that_no_bare_site_meets_and_a_sibling_scopes_function_do_not_block() 
         "Page2",
     ]);
     assert_eq!(code, 0, "{v}");
-    let (v, code) = env.patch(&[
-        "--file",
-        "page.test.tsx",
-        "--symbol",
-        "Page2",
-        "--rename",
-        "Page",
-    ]);
+    let (v, code) = env.rename("page.test.tsx", "Page2", "Page");
     assert_eq!(code, 0, "{v}");
     assert_eq!(env.text("page.test.tsx"), tsx);
 
@@ -391,19 +379,19 @@ fn a_local_that_no_bare_site_meets_and_a_sibling_scopes_function_do_not_block() 
     let env = TestEnv::new();
     let same = "it(\"one\", () => {\n  function Page() {\n    return 1;\n  }\n  function Page2() {\n    return 2;\n  }\n  Page();\n  Page2();\n});\n";
     env.write("same.tsx", same);
-    let (v, code) = rename(&env, "same.tsx", "Page2", "Page");
+    let (v, code) = env.rename("same.tsx", "Page2", "Page");
     assert_eq!(code, 1, "{v}");
     assert_eq!(v["error"]["code"], "PATCH_E009", "{v}");
     assert_eq!(env.text("same.tsx"), same);
     let dup = "const o = {\n  a: () => 1,\n  b: () => 2,\n};\n";
     env.write("dup.ts", dup);
-    let (v, code) = rename(&env, "dup.ts", "b", "a");
+    let (v, code) = env.rename("dup.ts", "b", "a");
     assert_eq!(code, 1, "{v}");
     assert_eq!(v["error"]["code"], "PATCH_E009", "{v}");
     let lit = "pub struct S {\n    path: u32,\n}\n\npub fn f() -> S {\n    let path2 = 1;\n    S { path: path2 }\n}\n";
     env.write("lit.rs", lit);
     // A struct literal's key is no bare name: `S { path2 }` takes the local's value, as before.
-    let (v, code) = rename(&env, "lit.rs", "S::path", "path2");
+    let (v, code) = env.rename("lit.rs", "S::path", "path2");
     assert_eq!(code, 0, "{v}");
     assert_eq!(
         env.text("lit.rs"),
@@ -420,7 +408,7 @@ fn a_same_named_type_elsewhere_or_a_parameter_does_not_take_a_member_name() {
     let env = TestEnv::new();
     let src = "mod string {\n    pub struct B {\n        builder: u8,\n    }\n}\n\nmod bytes {\n    pub struct B {\n        builder2: u8,\n    }\n    impl B {\n        fn get(&self) -> u8 {\n            self.builder2\n        }\n    }\n}\n";
     env.write("b.rs", src);
-    let (v, code) = rename(&env, "b.rs", "bytes::B::builder2", "builder");
+    let (v, code) = env.rename("b.rs", "bytes::B::builder2", "builder");
     assert_eq!(code, 0, "{v}");
     assert_eq!(
         String::from_utf8(env.read("b.rs")).unwrap(),
@@ -430,7 +418,7 @@ fn a_same_named_type_elsewhere_or_a_parameter_does_not_take_a_member_name() {
     let env = TestEnv::new();
     let src = "pub fn bridge<C>(consumer: C) -> usize {\n    return with(Callback { consumer2: consumer });\n\n    struct Callback<C> {\n        consumer2: C,\n    }\n}\n";
     env.write("c.rs", src);
-    let (v, code) = rename(&env, "c.rs", "bridge::Callback::consumer2", "consumer");
+    let (v, code) = env.rename("c.rs", "bridge::Callback::consumer2", "consumer");
     assert_eq!(code, 0, "{v}");
     assert_eq!(
         String::from_utf8(env.read("c.rs")).unwrap(),
@@ -492,7 +480,7 @@ fn a_python_bare_member_name_is_its_own_class_bodys_only() {
     let env = TestEnv::new();
     let src = "class Value:\n    def get(self):\n        return 1\n    def set(self, v):\n        pass\n    value = property(get, set)\n\n\nclass ValueProxy:\n    def get(self):\n        return 2\n    def set(self, v):\n        pass\n    value = property(get, set)\n";
     env.write("m.py", src);
-    let (v, code) = env.patch(&["--file", "m.py", "--symbol", "Value.set", "--rename", "put"]);
+    let (v, code) = env.rename("m.py", "Value.set", "put");
     assert_eq!(code, 0, "{v}");
     let want = src
         .replacen("def set", "def put", 1)
@@ -548,7 +536,7 @@ fn a_c_prototype_or_extern_declaration_takes_its_name() {
         for new in ["stat", "counter"] {
             let env = TestEnv::new();
             env.write(file, src);
-            let (v, code) = rename(&env, file, "statf", new);
+            let (v, code) = env.rename(file, "statf", new);
             assert_eq!(code, 1, "{file} {new}: {v}");
             assert_eq!(v["error"]["code"], "PATCH_E009", "{file} {new}: {v}");
             assert!(
@@ -562,7 +550,7 @@ fn a_c_prototype_or_extern_declaration_takes_its_name() {
         }
         let env = TestEnv::new();
         env.write(file, src);
-        let (v, code) = rename(&env, file, "statf", "width");
+        let (v, code) = env.rename(file, "statf", "width");
         assert_eq!(code, 0, "{file}: {v}");
         assert_eq!(env.text(file), src.replace("statf", "width"));
     }
@@ -576,7 +564,7 @@ fn a_c_or_cpp_macro_takes_its_name_from_every_kind() {
     for (file, symbol) in [("m.cpp", "compute"), ("m.c", "compute"), ("m.c", "box")] {
         let env = TestEnv::new();
         env.write(file, src);
-        let (v, code) = rename(&env, file, symbol, "LIMIT");
+        let (v, code) = env.rename(file, symbol, "LIMIT");
         assert_eq!(code, 1, "{file} {symbol}: {v}");
         assert_eq!(v["error"]["code"], "PATCH_E009", "{file} {symbol}: {v}");
         assert_eq!(env.text(file), src);

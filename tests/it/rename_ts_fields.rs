@@ -34,14 +34,7 @@ fn field_rename_follows_destructuring_and_returns_across_files() {
     let env = TestEnv::new();
     env.write("types.ts", TYPES);
     env.write("use.ts", use_ts);
-    let (v, code) = env.patch(&[
-        "--file",
-        "types.ts",
-        "--symbol",
-        "Config.timeout",
-        "--rename",
-        "deadline",
-    ]);
+    let (v, code) = env.rename("types.ts", "Config.timeout", "deadline");
     assert_eq!(code, 0, "{v}");
     assert_eq!(env.text("types.ts"), TYPES.replace("timeout", "deadline"));
     let want = "import { Config } from \"./types\";\n\nexport function load(): Config {\n  return { deadline: 5, retries: 2 };\n}\n\nexport function run(cfg: Config) {\n  const { deadline: timeout, retries } = cfg;\n  const c = load();\n  const { deadline: t } = c;\n  console.log(cfg.deadline, timeout, retries, t);\n}\n\nfunction other(opts: { timeout: number }) {\n  const { timeout } = opts;\n  return timeout;\n}\n";
@@ -61,14 +54,7 @@ fn field_rename_follows_destructuring_and_returns_across_files() {
     );
     assert!(sites.iter().any(|s| s.0 == 14 && s.1 == "excluded"), "{v}");
     // …and back, byte for byte: `{ deadline: timeout }` is `{ timeout }` again.
-    let (v, code) = env.patch(&[
-        "--file",
-        "types.ts",
-        "--symbol",
-        "Config.deadline",
-        "--rename",
-        "timeout",
-    ]);
+    let (v, code) = env.rename("types.ts", "Config.deadline", "timeout");
     assert_eq!(code, 0, "{v}");
     assert_eq!(env.text("types.ts"), TYPES);
     assert_eq!(env.text("use.ts"), use_ts);
@@ -111,14 +97,7 @@ fn destructuring_a_typed_value_renames_its_keys() {
     env.write("types.ts", TYPES);
     env.write("api.ts", api);
     env.write("use.ts", src);
-    let (v, code) = env.patch(&[
-        "--file",
-        "types.ts",
-        "--symbol",
-        "Config.timeout",
-        "--rename",
-        "deadline",
-    ]);
+    let (v, code) = env.rename("types.ts", "Config.timeout", "deadline");
     assert_eq!(code, 0, "{v}");
     let want = src
         .replace(
@@ -223,14 +202,7 @@ fn a_ts_rename_reaches_tsx_files() {
     let env = TestEnv::new();
     env.write("types.ts", types);
     env.write("View.tsx", view);
-    let (v, code) = env.patch(&[
-        "--file",
-        "types.ts",
-        "--symbol",
-        "Config.timeout",
-        "--rename",
-        "deadline",
-    ]);
+    let (v, code) = env.rename("types.ts", "Config.timeout", "deadline");
     assert_eq!(code, 0, "{v}");
     assert_eq!(env.text("types.ts"), types.replace("timeout", "deadline"));
     let want = view

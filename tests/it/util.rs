@@ -57,6 +57,19 @@ impl TestEnv {
         self.json(&a)
     }
 
+    /// Renames `symbol` of `file` to `new` over the whole tree; returns the envelope and the
+    /// exit code.
+    pub fn rename(&self, file: &str, symbol: &str, new: &str) -> (Value, i32) {
+        self.patch(&["--file", file, "--symbol", symbol, "--rename", new])
+    }
+
+    /// [`TestEnv::rename`] of the definition at `line`.
+    pub fn rename_line(&self, file: &str, symbol: &str, line: &str, new: &str) -> (Value, i32) {
+        self.patch(&[
+            "--file", file, "--symbol", symbol, "--line", line, "--rename", new,
+        ])
+    }
+
     /// Renames `symbol` at `line` of `file` to `new`, with `file` the only file walked
     /// (`--in`); returns the envelope and the exit code.
     pub fn rename_at(&self, file: &str, symbol: &str, line: &str, new: &str) -> (Value, i32) {
