@@ -8,10 +8,8 @@
 
 use super::classes::{CERTAIN, EXCLUDED};
 use crate::error::{Code, Error};
-use crate::lang::regions::Cut;
-use crate::lang::symbols::{self, Symbol, SymbolKind};
+use crate::lang::symbols::{Symbol, SymbolKind};
 use crate::lang::Language;
-use crate::span::LineIndex;
 use std::cell::OnceCell;
 use std::ops::Range;
 use tree_sitter::{Node, Tree};
@@ -36,24 +34,17 @@ pub(super) struct Others {
 }
 
 impl Others {
-    /// Gathers them from `files` (path shown, bytes): every member named `name` but the
-    /// target's (`is_target(file, name offset)`) and those of a class whose header names the
-    /// owner (an override, renamed with it).
-    pub(super) fn scan(
-        language: &'static Language,
-        files: &[(String, &[u8])],
+    /// Gathers them from `files` (path shown, the symbols of its regions around the name):
+    /// every member named `name` but the target's (`is_target(file, name offset)`) and those
+    /// of a class whose header names the owner (an override, renamed with it).
+    pub(super) fn scan<'a>(
+        files: impl Iterator<Item = (&'a str, &'a [Symbol])>,
         name: &str,
         owner: &str,
         is_target: impl Fn(&str, usize) -> bool,
     ) -> Others {
         let mut out = Others::default();
-        for (display, bytes) in files {
-            let index = LineIndex::new(bytes);
-            let hits: Vec<Range<usize>> = super::scopes::words(bytes, name);
-            let tree = language
-                .parse_around(bytes, &index, &hits, Cut::Members)
-                .tree;
-            let syms = symbols::symbols_with_index(language, bytes, &tree, display, &index);
+        for (display, syms) in files {
             for m in syms.iter().filter(|m| m.name == name) {
                 // A Go method's type is named by its receiver, outside the type (which the
                 // regions parsed may leave out: an interface's methods are inside it).
@@ -89,8 +80,9 @@ pub(super) struct Declared<'a> {
     /// reverse.
     callable: bool,
     others: &'a Others,
-    /// The whole file's tree: a value's declaration may lie outside the regions parsed.
-    full: OnceCell<Tree>,
+    /// The whole file's tree: a value's declaration may lie outside the regions parsed
+    /// (parsed when first asked for, shared with the rename's other readers).
+    full: &'a OnceCell<Tree>,
 }
 
 impl<'a> Declared<'a> {
@@ -100,14 +92,15 @@ impl<'a> Declared<'a> {
         owner: &'a str,
         kind: SymbolKind,
         others: &'a Others,
+        full: &'a OnceCell<Tree>,
     ) -> Option<Self> {
-        supported(language).then(|| Declared {
+        supported(language).then_some(Declared {
             language,
             bytes,
             owner,
             callable: matches!(kind, SymbolKind::Method | SymbolKind::Function),
             others,
-            full: OnceCell::new(),
+            full,
         })
     }
 

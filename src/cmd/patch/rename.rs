@@ -228,13 +228,33 @@ fn rename_core(
     target.ancestry = super::ancestry::Ancestry::read(language, s, parent, &files, superclasses)?;
     // Go, Java, C#, PHP: the other types with a member of the name, which a value's declared
     // type tells apart (`declared`); Go ties an interface's method to its implementations.
+    // Each file's regions around the name, parsed once with their symbols: read for the
+    // other types below and classed in the loop after.
+    let parsed: Vec<_> = (files.into_iter())
+        .map(|(path, bytes)| {
+            // A `.tsx` file beside the definition's `.ts` is read with its own grammar.
+            let language = lang::for_path(&path)
+                .filter(|l| one_program(l, language))
+                .unwrap_or(language);
+            let display = display_path(&path);
+            let hits: Vec<_> = finder
+                .find_iter(&bytes)
+                .map(|at| at..at + old_base.len())
+                .collect();
+            let index = LineIndex::new(&bytes);
+            let tree = language
+                .parse_around(&bytes, &index, &hits, Cut::Members)
+                .tree;
+            let syms = symbols::symbols_with_index(language, &bytes, &tree, &display, &index);
+            (path, bytes, language, display, index, tree, syms)
+        })
+        .collect();
     let others = match target.owner.filter(|_| declared::supported(language)) {
         Some(owner) => {
-            let shown: Vec<(String, &[u8])> = (files.iter())
-                .map(|(p, b)| (display_path(p), b.as_slice()))
-                .collect();
+            let shown = (parsed.iter())
+                .map(|(_, _, _, shown, _, _, syms)| (shown.as_str(), syms.as_slice()));
             let is_target = |f: &str, at: usize| f == target.def_file && at == target.def_start;
-            declared::Others::scan(language, &shown, &old, owner, is_target)
+            declared::Others::scan(shown, &old, owner, is_target)
         }
         None => declared::Others::default(),
     };
@@ -256,21 +276,7 @@ fn rename_core(
     let mut leftovers = Vec::new();
     let mut together = 0;
     let mut headers = headers::Headers::new(&opts.mutation.root);
-    for (path, bytes) in files {
-        // A `.tsx` file beside the definition's `.ts` is read with its own grammar.
-        let language = lang::for_path(&path)
-            .filter(|l| one_program(l, language))
-            .unwrap_or(language);
-        let display = display_path(&path);
-        let hits: Vec<_> = finder
-            .find_iter(&bytes)
-            .map(|at| at..at + old_base.len())
-            .collect();
-        let index = LineIndex::new(&bytes);
-        let tree = language
-            .parse_around(&bytes, &index, &hits, Cut::Members)
-            .tree;
-        let file_syms = symbols::symbols_with_index(language, &bytes, &tree, &display, &index);
+    for (path, bytes, language, display, index, tree, file_syms) in parsed {
         // Format arguments are classed with the other words in strings, below.
         let mut refs = crate::lang::references::references_with(
             language, &bytes, &tree, &old, &display, &index, &file_syms,
@@ -373,17 +379,22 @@ fn rename_core(
                 .collect(),
             _ => Vec::new(),
         };
+        // The whole file's tree, for what lies outside the regions parsed: parsed once, when
+        // first asked for.
+        let full = std::cell::OnceCell::new();
         let typed = target.owner.and_then(|owner| {
             let file = typed::File {
                 language,
                 bytes: &bytes,
                 syms: &file_syms,
                 home,
+                full: &full,
             };
             typed::Types::of(file, owner, &subclasses, &imported)
         });
-        let declared = (target.owner)
-            .and_then(|owner| declared::Declared::of(language, &bytes, owner, s.kind, &others));
+        let declared = (target.owner).and_then(|owner| {
+            declared::Declared::of(language, &bytes, owner, s.kind, &others, &full)
+        });
         // Definitions that go with the target: a trait method's in the trait's impls (`impl
         // Shape for Sq { fn area … }`), a class method's overrides in those subclasses, a
         // TypeScript function's or method's overload signatures (`function f(a: number):
@@ -608,9 +619,9 @@ fn rename_core(
             .filter(|w| !covered(w))
             .collect();
         if !loose.is_empty() {
-            let full = language.parse(&bytes);
+            let full = full.get_or_init(|| language.parse(&bytes));
             for w in loose {
-                let kind = text_kind(&full, w.clone());
+                let kind = text_kind(full, w.clone());
                 // In prose only a qualifier says whose name it is (`Other::name`).
                 let class = match qualifier(language.name, &bytes, w.start) {
                     Some(_) if classify(&target, &bytes, w.start, None, false) == EXCLUDED => {
@@ -623,13 +634,13 @@ fn rename_core(
                 let format_arg = language.name == "rust"
                     && kind == "string"
                     && target.owner.is_none()
-                    && lang::references::is_format_arg(&full, &bytes, &w);
+                    && lang::references::is_format_arg(full, &bytes, &w);
                 // Python's `__all__ = ["g", …]` names the module's exports: a star import
                 // reads the name from it (left as it was, `from m import *` lost the function).
                 let exported = language.name == "python"
                     && kind == "string"
                     && target.owner.is_none()
-                    && links::in_dunder_all(&full, &bytes, &w);
+                    && links::in_dunder_all(full, &bytes, &w);
                 // A Ruby symbol naming a method to `send`, `method`, `alias_method`… is the
                 // method's name (left as it was, `send(:g)` raised NoMethodError).
                 let method_symbol = language.name == "ruby"
@@ -637,7 +648,7 @@ fn rename_core(
                         target.kind,
                         symbols::SymbolKind::Method | symbols::SymbolKind::Function
                     )
-                    && super::members::ruby_method_symbol(&full, &bytes, w.clone());
+                    && super::members::ruby_method_symbol(full, &bytes, w.clone());
                 let wanted = match kind {
                     "comment" => scope.in_comments,
                     "string" => scope.in_strings || format_arg || exported,

@@ -40,7 +40,7 @@ pub(super) struct Types<'a> {
     imported: &'a Imported<'a>,
     /// The whole file's tree: the rename parses only the regions around the name, and a
     /// value's declaration may lie outside them (an import, a function at the top).
-    full: OnceCell<Tree>,
+    full: &'a OnceCell<Tree>,
 }
 
 /// A file the rename reads.
@@ -50,6 +50,8 @@ pub(super) struct File<'a> {
     pub(super) syms: &'a [Symbol],
     /// Whether it is the definition's file.
     pub(super) home: bool,
+    /// Its whole tree, parsed when first asked for (shared with the rename's other readers).
+    pub(super) full: &'a OnceCell<Tree>,
 }
 
 impl<'a> Types<'a> {
@@ -81,7 +83,7 @@ impl<'a> Types<'a> {
             language: file.language,
             bytes: file.bytes,
             imported,
-            full: OnceCell::new(),
+            full: file.full,
         })
     }
 
